@@ -1,0 +1,109 @@
+//! The hash chain: h_0 = secret, h_(i+1) = SHA-256(h_i), commitment C = h_N.
+//! Resolution k uses r_k = h_(N-k), so each revealed secret hashes to the one
+//! revealed before it (r_0 = C) and none can be chosen after the commitment.
+
+use super::digest::Digest32;
+
+/// One link of the chain: a resolution's secret r_k, or h_0 itself.
+pub type Secret = Digest32;
+/// The published head of the chain, h_N.
+pub type Commitment = Digest32;
+
+/// The whole chain, kept only by the store of the daemon that made it.
+#[derive(Clone)]
+pub struct HashChain {
+    origin: Secret,
+    length: u32,
+}
+
+/// Why a secret or a chain was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ChainError {
+    /// A chain needs at least one resolution's secret.
+    #[error("a hash chain must be at least 1 long")]
+    EmptyChain,
+    /// Resolution numbers run from 1 to the chain length.
+    #[error("resolution {k} is outside the chain (1..={length}); the campaign has used up its secrets")]
+    OutOfRange { k: u64, length: u32 },
+    /// SHA-256 of the revealed secret is not the previous link.
+    #[error("SHA-256 of the secret revealed for resolution {k} is {got}, not the previous link {expected}")]
+    BrokenLink {
+        k: u64,
+        expected: Digest32,
+        got: Digest32,
+    },
+    /// The operating system would not give randomness.
+    #[error("the operating system gave no randomness for the chain secret: {0}")]
+    NoRandomness(String),
+}
+
+impl HashChain {
+    /// Builds the chain of `length` links on top of `origin` (h_0).
+    pub fn new(origin: Secret, length: u32) -> Result<HashChain, ChainError> {
+        if length == 0 {
+            return Err(ChainError::EmptyChain);
+        }
+        Ok(HashChain { origin, length })
+    }
+
+    /// Draws a fresh 32-byte h_0 from the operating system.
+    pub fn generate(length: u32) -> Result<HashChain, ChainError> {
+        let mut bytes = [0u8; 32];
+        getrandom::fill(&mut bytes).map_err(|e| ChainError::NoRandomness(e.to_string()))?;
+        HashChain::new(Digest32(bytes), length)
+    }
+
+    pub fn origin(&self) -> Secret {
+        self.origin
+    }
+
+    pub fn length(&self) -> u32 {
+        self.length
+    }
+
+    /// h_i, by hashing h_0 i times. Chains are short (hundreds of links), so
+    /// recomputing is cheaper than keeping every link in the store.
+    pub fn link(&self, i: u32) -> Digest32 {
+        let mut h = self.origin;
+        for _ in 0..i {
+            h = Digest32::of(h.as_bytes());
+        }
+        h
+    }
+
+    /// C = h_N.
+    pub fn commitment(&self) -> Commitment {
+        self.link(self.length)
+    }
+
+    /// r_k = h_(N-k), for k in 1..=N.
+    pub fn secret_for(&self, k: u64) -> Result<Secret, ChainError> {
+        if k == 0 || k > u64::from(self.length) {
+            return Err(ChainError::OutOfRange {
+                k,
+                length: self.length,
+            });
+        }
+        // k <= length <= u32::MAX, so the narrowing cannot fail.
+        let k = u32::try_from(k).map_err(|_| ChainError::OutOfRange {
+            k,
+            length: self.length,
+        })?;
+        Ok(self.link(self.length - k))
+    }
+}
+
+/// Checks that SHA-256(r_k) equals r_(k-1), where r_0 is the commitment.
+pub fn check_link(k: u64, previous: &Digest32, revealed: &Secret) -> Result<(), ChainError> {
+    let got = Digest32::of(revealed.as_bytes());
+    if &got == previous {
+        Ok(())
+    } else {
+        Err(ChainError::BrokenLink {
+            k,
+            expected: *previous,
+            got,
+        })
+    }
+}

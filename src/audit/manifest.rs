@@ -1,0 +1,66 @@
+//! The manifest: which orders each side had in when a phase closed, fixed and
+//! mailed to every side before the dice of that resolution exist.
+
+use super::digest::Digest32;
+
+/// The first line of every manifest; it names the format's version.
+pub const MANIFEST_HEADER: &str = "adjutant-manifest-v1";
+
+/// Who gave the orders of an umpire call. Side ids may not start with `@`,
+/// so this cannot collide with a side.
+pub const UMPIRE: &str = "@umpire";
+
+/// One side's entry: the digest of its canonical orders, or none sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SideOrders {
+    pub side: String,
+    pub digest: Option<Digest32>,
+}
+
+/// The manifest of resolution `resolution` of a campaign.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Manifest {
+    pub campaign: String,
+    pub resolution: u64,
+    /// The phase that closed, e.g. `turn 3 orders (french active)`, or `umpire`.
+    pub phase: String,
+    /// One entry per side; [`Manifest::text`] sorts them by side id.
+    pub sides: Vec<SideOrders>,
+}
+
+impl Manifest {
+    /// The canonical text: LF-terminated lines, sides sorted by id byte order.
+    /// Its SHA-256 is the manifest digest that goes into the seed.
+    pub fn text(&self) -> String {
+        let mut sides: Vec<&SideOrders> = self.sides.iter().collect();
+        sides.sort_by(|a, b| a.side.as_bytes().cmp(b.side.as_bytes()));
+        let mut out = format!(
+            "{MANIFEST_HEADER}\ncampaign {}\nresolution {}\nphase {}\n",
+            one_line(&self.campaign),
+            self.resolution,
+            one_line(&self.phase)
+        );
+        for entry in sides {
+            let digest = entry
+                .digest
+                .map_or_else(|| "none".to_string(), |d| d.to_hex());
+            out.push_str(&format!("orders {} {}\n", one_line(&entry.side), digest));
+        }
+        out
+    }
+
+    pub fn digest(&self) -> Digest32 {
+        Digest32::of(self.text().as_bytes())
+    }
+}
+
+/// The digest of a side's canonical orders text.
+pub fn orders_digest(canonical_orders: &str) -> Digest32 {
+    Digest32::of(canonical_orders.as_bytes())
+}
+
+/// Fields are single tokens or phrases on one line; a stray line break would
+/// let one field forge another, so it is folded to a space.
+fn one_line(text: &str) -> String {
+    text.replace(['\n', '\r'], " ")
+}

@@ -1,0 +1,45 @@
+//! The seed of a resolution: SHA-256 over fixed-length, domain-separated
+//! fields, so that no two different inputs can be spliced into the same bytes.
+
+use super::digest::Digest32;
+
+/// The 16-byte domain tag that starts the seed input.
+pub const SEED_TAG: &[u8; 16] = b"adjutant-seed-v1";
+
+/// Everything a resolution's dice depend on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeedInputs {
+    pub campaign: String,
+    pub resolution: u64,
+    pub secret: Digest32,
+    pub manifest_digest: Digest32,
+    pub prior_state_digest: Digest32,
+    /// A public value named by the GM (a lottery draw, a newspaper headline),
+    /// mixed in so that even a leaked secret cannot be ground against.
+    pub beacon: Option<String>,
+}
+
+impl SeedInputs {
+    /// The 184 bytes that are hashed: tag (16), SHA-256 of the campaign id
+    /// (32), k as u64 big-endian (8), r_k (32), manifest digest (32), prior
+    /// state digest (32), SHA-256 of the beacon or 32 zero bytes (32).
+    pub fn preimage(&self) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(184);
+        bytes.extend_from_slice(SEED_TAG);
+        bytes.extend_from_slice(Digest32::of(self.campaign.as_bytes()).as_bytes());
+        bytes.extend_from_slice(&self.resolution.to_be_bytes());
+        bytes.extend_from_slice(self.secret.as_bytes());
+        bytes.extend_from_slice(self.manifest_digest.as_bytes());
+        bytes.extend_from_slice(self.prior_state_digest.as_bytes());
+        let beacon = self
+            .beacon
+            .as_deref()
+            .map_or(Digest32::ZERO, |b| Digest32::of(b.as_bytes()));
+        bytes.extend_from_slice(beacon.as_bytes());
+        bytes
+    }
+
+    pub fn seed(&self) -> Digest32 {
+        Digest32::of(&self.preimage())
+    }
+}

@@ -1,0 +1,233 @@
+//! "Sound the Charge" (Wes Rogers, 2008): Napoleonic miniatures on a
+//! continuous table, D6, distances in inches.
+//!
+//! The turn: "The active side tests to rally shaken units, then moves all
+//! desired units, including making charge moves. [...] The active side then
+//! does all shooting with eligible units. [...] Both sides fight one round of
+//! close combat [...] The active side reforms disordered units which stood
+//! inactive this turn." The two sides trade the active role each turn.
+
+pub mod umpire;
+
+use std::collections::BTreeMap;
+
+use super::orders::{Order, ParseError, Rejection, words};
+use super::ruleset::{Event, PhaseKind, PhaseSpec, Resolution, Ruleset};
+use super::state::{GameState, GeneralState, UnitState};
+use super::umpire::{UmpireError, UmpireReport};
+use crate::audit::dice::Dice;
+use crate::campaign::Campaign;
+
+pub const ID: &str = "sound-the-charge";
+
+/// The ruleset as a value; options and national modifiers live in the state.
+pub struct SoundTheCharge;
+
+/// Turn Sequence: "Each turn, one side will be either "active" or
+/// "passive". The two sides trade active and passive roles each turn."
+/// One mailed phase covers the active side's whole turn.
+const PHASES: &[PhaseSpec] = &[PhaseSpec {
+    name: "orders",
+    kind: PhaseKind::ActiveSide,
+    summary: "the active side gives its orders for the turn; the passive side may give standing orders",
+    active_verbs: &["hold"],
+    passive_verbs: &["hold"],
+}];
+
+const VERBS: &[&str] = &["hold"];
+
+impl Ruleset for SoundTheCharge {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn turn_phases(&self) -> &'static [PhaseSpec] {
+        PHASES
+    }
+
+    fn initial_state(&self, campaign: &Campaign) -> GameState {
+        let scenario = &campaign.scenario;
+        GameState {
+            campaign: campaign.id.clone(),
+            ruleset: ID.to_string(),
+            turn: 1,
+            phase: 0,
+            active_side: scenario.first_active.clone(),
+            sides: campaign.sides.iter().map(|s| s.id.clone()).collect(),
+            units: scenario
+                .units
+                .iter()
+                .map(|u| UnitState {
+                    spec: u.clone(),
+                    original_strength: u.strength,
+                    shaken: u.marks.iter().any(|m| m == "shaken"),
+                    disordered: u.marks.iter().any(|m| m == "disordered"),
+                    eliminated: None,
+                })
+                .collect(),
+            generals: scenario
+                .generals
+                .iter()
+                .map(|g| GeneralState {
+                    spec: g.clone(),
+                    lost: None,
+                })
+                .collect(),
+            standing_orders: BTreeMap::new(),
+            turn_limit: scenario.turn_limit,
+            finished: None,
+        }
+    }
+
+    fn parse_order(&self, line: usize, text: &str) -> Result<Order, ParseError> {
+        let w = words(text);
+        let Some((verb, rest)) = w.split_first() else {
+            return Err(ParseError {
+                line,
+                problem: "empty order".to_string(),
+            });
+        };
+        if !VERBS.contains(&verb.as_str()) {
+            return Err(ParseError {
+                line,
+                problem: format!(
+                    "`{verb}` is not an order this campaign adjudicates; the orders are: {}",
+                    VERBS.join(", ")
+                ),
+            });
+        }
+        if rest.is_empty() {
+            return Err(ParseError {
+                line,
+                problem: format!("`{verb}` needs a unit: `{verb} <unit id or name>`"),
+            });
+        }
+        Ok(Order {
+            verb: verb.clone(),
+            unit: Some(rest.join(" ")),
+            words: Vec::new(),
+        })
+    }
+
+    fn validate(
+        &self,
+        state: &GameState,
+        side: &str,
+        line: usize,
+        mut order: Order,
+    ) -> Result<Order, Rejection> {
+        let reference = order.unit.clone().unwrap_or_default();
+        let unit = find_unit(state, side, &reference).map_err(|problem| Rejection {
+            line,
+            unit: Some(reference.clone()),
+            problem,
+            clause: None,
+        })?;
+        if let Some(why) = &unit.eliminated {
+            return Err(Rejection {
+                line,
+                unit: Some(unit.spec.id.clone()),
+                problem: format!("the unit is no longer in play ({why})"),
+                clause: None,
+            });
+        }
+        order.unit = Some(unit.spec.id.clone());
+        Ok(order)
+    }
+
+    fn resolve(
+        &self,
+        state: &GameState,
+        orders: &BTreeMap<String, Vec<Order>>,
+        _dice: &mut dyn Dice,
+    ) -> Resolution {
+        let mut next = state.clone();
+        let mut events = Vec::new();
+        for side in &state.sides {
+            match orders.get(side) {
+                None if *side == state.active_side => events.push(Event {
+                    kind: "no-orders".to_string(),
+                    units: Vec::new(),
+                    text: format!("{side} sent no orders; every unit stands fast."),
+                }),
+                None => {}
+                Some(list) => {
+                    for order in list {
+                        let id = order.unit.clone().unwrap_or_default();
+                        let name = state.unit(&id).map_or(id.clone(), |u| u.spec.name.clone());
+                        events.push(Event {
+                            kind: "hold".to_string(),
+                            units: vec![id],
+                            text: format!("{name} stands fast."),
+                        });
+                    }
+                    next.standing_orders.insert(
+                        side.clone(),
+                        list.iter().map(ToString::to_string).collect(),
+                    );
+                }
+            }
+        }
+        advance_phase(&mut next, PHASES.len(), &mut events);
+        Resolution {
+            state: next,
+            events,
+        }
+    }
+
+    fn umpire(&self, call: &str, dice: &mut dyn Dice) -> Result<UmpireReport, UmpireError> {
+        umpire::call(call, dice)
+    }
+
+    fn umpire_help(&self) -> &'static str {
+        umpire::HELP
+    }
+}
+
+/// Moves to the next phase, the next turn and the other side's active turn,
+/// and ends the game at the scenario's turn limit.
+fn advance_phase(state: &mut GameState, phases: usize, events: &mut Vec<Event>) {
+    state.phase += 1;
+    if state.phase as usize >= phases {
+        state.phase = 0;
+        if state.turn_limit.is_some_and(|limit| state.turn >= limit) {
+            state.finished = Some(format!("the turn limit ({}) was reached", state.turn));
+            events.push(Event {
+                kind: "game-over".to_string(),
+                units: Vec::new(),
+                text: format!("The game ends after turn {}.", state.turn),
+            });
+            return;
+        }
+        state.turn += 1;
+        state.active_side = state.next_side(&state.active_side);
+    }
+}
+
+/// Finds one of `side`'s units by id or by an unambiguous prefix of its name
+/// (case-insensitive).
+fn find_unit<'a>(state: &'a GameState, side: &str, reference: &str) -> Result<&'a UnitState, String> {
+    let wanted = reference.to_lowercase();
+    let own = || state.units.iter().filter(|u| u.spec.side == side);
+    if let Some(u) = own().find(|u| u.spec.id.to_lowercase() == wanted) {
+        return Ok(u);
+    }
+    let matches: Vec<&UnitState> = own()
+        .filter(|u| u.spec.name.to_lowercase().starts_with(&wanted))
+        .collect();
+    match matches.as_slice() {
+        [one] => Ok(one),
+        [] => {
+            if state.units.iter().any(|u| u.spec.id.to_lowercase() == wanted) {
+                Err("that unit is not yours".to_string())
+            } else {
+                Err("no unit of yours has that id or a name starting so".to_string())
+            }
+        }
+        many => Err(format!(
+            "the name fits {} units ({}); give its id",
+            many.len(),
+            many.iter().map(|u| u.spec.id.as_str()).collect::<Vec<_>>().join(", ")
+        )),
+    }
+}

@@ -1,0 +1,76 @@
+//! Umpire calls: one resolution asked for by the GM, with every table
+//! lookup, modifier and die shown, drawn from the same audited dice.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// One step of an umpire call, in the order it happened.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "kebab-case")]
+pub enum UmpireLine {
+    /// A value read from a table: which table, which row or column, what it gave.
+    Lookup {
+        table: String,
+        row: String,
+        value: String,
+    },
+    /// A modifier applied, with its reason in the rule's words.
+    Modifier { reason: String, value: i32 },
+    /// A die thrown, with its purpose and value (as logged in the roll log).
+    Roll {
+        purpose: String,
+        die: String,
+        value: u32,
+    },
+    /// Arithmetic or a rule applied, in words.
+    Note { text: String },
+}
+
+/// The result of one umpire call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UmpireReport {
+    /// The call in canonical form; its digest is what the manifest records.
+    pub call: String,
+    pub lines: Vec<UmpireLine>,
+    /// The outcome in one or two sentences.
+    pub outcome: String,
+}
+
+/// Why a call could not be made. The message says what was wrong and how to
+/// write it, citing the rule where one forbids it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum UmpireError {
+    /// No call of that name exists for the ruleset.
+    #[error("unknown call `{name}`; the calls are: {known}")]
+    UnknownCall { name: String, known: String },
+    /// A call's words could not be read.
+    #[error("in `{call}`: {problem}")]
+    Syntax { call: String, problem: String },
+    /// The call asks for something the rules forbid.
+    #[error("{problem} ({clause})")]
+    Forbidden { problem: String, clause: String },
+}
+
+impl fmt::Display for UmpireReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "call: {}", self.call)?;
+        for line in &self.lines {
+            match line {
+                UmpireLine::Lookup { table, row, value } => {
+                    writeln!(f, "  table   {table}: {row} -> {value}")?
+                }
+                UmpireLine::Modifier { reason, value } => {
+                    writeln!(f, "  modifier {value:+} {reason}")?
+                }
+                UmpireLine::Roll {
+                    purpose,
+                    die,
+                    value,
+                } => writeln!(f, "  roll    {die} = {value}  ({purpose})")?,
+                UmpireLine::Note { text } => writeln!(f, "  {text}")?,
+            }
+        }
+        write!(f, "result: {}", self.outcome)
+    }
+}
