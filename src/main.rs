@@ -1,1 +1,289 @@
-fn main() {}
+//! The `adjutant` command: argument parsing and printing only; the library
+//! does the work.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use chrono::{DateTime, Utc};
+use clap::{Parser, Subcommand};
+
+use adjutant::lifecycle::{Clock, FixedClock, SystemClock};
+use adjutant::store::Store;
+use adjutant::{archive, campaign, engine};
+
+#[derive(Parser)]
+#[command(name = "adjutant", version, about = "A play-by-email turn adjudicator for tabletop wargames, with audited dice.")]
+struct Cli {
+    /// Pretend it is this time (RFC 3339), for tests and replays.
+    #[arg(long, global = true, hide = true)]
+    now: Option<DateTime<Utc>>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play the bundled campaign end to end into a folder and verify its archive.
+    Demo {
+        /// Where to put the campaign, data directory and archive.
+        #[arg(long, default_value = "out/demo")]
+        out: PathBuf,
+    },
+    /// Load and check campaign folders; print every problem as file:line:column.
+    Check {
+        #[arg(required = true)]
+        campaigns: Vec<PathBuf>,
+    },
+    /// Hash a passphrase for a campaign file (reads it from standard input).
+    Passphrase,
+    /// Register a campaign in the store, draw its chain secret, print its commitment.
+    Init {
+        #[arg(long, default_value = "./var")]
+        data: PathBuf,
+        campaign: PathBuf,
+    },
+    /// Show where each campaign stands.
+    Status {
+        #[arg(long, default_value = "./var")]
+        data: PathBuf,
+        #[arg(long)]
+        campaign: Option<String>,
+    },
+    /// Enter a side's orders for the current phase (from a file, or - for standard input).
+    Submit {
+        #[arg(long, default_value = "./var")]
+        data: PathBuf,
+        #[arg(long)]
+        campaign: String,
+        #[arg(long)]
+        side: String,
+        orders: PathBuf,
+    },
+    /// Close and resolve every phase that is due (deadline passed or all orders in).
+    Tick {
+        #[arg(long, default_value = "./var")]
+        data: PathBuf,
+        #[arg(long)]
+        campaign: Option<String>,
+    },
+    /// Close and resolve the current phase now (the GM's "resolve now").
+    Resolve {
+        #[arg(long, default_value = "./var")]
+        data: PathBuf,
+        #[arg(long)]
+        campaign: String,
+    },
+    /// Perform one umpire call with the audited dice; `help` lists the calls.
+    Umpire {
+        #[arg(long, default_value = "./var")]
+        data: PathBuf,
+        #[arg(long)]
+        campaign: String,
+        call: String,
+    },
+    /// Work with a campaign's public archive.
+    Archive {
+        #[command(subcommand)]
+        command: ArchiveCommand,
+    },
+    /// Check an exported archive: chain, manifests, seeds, every die, every resolution.
+    Verify { archive: PathBuf },
+}
+
+#[derive(Subcommand)]
+enum ArchiveCommand {
+    /// Write the campaign's archive (docs/AUDIT.md) into a new folder.
+    Export {
+        #[arg(long, default_value = "./var")]
+        data: PathBuf,
+        #[arg(long)]
+        campaign: String,
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let clock: Box<dyn Clock> = match cli.now {
+        Some(t) => Box::new(FixedClock(t)),
+        None => Box::new(SystemClock),
+    };
+    match run(cli.command, clock.as_ref()) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("adjutant: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn open(data: &Path) -> Result<Store> {
+    Store::open(data).with_context(|| format!("opening the store in {}", data.display()))
+}
+
+fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
+    match command {
+        Command::Demo { out: dir } => {
+            let result = adjutant::demo::run(&dir, &mut out)?;
+            writeln!(out, "campaign data: {}\narchive: {}", result.data_dir.display(), result.archive_dir.display())?;
+            if !result.verdict.ok() {
+                bail!("the demo's archive did not verify");
+            }
+        }
+        Command::Check { campaigns } => {
+            let mut failed = false;
+            for dir in campaigns {
+                match campaign::load(&dir) {
+                    Ok(c) => writeln!(
+                        out,
+                        "{}: ok ({}, {} sides, {} units)",
+                        dir.display(),
+                        c.ruleset.id,
+                        c.sides.len(),
+                        c.scenario.units.len()
+                    )?,
+                    Err(problems) => {
+                        failed = true;
+                        eprintln!("{problems}");
+                    }
+                }
+            }
+            if failed {
+                return Ok(ExitCode::FAILURE);
+            }
+        }
+        Command::Passphrase => {
+            let mut text = String::new();
+            if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+                eprint!("passphrase: ");
+            }
+            std::io::stdin().read_line(&mut text)?;
+            let passphrase = text.trim_end_matches(['\n', '\r']);
+            if passphrase.is_empty() {
+                bail!("an empty passphrase protects nothing");
+            }
+            writeln!(out, "{}", campaign::passphrase::hash(passphrase)?)?;
+        }
+        Command::Init { data, campaign: dir } => {
+            let loaded = campaign::load(&dir).map_err(|p| anyhow::anyhow!("{p}"))?;
+            let mut store = open(&data)?;
+            let record = engine::init(&mut store, &loaded, &dir, clock)?;
+            writeln!(
+                out,
+                "registered {} in {}\ncommitment C = {}\nchain length N = {}\nfirst deadline: {}",
+                loaded.id,
+                data.display(),
+                record.commitment,
+                record.chain.length(),
+                record.deadline
+            )?;
+        }
+        Command::Status { data, campaign } => {
+            let store = open(&data)?;
+            let ids = match campaign {
+                Some(id) => vec![id],
+                None => store.campaign_ids()?,
+            };
+            if ids.is_empty() {
+                writeln!(out, "no campaigns in {}", data.display())?;
+            }
+            for id in ids {
+                writeln!(out, "{}", adjutant::status::describe(&store, &id, clock.now())?)?;
+            }
+        }
+        Command::Submit { data, campaign, side, orders } => {
+            let text = if orders.as_os_str() == "-" {
+                let mut t = String::new();
+                std::io::stdin().read_to_string(&mut t)?;
+                t
+            } else {
+                std::fs::read_to_string(&orders).with_context(|| format!("reading {}", orders.display()))?
+            };
+            let mut store = open(&data)?;
+            let done = engine::submit(&mut store, &campaign, &side, &text, clock, None)?;
+            for e in &done.sheet.parse_errors {
+                writeln!(out, "refused: {e}")?;
+            }
+            for r in &done.sheet.rejections {
+                writeln!(out, "refused: {r}")?;
+            }
+            writeln!(out, "accepted for {} ({}):", side, done.phase_key)?;
+            write!(out, "{}", done.sheet.canonical_text())?;
+            writeln!(
+                out,
+                "digest {}{}",
+                done.digest,
+                if done.replaced { " (replaces your earlier orders for this phase)" } else { "" }
+            )?;
+            if !done.sheet.is_clean() {
+                return Ok(ExitCode::FAILURE);
+            }
+        }
+        Command::Tick { data, campaign } => {
+            let mut store = open(&data)?;
+            let ids = match campaign {
+                Some(id) => vec![id],
+                None => store.campaign_ids()?,
+            };
+            for id in ids {
+                for r in engine::tick(&mut store, &id, clock)? {
+                    writeln!(out, "{id}: resolution {}: {} ({} rolls)", r.k, r.phase_label, r.rolls)?;
+                }
+            }
+        }
+        Command::Resolve { data, campaign } => {
+            let mut store = open(&data)?;
+            for r in engine::resolve_now(&mut store, &campaign, clock)? {
+                writeln!(out, "{campaign}: resolution {}: {} ({} rolls)", r.k, r.phase_label, r.rolls)?;
+                for e in &r.events {
+                    writeln!(out, "  {e}")?;
+                }
+            }
+        }
+        Command::Umpire { data, campaign, call } => {
+            let mut store = open(&data)?;
+            if call.trim().eq_ignore_ascii_case("help") {
+                let record = store.campaign(&campaign)?;
+                let ruleset = adjutant::rules::ruleset_for(&record.campaign.ruleset.id)
+                    .context("unknown ruleset")?;
+                writeln!(out, "{}", ruleset.umpire_help())?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            let (k, report) = engine::umpire(&mut store, &campaign, &call, clock)?;
+            writeln!(out, "resolution {k}\n{report}")?;
+        }
+        Command::Archive { command: ArchiveCommand::Export { data, campaign, out: dir } } => {
+            let store = open(&data)?;
+            let done = archive::export::export(&store, &campaign, &dir)?;
+            writeln!(out, "wrote {} resolutions to {}", done.resolutions, dir.display())?;
+            if done.pending > 0 {
+                writeln!(out, "({} closed phase(s) not yet resolved were left out)", done.pending)?;
+            }
+        }
+        Command::Verify { archive: dir } => {
+            let verdict = archive::verify::verify(&dir)?;
+            for line in &verdict.resolutions {
+                writeln!(out, "{line}")?;
+            }
+            for p in &verdict.problems {
+                writeln!(out, "archive: {p}")?;
+            }
+            let failed = verdict.resolutions.iter().filter(|r| !r.problems.is_empty()).count();
+            writeln!(
+                out,
+                "{}: {} resolutions, {} failed",
+                verdict.campaign,
+                verdict.resolutions.len(),
+                failed + usize::from(!verdict.problems.is_empty())
+            )?;
+            if !verdict.ok() {
+                return Ok(ExitCode::FAILURE);
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

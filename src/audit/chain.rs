@@ -38,6 +38,16 @@ pub enum ChainError {
     NoRandomness(String),
 }
 
+impl std::fmt::Debug for HashChain {
+    /// Shows the length and the commitment, never the secret origin.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HashChain")
+            .field("length", &self.length)
+            .field("commitment", &self.commitment())
+            .finish()
+    }
+}
+
 impl HashChain {
     /// Builds the chain of `length` links on top of `origin` (h_0).
     pub fn new(origin: Secret, length: u32) -> Result<HashChain, ChainError> {

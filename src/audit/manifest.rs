@@ -64,3 +64,47 @@ pub fn orders_digest(canonical_orders: &str) -> Digest32 {
 fn one_line(text: &str) -> String {
     text.replace(['\n', '\r'], " ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest(sides: &[(&str, Option<&str>)]) -> Manifest {
+        Manifest {
+            campaign: "c".into(),
+            resolution: 7,
+            phase: "turn 4 orders (b active)".into(),
+            sides: sides
+                .iter()
+                .map(|(s, t)| SideOrders {
+                    side: s.to_string(),
+                    digest: t.map(orders_digest),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn the_order_sides_are_listed_in_does_not_change_the_manifest() {
+        let a = manifest(&[("b", Some("hold x\n")), ("a", None), ("c", Some("hold y\n"))]);
+        let b = manifest(&[("c", Some("hold y\n")), ("b", Some("hold x\n")), ("a", None)]);
+        assert_eq!(a.text(), b.text());
+        assert_eq!(a.digest(), b.digest());
+    }
+
+    #[test]
+    fn a_line_break_in_a_field_cannot_forge_another_line() {
+        let forged = Manifest {
+            phase: "x\norders a none".into(),
+            ..manifest(&[])
+        };
+        assert_eq!(forged.text().lines().count(), 4);
+    }
+
+    #[test]
+    fn any_change_of_orders_changes_the_digest() {
+        let a = manifest(&[("a", Some("hold x\n"))]);
+        let b = manifest(&[("a", Some("hold x\nsalt 1\n"))]);
+        assert_ne!(a.digest(), b.digest());
+    }
+}

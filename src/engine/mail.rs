@@ -1,0 +1,58 @@
+//! The words of the mail the engine queues. Plain text for now; the report
+//! templates replace the resolution notice.
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+
+use crate::audit::Digest32;
+use crate::campaign::{Campaign, Person};
+use crate::store::OutgoingMail;
+
+/// Everyone who hears of the campaign: the GM first, then the players.
+pub fn everyone(campaign: &Campaign) -> Vec<&Person> {
+    std::iter::once(&campaign.gm)
+        .chain(campaign.players.iter().map(|p| &p.person))
+        .collect()
+}
+
+/// A Message-ID made from what the mail is about, never from a clock or a
+/// random number: a step repeated after a crash makes the same ID, and the
+/// outbox takes it once.
+pub fn message_id(campaign: &Campaign, purpose: &str, recipient: &str) -> String {
+    let domain = campaign
+        .gm
+        .address
+        .rsplit_once('@')
+        .map_or("adjutant.invalid", |(_, d)| d);
+    let who = &Digest32::of(recipient.as_bytes()).to_hex()[..12];
+    format!("<{}.{purpose}.{who}@{domain}>", campaign.id)
+}
+
+/// `when` in the person's own time zone, falling back to UTC.
+pub fn local_time(person: &Person, when: DateTime<Utc>) -> String {
+    match person.time_zone.parse::<Tz>() {
+        Ok(tz) => when
+            .with_timezone(&tz)
+            .format("%A %-d %B %Y, %H:%M %Z")
+            .to_string(),
+        Err(_) => when.format("%A %-d %B %Y, %H:%M UTC").to_string(),
+    }
+}
+
+/// One message to each person of the campaign, the body written for each.
+pub fn to_all(
+    campaign: &Campaign,
+    purpose: &str,
+    subject: &str,
+    body: impl Fn(&Person) -> String,
+) -> Vec<OutgoingMail> {
+    everyone(campaign)
+        .into_iter()
+        .map(|p| OutgoingMail {
+            message_id: message_id(campaign, purpose, &p.address),
+            recipient: p.address.clone(),
+            subject: format!("[{}] {subject}", campaign.id),
+            body: body(p),
+        })
+        .collect()
+}

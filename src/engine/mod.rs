@@ -1,0 +1,406 @@
+//! The campaign engine: registers campaigns, takes orders, closes phases and
+//! resolves them, and performs umpire calls, each step through the store.
+//!
+//! A phase is resolved in two transactions. The first closes it: the
+//! manifest and the orders it covers are fixed, and the manifest mail is
+//! queued. The second records the resolution. If the process dies between
+//! the two, [`tick`] finds the closed phase and resolves it from what was
+//! stored, drawing exactly the same dice, since they depend on nothing else.
+
+pub mod mail;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use crate::audit::manifest::UMPIRE;
+use crate::audit::{ChainError, Digest32, HashChain};
+use crate::campaign::Campaign;
+use crate::lifecycle::{self, CloseReason, Clock, ScheduleError};
+use crate::resolution::{self, Inputs, Kind, RunError};
+use crate::rules::orders::OrderSheet;
+use crate::rules::{GameState, Ruleset, UmpireError, UmpireReport, ruleset_for};
+use crate::store::{CampaignRecord, ResolutionRecord, ResolvedRecord, Store, StoreError};
+
+/// What can stop an engine step.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum EngineError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Schedule(#[from] ScheduleError),
+    #[error(transparent)]
+    Chain(#[from] ChainError),
+    #[error(transparent)]
+    Run(#[from] RunError),
+    #[error("this adjutant does not know the ruleset `{0}`")]
+    UnknownRuleset(String),
+    #[error("`{side}` is not a side of campaign {campaign}; the sides are: {known}")]
+    UnknownSide {
+        campaign: String,
+        side: String,
+        known: String,
+    },
+    #[error("the game is over ({0}); no more orders are taken")]
+    Finished(String),
+    #[error("campaign {0} is paused by its GM")]
+    Paused(String),
+    #[error(transparent)]
+    Call(#[from] UmpireError),
+}
+
+pub type Result<T> = std::result::Result<T, EngineError>;
+
+/// The outcome of a side's submission.
+#[derive(Debug, Clone)]
+pub struct Submitted {
+    pub sheet: OrderSheet,
+    pub phase_key: String,
+    pub digest: Digest32,
+    /// Whether an earlier submission for the phase was replaced.
+    pub replaced: bool,
+}
+
+/// One resolution that was carried out.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    pub k: u64,
+    pub phase_label: String,
+    pub reason: Option<CloseReason>,
+    /// The narrative lines of the events.
+    pub events: Vec<String>,
+    pub rolls: usize,
+    /// The report of an umpire call.
+    pub umpire: Option<UmpireReport>,
+}
+
+fn ruleset_of(campaign: &Campaign) -> Result<&'static dyn Ruleset> {
+    ruleset_for(&campaign.ruleset.id)
+        .ok_or_else(|| EngineError::UnknownRuleset(campaign.ruleset.id.clone()))
+}
+
+/// Registers a checked campaign: draws its chain secret, stores its initial
+/// state and first deadline, and queues the opening mail with the commitment.
+pub fn init(
+    store: &mut Store,
+    campaign: &Campaign,
+    source_dir: &Path,
+    clock: &dyn Clock,
+) -> Result<CampaignRecord> {
+    let ruleset = ruleset_of(campaign)?;
+    let chain = HashChain::generate(campaign.chain_length)?;
+    let state = ruleset.initial_state(campaign);
+    let now = clock.now();
+    let deadline = lifecycle::deadline(&campaign.schedule, ruleset.phase_of(&state).name, now)?;
+    let commitment = chain.commitment();
+    let phase = resolution::phase_label(ruleset, &state);
+    let subject = format!("{}: the campaign opens", campaign.title);
+    let opening = mail::to_all(campaign, "opening", &subject, |p| {
+        format!(
+            "{title}\n\nThe campaign `{id}` is open, under {ruleset}.\n\n\
+             The dice of every resolution are committed in advance (spec adjutant-audit-v1):\n\
+             commitment C = {commitment}\nchain length N = {n}\ncampaign id = {id}\n\n\
+             Keep this message: every report reveals that resolution's secret, and you can\n\
+             check it against C.\n\n\
+             First phase: {phase}. Deadline: {deadline}.\n",
+            title = campaign.title,
+            id = campaign.id,
+            ruleset = campaign.ruleset.id,
+            n = chain.length(),
+            deadline = mail::local_time(p, deadline),
+        )
+    });
+    store.register_campaign(campaign, source_dir, &chain, &state, now, deadline, &opening)?;
+    Ok(store.campaign(&campaign.id)?)
+}
+
+/// Checks a side's orders for the current phase and stores the accepted
+/// ones, replacing an earlier submission for the phase.
+pub fn submit(
+    store: &mut Store,
+    campaign_id: &str,
+    side: &str,
+    text: &str,
+    clock: &dyn Clock,
+    message: Option<i64>,
+) -> Result<Submitted> {
+    let record = store.campaign(campaign_id)?;
+    let ruleset = ruleset_of(&record.campaign)?;
+    let state = store.state(&record.current_state_digest)?;
+    if let Some(why) = &state.finished {
+        return Err(EngineError::Finished(why.clone()));
+    }
+    if record.paused {
+        return Err(EngineError::Paused(campaign_id.to_string()));
+    }
+    if !state.sides.iter().any(|s| s == side) {
+        return Err(EngineError::UnknownSide {
+            campaign: campaign_id.to_string(),
+            side: side.to_string(),
+            known: state.sides.join(", "),
+        });
+    }
+    let sheet = ruleset.check_orders(&state, side, text);
+    let canonical = sheet.canonical_text();
+    let phase_key = resolution::phase_key(ruleset, &state);
+    let replaced = store.submit_orders(
+        campaign_id,
+        &phase_key,
+        side,
+        text,
+        &canonical,
+        clock.now(),
+        message,
+    )?;
+    Ok(Submitted {
+        digest: Digest32::of(canonical.as_bytes()),
+        sheet,
+        phase_key,
+        replaced,
+    })
+}
+
+/// The sides that have orders in for the current phase.
+pub fn sides_in(store: &Store, campaign_id: &str) -> Result<BTreeSet<String>> {
+    let record = store.campaign(campaign_id)?;
+    let ruleset = ruleset_of(&record.campaign)?;
+    let state = store.state(&record.current_state_digest)?;
+    let key = resolution::phase_key(ruleset, &state);
+    Ok(store
+        .accepted_submissions(campaign_id, &key)?
+        .into_keys()
+        .collect())
+}
+
+/// Brings a campaign up to date at the clock's time: finishes a phase closed
+/// before a crash, then closes and resolves the current phase if it is due.
+pub fn tick(store: &mut Store, campaign_id: &str, clock: &dyn Clock) -> Result<Vec<Resolved>> {
+    let mut done = finish_closed(store, campaign_id, clock)?;
+    let record = store.campaign(campaign_id)?;
+    if record.paused {
+        return Ok(done);
+    }
+    let ruleset = ruleset_of(&record.campaign)?;
+    let state = store.state(&record.current_state_digest)?;
+    let sent = sides_in(store, campaign_id)?;
+    if let Some(reason) = lifecycle::due(ruleset, &state, record.deadline, &sent, clock.now()) {
+        done.push(close_and_resolve(store, campaign_id, clock, Some(reason))?);
+    }
+    Ok(done)
+}
+
+/// Closes and resolves the current phase now, whoever has sent orders (the
+/// GM's "resolve now").
+pub fn resolve_now(
+    store: &mut Store,
+    campaign_id: &str,
+    clock: &dyn Clock,
+) -> Result<Vec<Resolved>> {
+    let mut done = finish_closed(store, campaign_id, clock)?;
+    done.push(close_and_resolve(store, campaign_id, clock, None)?);
+    Ok(done)
+}
+
+fn next_k(store: &Store, campaign_id: &str) -> Result<u64> {
+    Ok(store.resolutions(campaign_id)?.last().map_or(1, |r| r.k + 1))
+}
+
+fn close_and_resolve(
+    store: &mut Store,
+    campaign_id: &str,
+    clock: &dyn Clock,
+    reason: Option<CloseReason>,
+) -> Result<Resolved> {
+    let record = store.campaign(campaign_id)?;
+    let campaign = &record.campaign;
+    let ruleset = ruleset_of(campaign)?;
+    let state = store.state(&record.current_state_digest)?;
+    if let Some(why) = &state.finished {
+        return Err(EngineError::Finished(why.clone()));
+    }
+    let key = resolution::phase_key(ruleset, &state);
+    let orders: BTreeMap<String, String> = store
+        .accepted_submissions(campaign_id, &key)?
+        .into_iter()
+        .map(|(side, s)| (side, s.canonical_text))
+        .collect();
+    let k = next_k(store, campaign_id)?;
+    let label = resolution::phase_label(ruleset, &state);
+    let manifest = resolution::turn_manifest(&campaign.id, k, &label, &state, &orders);
+    let text = manifest.text();
+    let digest = manifest.digest();
+    let subject = format!("manifest of resolution {k}");
+    let manifest_mail = mail::to_all(campaign, &format!("r{k}.manifest"), &subject, |_| {
+        format!(
+            "The phase \"{label}\" is closed. These are the orders every side had in; the dice\n\
+             of resolution {k} depend on them, and on nothing a side can still change.\n\n\
+             {text}\nmanifest digest: {digest}\n"
+        )
+    });
+    let closed = ResolutionRecord {
+        k,
+        kind: Kind::Turn.as_str().to_string(),
+        phase_label: label,
+        closed_at: clock.now(),
+        manifest_text: text,
+        manifest_digest: digest,
+        prior_state_digest: record.current_state_digest,
+        orders,
+        result: None,
+    };
+    store.close_phase(campaign_id, &closed, &manifest_mail)?;
+    let mut resolved = resolve_closed(store, &record, &state, &closed, clock)?;
+    resolved.reason = reason;
+    Ok(resolved)
+}
+
+/// Resolves every phase that was closed but not resolved (after a crash).
+fn finish_closed(
+    store: &mut Store,
+    campaign_id: &str,
+    clock: &dyn Clock,
+) -> Result<Vec<Resolved>> {
+    let pending: Vec<ResolutionRecord> = store
+        .resolutions(campaign_id)?
+        .into_iter()
+        .filter(|r| r.result.is_none())
+        .collect();
+    let mut done = Vec::new();
+    for closed in pending {
+        let record = store.campaign(campaign_id)?;
+        let state = store.state(&closed.prior_state_digest)?;
+        done.push(resolve_closed(store, &record, &state, &closed, clock)?);
+    }
+    Ok(done)
+}
+
+fn resolve_closed(
+    store: &mut Store,
+    record: &CampaignRecord,
+    prior: &GameState,
+    closed: &ResolutionRecord,
+    clock: &dyn Clock,
+) -> Result<Resolved> {
+    let campaign = &record.campaign;
+    let ruleset = ruleset_of(campaign)?;
+    let kind = Kind::parse(&closed.kind).unwrap_or(Kind::Turn);
+    let secret = record.chain.secret_for(closed.k)?;
+    let output = resolution::run(&Inputs {
+        ruleset,
+        kind,
+        campaign: &campaign.id,
+        k: closed.k,
+        secret,
+        manifest_digest: closed.manifest_digest,
+        beacon: campaign.beacon.as_deref(),
+        policy: campaign.no_orders_policy,
+        prior_state: prior,
+        orders: &closed.orders,
+    })?;
+    let now = clock.now();
+    let next_phase = match kind {
+        Kind::Turn if output.next_state.finished.is_none() => {
+            let phase = ruleset.phase_of(&output.next_state).name;
+            Some((now, lifecycle::deadline(&campaign.schedule, phase, now)?))
+        }
+        _ => None,
+    };
+    let k = closed.k;
+    let narrative: Vec<String> = output
+        .events
+        .iter()
+        .filter_map(|e| serde_json::from_str::<serde_json::Value>(e).ok())
+        .filter_map(|e| e.get("text").and_then(|t| t.as_str()).map(str::to_string))
+        .collect();
+    let reveal = format!(
+        "revealed secret r_{k} = {secret}\ncommitment C = {}\n",
+        record.commitment
+    );
+    let announce = match &output.umpire {
+        Some(report) => {
+            let subject = format!("umpire call, resolution {k}");
+            mail::to_all(campaign, &format!("r{k}.umpire"), &subject, |_| {
+                format!("{report}\n\n{reveal}")
+            })
+        }
+        None => {
+            let subject = format!("resolution {k}: {}", closed.phase_label);
+            mail::to_all(campaign, &format!("r{k}.result"), &subject, |p| {
+                let next = match (&output.next_state.finished, next_phase) {
+                    (Some(why), _) => format!("The game is over: {why}."),
+                    (None, Some((_, deadline))) => format!(
+                        "Next: {}. Deadline: {}.",
+                        resolution::phase_label(ruleset, &output.next_state),
+                        mail::local_time(p, deadline)
+                    ),
+                    (None, None) => String::new(),
+                };
+                format!("{}\n\n{next}\n\n{reveal}", narrative.join("\n"))
+            })
+        }
+    };
+    let result = ResolvedRecord {
+        resolved_at: now,
+        secret,
+        seed: output.seed,
+        next_state_digest: Digest32::of(output.next_state_json.as_bytes()),
+        events: output.events.clone(),
+        rolls: output.rolls.clone(),
+    };
+    store.record_resolution(
+        &campaign.id,
+        k,
+        &result,
+        &output.next_state,
+        next_phase,
+        &announce,
+    )?;
+    Ok(Resolved {
+        k,
+        phase_label: closed.phase_label.clone(),
+        reason: None,
+        events: narrative,
+        rolls: output.rolls.len(),
+        umpire: output.umpire,
+    })
+}
+
+/// Performs one umpire call as its own resolution, recorded and archived
+/// like any other. A call that cannot be read is refused before it uses up
+/// a secret.
+pub fn umpire(
+    store: &mut Store,
+    campaign_id: &str,
+    call: &str,
+    clock: &dyn Clock,
+) -> Result<(u64, UmpireReport)> {
+    finish_closed(store, campaign_id, clock)?;
+    let record = store.campaign(campaign_id)?;
+    let campaign = &record.campaign;
+    let ruleset = ruleset_of(campaign)?;
+    // A trial run on throwaway dice finds a bad call before any secret is
+    // spent on it, and gives the canonical text the manifest records.
+    let mut trial = crate::audit::DiceStream::new(&Digest32::ZERO);
+    let canonical = ruleset.umpire(call, &mut trial)?.call;
+    let state = store.state(&record.current_state_digest)?;
+    let k = next_k(store, campaign_id)?;
+    let orders_text = format!("{canonical}\n");
+    let manifest = resolution::umpire_manifest(&campaign.id, k, &orders_text);
+    let closed = ResolutionRecord {
+        k,
+        kind: Kind::Umpire.as_str().to_string(),
+        phase_label: "umpire".to_string(),
+        closed_at: clock.now(),
+        manifest_text: manifest.text(),
+        manifest_digest: manifest.digest(),
+        prior_state_digest: record.current_state_digest,
+        orders: BTreeMap::from([(UMPIRE.to_string(), orders_text)]),
+        result: None,
+    };
+    store.close_phase(campaign_id, &closed, &[])?;
+    let resolved = resolve_closed(store, &record, &state, &closed, clock)?;
+    let report = resolved
+        .umpire
+        .ok_or_else(|| StoreError::Damaged(format!("resolution {k} gave no umpire report")))?;
+    Ok((k, report))
+}

@@ -1,0 +1,233 @@
+//! When phases open and close: deadlines in the campaign's time zone, early
+//! closing once every required side has sent orders, and reminders. Time is
+//! always passed in through a [`Clock`]; nothing here reads the system clock
+//! except [`SystemClock`] itself.
+
+use chrono::{DateTime, Duration, NaiveTime, TimeZone, Utc};
+use chrono_tz::Tz;
+use std::collections::BTreeSet;
+
+use crate::campaign::Schedule;
+use crate::rules::ruleset::PhaseKind;
+use crate::rules::{GameState, Ruleset};
+
+/// Where "now" comes from.
+pub trait Clock {
+    fn now(&self) -> DateTime<Utc>;
+}
+
+/// The machine's clock, for the daemon and the CLI.
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> DateTime<Utc> {
+        Utc::now()
+    }
+}
+
+/// A clock that always says the same time, for tests and replays.
+pub struct FixedClock(pub DateTime<Utc>);
+
+impl Clock for FixedClock {
+    fn now(&self) -> DateTime<Utc> {
+        self.0
+    }
+}
+
+/// Why a phase may close now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CloseReason {
+    /// The deadline has passed.
+    Deadline,
+    /// Every side that must send orders has.
+    AllIn,
+}
+
+/// The schedule could not give a deadline.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ScheduleError {
+    #[error("`{0}` is not a time zone name (e.g. Europe/Paris)")]
+    TimeZone(String),
+    #[error("`{0}` is not a time of day HH:MM")]
+    TimeOfDay(String),
+    #[error("the schedule gives no duration for the `{0}` phase")]
+    NoDuration(String),
+}
+
+/// The deadline of a phase of kind `phase` opened at `opened`: the phase's
+/// duration later, then moved on to the schedule's time of day (in the
+/// campaign's zone) if it names one.
+pub fn deadline(
+    schedule: &Schedule,
+    phase: &str,
+    opened: DateTime<Utc>,
+) -> Result<DateTime<Utc>, ScheduleError> {
+    let minutes = schedule
+        .phase_minutes
+        .get(phase)
+        .ok_or_else(|| ScheduleError::NoDuration(phase.to_string()))?;
+    let earliest = opened + Duration::minutes(i64::from(*minutes));
+    let Some(time_of_day) = &schedule.deadline_time else {
+        return Ok(earliest);
+    };
+    let tz: Tz = schedule
+        .time_zone
+        .parse()
+        .map_err(|_| ScheduleError::TimeZone(schedule.time_zone.clone()))?;
+    let at = NaiveTime::parse_from_str(time_of_day, "%H:%M")
+        .map_err(|_| ScheduleError::TimeOfDay(time_of_day.clone()))?;
+    let local_day = earliest.with_timezone(&tz).date_naive();
+    // Try the earliest day and the next few: a day whose HH:MM falls in a
+    // daylight-saving gap has no such time, and is skipped.
+    for offset in 0..4 {
+        let day = local_day + Duration::days(offset);
+        let candidate = match tz.from_local_datetime(&day.and_time(at)) {
+            chrono::LocalResult::Single(t) => t,
+            chrono::LocalResult::Ambiguous(first, _) => first,
+            chrono::LocalResult::None => continue,
+        };
+        let candidate = candidate.with_timezone(&Utc);
+        if candidate >= earliest {
+            return Ok(candidate);
+        }
+    }
+    Ok(earliest)
+}
+
+/// The sides that must send orders before the phase can close early.
+pub fn required_sides(ruleset: &dyn Ruleset, state: &GameState) -> Vec<String> {
+    match ruleset.phase_of(state).kind {
+        PhaseKind::ActiveSide => vec![state.active_side.clone()],
+        PhaseKind::AllSides => state.sides.clone(),
+    }
+}
+
+/// Whether the phase should close at `now`, given who has sent orders.
+pub fn due(
+    ruleset: &dyn Ruleset,
+    state: &GameState,
+    deadline: DateTime<Utc>,
+    sent: &BTreeSet<String>,
+    now: DateTime<Utc>,
+) -> Option<CloseReason> {
+    if state.finished.is_some() {
+        return None;
+    }
+    if now >= deadline {
+        return Some(CloseReason::Deadline);
+    }
+    let required = required_sides(ruleset, state);
+    if !required.is_empty() && required.iter().all(|s| sent.contains(s)) {
+        return Some(CloseReason::AllIn);
+    }
+    None
+}
+
+/// The sides to remind at `now`: required, silent, and within the reminder
+/// lead time of the deadline.
+pub fn reminders_due(
+    ruleset: &dyn Ruleset,
+    state: &GameState,
+    schedule: &Schedule,
+    deadline: DateTime<Utc>,
+    sent: &BTreeSet<String>,
+    now: DateTime<Utc>,
+) -> Vec<String> {
+    let lead = Duration::minutes(i64::from(schedule.reminder_minutes));
+    if now < deadline - lead || now >= deadline {
+        return Vec::new();
+    }
+    required_sides(ruleset, state)
+        .into_iter()
+        .filter(|s| !sent.contains(s))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn schedule(deadline_time: Option<&str>) -> Schedule {
+        Schedule {
+            time_zone: "Europe/Paris".into(),
+            phase_minutes: BTreeMap::from([("orders".to_string(), 48 * 60)]),
+            deadline_time: deadline_time.map(str::to_string),
+            reminder_minutes: 12 * 60,
+        }
+    }
+
+    fn at(text: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(text)
+            .map(|t| t.with_timezone(&Utc))
+            .expect("valid time")
+    }
+
+    #[test]
+    fn a_plain_duration_is_added_to_the_opening() {
+        let d = deadline(&schedule(None), "orders", at("2026-11-23T10:00:00Z"));
+        assert_eq!(d, Ok(at("2026-11-25T10:00:00Z")));
+    }
+
+    #[test]
+    fn a_time_of_day_moves_the_deadline_to_that_hour_in_the_campaign_zone() {
+        // 48 hours after 10:00 UTC is 11:00 in Paris (UTC+1 in November), so
+        // the deadline is 20:00 Paris time that day: 19:00 UTC.
+        let d = deadline(
+            &schedule(Some("20:00")),
+            "orders",
+            at("2026-11-23T10:00:00Z"),
+        );
+        assert_eq!(d, Ok(at("2026-11-25T19:00:00Z")));
+    }
+
+    #[test]
+    fn a_time_of_day_already_past_falls_on_the_next_day() {
+        let d = deadline(
+            &schedule(Some("08:00")),
+            "orders",
+            at("2026-11-23T10:00:00Z"),
+        );
+        assert_eq!(d, Ok(at("2026-11-26T07:00:00Z")));
+    }
+
+    #[test]
+    fn reminders_go_to_silent_sides_within_the_lead_time_only() {
+        use crate::rules::ruleset_for;
+        let ruleset = ruleset_for("sound-the-charge").expect("known");
+        let state = GameState {
+            campaign: "c".into(),
+            ruleset: "sound-the-charge".into(),
+            turn: 1,
+            phase: 0,
+            active_side: "a".into(),
+            sides: vec!["a".into(), "b".into()],
+            units: Vec::new(),
+            generals: Vec::new(),
+            standing_orders: BTreeMap::new(),
+            turn_limit: None,
+            finished: None,
+        };
+        let s = schedule(None);
+        let dl = at("2026-11-25T10:00:00Z");
+        let none = BTreeSet::new();
+        // 13 hours before: not yet; 11 hours before: remind the active side.
+        let r = |now: &str, sent: &BTreeSet<String>| reminders_due(ruleset, &state, &s, dl, sent, at(now));
+        assert!(r("2026-11-24T21:00:00Z", &none).is_empty());
+        assert_eq!(r("2026-11-24T23:00:00Z", &none), vec!["a".to_string()]);
+        let sent = BTreeSet::from(["a".to_string()]);
+        assert!(r("2026-11-24T23:00:00Z", &sent).is_empty());
+        assert!(r("2026-11-25T10:00:00Z", &none).is_empty(), "past the deadline it is too late");
+        // And the phase is due once the active side is in, or at the deadline.
+        assert_eq!(due(ruleset, &state, dl, &sent, at("2026-11-24T23:00:00Z")), Some(CloseReason::AllIn));
+        assert_eq!(due(ruleset, &state, dl, &none, at("2026-11-24T23:00:00Z")), None);
+        assert_eq!(due(ruleset, &state, dl, &none, dl), Some(CloseReason::Deadline));
+    }
+
+    #[test]
+    fn a_phase_without_a_duration_is_an_error() {
+        let d = deadline(&schedule(None), "rally", at("2026-11-23T10:00:00Z"));
+        assert_eq!(d, Err(ScheduleError::NoDuration("rally".into())));
+    }
+}

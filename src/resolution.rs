@@ -1,0 +1,231 @@
+//! Running one resolution from its recorded inputs. The daemon and `verify`
+//! both call [`run`], so a verified archive is checked by the very code that
+//! produced it, from nothing but what the archive holds.
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+use crate::audit::dice::{Dice, DiceStream};
+use crate::audit::manifest::UMPIRE;
+use crate::audit::{Digest32, Manifest, SeedInputs, SideOrders};
+use crate::campaign::NoOrdersPolicy;
+use crate::canonical;
+use crate::rules::orders::Order;
+use crate::rules::ruleset::Event;
+use crate::rules::{GameState, Ruleset, UmpireError, UmpireReport};
+
+/// Which kind of resolution: a phase of the game, or one umpire call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    Turn,
+    Umpire,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Turn => "turn",
+            Kind::Umpire => "umpire",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Kind> {
+        match text {
+            "turn" => Some(Kind::Turn),
+            "umpire" => Some(Kind::Umpire),
+            _ => None,
+        }
+    }
+}
+
+/// Everything a resolution depends on.
+pub struct Inputs<'a> {
+    pub ruleset: &'a dyn Ruleset,
+    pub kind: Kind,
+    pub campaign: &'a str,
+    pub k: u64,
+    pub secret: Digest32,
+    pub manifest_digest: Digest32,
+    pub beacon: Option<&'a str>,
+    pub policy: NoOrdersPolicy,
+    pub prior_state: &'a GameState,
+    /// Canonical orders text by side (`@umpire` for a call).
+    pub orders: &'a BTreeMap<String, String>,
+}
+
+/// What a resolution produced, in the exact bytes that are stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Output {
+    pub seed: Digest32,
+    pub next_state: GameState,
+    pub next_state_json: String,
+    pub events: Vec<String>,
+    pub rolls: Vec<String>,
+    /// The umpire call's report, for a call.
+    pub umpire: Option<UmpireReport>,
+}
+
+/// Why recorded inputs could not be resolved. Only damaged or forged inputs
+/// cause these: orders were checked when they were accepted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RunError {
+    #[error("the orders of {side} no longer check against the prior state: {problems}")]
+    Orders { side: String, problems: String },
+    #[error("orders from {0}, which is not a side of this game")]
+    UnknownSide(String),
+    #[error("an umpire resolution needs exactly one `{UMPIRE}` call")]
+    NoCall,
+    #[error("umpire call refused: {0}")]
+    Call(UmpireError),
+}
+
+/// The manifest of a turn: one line per side of the state.
+pub fn turn_manifest(
+    campaign: &str,
+    k: u64,
+    phase_label: &str,
+    state: &GameState,
+    orders: &BTreeMap<String, String>,
+) -> Manifest {
+    Manifest {
+        campaign: campaign.to_string(),
+        resolution: k,
+        phase: phase_label.to_string(),
+        sides: state
+            .sides
+            .iter()
+            .map(|side| SideOrders {
+                side: side.clone(),
+                digest: orders.get(side).map(|t| Digest32::of(t.as_bytes())),
+            })
+            .collect(),
+    }
+}
+
+/// The manifest of an umpire call.
+pub fn umpire_manifest(campaign: &str, k: u64, call_text: &str) -> Manifest {
+    Manifest {
+        campaign: campaign.to_string(),
+        resolution: k,
+        phase: "umpire".to_string(),
+        sides: vec![SideOrders {
+            side: UMPIRE.to_string(),
+            digest: Some(Digest32::of(call_text.as_bytes())),
+        }],
+    }
+}
+
+/// The label of the phase a state is in, as manifests and reports show it.
+pub fn phase_label(ruleset: &dyn Ruleset, state: &GameState) -> String {
+    format!(
+        "turn {} {} ({} active)",
+        state.turn,
+        ruleset.phase_of(state).name,
+        state.active_side
+    )
+}
+
+/// The key submissions for the current phase are filed under.
+pub fn phase_key(ruleset: &dyn Ruleset, state: &GameState) -> String {
+    format!("turn-{}-{}", state.turn, ruleset.phase_of(state).name)
+}
+
+/// Runs the resolution. Pure: the same inputs give the same bytes.
+pub fn run(inputs: &Inputs<'_>) -> Result<Output, RunError> {
+    let seed = SeedInputs {
+        campaign: inputs.campaign.to_string(),
+        resolution: inputs.k,
+        secret: inputs.secret,
+        manifest_digest: inputs.manifest_digest,
+        prior_state_digest: canonical::digest(inputs.prior_state),
+        beacon: inputs.beacon.map(str::to_string),
+    }
+    .seed();
+    let mut dice = DiceStream::new(&seed);
+    let (next_state, events, umpire) = match inputs.kind {
+        Kind::Turn => {
+            let (state, events) = run_turn(inputs, &mut dice)?;
+            (state, events, None)
+        }
+        Kind::Umpire => {
+            let call = match inputs.orders.get(UMPIRE) {
+                Some(text) if inputs.orders.len() == 1 => text.trim_end_matches('\n'),
+                _ => return Err(RunError::NoCall),
+            };
+            let report = inputs
+                .ruleset
+                .umpire(call, &mut dice)
+                .map_err(RunError::Call)?;
+            let event = serde_json::json!({ "kind": "umpire", "report": report });
+            (
+                inputs.prior_state.clone(),
+                vec![canonical::to_string(&event)],
+                Some(report),
+            )
+        }
+    };
+    let rolls = dice.log().iter().map(canonical::to_string).collect();
+    Ok(Output {
+        seed,
+        next_state_json: canonical::to_string(&next_state),
+        next_state,
+        events,
+        rolls,
+        umpire,
+    })
+}
+
+fn run_turn(
+    inputs: &Inputs<'_>,
+    dice: &mut DiceStream,
+) -> Result<(GameState, Vec<String>), RunError> {
+    let state = inputs.prior_state;
+    if let Some(side) = inputs.orders.keys().find(|s| !state.sides.contains(s)) {
+        return Err(RunError::UnknownSide(side.clone()));
+    }
+    let mut orders: BTreeMap<String, Vec<Order>> = BTreeMap::new();
+    let mut notes = Vec::new();
+    for side in &state.sides {
+        let text = match inputs.orders.get(side) {
+            Some(text) => text.clone(),
+            None => match (inputs.policy, state.standing_orders.get(side)) {
+                (NoOrdersPolicy::StandingOrders, Some(lines)) if !lines.is_empty() => {
+                    notes.push(Event {
+                        kind: "standing-orders".to_string(),
+                        units: Vec::new(),
+                        text: format!("{side} sent no orders; its last orders stand."),
+                    });
+                    lines.iter().map(|l| format!("{l}\n")).collect()
+                }
+                _ => continue,
+            },
+        };
+        let sheet = inputs.ruleset.check_orders(state, side, &text);
+        if !sheet.is_clean() || sheet.canonical_text() != text && inputs.orders.contains_key(side) {
+            let problems: Vec<String> = sheet
+                .parse_errors
+                .iter()
+                .map(ToString::to_string)
+                .chain(sheet.rejections.iter().map(ToString::to_string))
+                .collect();
+            return Err(RunError::Orders {
+                side: side.clone(),
+                problems: if problems.is_empty() {
+                    "the text is not in canonical form".to_string()
+                } else {
+                    problems.join("; ")
+                },
+            });
+        }
+        orders.insert(side.clone(), sheet.accepted);
+    }
+    let resolution = inputs.ruleset.resolve(state, &orders, dice);
+    let events = notes
+        .iter()
+        .chain(resolution.events.iter())
+        .map(canonical::to_string)
+        .collect();
+    Ok((resolution.state, events))
+}

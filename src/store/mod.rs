@@ -1,0 +1,652 @@
+//! The embedded store: one SQLite file in the data directory. Every inbound
+//! message is stored before anything acts on it, and every step that changes
+//! several tables is one transaction, so a crash leaves either all of a step
+//! or none of it.
+
+mod schema;
+
+use chrono::{DateTime, Utc};
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::audit::{Digest32, HashChain};
+use crate::campaign::Campaign;
+use crate::rules::GameState;
+
+/// The database file's name inside the data directory.
+pub const DB_FILE: &str = "adjutant.sqlite3";
+
+/// What can go wrong in the store.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    #[error("cannot create the data directory {path}: {source}")]
+    DataDir {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("the database is at schema version {found}, newer than this program knows ({known}); upgrade adjutant")]
+    TooNew { found: i64, known: i64 },
+    #[error("no campaign `{0}` in this data directory (see `adjutant status`)")]
+    NoCampaign(String),
+    #[error("campaign `{0}` is already registered in this data directory")]
+    Duplicate(String),
+    #[error("stored data is damaged: {0}")]
+    Damaged(String),
+}
+
+impl StoreError {
+    /// Whether trying again later may succeed (a locked or busy database).
+    pub fn is_transient(&self) -> bool {
+        matches!(
+            self,
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _))
+                if matches!(e.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+        )
+    }
+}
+
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// A registered campaign as the store holds it.
+#[derive(Debug, Clone)]
+pub struct CampaignRecord {
+    pub campaign: Campaign,
+    pub chain: HashChain,
+    pub commitment: Digest32,
+    pub created_at: DateTime<Utc>,
+    pub initial_state_digest: Digest32,
+    pub current_state_digest: Digest32,
+    pub phase_opened_at: DateTime<Utc>,
+    pub deadline: DateTime<Utc>,
+    pub paused: bool,
+}
+
+/// One side's accepted orders for a phase.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Submission {
+    pub side: String,
+    pub submitted_at: DateTime<Utc>,
+    pub canonical_text: String,
+    pub digest: Digest32,
+}
+
+/// A phase that has been closed: its manifest is fixed; it may or may not
+/// have been resolved yet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResolutionRecord {
+    pub k: u64,
+    pub kind: String,
+    pub phase_label: String,
+    pub closed_at: DateTime<Utc>,
+    pub manifest_text: String,
+    pub manifest_digest: Digest32,
+    pub prior_state_digest: Digest32,
+    /// The canonical orders each side had in, by side id.
+    pub orders: BTreeMap<String, String>,
+    pub result: Option<ResolvedRecord>,
+}
+
+/// What a resolution produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResolvedRecord {
+    pub resolved_at: DateTime<Utc>,
+    pub secret: Digest32,
+    pub seed: Digest32,
+    pub next_state_digest: Digest32,
+    /// Canonical JSON, one per event / roll.
+    pub events: Vec<String>,
+    pub rolls: Vec<String>,
+}
+
+/// A message waiting in (or gone from) the outbox.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutgoingMail {
+    pub message_id: String,
+    pub recipient: String,
+    pub subject: String,
+    pub body: String,
+}
+
+pub struct Store {
+    conn: Connection,
+}
+
+fn ts(t: &DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+fn parse_ts(text: &str) -> Result<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(text)
+        .map(|t| t.with_timezone(&Utc))
+        .map_err(|e| StoreError::Damaged(format!("bad timestamp `{text}`: {e}")))
+}
+
+fn parse_digest(text: &str) -> Result<Digest32> {
+    Digest32::from_hex(text).map_err(|e| StoreError::Damaged(e.to_string()))
+}
+
+impl Store {
+    /// Opens (creating if need be) the store in `data_dir` and brings its
+    /// schema up to date.
+    pub fn open(data_dir: &Path) -> Result<Store> {
+        std::fs::create_dir_all(data_dir).map_err(|source| StoreError::DataDir {
+            path: data_dir.to_path_buf(),
+            source,
+        })?;
+        let conn = Connection::open(data_dir.join(DB_FILE))?;
+        // WAL lets readers (status, export) run beside the daemon; FULL makes
+        // a committed transaction survive a power cut, which is what
+        // "an acknowledged order is durable" needs.
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        let mut store = Store { conn };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    fn migrate(&mut self) -> Result<()> {
+        let known = schema::MIGRATIONS.len() as i64;
+        let found: i64 = self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?;
+        if found > known {
+            return Err(StoreError::TooNew { found, known });
+        }
+        for (i, sql) in schema::MIGRATIONS.iter().enumerate().skip(found as usize) {
+            let tx = self.conn.transaction()?;
+            tx.execute_batch(sql)?;
+            tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+            tx.commit()?;
+        }
+        Ok(())
+    }
+
+    /// The schema version in force.
+    pub fn schema_version(&self) -> Result<i64> {
+        Ok(self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?)
+    }
+
+    /// Registers a campaign with its chain, its initial state and its first
+    /// phase, and queues the opening message to everyone, in one transaction.
+    #[allow(clippy::too_many_arguments)]
+    pub fn register_campaign(
+        &mut self,
+        campaign: &Campaign,
+        source_dir: &Path,
+        chain: &HashChain,
+        initial_state: &GameState,
+        now: DateTime<Utc>,
+        deadline: DateTime<Utc>,
+        opening_mail: &[OutgoingMail],
+    ) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        let exists: bool = tx
+            .query_row(
+                "SELECT 1 FROM campaigns WHERE id = ?1",
+                [&campaign.id],
+                |_| Ok(true),
+            )
+            .optional()?
+            .unwrap_or(false);
+        if exists {
+            return Err(StoreError::Duplicate(campaign.id.clone()));
+        }
+        let state_digest = put_state(&tx, initial_state)?;
+        tx.execute(
+            "INSERT INTO campaigns (id, title, ruleset, source_dir, campaign_json, chain_origin,
+                chain_length, commitment, created_at, initial_state, current_state,
+                phase_opened_at, deadline)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?9, ?11)",
+            params![
+                campaign.id,
+                campaign.title,
+                campaign.ruleset.id,
+                source_dir.display().to_string(),
+                serde_json::to_string(campaign)
+                    .map_err(|e| StoreError::Damaged(e.to_string()))?,
+                chain.origin().as_bytes().to_vec(),
+                chain.length(),
+                chain.commitment().to_hex(),
+                ts(&now),
+                state_digest.to_hex(),
+                ts(&deadline),
+            ],
+        )?;
+        for mail in opening_mail {
+            queue_mail(&tx, Some(&campaign.id), mail, now)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Every registered campaign id, sorted.
+    pub fn campaign_ids(&self) -> Result<Vec<String>> {
+        let mut stmt = self.conn.prepare("SELECT id FROM campaigns ORDER BY id")?;
+        let ids = stmt
+            .query_map([], |r| r.get(0))?
+            .collect::<std::result::Result<Vec<String>, _>>()?;
+        Ok(ids)
+    }
+
+    pub fn campaign(&self, id: &str) -> Result<CampaignRecord> {
+        let row = self
+            .conn
+            .query_row(
+                "SELECT campaign_json, chain_origin, chain_length, commitment, created_at,
+                        initial_state, current_state, phase_opened_at, deadline, paused
+                 FROM campaigns WHERE id = ?1",
+                [id],
+                |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, Vec<u8>>(1)?,
+                        r.get::<_, u32>(2)?,
+                        r.get::<_, String>(3)?,
+                        r.get::<_, String>(4)?,
+                        r.get::<_, String>(5)?,
+                        r.get::<_, String>(6)?,
+                        r.get::<_, String>(7)?,
+                        r.get::<_, String>(8)?,
+                        r.get::<_, bool>(9)?,
+                    ))
+                },
+            )
+            .optional()?
+            .ok_or_else(|| StoreError::NoCampaign(id.to_string()))?;
+        let campaign: Campaign =
+            serde_json::from_str(&row.0).map_err(|e| StoreError::Damaged(e.to_string()))?;
+        let origin: [u8; 32] = row
+            .1
+            .try_into()
+            .map_err(|_| StoreError::Damaged("chain origin is not 32 bytes".into()))?;
+        let chain = HashChain::new(Digest32(origin), row.2)
+            .map_err(|e| StoreError::Damaged(e.to_string()))?;
+        Ok(CampaignRecord {
+            campaign,
+            chain,
+            commitment: parse_digest(&row.3)?,
+            created_at: parse_ts(&row.4)?,
+            initial_state_digest: parse_digest(&row.5)?,
+            current_state_digest: parse_digest(&row.6)?,
+            phase_opened_at: parse_ts(&row.7)?,
+            deadline: parse_ts(&row.8)?,
+            paused: row.9,
+        })
+    }
+
+    /// The canonical JSON of a stored state.
+    pub fn state_json(&self, digest: &Digest32) -> Result<String> {
+        self.conn
+            .query_row(
+                "SELECT json FROM states WHERE digest = ?1",
+                [digest.to_hex()],
+                |r| r.get(0),
+            )
+            .optional()?
+            .ok_or_else(|| StoreError::Damaged(format!("state {digest} is missing")))
+    }
+
+    pub fn state(&self, digest: &Digest32) -> Result<GameState> {
+        let json = self.state_json(digest)?;
+        serde_json::from_str(&json).map_err(|e| StoreError::Damaged(e.to_string()))
+    }
+
+    /// Stores a message's raw bytes before anything else looks at it, and
+    /// returns its id.
+    pub fn store_inbound(&mut self, raw: &[u8], source: &str, now: DateTime<Utc>) -> Result<i64> {
+        self.conn.execute(
+            "INSERT INTO inbound_messages (received_at, source, raw) VALUES (?1, ?2, ?3)",
+            params![ts(&now), source, raw],
+        )?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    /// Records a side's accepted orders for a phase; an earlier submission for
+    /// the same phase is marked superseded in the same transaction. Returns
+    /// whether one was replaced.
+    #[allow(clippy::too_many_arguments)]
+    pub fn submit_orders(
+        &mut self,
+        campaign: &str,
+        phase_key: &str,
+        side: &str,
+        raw_text: &str,
+        canonical_text: &str,
+        now: DateTime<Utc>,
+        message: Option<i64>,
+    ) -> Result<bool> {
+        let tx = self.conn.transaction()?;
+        let replaced = tx.execute(
+            "UPDATE submissions SET status = 'superseded'
+             WHERE campaign_id = ?1 AND phase_key = ?2 AND side = ?3 AND status = 'accepted'",
+            params![campaign, phase_key, side],
+        )?;
+        tx.execute(
+            "INSERT INTO submissions (campaign_id, phase_key, side, submitted_at, raw_text,
+                canonical_text, digest, status, message_id)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'accepted', ?8)",
+            params![
+                campaign,
+                phase_key,
+                side,
+                ts(&now),
+                raw_text,
+                canonical_text,
+                Digest32::of(canonical_text.as_bytes()).to_hex(),
+                message
+            ],
+        )?;
+        tx.commit()?;
+        Ok(replaced > 0)
+    }
+
+    /// The accepted submission of each side for a phase.
+    pub fn accepted_submissions(
+        &self,
+        campaign: &str,
+        phase_key: &str,
+    ) -> Result<BTreeMap<String, Submission>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT side, submitted_at, canonical_text, digest FROM submissions
+             WHERE campaign_id = ?1 AND phase_key = ?2 AND status = 'accepted'",
+        )?;
+        let rows = stmt
+            .query_map(params![campaign, phase_key], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                ))
+            })?
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        let mut out = BTreeMap::new();
+        for (side, at, text, digest) in rows {
+            out.insert(
+                side.clone(),
+                Submission {
+                    side,
+                    submitted_at: parse_ts(&at)?,
+                    canonical_text: text,
+                    digest: parse_digest(&digest)?,
+                },
+            );
+        }
+        Ok(out)
+    }
+
+    /// Closes a phase: fixes its manifest and the orders it covers, and
+    /// queues the manifest mail, in one transaction. After this no order for
+    /// the phase is taken, and the resolution can be run (again, after a
+    /// crash) from what is stored.
+    pub fn close_phase(
+        &mut self,
+        campaign: &str,
+        record: &ResolutionRecord,
+        mail: &[OutgoingMail],
+    ) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        tx.execute(
+            "INSERT INTO resolutions (campaign_id, k, kind, phase_label, closed_at, manifest_text,
+                manifest_digest, prior_state_digest)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![
+                campaign,
+                record.k as i64,
+                record.kind,
+                record.phase_label,
+                ts(&record.closed_at),
+                record.manifest_text,
+                record.manifest_digest.to_hex(),
+                record.prior_state_digest.to_hex(),
+            ],
+        )?;
+        for (side, text) in &record.orders {
+            tx.execute(
+                "INSERT INTO resolution_orders (campaign_id, k, side, canonical_text, digest)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![
+                    campaign,
+                    record.k as i64,
+                    side,
+                    text,
+                    Digest32::of(text.as_bytes()).to_hex()
+                ],
+            )?;
+        }
+        for m in mail {
+            queue_mail(&tx, Some(campaign), m, record.closed_at)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Records what a closed phase's resolution produced, the new state, and
+    /// (for a turn) the next phase with its deadline, plus the mail that
+    /// announces it, in one transaction.
+    #[allow(clippy::too_many_arguments)]
+    pub fn record_resolution(
+        &mut self,
+        campaign: &str,
+        k: u64,
+        result: &ResolvedRecord,
+        next_state: &GameState,
+        next_phase: Option<(DateTime<Utc>, DateTime<Utc>)>,
+        mail: &[OutgoingMail],
+    ) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        let digest = put_state(&tx, next_state)?;
+        if digest != result.next_state_digest {
+            return Err(StoreError::Damaged(format!(
+                "resolution {k}: next state digest {} does not match the state {digest}",
+                result.next_state_digest
+            )));
+        }
+        let updated = tx.execute(
+            "UPDATE resolutions SET resolved_at = ?3, secret = ?4, seed = ?5, next_state_digest = ?6
+             WHERE campaign_id = ?1 AND k = ?2 AND resolved_at IS NULL",
+            params![
+                campaign,
+                k as i64,
+                ts(&result.resolved_at),
+                result.secret.to_hex(),
+                result.seed.to_hex(),
+                digest.to_hex()
+            ],
+        )?;
+        if updated != 1 {
+            return Err(StoreError::Damaged(format!(
+                "resolution {k} of {campaign} is not an open, closed phase"
+            )));
+        }
+        for (seq, json) in result.events.iter().enumerate() {
+            tx.execute(
+                "INSERT INTO events (campaign_id, k, seq, json) VALUES (?1, ?2, ?3, ?4)",
+                params![campaign, k as i64, seq as i64, json],
+            )?;
+        }
+        for (idx, json) in result.rolls.iter().enumerate() {
+            tx.execute(
+                "INSERT INTO rolls (campaign_id, k, idx, json) VALUES (?1, ?2, ?3, ?4)",
+                params![campaign, k as i64, idx as i64, json],
+            )?;
+        }
+        tx.execute(
+            "UPDATE campaigns SET current_state = ?2 WHERE id = ?1",
+            params![campaign, digest.to_hex()],
+        )?;
+        if let Some((opened, deadline)) = next_phase {
+            tx.execute(
+                "UPDATE campaigns SET phase_opened_at = ?2, deadline = ?3 WHERE id = ?1",
+                params![campaign, ts(&opened), ts(&deadline)],
+            )?;
+        }
+        for m in mail {
+            queue_mail(&tx, Some(campaign), m, result.resolved_at)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Every resolution of a campaign, closed or resolved, in order of k.
+    pub fn resolutions(&self, campaign: &str) -> Result<Vec<ResolutionRecord>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT k, kind, phase_label, closed_at, manifest_text, manifest_digest,
+                    prior_state_digest, resolved_at, secret, seed, next_state_digest
+             FROM resolutions WHERE campaign_id = ?1 ORDER BY k",
+        )?;
+        type Row = (
+            i64,
+            String,
+            String,
+            String,
+            String,
+            String,
+            String,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+        );
+        let rows: Vec<Row> = stmt
+            .query_map([campaign], |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                    r.get(7)?,
+                    r.get(8)?,
+                    r.get(9)?,
+                    r.get(10)?,
+                ))
+            })?
+            .collect::<std::result::Result<_, _>>()?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            let k = u64::try_from(row.0)
+                .map_err(|_| StoreError::Damaged(format!("resolution number {}", row.0)))?;
+            let result = match (row.7, row.8, row.9, row.10) {
+                (Some(at), Some(secret), Some(seed), Some(next)) => Some(ResolvedRecord {
+                    resolved_at: parse_ts(&at)?,
+                    secret: parse_digest(&secret)?,
+                    seed: parse_digest(&seed)?,
+                    next_state_digest: parse_digest(&next)?,
+                    events: self.texts("events", "seq", campaign, k)?,
+                    rolls: self.texts("rolls", "idx", campaign, k)?,
+                }),
+                _ => None,
+            };
+            out.push(ResolutionRecord {
+                k,
+                kind: row.1,
+                phase_label: row.2,
+                closed_at: parse_ts(&row.3)?,
+                manifest_text: row.4,
+                manifest_digest: parse_digest(&row.5)?,
+                prior_state_digest: parse_digest(&row.6)?,
+                orders: self.resolution_orders(campaign, k)?,
+                result,
+            });
+        }
+        Ok(out)
+    }
+
+    fn texts(&self, table: &str, order: &str, campaign: &str, k: u64) -> Result<Vec<String>> {
+        // Table and column names come from this file, never from input.
+        let sql =
+            format!("SELECT json FROM {table} WHERE campaign_id = ?1 AND k = ?2 ORDER BY {order}");
+        let mut stmt = self.conn.prepare(&sql)?;
+        let rows = stmt
+            .query_map(params![campaign, k as i64], |r| r.get(0))?
+            .collect::<std::result::Result<Vec<String>, _>>()?;
+        Ok(rows)
+    }
+
+    fn resolution_orders(&self, campaign: &str, k: u64) -> Result<BTreeMap<String, String>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT side, canonical_text FROM resolution_orders WHERE campaign_id = ?1 AND k = ?2",
+        )?;
+        let rows = stmt
+            .query_map(params![campaign, k as i64], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<std::result::Result<BTreeMap<String, String>, _>>()?;
+        Ok(rows)
+    }
+
+    /// Sets the current phase's deadline (a GM's extension).
+    pub fn set_deadline(&mut self, campaign: &str, deadline: DateTime<Utc>) -> Result<()> {
+        let n = self.conn.execute(
+            "UPDATE campaigns SET deadline = ?2 WHERE id = ?1",
+            params![campaign, ts(&deadline)],
+        )?;
+        if n == 0 {
+            return Err(StoreError::NoCampaign(campaign.to_string()));
+        }
+        Ok(())
+    }
+
+    /// Messages waiting to be sent, oldest first.
+    pub fn queued_mail(&self, campaign: &str) -> Result<Vec<OutgoingMail>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT message_id, recipient, subject, body FROM outbox
+             WHERE campaign_id = ?1 AND status = 'queued' ORDER BY id",
+        )?;
+        let rows = stmt
+            .query_map([campaign], |r| {
+                Ok(OutgoingMail {
+                    message_id: r.get(0)?,
+                    recipient: r.get(1)?,
+                    subject: r.get(2)?,
+                    body: r.get(3)?,
+                })
+            })?
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+}
+
+/// Stores a state under its digest (once) and returns the digest.
+fn put_state(tx: &Transaction<'_>, state: &GameState) -> Result<Digest32> {
+    let json = crate::canonical::to_string(state);
+    let digest = Digest32::of(json.as_bytes());
+    tx.execute(
+        "INSERT OR IGNORE INTO states (digest, json) VALUES (?1, ?2)",
+        params![digest.to_hex(), json],
+    )?;
+    Ok(digest)
+}
+
+/// Queues a message. The Message-ID is unique, so queueing the same message
+/// twice (a step repeated after a crash) is a no-op rather than a duplicate.
+fn queue_mail(
+    tx: &Transaction<'_>,
+    campaign: Option<&str>,
+    mail: &OutgoingMail,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    tx.execute(
+        "INSERT OR IGNORE INTO outbox (campaign_id, created_at, message_id, recipient, subject,
+            body, next_attempt_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?2)",
+        params![
+            campaign,
+            ts(&now),
+            mail.message_id,
+            mail.recipient,
+            mail.subject,
+            mail.body
+        ],
+    )?;
+    Ok(())
+}

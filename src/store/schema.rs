@@ -1,0 +1,104 @@
+//! The store's schema as numbered migrations. `PRAGMA user_version` holds the
+//! number of migrations applied; each runs in its own transaction, so a
+//! database is always at one version or the next, never in between.
+
+/// Migration N is `MIGRATIONS[N-1]`. Append only: a released migration is
+/// never edited, since databases in the field have already run it.
+pub const MIGRATIONS: &[&str] = &[
+    // 1: campaigns, their states, inbound mail, submissions, resolutions and
+    // everything a resolution produced, and the outgoing-mail queue.
+    r#"
+    CREATE TABLE campaigns (
+        id              TEXT PRIMARY KEY,
+        title           TEXT NOT NULL,
+        ruleset         TEXT NOT NULL,
+        source_dir      TEXT NOT NULL,
+        campaign_json   TEXT NOT NULL,
+        chain_origin    BLOB NOT NULL,
+        chain_length    INTEGER NOT NULL,
+        commitment      TEXT NOT NULL,
+        created_at      TEXT NOT NULL,
+        initial_state   TEXT NOT NULL,
+        current_state   TEXT NOT NULL,
+        phase_opened_at TEXT NOT NULL,
+        deadline        TEXT NOT NULL,
+        paused          INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE states (
+        digest TEXT PRIMARY KEY,
+        json   TEXT NOT NULL
+    );
+    CREATE TABLE inbound_messages (
+        id          INTEGER PRIMARY KEY,
+        received_at TEXT NOT NULL,
+        source      TEXT NOT NULL,
+        raw         BLOB NOT NULL,
+        status      TEXT NOT NULL DEFAULT 'stored',
+        note        TEXT
+    );
+    CREATE TABLE submissions (
+        id             INTEGER PRIMARY KEY,
+        campaign_id    TEXT NOT NULL REFERENCES campaigns(id),
+        phase_key      TEXT NOT NULL,
+        side           TEXT NOT NULL,
+        submitted_at   TEXT NOT NULL,
+        raw_text       TEXT NOT NULL,
+        canonical_text TEXT NOT NULL,
+        digest         TEXT NOT NULL,
+        status         TEXT NOT NULL CHECK (status IN ('accepted', 'superseded')),
+        message_id     INTEGER REFERENCES inbound_messages(id)
+    );
+    CREATE INDEX submissions_by_phase ON submissions(campaign_id, phase_key, side, status);
+    CREATE TABLE resolutions (
+        campaign_id        TEXT NOT NULL REFERENCES campaigns(id),
+        k                  INTEGER NOT NULL,
+        kind               TEXT NOT NULL CHECK (kind IN ('turn', 'umpire')),
+        phase_label        TEXT NOT NULL,
+        closed_at          TEXT NOT NULL,
+        manifest_text      TEXT NOT NULL,
+        manifest_digest    TEXT NOT NULL,
+        prior_state_digest TEXT NOT NULL REFERENCES states(digest),
+        resolved_at        TEXT,
+        secret             TEXT,
+        seed               TEXT,
+        next_state_digest  TEXT REFERENCES states(digest),
+        PRIMARY KEY (campaign_id, k)
+    );
+    CREATE TABLE resolution_orders (
+        campaign_id    TEXT NOT NULL,
+        k              INTEGER NOT NULL,
+        side           TEXT NOT NULL,
+        canonical_text TEXT NOT NULL,
+        digest         TEXT NOT NULL,
+        PRIMARY KEY (campaign_id, k, side),
+        FOREIGN KEY (campaign_id, k) REFERENCES resolutions(campaign_id, k)
+    );
+    CREATE TABLE events (
+        campaign_id TEXT NOT NULL,
+        k           INTEGER NOT NULL,
+        seq         INTEGER NOT NULL,
+        json        TEXT NOT NULL,
+        PRIMARY KEY (campaign_id, k, seq)
+    );
+    CREATE TABLE rolls (
+        campaign_id TEXT NOT NULL,
+        k           INTEGER NOT NULL,
+        idx         INTEGER NOT NULL,
+        json        TEXT NOT NULL,
+        PRIMARY KEY (campaign_id, k, idx)
+    );
+    CREATE TABLE outbox (
+        id              INTEGER PRIMARY KEY,
+        campaign_id     TEXT REFERENCES campaigns(id),
+        created_at      TEXT NOT NULL,
+        message_id      TEXT NOT NULL UNIQUE,
+        recipient       TEXT NOT NULL,
+        subject         TEXT NOT NULL,
+        body            TEXT NOT NULL,
+        status          TEXT NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'sent', 'dead')),
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT NOT NULL,
+        last_error      TEXT
+    );
+    "#,
+];

@@ -1,0 +1,174 @@
+//! The test vectors of docs/AUDIT.md, section 9: the library must produce
+//! them, and the page must still print them.
+
+use adjutant::audit::dice::{Dice, DiceStream, Die};
+use adjutant::audit::{Digest32, HashChain, Manifest, SeedInputs, SideOrders};
+
+const AUDIT_MD: &str = include_str!("../docs/AUDIT.md");
+
+fn hex(d: Digest32) -> String {
+    d.to_hex()
+}
+
+fn vector_chain() -> HashChain {
+    HashChain::new(Digest32(core::array::from_fn(|i| i as u8)), 3).expect("length 3")
+}
+
+const ALPHA_ORDERS: &str = "hold grenadiers\nsalt 4711\n";
+
+fn vector_manifest() -> Manifest {
+    Manifest {
+        campaign: "example".into(),
+        resolution: 1,
+        phase: "turn 1 orders (alpha active)".into(),
+        sides: vec![
+            SideOrders {
+                side: "beta".into(),
+                digest: None,
+            },
+            SideOrders {
+                side: "alpha".into(),
+                digest: Some(Digest32::of(ALPHA_ORDERS.as_bytes())),
+            },
+        ],
+    }
+}
+
+fn vector_seed_inputs() -> SeedInputs {
+    SeedInputs {
+        campaign: "example".into(),
+        resolution: 1,
+        secret: vector_chain().secret_for(1).expect("in range"),
+        manifest_digest: vector_manifest().digest(),
+        prior_state_digest: Digest32::of(b"{}"),
+        beacon: None,
+    }
+}
+
+/// Asserts the library's value and that AUDIT.md prints it.
+fn pinned(name: &str, got: String, expected: &str) {
+    assert_eq!(got, expected, "vector {name}");
+    assert!(
+        AUDIT_MD.contains(expected),
+        "docs/AUDIT.md no longer prints vector {name} = {expected}"
+    );
+}
+
+#[test]
+fn chain_vectors() {
+    let chain = vector_chain();
+    pinned(
+        "h_1",
+        hex(chain.link(1)),
+        "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd",
+    );
+    pinned(
+        "h_2",
+        hex(chain.link(2)),
+        "2f287b4d3d4910f6cada9e1bd1b4648099e8c52c81aa4a6aebfa6fc86f19834e",
+    );
+    pinned(
+        "C",
+        hex(chain.commitment()),
+        "4e05063392f42b5180353ef82da86c714042155044d91ab3253f1bab08120a0a",
+    );
+    assert_eq!(chain.secret_for(1), Ok(chain.link(2)));
+    assert_eq!(chain.secret_for(3), Ok(chain.link(0)));
+    assert!(chain.secret_for(4).is_err());
+    assert!(chain.secret_for(0).is_err());
+    // Each revealed secret hashes to the one before, back to C.
+    let mut previous = chain.commitment();
+    for k in 1..=3 {
+        let r = chain.secret_for(k).expect("in range");
+        assert!(adjutant::audit::chain::check_link(k, &previous, &r).is_ok());
+        previous = r;
+    }
+}
+
+#[test]
+fn manifest_vectors() {
+    pinned(
+        "alpha orders digest",
+        hex(Digest32::of(ALPHA_ORDERS.as_bytes())),
+        "cd0f0526d2ddf060421ef112dd0005c2fd548a3a1e4840f098c789ae59dd9b5c",
+    );
+    let manifest = vector_manifest();
+    assert_eq!(
+        manifest.text(),
+        "adjutant-manifest-v1\ncampaign example\nresolution 1\nphase turn 1 orders (alpha active)\n\
+         orders alpha cd0f0526d2ddf060421ef112dd0005c2fd548a3a1e4840f098c789ae59dd9b5c\norders beta none\n"
+    );
+    pinned(
+        "manifest digest",
+        hex(manifest.digest()),
+        "e26b5c3e3af29dbf7e42585711df51a3fdde8de0ff84b631b5799ca6c0cd2afe",
+    );
+}
+
+#[test]
+fn seed_vectors() {
+    let inputs = vector_seed_inputs();
+    assert_eq!(inputs.preimage().len(), 184);
+    pinned(
+        "seed",
+        hex(inputs.seed()),
+        "48d7b3cc07974febc5e1e6c460a8bab0284d2b6824311b2727d6cc523fe328d2",
+    );
+    let with_beacon = SeedInputs {
+        beacon: Some("2026-11-23 lottery 4 8 15 16 23 42".into()),
+        ..inputs
+    };
+    pinned(
+        "seed with beacon",
+        hex(with_beacon.seed()),
+        "dfc27b7ca25cf47c973f27f661943dac3554979892ecc6369007d3b7bfa189eb",
+    );
+}
+
+#[test]
+fn stream_and_dice_vectors() {
+    let seed = vector_seed_inputs().seed();
+    let mut stream = DiceStream::new(&seed);
+    let words: Vec<String> = (0..8).map(|_| format!("{:08x}", stream.word())).collect();
+    pinned(
+        "first 8 words",
+        words.join(" "),
+        "f7c6f16a 8dab96ae b7566c89 40a4d329 9c730a8e bee0ea62 f74e2f00 ef1b309c",
+    );
+    let cases = [
+        (Die::D6, "1 1 2 4 1 3 1 3 6 1 4 4 3 5 3 4 3 6 6 5", 20),
+        (Die::D10, "2 6 9 5 8 6 2 0 5 0 1 3 4 6 4 9 0 1 5 8", 20),
+        (Die::TwoD6, "2 6 4 4 7 8 8 7 9 11 7 7 3 3 6 7 6 11 6 8", 40),
+        (
+            Die::D100,
+            "83 87 10 86 39 7 93 41 26 71 2 44 65 17 35 90 21 22 26 39",
+            20,
+        ),
+    ];
+    for (die, expected, words) in cases {
+        let mut stream = DiceStream::new(&seed);
+        let values: Vec<String> = (0..20)
+            .map(|_| stream.roll(die, "vector").to_string())
+            .collect();
+        pinned(die.label(), values.join(" "), expected);
+        assert_eq!(stream.words_used(), words, "{}", die.label());
+    }
+}
+
+#[test]
+fn rejection_vector() {
+    let mut stream = DiceStream::new(&vector_seed_inputs().seed());
+    let got: Vec<String> = (0..10)
+        .map(|_| {
+            let first = stream.words_used();
+            let v = stream.below(3_000_000_000);
+            format!("{v}@{first}+{}", stream.words_used() - first)
+        })
+        .collect();
+    assert_eq!(
+        got.join(" "),
+        "2376832686@0+2 1084543785@2+2 2624785038@4+1 2578340825@5+4 1034263170@9+1 \
+         1272326043@10+2 2574077564@12+1 2279326520@13+4 1912850525@17+2 2282258338@19+1"
+    );
+    assert!(AUDIT_MD.contains("2578340825@5+4"));
+}
