@@ -1,0 +1,508 @@
+//! Reading the words of an umpire call.
+//!
+//! A call is one line: its name, then `key value` pairs, flags and (where
+//! the call takes a unit) a figure count and a troop type, in any order and
+//! any case. Words may be joined by hyphens or written apart (`soft cover`
+//! and `soft-cover` are the same word), and `key=value` reads as `key
+//! value`. Every word must mean something: an unknown word is an error that
+//! lists the words the call takes, so a typo never passes silently.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::tables::{Formation, TROOP_WORDS, Troop};
+use crate::rules::umpire::UmpireError;
+
+/// A key, which takes the next word as its value.
+#[derive(Debug)]
+pub struct KeyWord {
+    pub name: &'static str,
+    /// How the value is written, for the help and the error messages.
+    pub hint: &'static str,
+    pub aliases: &'static [&'static str],
+}
+
+/// A flag: a word that says something holds.
+#[derive(Debug)]
+pub struct FlagWord {
+    pub name: &'static str,
+    pub aliases: &'static [&'static str],
+}
+
+/// The words one call (or one side of a call) takes.
+#[derive(Debug)]
+pub struct Lexicon {
+    /// The call's name, for messages.
+    pub call: &'static str,
+    pub keys: &'static [KeyWord],
+    pub flags: &'static [FlagWord],
+    /// Words that read well but add nothing (`target`, `at`, `with`).
+    pub fillers: &'static [&'static str],
+    /// Whether a troop type word is taken.
+    pub troops: bool,
+    /// Whether formation words (`line`, `column`, `square`, `skirmish`) are
+    /// taken, bare or after `formation`.
+    pub formations: bool,
+    /// What a bare number counts, if the call takes one.
+    pub count: Option<&'static str>,
+}
+
+/// What the words of a call said.
+#[derive(Debug)]
+pub struct Reading {
+    pub lexicon: &'static Lexicon,
+    /// The whole call as typed, trimmed, for error messages.
+    pub text: String,
+    pub count: Option<u32>,
+    pub troop: Option<Troop>,
+    pub formation: Option<Formation>,
+    values: BTreeMap<&'static str, String>,
+    flags: BTreeSet<&'static str>,
+}
+
+/// The largest number a call accepts, so that no count can make the rules
+/// core roll for ever.
+pub const MAX_NUMBER: u32 = 999;
+
+/// Splits a call into lower-case words. Commas, semicolons, brackets, `=`
+/// and `:` separate words; underscores read as hyphens; a full stop ending a
+/// word is dropped.
+pub fn tokens(text: &str) -> Vec<String> {
+    text.to_lowercase()
+        .replace(['_'], "-")
+        .split(|c: char| c.is_whitespace() || ",;=:()[]{}".contains(c))
+        .map(|w| w.trim_end_matches('.').to_string())
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// Words that may follow a distance and mean inches.
+const INCH_WORDS: &[&str] = &["\"", "in", "inch", "inches", "''"];
+
+impl Lexicon {
+    /// The words this call takes, as one line for error messages.
+    pub fn words(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(count) = self.count {
+            parts.push(format!("<{count}>"));
+        }
+        if self.troops {
+            parts.push(format!(
+                "a troop type ({})",
+                TROOP_WORDS
+                    .iter()
+                    .filter_map(|(_, w)| w.first().copied())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        for key in self.keys {
+            parts.push(format!("{} {}", key.name, key.hint));
+        }
+        if self.formations {
+            parts.push("line, column, square or skirmish".to_string());
+        }
+        for flag in self.flags {
+            parts.push(flag.name.to_string());
+        }
+        parts.join(", ")
+    }
+
+    fn key(&self, word: &str) -> Option<&'static str> {
+        self.keys
+            .iter()
+            .find(|k| k.name == word || k.aliases.contains(&word))
+            .map(|k| k.name)
+    }
+
+    fn flag(&self, word: &str) -> Option<&'static str> {
+        self.flags
+            .iter()
+            .find(|f| f.name == word || f.aliases.contains(&word))
+            .map(|f| f.name)
+    }
+
+    fn troop(&self, word: &str) -> Option<Troop> {
+        if !self.troops {
+            return None;
+        }
+        TROOP_WORDS
+            .iter()
+            .find(|(_, words)| words.contains(&word))
+            .map(|(t, _)| *t)
+    }
+
+    fn formation(&self, word: &str) -> Option<Formation> {
+        if self.formations {
+            Formation::parse(word)
+        } else {
+            None
+        }
+    }
+
+    /// Reads `words` (already split by [`tokens`]) as this call's words.
+    pub fn read(&'static self, text: &str, words: &[String]) -> Result<Reading, UmpireError> {
+        let mut reading = Reading {
+            lexicon: self,
+            text: text.trim().to_string(),
+            count: None,
+            troop: None,
+            formation: None,
+            values: BTreeMap::new(),
+            flags: BTreeSet::new(),
+        };
+        let mut i = 0;
+        'words: while i < words.len() {
+            // The longest run of words that makes one known word wins, so
+            // that `line infantry` is a troop type, not a formation.
+            for len in (1..=3).rev() {
+                if i + len > words.len() {
+                    continue;
+                }
+                let phrase = words[i..i + len].join("-");
+                if let Some(used) = reading.take_phrase(&phrase, &words[i + len..])? {
+                    i += len + used;
+                    continue 'words;
+                }
+            }
+            let word = &words[i];
+            if let Some((key, value)) = word
+                .split_once('-')
+                .and_then(|(k, v)| self.key(k).map(|k| (k, v)))
+                && !value.is_empty()
+            {
+                reading.set_value(key, value)?;
+                i += 1;
+                continue;
+            }
+            if word.chars().all(|c| c.is_ascii_digit()) {
+                let Some(what) = self.count else {
+                    return Err(reading.syntax(format!(
+                        "a bare number `{word}`: say what it counts; the words of `{}` are: {}",
+                        self.call,
+                        self.words()
+                    )));
+                };
+                let n = reading.number(what, word)?;
+                if reading.count.is_some_and(|c| c != n) {
+                    return Err(reading.syntax(format!("two numbers of {what} given")));
+                }
+                reading.count = Some(n);
+                i += 1;
+                continue;
+            }
+            return Err(reading.syntax(format!(
+                "`{word}` is not a word of `{}`; its words are: {}",
+                self.call,
+                self.words()
+            )));
+        }
+        Ok(reading)
+    }
+}
+
+impl Reading {
+    /// Takes one known word; returns how many of the following words it
+    /// used as its value, or `None` if the word is not known.
+    fn take_phrase(&mut self, phrase: &str, rest: &[String]) -> Result<Option<usize>, UmpireError> {
+        let lexicon = self.lexicon;
+        if lexicon.fillers.contains(&phrase) || INCH_WORDS.contains(&phrase) {
+            return Ok(Some(0));
+        }
+        if let Some(flag) = lexicon.flag(phrase) {
+            self.flags.insert(flag);
+            return Ok(Some(0));
+        }
+        if lexicon.formations && phrase == "formation" {
+            let Some(value) = rest.first() else {
+                return Err(
+                    self.syntax("`formation` needs a value: line, column, square or skirmish")
+                );
+            };
+            let Some(formation) = Formation::parse(value) else {
+                return Err(self.syntax(format!(
+                    "`formation {value}`: the formations are line, column, square and skirmish"
+                )));
+            };
+            self.set_formation(formation)?;
+            return Ok(Some(1));
+        }
+        if let Some(formation) = lexicon.formation(phrase) {
+            self.set_formation(formation)?;
+            return Ok(Some(0));
+        }
+        if let Some(troop) = lexicon.troop(phrase) {
+            if self.troop.is_some_and(|t| t != troop) {
+                return Err(self.syntax(format!(
+                    "two troop types given (`{}` and `{}`)",
+                    self.troop.map_or("", Troop::word),
+                    troop.word()
+                )));
+            }
+            self.troop = Some(troop);
+            return Ok(Some(0));
+        }
+        if let Some(key) = lexicon.key(phrase) {
+            let Some(value) = rest.first() else {
+                let hint = lexicon
+                    .keys
+                    .iter()
+                    .find(|k| k.name == key)
+                    .map_or("", |k| k.hint);
+                return Err(self.syntax(format!("`{key}` needs a value: `{key} {hint}`")));
+            };
+            self.set_value(key, value)?;
+            // A distance may be followed by a word for inches.
+            let skip = usize::from(
+                rest.get(1)
+                    .is_some_and(|w| INCH_WORDS.contains(&w.as_str())),
+            );
+            return Ok(Some(1 + skip));
+        }
+        Ok(None)
+    }
+
+    fn set_value(&mut self, key: &'static str, value: &str) -> Result<(), UmpireError> {
+        match self.values.get(key) {
+            Some(old) if old != value => {
+                Err(self.syntax(format!("`{key}` is given twice (`{old}` and `{value}`)")))
+            }
+            _ => {
+                self.values.insert(key, value.to_string());
+                Ok(())
+            }
+        }
+    }
+
+    fn set_formation(&mut self, formation: Formation) -> Result<(), UmpireError> {
+        match self.formation {
+            Some(old) if old != formation => Err(self.syntax(format!(
+                "two formations given (`{}` and `{}`)",
+                old.word(),
+                formation.word()
+            ))),
+            _ => {
+                self.formation = Some(formation);
+                Ok(())
+            }
+        }
+    }
+
+    /// A syntax error for this call.
+    pub fn syntax(&self, problem: impl Into<String>) -> UmpireError {
+        UmpireError::Syntax {
+            call: self.text.clone(),
+            problem: problem.into(),
+        }
+    }
+
+    /// Whether `flag` was given.
+    pub fn has(&self, flag: &'static str) -> bool {
+        debug_assert!(
+            self.lexicon.flags.iter().any(|f| f.name == flag),
+            "`{flag}` is not a flag of `{}`",
+            self.lexicon.call
+        );
+        self.flags.contains(flag)
+    }
+
+    /// Removes `flag` and says whether it was given (for flags a side of a
+    /// call hands up to the whole call).
+    pub fn take(&mut self, flag: &'static str) -> bool {
+        self.flags.remove(flag)
+    }
+
+    /// The raw value of `key`, if given.
+    pub fn value(&self, key: &'static str) -> Option<&str> {
+        debug_assert!(
+            self.lexicon.keys.iter().any(|k| k.name == key),
+            "`{key}` is not a key of `{}`",
+            self.lexicon.call
+        );
+        self.values.get(key).map(String::as_str)
+    }
+
+    /// Fails if more than one of `flags` was given.
+    pub fn exclusive(&self, flags: &[&'static str]) -> Result<(), UmpireError> {
+        let given: Vec<&str> = flags.iter().copied().filter(|f| self.has(f)).collect();
+        if given.len() > 1 {
+            return Err(self.syntax(format!(
+                "`{}` cannot all hold at once; give one",
+                given.join("` and `")
+            )));
+        }
+        Ok(())
+    }
+
+    /// A whole number no larger than [`MAX_NUMBER`].
+    pub fn number(&self, what: &str, word: &str) -> Result<u32, UmpireError> {
+        match word.parse::<u32>() {
+            Ok(n) if n <= MAX_NUMBER => Ok(n),
+            Ok(_) => Err(self.syntax(format!("{what} `{word}` is more than {MAX_NUMBER}"))),
+            Err(_) => Err(self.syntax(format!("{what} must be a whole number, not `{word}`"))),
+        }
+    }
+
+    /// The whole-number value of `key`, if given.
+    pub fn number_value(&self, key: &'static str) -> Result<Option<u32>, UmpireError> {
+        match self.value(key) {
+            None => Ok(None),
+            Some(word) => self.number(&format!("`{key}`"), word).map(Some),
+        }
+    }
+
+    /// The value of `key` as a distance in hundredths of an inch: `3`,
+    /// `2.5`, `2.25`, `3"`, `3in`, `1/2`, `2-1/2`.
+    pub fn inches_value(&self, key: &'static str) -> Result<Option<u32>, UmpireError> {
+        let Some(word) = self.value(key) else {
+            return Ok(None);
+        };
+        let bare = word
+            .trim_end_matches("inches")
+            .trim_end_matches("inch")
+            .trim_end_matches("in")
+            .trim_end_matches(['"', '\'']);
+        parse_hundredths(bare).map(Some).ok_or_else(|| {
+            self.syntax(format!(
+                "`{key} {word}`: write a distance in inches, e.g. `{key} 3` or `{key} 2.5` (at most {MAX_NUMBER})"
+            ))
+        })
+    }
+}
+
+/// Reads `3`, `2.5`, `2.25`, `1/2` or `2-1/2` as hundredths of an inch,
+/// exactly, with no floating point. Anything else, more than two decimals,
+/// or more than [`MAX_NUMBER`] inches is `None`.
+fn parse_hundredths(text: &str) -> Option<u32> {
+    let whole_number = |s: &str| -> Option<u32> {
+        if s.is_empty() || !s.chars().all(|c| c.is_ascii_digit()) || s.len() > 4 {
+            return None;
+        }
+        s.parse::<u32>().ok()
+    };
+    let value = if let Some((whole, fraction)) = text.split_once('-') {
+        whole_number(whole)? * 100 + fraction_hundredths(fraction)?
+    } else if text.contains('/') {
+        fraction_hundredths(text)?
+    } else if let Some((whole, decimals)) = text.split_once('.') {
+        let whole = if whole.is_empty() {
+            0
+        } else {
+            whole_number(whole)?
+        };
+        let part = match decimals.len() {
+            1 => whole_number(decimals)? * 10,
+            2 => whole_number(decimals)?,
+            _ => return None,
+        };
+        whole * 100 + part
+    } else {
+        whole_number(text)? * 100
+    };
+    (value <= MAX_NUMBER * 100).then_some(value)
+}
+
+/// `1/2` -> 50, `3/4` -> 75, `1/4` -> 25: only fractions that come out in
+/// whole hundredths.
+fn fraction_hundredths(text: &str) -> Option<u32> {
+    let (top, bottom) = text.split_once('/')?;
+    let top: u64 = top.parse().ok()?;
+    let bottom: u64 = bottom.parse().ok()?;
+    let scaled = top.checked_mul(100)?;
+    if bottom == 0 || top >= bottom || !scaled.is_multiple_of(bottom) {
+        return None;
+    }
+    u32::try_from(scaled / bottom).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static TEST: Lexicon = Lexicon {
+        call: "test",
+        keys: &[
+            KeyWord {
+                name: "grade",
+                hint: "<a-d>",
+                aliases: &[],
+            },
+            KeyWord {
+                name: "range",
+                hint: "<inches>",
+                aliases: &["at"],
+            },
+        ],
+        flags: &[
+            FlagWord {
+                name: "soft-cover",
+                aliases: &["cover"],
+            },
+            FlagWord {
+                name: "moved",
+                aliases: &[],
+            },
+        ],
+        fillers: &["target"],
+        troops: true,
+        formations: true,
+        count: Some("figures"),
+    };
+
+    fn read(text: &str) -> Result<Reading, UmpireError> {
+        TEST.read(text, &tokens(text))
+    }
+
+    #[test]
+    fn words_read_in_any_order_and_case() {
+        let r = read("Target SOFT cover, 12 Line Infantry grade=B range 2.5\" moved").unwrap();
+        assert_eq!(r.count, Some(12));
+        assert_eq!(r.troop, Some(Troop::LineInfantry));
+        assert_eq!(r.formation, None);
+        assert_eq!(r.value("grade"), Some("b"));
+        assert_eq!(r.inches_value("range").unwrap(), Some(250));
+        assert!(r.has("soft-cover") && r.has("moved"));
+    }
+
+    #[test]
+    fn glued_keys_and_inch_words_are_read() {
+        let r = read("grade-c at 3 inches line").unwrap();
+        assert_eq!(r.value("grade"), Some("c"));
+        assert_eq!(r.inches_value("range").unwrap(), Some(300));
+        assert_eq!(r.formation, Some(Formation::Line));
+    }
+
+    #[test]
+    fn unknown_words_list_the_known_ones() {
+        let e = read("12 infantry fixed-bayonets").unwrap_err().to_string();
+        assert!(
+            e.contains("`fixed-bayonets` is not a word of `test`"),
+            "{e}"
+        );
+        assert!(e.contains("grade <a-d>") && e.contains("soft-cover"), "{e}");
+    }
+
+    #[test]
+    fn conflicting_values_are_errors() {
+        assert!(read("grade b grade c").is_err());
+        assert!(read("grade b grade b").is_ok());
+        assert!(read("12 infantry 11").is_err());
+        assert!(read("line column").is_err());
+        assert!(read("grade").is_err());
+        assert!(read("99999 infantry").is_err());
+    }
+
+    #[test]
+    fn distances_are_exact_hundredths() {
+        assert_eq!(parse_hundredths("3"), Some(300));
+        assert_eq!(parse_hundredths("2.5"), Some(250));
+        assert_eq!(parse_hundredths(".5"), Some(50));
+        assert_eq!(parse_hundredths("2.25"), Some(225));
+        assert_eq!(parse_hundredths("1/2"), Some(50));
+        assert_eq!(parse_hundredths("2-3/4"), Some(275));
+        assert_eq!(parse_hundredths("2.125"), None);
+        assert_eq!(parse_hundredths("1/3"), None);
+        assert_eq!(parse_hundredths("-1"), None);
+        assert_eq!(parse_hundredths("1e9"), None);
+        assert_eq!(parse_hundredths("99999"), None);
+    }
+}
