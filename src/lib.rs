@@ -18,3 +18,4 @@ pub mod engine;
 pub mod archive;
 pub mod demo;
 pub mod status;
+pub mod templates;

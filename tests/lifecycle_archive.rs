@@ -144,12 +144,26 @@ fn a_played_campaign_exports_and_verifies() {
     assert!(verdict.ok(), "{verdict:#?}");
     assert_eq!(verdict.resolutions.len(), 2 + adjutant::demo::DEMO_CALLS.len());
     assert!(
-        verdict.resolutions.iter().map(|r| r.rolls).sum::<usize>() > 0,
+        verdict.resolutions.iter().filter_map(|r| r.rolls).sum::<usize>() > 0,
         "the umpire calls rolled dice"
     );
     let status = adjutant::status::describe(&played.store, &played.campaign.id, start())
         .expect("status");
     assert!(status.contains("turn 3"), "{status}");
+}
+
+#[test]
+fn an_archive_whose_logs_are_withheld_still_checks_its_chain_manifests_and_seeds() {
+    let played = play();
+    for k in [1, 3] {
+        let dir = played.archive.join(resolution_dir(k));
+        fs::remove_file(dir.join("rolls.jsonl")).expect("remove");
+        fs::remove_file(dir.join("events.jsonl")).expect("remove");
+    }
+    let verdict = verify(&played.archive).expect("readable");
+    assert!(verdict.ok(), "{verdict:#?}");
+    assert_eq!(verdict.resolutions[2].rolls, None);
+    assert!(verdict.resolutions[2].to_string().contains("not yet published"));
 }
 
 #[test]

@@ -107,6 +107,11 @@ pub fn export(store: &Store, campaign_id: &str, out: &Path) -> Result<Exported, 
         campaign: campaign.id.clone(),
         title: campaign.title.clone(),
         ruleset: campaign.ruleset.id.clone(),
+        sides: {
+            let mut sides: Vec<String> = campaign.sides.iter().map(|s| s.id.clone()).collect();
+            sides.sort();
+            sides
+        },
         chain_length: record.chain.length(),
         commitment: record.commitment.to_hex(),
         beacon: campaign.beacon.clone(),

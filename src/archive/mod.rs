@@ -16,6 +16,8 @@ pub struct CampaignFile {
     pub campaign: String,
     pub title: String,
     pub ruleset: String,
+    /// The campaign's side ids, sorted.
+    pub sides: Vec<String>,
     pub chain_length: u32,
     pub commitment: String,
     pub beacon: Option<String>,

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use super::{CampaignFile, ResolutionFile, SPEC, resolution_dir};
 use crate::audit::chain::check_link;
 use crate::audit::dice::{Dice, DiceStream, Roll};
-use crate::audit::manifest::MANIFEST_HEADER;
+use crate::audit::manifest::{MANIFEST_HEADER, UMPIRE};
 use crate::audit::{Digest32, SeedInputs};
 use crate::canonical;
 use crate::resolution::{self, Inputs, Kind};
@@ -34,7 +34,8 @@ pub struct ResolutionVerdict {
     pub k: u64,
     pub kind: String,
     pub phase: String,
-    pub rolls: usize,
+    /// How many rolls were re-derived; `None` while the logs are withheld.
+    pub rolls: Option<usize>,
     /// Empty when everything matched.
     pub problems: Vec<String>,
 }
@@ -42,11 +43,11 @@ pub struct ResolutionVerdict {
 impl fmt::Display for ResolutionVerdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.problems.is_empty() {
-            write!(
-                f,
-                "resolution {} ({}, {}): ok, {} rolls re-derived",
-                self.k, self.kind, self.phase, self.rolls
-            )
+            let rolls = match self.rolls {
+                Some(n) => format!("{n} rolls re-derived"),
+                None => "logs not yet published; chain, manifest, states and seed check".to_string(),
+            };
+            write!(f, "resolution {} ({}, {}): ok, {rolls}", self.k, self.kind, self.phase)
         } else {
             write!(
                 f,
@@ -130,7 +131,7 @@ pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
                     k,
                     kind: "?".into(),
                     phase: "?".into(),
-                    rolls: 0,
+                    rolls: None,
                     problems: vec![e.to_string()],
                 });
                 continue;
@@ -152,7 +153,7 @@ pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
             }
             Err(e) => {
                 problems.push(e.to_string());
-                0
+                None
             }
         };
         previous_state = digest_field(&file.next_state_digest, "next_state_digest", &mut problems);
@@ -185,7 +186,7 @@ fn check_resolution(
     file: &ResolutionFile,
     secret: Digest32,
     expected_prior: Digest32,
-) -> Result<(usize, Vec<String>), ArchiveError> {
+) -> Result<(Option<usize>, Vec<String>), ArchiveError> {
     let mut problems = Vec::new();
     let k = file.k;
     // The manifest and the orders it covers.
@@ -221,6 +222,9 @@ fn check_resolution(
             file.next_state_digest
         ));
     }
+    if file.kind == Kind::Umpire.as_str() && file.next_state_digest != file.prior_state_digest {
+        problems.push("an umpire call changed the game state".to_string());
+    }
     // The seed.
     let seed = SeedInputs {
         campaign: head.campaign.clone(),
@@ -234,9 +238,11 @@ fn check_resolution(
     if seed.to_hex() != file.seed {
         problems.push(format!("the seed re-derives as {seed}, resolution.json says {}", file.seed));
     }
-    // Every die, from the log alone.
-    let rolls_text = String::from_utf8_lossy(&read(&rdir.join("rolls.jsonl"))?).into_owned();
-    let logged = replay_rolls(&rolls_text, &seed, &mut problems);
+    // Every die, from the log alone, if the logs are published yet.
+    let logs = read_logs(rdir)?;
+    let logged = logs
+        .as_ref()
+        .map(|(rolls, _)| replay_rolls(rolls, &seed, &mut problems));
     // And the whole resolution, through the rules.
     let prior: GameState = match serde_json::from_slice(&prior_bytes) {
         Ok(s) => s,
@@ -265,13 +271,13 @@ fn check_resolution(
         Err(e) => problems.push(format!("re-running it fails: {e}")),
         Ok(out) => {
             let joined = |items: &[String]| items.iter().map(|l| format!("{l}\n")).collect::<String>();
-            if joined(&out.rolls) != rolls_text {
-                problems.push(first_difference("rolls.jsonl", &joined(&out.rolls), &rolls_text));
-            }
-            let events_text =
-                String::from_utf8_lossy(&read(&rdir.join("events.jsonl"))?).into_owned();
-            if joined(&out.events) != events_text {
-                problems.push(first_difference("events.jsonl", &joined(&out.events), &events_text));
+            if let Some((rolls_text, events_text)) = &logs {
+                if joined(&out.rolls) != *rolls_text {
+                    problems.push(first_difference("rolls.jsonl", &joined(&out.rolls), rolls_text));
+                }
+                if joined(&out.events) != *events_text {
+                    problems.push(first_difference("events.jsonl", &joined(&out.events), events_text));
+                }
             }
             if out.next_state_json.as_bytes() != next_bytes.as_slice() {
                 problems.push(format!(
@@ -283,6 +289,18 @@ fn check_resolution(
         }
     }
     Ok((logged, problems))
+}
+
+/// The roll and event logs, or `None` while they are withheld (both files
+/// absent). One without the other is an incomplete archive.
+fn read_logs(rdir: &Path) -> Result<Option<(String, String)>, ArchiveError> {
+    let rolls = rdir.join("rolls.jsonl");
+    let events = rdir.join("events.jsonl");
+    if !rolls.exists() && !events.exists() {
+        return Ok(None);
+    }
+    let text = |p: &Path| read(p).map(|b| String::from_utf8_lossy(&b).into_owned());
+    Ok(Some((text(&rolls)?, text(&events)?)))
 }
 
 /// Checks the manifest's fields and order digests; returns the orders.
@@ -310,6 +328,7 @@ fn check_manifest(
         }
     }
     let mut orders = BTreeMap::new();
+    let mut listed = Vec::new();
     let mut last_side: Option<String> = None;
     for line in lines {
         let parts: Vec<&str> = line.split(' ').collect();
@@ -325,6 +344,7 @@ fn check_manifest(
             problems.push(format!("manifest sides are not sorted at `{side}`"));
         }
         last_side = Some(side.to_string());
+        listed.push(side.to_string());
         let path = orders_dir.join(format!("{side}.txt"));
         if *digest == "none" {
             if path.exists() {
@@ -340,6 +360,17 @@ fn check_manifest(
             ));
         }
         orders.insert(side.to_string(), String::from_utf8_lossy(&text).into_owned());
+    }
+    let expected: Vec<String> = if file.kind == Kind::Umpire.as_str() {
+        vec![UMPIRE.to_string()]
+    } else {
+        head.sides.clone()
+    };
+    if listed != expected {
+        problems.push(format!(
+            "the manifest lists {listed:?}; a {} resolution must list {expected:?}",
+            file.kind
+        ));
     }
     if let Ok(entries) = fs::read_dir(orders_dir) {
         for entry in entries.flatten() {

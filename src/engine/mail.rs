@@ -1,5 +1,5 @@
-//! The words of the mail the engine queues. Plain text for now; the report
-//! templates replace the resolution notice.
+//! Who the engine's mail goes to, its Message-IDs and its times; the words
+//! come from the templates (`crate::templates`).
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
@@ -40,19 +40,21 @@ pub fn local_time(person: &Person, when: DateTime<Utc>) -> String {
 }
 
 /// One message to each person of the campaign, the body written for each.
-pub fn to_all(
+pub fn to_all<E>(
     campaign: &Campaign,
     purpose: &str,
     subject: &str,
-    body: impl Fn(&Person) -> String,
-) -> Vec<OutgoingMail> {
+    body: impl Fn(&Person) -> Result<String, E>,
+) -> Result<Vec<OutgoingMail>, E> {
     everyone(campaign)
         .into_iter()
-        .map(|p| OutgoingMail {
-            message_id: message_id(campaign, purpose, &p.address),
-            recipient: p.address.clone(),
-            subject: format!("[{}] {subject}", campaign.id),
-            body: body(p),
+        .map(|p| {
+            Ok(OutgoingMail {
+                message_id: message_id(campaign, purpose, &p.address),
+                recipient: p.address.clone(),
+                subject: format!("[{}] {subject}", campaign.id),
+                body: body(p)?,
+            })
         })
         .collect()
 }

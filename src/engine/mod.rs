@@ -20,6 +20,8 @@ use crate::resolution::{self, Inputs, Kind, RunError};
 use crate::rules::orders::OrderSheet;
 use crate::rules::{GameState, Ruleset, UmpireError, UmpireReport, ruleset_for};
 use crate::store::{CampaignRecord, ResolutionRecord, ResolvedRecord, Store, StoreError};
+use crate::templates::{TemplateError, Templates};
+use serde_json::json;
 
 /// What can stop an engine step.
 #[derive(Debug, thiserror::Error)]
@@ -47,6 +49,8 @@ pub enum EngineError {
     Paused(String),
     #[error(transparent)]
     Call(#[from] UmpireError),
+    #[error(transparent)]
+    Template(#[from] TemplateError),
 }
 
 pub type Result<T> = std::result::Result<T, EngineError>;
@@ -94,22 +98,20 @@ pub fn init(
     let deadline = lifecycle::deadline(&campaign.schedule, ruleset.phase_of(&state).name, now)?;
     let commitment = chain.commitment();
     let phase = resolution::phase_label(ruleset, &state);
+    let templates = Templates::for_campaign(source_dir)?;
     let subject = format!("{}: the campaign opens", campaign.title);
     let opening = mail::to_all(campaign, "opening", &subject, |p| {
-        format!(
-            "{title}\n\nThe campaign `{id}` is open, under {ruleset}.\n\n\
-             The dice of every resolution are committed in advance (spec adjutant-audit-v1):\n\
-             commitment C = {commitment}\nchain length N = {n}\ncampaign id = {id}\n\n\
-             Keep this message: every report reveals that resolution's secret, and you can\n\
-             check it against C.\n\n\
-             First phase: {phase}. Deadline: {deadline}.\n",
-            title = campaign.title,
-            id = campaign.id,
-            ruleset = campaign.ruleset.id,
-            n = chain.length(),
-            deadline = mail::local_time(p, deadline),
+        templates.render(
+            "opening.txt",
+            json!({
+                "campaign": {"id": campaign.id, "title": campaign.title, "ruleset": campaign.ruleset.id},
+                "commitment": commitment.to_hex(),
+                "chain_length": chain.length(),
+                "phase": phase,
+                "deadline": mail::local_time(p, deadline),
+            }),
         )
-    });
+    })?;
     store.register_campaign(campaign, source_dir, &chain, &state, now, deadline, &opening)?;
     Ok(store.campaign(&campaign.id)?)
 }
@@ -229,14 +231,14 @@ fn close_and_resolve(
     let manifest = resolution::turn_manifest(&campaign.id, k, &label, &state, &orders);
     let text = manifest.text();
     let digest = manifest.digest();
+    let templates = Templates::for_campaign(&record.source_dir)?;
     let subject = format!("manifest of resolution {k}");
     let manifest_mail = mail::to_all(campaign, &format!("r{k}.manifest"), &subject, |_| {
-        format!(
-            "The phase \"{label}\" is closed. These are the orders every side had in; the dice\n\
-             of resolution {k} depend on them, and on nothing a side can still change.\n\n\
-             {text}\nmanifest digest: {digest}\n"
+        templates.render(
+            "manifest.txt",
+            json!({"phase": label, "k": k, "manifest": text, "manifest_digest": digest.to_hex()}),
         )
-    });
+    })?;
     let closed = ResolutionRecord {
         k,
         kind: Kind::Turn.as_str().to_string(),
@@ -312,31 +314,39 @@ fn resolve_closed(
         .filter_map(|e| serde_json::from_str::<serde_json::Value>(e).ok())
         .filter_map(|e| e.get("text").and_then(|t| t.as_str()).map(str::to_string))
         .collect();
-    let reveal = format!(
-        "revealed secret r_{k} = {secret}\ncommitment C = {}\n",
-        record.commitment
-    );
+    let templates = Templates::for_campaign(&record.source_dir)?;
     let announce = match &output.umpire {
         Some(report) => {
             let subject = format!("umpire call, resolution {k}");
             mail::to_all(campaign, &format!("r{k}.umpire"), &subject, |_| {
-                format!("{report}\n\n{reveal}")
-            })
+                templates.render(
+                    "umpire.txt",
+                    json!({
+                        "k": k,
+                        "report": report.to_string(),
+                        "secret": secret.to_hex(),
+                        "commitment": record.commitment.to_hex(),
+                    }),
+                )
+            })?
         }
         None => {
             let subject = format!("resolution {k}: {}", closed.phase_label);
             mail::to_all(campaign, &format!("r{k}.result"), &subject, |p| {
-                let next = match (&output.next_state.finished, next_phase) {
-                    (Some(why), _) => format!("The game is over: {why}."),
-                    (None, Some((_, deadline))) => format!(
-                        "Next: {}. Deadline: {}.",
-                        resolution::phase_label(ruleset, &output.next_state),
-                        mail::local_time(p, deadline)
-                    ),
-                    (None, None) => String::new(),
-                };
-                format!("{}\n\n{next}\n\n{reveal}", narrative.join("\n"))
-            })
+                templates.render(
+                    "resolution.txt",
+                    json!({
+                        "k": k,
+                        "phase": closed.phase_label,
+                        "events": narrative,
+                        "finished": output.next_state.finished,
+                        "next_phase": resolution::phase_label(ruleset, &output.next_state),
+                        "deadline": next_phase.map(|(_, d)| mail::local_time(p, d)),
+                        "secret": secret.to_hex(),
+                        "commitment": record.commitment.to_hex(),
+                    }),
+                )
+            })?
         }
     };
     let result = ResolvedRecord {

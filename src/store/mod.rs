@@ -55,6 +55,8 @@ pub type Result<T> = std::result::Result<T, StoreError>;
 #[derive(Debug, Clone)]
 pub struct CampaignRecord {
     pub campaign: Campaign,
+    /// The campaign folder it was registered from (for its templates).
+    pub source_dir: PathBuf,
     pub chain: HashChain,
     pub commitment: Digest32,
     pub created_at: DateTime<Utc>,
@@ -241,7 +243,7 @@ impl Store {
             .conn
             .query_row(
                 "SELECT campaign_json, chain_origin, chain_length, commitment, created_at,
-                        initial_state, current_state, phase_opened_at, deadline, paused
+                        initial_state, current_state, phase_opened_at, deadline, paused, source_dir
                  FROM campaigns WHERE id = ?1",
                 [id],
                 |r| {
@@ -256,6 +258,7 @@ impl Store {
                         r.get::<_, String>(7)?,
                         r.get::<_, String>(8)?,
                         r.get::<_, bool>(9)?,
+                        r.get::<_, String>(10)?,
                     ))
                 },
             )
@@ -271,6 +274,7 @@ impl Store {
             .map_err(|e| StoreError::Damaged(e.to_string()))?;
         Ok(CampaignRecord {
             campaign,
+            source_dir: PathBuf::from(row.10),
             chain,
             commitment: parse_digest(&row.3)?,
             created_at: parse_ts(&row.4)?,

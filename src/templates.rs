@@ -1,0 +1,86 @@
+//! The text of the mail adjutant sends, from templates a GM can edit without
+//! rebuilding: the defaults in `templates/` are compiled in, and a file of the
+//! same name in the campaign folder's `templates/` replaces one.
+
+use minijinja::Environment;
+use serde::Serialize;
+use std::path::Path;
+
+/// The templates and their compiled-in defaults.
+pub const DEFAULTS: &[(&str, &str)] = &[
+    ("opening.txt", include_str!("../templates/opening.txt")),
+    ("manifest.txt", include_str!("../templates/manifest.txt")),
+    ("resolution.txt", include_str!("../templates/resolution.txt")),
+    ("umpire.txt", include_str!("../templates/umpire.txt")),
+];
+
+/// A template could not be read or rendered.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TemplateError {
+    #[error("cannot read template {path}: {source}")]
+    Read {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("template {name}: {source}")]
+    Render {
+        name: String,
+        source: minijinja::Error,
+    },
+}
+
+/// The templates in force for one campaign.
+pub struct Templates {
+    env: Environment<'static>,
+}
+
+impl Templates {
+    /// The compiled-in defaults only.
+    pub fn defaults() -> Templates {
+        let mut env = Environment::new();
+        // Mail is plain text: nothing is HTML-escaped, and a missing value is
+        // an error rather than a silent blank in a player's report.
+        env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
+        env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+        env.set_keep_trailing_newline(true);
+        Templates { env }
+    }
+
+    /// The defaults, with any file of the same name in `campaign_dir/templates/`
+    /// in its place.
+    pub fn for_campaign(campaign_dir: &Path) -> Result<Templates, TemplateError> {
+        let mut templates = Templates::defaults();
+        for (name, default) in DEFAULTS {
+            let path = campaign_dir.join("templates").join(name);
+            let source = if path.exists() {
+                std::fs::read_to_string(&path).map_err(|source| TemplateError::Read {
+                    path: path.clone(),
+                    source,
+                })?
+            } else {
+                (*default).to_string()
+            };
+            templates
+                .env
+                .add_template_owned(*name, source)
+                .map_err(|source| TemplateError::Render {
+                    name: name.to_string(),
+                    source,
+                })?;
+        }
+        Ok(templates)
+    }
+
+    pub fn render(&self, name: &str, context: impl Serialize) -> Result<String, TemplateError> {
+        let err = |source| TemplateError::Render {
+            name: name.to_string(),
+            source,
+        };
+        self.env
+            .get_template(name)
+            .map_err(err)?
+            .render(context)
+            .map_err(err)
+    }
+}
