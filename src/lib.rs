@@ -9,5 +9,5 @@
 pub mod audit;
 pub mod campaign;
 pub mod canonical;
-pub mod rules;
 pub mod geometry;
+pub mod rules;
