@@ -3,5 +3,6 @@
 //! `file:line:column: message`.
 
 pub mod model;
+pub mod passphrase;
 
 pub use model::*;
