@@ -184,6 +184,19 @@ const CASES: &[(&str, &[Expect])] = &[
         &[at(S, 25, 18, "point (30, 10) is off the table")],
     ),
     (
+        "point-with-three-numbers",
+        &[at(S, 25, 18, "a point is [x, y]: 2 numbers, not 3")],
+    ),
+    (
+        "duplicate-address",
+        &[at(
+            C,
+            29,
+            11,
+            "address `Blue@Example.org` is already used by the player `Blue player` at line 23",
+        )],
+    ),
+    (
         "hex-outside-grid",
         &[at(S, 18, 10, "hex (20, 3) is outside the grid")],
     ),

@@ -240,7 +240,7 @@ fn check_person(
     } else if let Some((owner, line)) = addresses.get(&address.to_lowercase()) {
         problems.push(source.at(
             person.address.span(),
-            format!("address `{address}` is already the {owner}'s (line {line})"),
+            format!("address `{address}` is already used by {owner} at line {line}"),
         ));
     } else {
         let line = source.line(person.address.span().start);
@@ -306,7 +306,7 @@ fn check_gm(
     };
     check_person(
         source,
-        "GM".to_string(),
+        "the GM".to_string(),
         fields,
         schedule,
         addresses,
@@ -346,7 +346,7 @@ fn check_players(
             passphrase_hash: &player.passphrase_hash,
             require_dkim: player.require_dkim,
         };
-        let who = format!("player {}", player.name.get_ref());
+        let who = format!("the player `{}`", player.name.get_ref());
         let person = check_person(source, who, fields, schedule, addresses, problems);
         checked.push(Player {
             person,
@@ -485,7 +485,10 @@ fn check_schedule(
     {
         problems.push(source.at(
             span,
-            format!("the reminder must be shorter than the `{phase}` phase ({shortest} minutes)"),
+            format!(
+                "the reminder must be shorter than the `{phase}` phase ({})",
+                values::duration_text(*shortest)
+            ),
         ));
     }
     (schedule, policy)

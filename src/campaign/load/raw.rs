@@ -116,16 +116,18 @@ pub struct MapTable {
     pub rows: Option<Spanned<i64>>,
 }
 
-/// A feature gives exactly one of its shapes; that too is a check.
+/// A feature gives exactly one of its shapes; that too is a check. Points
+/// and hexes are read as lists and their length checked after, because
+/// serde would take `[1, 2, 3]` for a pair and drop the 3.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TerrainTable {
     pub id: Spanned<String>,
     pub kind: Spanned<String>,
-    pub area: Option<Spanned<Vec<Spanned<[Inches; 2]>>>>,
-    pub line: Option<Spanned<Vec<Spanned<[Inches; 2]>>>>,
-    pub hexes: Option<Spanned<Vec<Spanned<[i64; 2]>>>>,
-    pub hexsides: Option<Spanned<Vec<Spanned<[i64; 3]>>>>,
+    pub area: Option<Spanned<Vec<Spanned<Vec<Inches>>>>>,
+    pub line: Option<Spanned<Vec<Spanned<Vec<Inches>>>>>,
+    pub hexes: Option<Spanned<Vec<Spanned<Vec<i64>>>>>,
+    pub hexsides: Option<Spanned<Vec<Spanned<Vec<i64>>>>>,
 }
 
 #[derive(Debug, Deserialize)]

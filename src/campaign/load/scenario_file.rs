@@ -287,7 +287,7 @@ fn check_terrain(
 /// The points of an area or a line on a table, each on the table.
 fn points(
     source: &Source,
-    list: &Spanned<Vec<Spanned<[Inches; 2]>>>,
+    list: &Spanned<Vec<Spanned<Vec<Inches>>>>,
     fewest: usize,
     what: &str,
     map: Option<&MapSpec>,
@@ -319,10 +319,12 @@ fn points(
     }
     let mut points = Vec::new();
     for p in list.get_ref() {
-        let [x, y] = p.get_ref();
+        let Some([x, y]) = items(source, p, "a point", "[x, y]", problems) else {
+            continue;
+        };
         let xy = (
-            values::hundredths(source, &Spanned::new(p.span(), *x), problems),
-            values::hundredths(source, &Spanned::new(p.span(), *y), problems),
+            values::hundredths(source, &Spanned::new(p.span(), x), problems),
+            values::hundredths(source, &Spanned::new(p.span(), y), problems),
         );
         let (Some(x), Some(y)) = xy else { continue };
         let point = Point { x, y };
@@ -399,7 +401,7 @@ pub(super) fn hex_in_grid(
 
 fn hex_list(
     source: &Source,
-    list: &Spanned<Vec<Spanned<[i64; 2]>>>,
+    list: &Spanned<Vec<Spanned<Vec<i64>>>>,
     map: Option<&MapSpec>,
     problems: &mut Vec<Problem>,
 ) -> Vec<(u32, u32)> {
@@ -412,7 +414,7 @@ fn hex_list(
     list.get_ref()
         .iter()
         .filter_map(|h| {
-            let [column, row] = *h.get_ref();
+            let [column, row] = items(source, h, "a hex", "[column, row]", problems)?;
             hex_in_grid(source, h.span(), column, row, grid, problems)
         })
         .collect()
@@ -420,7 +422,7 @@ fn hex_list(
 
 fn hexside_list(
     source: &Source,
-    list: &Spanned<Vec<Spanned<[i64; 3]>>>,
+    list: &Spanned<Vec<Spanned<Vec<i64>>>>,
     map: Option<&MapSpec>,
     problems: &mut Vec<Problem>,
 ) -> Vec<(u32, u32, u8)> {
@@ -432,7 +434,11 @@ fn hexside_list(
     }
     let mut sides = Vec::new();
     for h in list.get_ref() {
-        let [column, row, side] = *h.get_ref();
+        let Some([column, row, side]) =
+            items(source, h, "a hexside", "[column, row, side]", problems)
+        else {
+            continue;
+        };
         let hex = hex_in_grid(source, h.span(), column, row, grid, problems);
         let side = u8::try_from(side).ok().filter(|s| *s < 6);
         if side.is_none() {
@@ -447,4 +453,26 @@ fn hexside_list(
         }
     }
     sides
+}
+
+/// The numbers of a point, hex or hexside, if there are as many as its form
+/// takes.
+fn items<T: Copy, const N: usize>(
+    source: &Source,
+    list: &Spanned<Vec<T>>,
+    what: &str,
+    form: &str,
+    problems: &mut Vec<Problem>,
+) -> Option<[T; N]> {
+    let items = <[T; N]>::try_from(list.get_ref().as_slice()).ok();
+    if items.is_none() {
+        problems.push(source.at(
+            list.span(),
+            format!(
+                "{what} is {form}: {N} numbers, not {}",
+                list.get_ref().len()
+            ),
+        ));
+    }
+    items
 }

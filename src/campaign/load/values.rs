@@ -63,7 +63,7 @@ pub fn known(
                     value.span(),
                     format!("unknown {what} `{}`", value.get_ref()),
                 )
-                .with_hint(format!("the {what}s are {}", names.join(", "))),
+                .with_hint(format!("expected one of {}", names.join(", "))),
         );
     }
     good
@@ -194,6 +194,21 @@ pub fn parse_duration(text: &str) -> Result<u32, String> {
     u32::try_from(minutes).map_err(|_| wrong())
 }
 
+/// Minutes as a duration is written: `2d`, `1d12h`, `90m` as `1h30m`.
+pub fn duration_text(minutes: u32) -> String {
+    let (days, hours, minutes) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
+    let mut text = String::new();
+    for (n, unit) in [(days, 'd'), (hours, 'h'), (minutes, 'm')] {
+        if n > 0 {
+            text.push_str(&format!("{n}{unit}"));
+        }
+    }
+    if text.is_empty() {
+        text.push_str("0m");
+    }
+    text
+}
+
 /// Reads a time of day `HH:MM`, 24-hour.
 pub fn parse_time_of_day(text: &str) -> Option<(u32, u32)> {
     let (h, m) = text.split_once(':')?;
@@ -219,6 +234,14 @@ mod tests {
         for bad in ["", "48", "h", "48 h", "2w", "-1h", "1.5h", "99999999999d"] {
             assert!(parse_duration(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn durations_written_back() {
+        assert_eq!(duration_text(2880), "2d");
+        assert_eq!(duration_text(2160), "1d12h");
+        assert_eq!(duration_text(90), "1h30m");
+        assert_eq!(duration_text(0), "0m");
     }
 
     #[test]
