@@ -104,12 +104,15 @@ fn check_map(
     let table = map.get_ref();
     let start = problems.len();
     let mut missing = |key: &str, kind: &str| {
+        let keys = if kind == "table" {
+            "its width and depth in inches"
+        } else {
+            "its columns and rows"
+        };
         problems.push(
             source
                 .at(map.span(), format!("missing key `{key}`"))
-                .with_hint(format!(
-                    "a {kind} map gives width and depth (table) or columns and rows (hex)"
-                )),
+                .with_hint(format!("a {kind} map gives {keys}")),
         )
     };
     let spec = match table.kind.get_ref().as_str() {
