@@ -9,7 +9,6 @@
 pub mod audit;
 pub mod campaign;
 pub mod canonical;
-pub mod rules;
 pub mod geometry;
 pub mod store;
 pub mod resolution;
@@ -19,3 +18,4 @@ pub mod archive;
 pub mod demo;
 pub mod status;
 pub mod templates;
+pub mod rules;

@@ -43,7 +43,6 @@ impl Templates {
         // an error rather than a silent blank in a player's report.
         env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
         env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
-        env.set_keep_trailing_newline(true);
         Templates { env }
     }
 
@@ -77,10 +76,14 @@ impl Templates {
             name: name.to_string(),
             source,
         };
-        self.env
+        let mut text = self
+            .env
             .get_template(name)
             .map_err(err)?
-            .render(context)
-            .map_err(err)
+            .render(minijinja::value::Serde(context))
+            .map_err(err)?;
+        // The engine drops a template's final newline; mail text ends with one.
+        text.push('\n');
+        Ok(text)
     }
 }

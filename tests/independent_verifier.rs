@@ -43,9 +43,18 @@ fn the_independent_verifier_checks_an_exported_archive() {
     assert!(ok, "{text}");
     let resolutions = result.verdict.resolutions.len();
     assert_eq!(
-        text.lines().filter(|l| l.contains(": ok")).count(),
+        text.lines()
+            .filter(|l| l.starts_with("resolution ") && l.contains(": ok"))
+            .count(),
         resolutions,
         "one ok line per resolution:\n{text}"
+    );
+
+    let rolls: usize = result.verdict.resolutions.iter().filter_map(|r| r.rolls).sum();
+    assert!(rolls > 0);
+    assert!(
+        text.contains(&format!("{rolls} rolls replayed")),
+        "the independent verifier replays all {rolls} rolls:\n{text}"
     );
 
     // One die changed: the independent verifier must catch it too.

@@ -24,10 +24,14 @@ pub enum ChainError {
     #[error("a hash chain must be at least 1 long")]
     EmptyChain,
     /// Resolution numbers run from 1 to the chain length.
-    #[error("resolution {k} is outside the chain (1..={length}); the campaign has used up its secrets")]
+    #[error(
+        "resolution {k} is outside the chain (1..={length}); the campaign has used up its secrets"
+    )]
     OutOfRange { k: u64, length: u32 },
     /// SHA-256 of the revealed secret is not the previous link.
-    #[error("SHA-256 of the secret revealed for resolution {k} is {got}, not the previous link {expected}")]
+    #[error(
+        "SHA-256 of the secret revealed for resolution {k} is {got}, not the previous link {expected}"
+    )]
     BrokenLink {
         k: u64,
         expected: Digest32,

@@ -7,13 +7,13 @@
 //! and it is called only by the store when a campaign is registered.
 
 pub mod chain;
-pub mod digest;
 pub mod dice;
+pub mod digest;
 pub mod manifest;
 pub mod seed;
 
 pub use chain::{ChainError, Commitment, HashChain, Secret};
-pub use dice::{Die, DiceStream, Roll};
+pub use dice::{DiceStream, Die, Roll};
 pub use digest::Digest32;
 pub use manifest::{Manifest, SideOrders};
 pub use seed::{SEED_TAG, SeedInputs};

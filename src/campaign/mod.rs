@@ -2,6 +2,9 @@
 //! loaded and checked once into a [`Campaign`], with every problem reported as
 //! `file:line:column: message`.
 
+pub mod load;
 pub mod model;
+pub mod passphrase;
 
+pub use load::{Problem, Problems, load};
 pub use model::*;

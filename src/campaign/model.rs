@@ -121,7 +121,10 @@ pub struct Point {
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum MapSpec {
     /// A table `width` by `depth` (hundredths of an inch); x runs east, y north.
-    Table { width: Hundredths, depth: Hundredths },
+    Table {
+        width: Hundredths,
+        depth: Hundredths,
+    },
     /// A hex grid of `columns` by `rows`, flat-topped, odd columns shifted down.
     Hex { columns: u32, rows: u32 },
 }
@@ -149,11 +152,19 @@ pub struct Terrain {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "shape", rename_all = "kebab-case")]
 pub enum TerrainShape {
-    Area { points: Vec<Point> },
-    Line { points: Vec<Point> },
-    Hexes { hexes: Vec<(u32, u32)> },
+    Area {
+        points: Vec<Point>,
+    },
+    Line {
+        points: Vec<Point>,
+    },
+    Hexes {
+        hexes: Vec<(u32, u32)>,
+    },
     /// Hexsides as (column, row, side 0-5 clockwise from north).
-    Hexsides { sides: Vec<(u32, u32, u8)> },
+    Hexsides {
+        sides: Vec<(u32, u32, u8)>,
+    },
 }
 
 /// One unit as the scenario sets it up.
@@ -172,12 +183,26 @@ pub struct UnitSpec {
     pub gunners: u32,
     /// `line`, `column`, `square`, `skirmish`, `limbered`, `unlimbered`, ...
     pub formation: String,
+    /// Ranks of stands in a line; other formations take their depth from
+    /// the ruleset.
+    #[serde(default = "one_rank")]
+    pub ranks: u32,
+    /// Frontage per figure, where a campaign option bases the unit other
+    /// than the ruleset's standard (Sound the Charge's "Wider Cavalry
+    /// Basing"); `None` for the standard basing. Set on load from the
+    /// campaign's options, so that a unit's footprint depends on it alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub figure_frontage: Option<Hundredths>,
     /// The front centre of the unit (table), or its hex.
     pub location: Location,
     /// Degrees clockwise from north (table), or hexside 0-5 (hex).
     pub facing: u32,
     /// Marks the rules know by name, e.g. `elite`, `disordered`, `shaken`.
     pub marks: Vec<String>,
+}
+
+fn one_rank() -> u32 {
+    1
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

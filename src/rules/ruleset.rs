@@ -50,6 +50,27 @@ pub struct Event {
     pub text: String,
 }
 
+/// The part of a unit's setup a [`SetupProblem`] is about, so that the
+/// campaign check can point at the value in the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnitField {
+    TroopType,
+    Grade,
+    Strength,
+    Gunners,
+    Formation,
+    Ranks,
+}
+
+/// Why a unit cannot be set up as the scenario gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetupProblem {
+    pub field: UnitField,
+    pub problem: String,
+    /// The clause of the rules that forbids it, quoted.
+    pub clause: Option<&'static str>,
+}
+
 /// A ruleset: its phases, its orders and how a phase is resolved.
 pub trait Ruleset: Sync {
     /// The id campaigns name it by.
@@ -98,6 +119,34 @@ pub trait Ruleset: Sync {
     fn footprint(&self, _unit: &crate::campaign::UnitSpec) -> Option<crate::geometry::Rect> {
         None
     }
+
+    /// The optional rules a campaign may switch on, the nations whose
+    /// modifiers a side may take, the terrain kinds a scenario may lay out
+    /// and the marks a unit may start with, for the campaign check. Empty
+    /// means any.
+    fn options(&self) -> &'static [&'static str] {
+        &[]
+    }
+    fn nations(&self) -> &'static [&'static str] {
+        &[]
+    }
+    fn terrain_kinds(&self) -> &'static [&'static str] {
+        &[]
+    }
+    fn marks(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// What keeps a unit from being set up as the scenario gives it, once
+    /// its troop type, grade and formation are each known (a formation its
+    /// troop type cannot take, guns without gunners, ...).
+    fn unit_problems(&self, _unit: &crate::campaign::UnitSpec) -> Vec<SetupProblem> {
+        Vec::new()
+    }
+
+    /// Settles in a unit what the campaign's options change about it before
+    /// play, such as wider bases, so later code reads it from the unit.
+    fn apply_options(&self, _options: &[String], _unit: &mut crate::campaign::UnitSpec) {}
 
     /// The current phase's spec.
     fn phase_of(&self, state: &GameState) -> &'static PhaseSpec {

@@ -14,16 +14,19 @@ pub mod rally;
 pub mod shooting;
 pub mod syntax;
 pub mod tables;
+pub mod basing;
+pub mod setup;
 pub mod umpire;
 
 use std::collections::BTreeMap;
 
 use super::orders::{Order, ParseError, Rejection, words};
-use super::ruleset::{Event, PhaseKind, PhaseSpec, Resolution, Ruleset};
+use super::ruleset::{Event, PhaseKind, PhaseSpec, Resolution, Ruleset, SetupProblem};
 use super::state::{GameState, GeneralState, UnitState};
 use super::umpire::{UmpireError, UmpireReport};
 use crate::audit::dice::Dice;
-use crate::campaign::Campaign;
+use crate::campaign::{Campaign, UnitSpec};
+use crate::geometry::Rect;
 
 pub const ID: &str = "sound-the-charge";
 
@@ -168,10 +171,8 @@ impl Ruleset for SoundTheCharge {
                             text: format!("{name} stands fast."),
                         });
                     }
-                    next.standing_orders.insert(
-                        side.clone(),
-                        list.iter().map(ToString::to_string).collect(),
-                    );
+                    next.standing_orders
+                        .insert(side.clone(), list.iter().map(ToString::to_string).collect());
                 }
             }
         }
@@ -188,6 +189,46 @@ impl Ruleset for SoundTheCharge {
 
     fn umpire_help(&self) -> &'static str {
         umpire::HELP
+    }
+
+    fn troop_types(&self) -> &'static [&'static str] {
+        setup::TROOP_TYPES
+    }
+
+    fn grades(&self) -> &'static [&'static str] {
+        setup::GRADES
+    }
+
+    fn formations(&self) -> &'static [&'static str] {
+        setup::FORMATIONS
+    }
+
+    fn footprint(&self, unit: &UnitSpec) -> Option<Rect> {
+        basing::footprint(unit)
+    }
+
+    fn options(&self) -> &'static [&'static str] {
+        setup::OPTIONS
+    }
+
+    fn nations(&self) -> &'static [&'static str] {
+        setup::NATIONS
+    }
+
+    fn terrain_kinds(&self) -> &'static [&'static str] {
+        setup::TERRAIN_KINDS
+    }
+
+    fn marks(&self) -> &'static [&'static str] {
+        setup::MARKS
+    }
+
+    fn unit_problems(&self, unit: &UnitSpec) -> Vec<SetupProblem> {
+        setup::unit_problems(unit)
+    }
+
+    fn apply_options(&self, options: &[String], unit: &mut UnitSpec) {
+        setup::apply_options(options, unit)
     }
 }
 
@@ -213,7 +254,11 @@ fn advance_phase(state: &mut GameState, phases: usize, events: &mut Vec<Event>) 
 
 /// Finds one of `side`'s units by id or by an unambiguous prefix of its name
 /// (case-insensitive).
-fn find_unit<'a>(state: &'a GameState, side: &str, reference: &str) -> Result<&'a UnitState, String> {
+fn find_unit<'a>(
+    state: &'a GameState,
+    side: &str,
+    reference: &str,
+) -> Result<&'a UnitState, String> {
     let wanted = reference.to_lowercase();
     let own = || state.units.iter().filter(|u| u.spec.side == side);
     if let Some(u) = own().find(|u| u.spec.id.to_lowercase() == wanted) {
@@ -225,7 +270,11 @@ fn find_unit<'a>(state: &'a GameState, side: &str, reference: &str) -> Result<&'
     match matches.as_slice() {
         [one] => Ok(one),
         [] => {
-            if state.units.iter().any(|u| u.spec.id.to_lowercase() == wanted) {
+            if state
+                .units
+                .iter()
+                .any(|u| u.spec.id.to_lowercase() == wanted)
+            {
                 Err("that unit is not yours".to_string())
             } else {
                 Err("no unit of yours has that id or a name starting so".to_string())
@@ -234,7 +283,10 @@ fn find_unit<'a>(state: &'a GameState, side: &str, reference: &str) -> Result<&'
         many => Err(format!(
             "the name fits {} units ({}); give its id",
             many.len(),
-            many.iter().map(|u| u.spec.id.as_str()).collect::<Vec<_>>().join(", ")
+            many.iter()
+                .map(|u| u.spec.id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         )),
     }
 }

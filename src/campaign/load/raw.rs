@@ -1,0 +1,224 @@
+//! The campaign files as serde reads them: every value keeps its span, and
+//! every table refuses keys it does not know. Nothing here is checked beyond
+//! its TOML type; see docs/CAMPAIGN-FILES.md for what each key means.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, Visitor};
+use toml::Spanned;
+
+// ---- campaign.toml ----
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CampaignFile {
+    pub campaign: Spanned<CampaignTable>,
+    pub ruleset: Spanned<RulesetTable>,
+    #[serde(default, rename = "side")]
+    pub sides: Vec<Spanned<SideTable>>,
+    pub gm: Spanned<GmTable>,
+    #[serde(default, rename = "player")]
+    pub players: Vec<Spanned<PlayerTable>>,
+    /// Read as a map: besides its fixed keys it holds one duration per
+    /// phase of the ruleset, named as the ruleset names its phases.
+    pub schedule: Spanned<BTreeMap<Spanned<String>, Spanned<toml::Value>>>,
+    pub dice: Option<Spanned<DiceTable>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CampaignTable {
+    pub id: Spanned<String>,
+    pub title: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesetTable {
+    pub id: Spanned<String>,
+    #[serde(default)]
+    pub options: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub parameters: BTreeMap<String, toml::Value>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideTable {
+    pub id: Spanned<String>,
+    pub name: Spanned<String>,
+    pub nation: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GmTable {
+    pub name: Spanned<String>,
+    pub address: Spanned<String>,
+    pub time_zone: Option<Spanned<String>>,
+    pub passphrase_hash: Spanned<String>,
+    #[serde(default)]
+    pub require_dkim: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerTable {
+    pub name: Spanned<String>,
+    pub address: Spanned<String>,
+    pub side: Spanned<String>,
+    pub time_zone: Option<Spanned<String>>,
+    pub passphrase_hash: Spanned<String>,
+    #[serde(default)]
+    pub require_dkim: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiceTable {
+    pub chain_length: Option<Spanned<i64>>,
+    pub beacon: Option<Spanned<String>>,
+}
+
+// ---- scenario.toml ----
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    pub scenario: Spanned<ScenarioTable>,
+    pub map: Spanned<MapTable>,
+    #[serde(default)]
+    pub terrain: Vec<Spanned<TerrainTable>>,
+    #[serde(default, rename = "unit")]
+    pub units: Vec<Spanned<UnitTable>>,
+    #[serde(default, rename = "general")]
+    pub generals: Vec<Spanned<GeneralTable>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioTable {
+    pub title: Spanned<String>,
+    pub first_active: Spanned<String>,
+    pub turn_limit: Option<Spanned<i64>>,
+}
+
+/// One table for both kinds of map; which keys a kind needs is a check.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapTable {
+    pub kind: Spanned<String>,
+    pub width: Option<Spanned<Inches>>,
+    pub depth: Option<Spanned<Inches>>,
+    pub columns: Option<Spanned<i64>>,
+    pub rows: Option<Spanned<i64>>,
+}
+
+/// A feature gives exactly one of its shapes; that too is a check. Points
+/// and hexes are read as lists and their length checked after, because
+/// serde would take `[1, 2, 3]` for a pair and drop the 3.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainTable {
+    pub id: Spanned<String>,
+    pub kind: Spanned<String>,
+    pub area: Option<Spanned<Vec<Spanned<Vec<Inches>>>>>,
+    pub line: Option<Spanned<Vec<Spanned<Vec<Inches>>>>>,
+    pub hexes: Option<Spanned<Vec<Spanned<Vec<i64>>>>>,
+    pub hexsides: Option<Spanned<Vec<Spanned<Vec<i64>>>>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitTable {
+    pub id: Spanned<String>,
+    pub name: Spanned<String>,
+    pub side: Spanned<String>,
+    pub troop_type: Spanned<String>,
+    pub grade: Spanned<String>,
+    pub strength: Spanned<i64>,
+    pub gunners: Option<Spanned<i64>>,
+    pub formation: Spanned<String>,
+    pub ranks: Option<Spanned<i64>>,
+    pub x: Option<Spanned<Inches>>,
+    pub y: Option<Spanned<Inches>>,
+    pub column: Option<Spanned<i64>>,
+    pub row: Option<Spanned<i64>>,
+    pub facing: Spanned<i64>,
+    #[serde(default)]
+    pub marks: Vec<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GeneralTable {
+    pub id: Spanned<String>,
+    pub name: Spanned<String>,
+    pub side: Spanned<String>,
+    pub x: Option<Spanned<Inches>>,
+    pub y: Option<Spanned<Inches>>,
+    pub column: Option<Spanned<i64>>,
+    pub row: Option<Spanned<i64>>,
+    pub attached_to: Option<Spanned<String>>,
+}
+
+/// Where a piece stands: `x` and `y` on a table, `column` and `row` on a
+/// hex map. The keys sit in the unit's or general's own table (serde's
+/// `flatten` would lose their spans and let unknown keys through).
+#[derive(Debug, Clone, Copy)]
+pub struct Place<'a> {
+    pub x: Option<&'a Spanned<Inches>>,
+    pub y: Option<&'a Spanned<Inches>>,
+    pub column: Option<&'a Spanned<i64>>,
+    pub row: Option<&'a Spanned<i64>>,
+}
+
+impl UnitTable {
+    pub fn place(&self) -> Place<'_> {
+        Place {
+            x: self.x.as_ref(),
+            y: self.y.as_ref(),
+            column: self.column.as_ref(),
+            row: self.row.as_ref(),
+        }
+    }
+}
+
+impl GeneralTable {
+    pub fn place(&self) -> Place<'_> {
+        Place {
+            x: self.x.as_ref(),
+            y: self.y.as_ref(),
+            column: self.column.as_ref(),
+            row: self.row.as_ref(),
+        }
+    }
+}
+
+/// A length in inches as written: an integer or a decimal.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Inches(pub f64);
+
+impl<'de> Deserialize<'de> for Inches {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct InchesVisitor;
+        impl Visitor<'_> for InchesVisitor {
+            type Value = Inches;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a number of inches, such as 12 or 12.5")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Inches, E> {
+                Ok(Inches(v as f64))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Inches, E> {
+                Ok(Inches(v as f64))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Inches, E> {
+                Ok(Inches(v))
+            }
+        }
+        deserializer.deserialize_any(InchesVisitor)
+    }
+}

@@ -1,0 +1,314 @@
+//! What a Sound the Charge scenario may set up: the troop types, grades,
+//! formations, optional rules, nations, terrain and marks the rules name, and
+//! which of them go together.
+
+use crate::campaign::UnitSpec;
+use crate::rules::ruleset::{SetupProblem, UnitField};
+
+/// Units, Troop Types, and Organization of Figures: "Infantry is rated as
+/// line [...] or light"; "Cavalry is rated as light [...], medium [...], or
+/// heavy"; "Artillery consists of light guns, field guns, and heavy guns."
+/// Horse guns come from the Movement Table: "Horse guns (light or field
+/// caliber)".
+pub const TROOP_TYPES: &[&str] = &[
+    "line-infantry",
+    "light-infantry",
+    "light-cavalry",
+    "medium-cavalry",
+    "heavy-cavalry",
+    "light-guns",
+    "field-guns",
+    "heavy-guns",
+    "horse-guns",
+];
+
+/// "There are four morale grades of units: A, B, C, and D, where As are the
+/// best and Ds are the worst."
+pub const GRADES: &[&str] = &["A", "B", "C", "D"];
+
+/// Formations: "There are four basic formations for a unit in the game"
+/// (column, line, square, skirmish); and for guns, Artillery Movement:
+/// "Limbering and unlimbering takes half a move."
+pub const FORMATIONS: &[&str] = &[
+    "line",
+    "column",
+    "square",
+    "skirmish",
+    "limbered",
+    "unlimbered",
+];
+
+/// The OPTIONAL RULES, by their headings: "Be sure to declare which optional
+/// rules are in effect before play begins."
+pub const OPTIONS: &[&str] = &[
+    WIDER_CAVALRY_BASING,
+    "blown-cavalry",
+    "stationary-cavalry",
+    "voluntary-retreat",
+    "army-morale",
+    "artillery-bounce-through",
+    "interpenetration-restrictions",
+    "regimental-guns",
+    "boats",
+    "pinning",
+];
+
+/// Wider Cavalry Basing: "Some players have based their armies with cavalry
+/// mounted at 3/4" frontage per figure instead of 1/2"."
+pub const WIDER_CAVALRY_BASING: &str = "wider-cavalry-basing";
+
+/// National Modifiers, by their headings ("Britain, Portugal", "Prussia
+/// pre-1810", "Prussia post-1810, French Allies other than Swiss", ...).
+pub const NATIONS: &[&str] = &[
+    "austria",
+    "britain",
+    "portugal",
+    "france",
+    "switzerland",
+    "prussia-pre-1810",
+    "prussia-post-1810",
+    "french-allies",
+    "russia",
+    "spain",
+    "naples",
+];
+
+/// Terrain Suggestions and Fieldworks, with the crest line of a gentle hill
+/// ("block sighting past their crestlines") and the chateau ("If a town
+/// block actually represents a single chateau") as features of their own.
+pub const TERRAIN_KINDS: &[&str] = &[
+    "light-woods",
+    "heavy-woods",
+    "gentle-hill",
+    "crest",
+    "steep-slope",
+    "rough",
+    "obstacle",
+    "road",
+    "town-block",
+    "chateau",
+    "fieldworks",
+    "river",
+];
+
+/// States a unit may begin in: "Units begin the game in good morale" unless
+/// the scenario says otherwise; "The unit is elite: +1" (playsheet); blown
+/// cavalry (optional rule).
+pub const MARKS: &[&str] = &["shaken", "disordered", "elite", "blown"];
+
+/// The three arms, which the basing, the formations and most tables go by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arm {
+    Infantry,
+    Cavalry,
+    Guns,
+}
+
+/// The arm of a troop type, or `None` for a type the rules do not name.
+pub fn arm(troop_type: &str) -> Option<Arm> {
+    match troop_type {
+        "line-infantry" | "light-infantry" => Some(Arm::Infantry),
+        "light-cavalry" | "medium-cavalry" | "heavy-cavalry" => Some(Arm::Cavalry),
+        "light-guns" | "field-guns" | "heavy-guns" | "horse-guns" => Some(Arm::Guns),
+        _ => None,
+    }
+}
+
+const SQUARE: &str = "Formations: \"Square: A square, facing outward in all directions, possible to infantry only.\"";
+const SKIRMISH: &str =
+    "Formations: \"Skirmish: A loose-order formation possible only to light infantry troops.\"";
+const LIMBERING: &str = "Artillery Movement: \"Manhandled guns move at line rate, limbered guns move at column rate. Limbering and unlimbering takes half a move.\"";
+const GUNNERS: &str = "Shooting: \"A gun model needs two gunners to shoot.\" Gunners are figures of \"10 gunners\" each, and only batteries have them.";
+const RANKS: &str = "Formations: \"Line: A formation wider than a column.\" Only a line's depth is the scenario's to choose.";
+
+/// What keeps a unit from being set up as given; see [`crate::rules::Ruleset::unit_problems`].
+pub fn unit_problems(unit: &UnitSpec) -> Vec<SetupProblem> {
+    let mut problems = Vec::new();
+    let Some(arm) = arm(&unit.troop_type) else {
+        return problems;
+    };
+    let mut problem = |field, problem: String, clause| {
+        problems.push(SetupProblem {
+            field,
+            problem,
+            clause: Some(clause),
+        })
+    };
+    let formation = unit.formation.as_str();
+    match (formation, arm) {
+        ("line" | "column" | "square" | "skirmish", Arm::Guns) => problem(
+            UnitField::Formation,
+            format!("guns are `limbered` or `unlimbered`, not in {formation}"),
+            LIMBERING,
+        ),
+        ("square", Arm::Cavalry) => problem(
+            UnitField::Formation,
+            format!("a {} unit cannot form square", unit.troop_type),
+            SQUARE,
+        ),
+        ("skirmish", _) if unit.troop_type != "light-infantry" => problem(
+            UnitField::Formation,
+            format!("a {} unit cannot skirmish", unit.troop_type),
+            SKIRMISH,
+        ),
+        ("limbered" | "unlimbered", Arm::Infantry | Arm::Cavalry) => problem(
+            UnitField::Formation,
+            format!(
+                "only guns are {formation}; a {} unit is not",
+                unit.troop_type
+            ),
+            LIMBERING,
+        ),
+        _ => {}
+    }
+    match arm {
+        Arm::Guns if unit.gunners == 0 => problem(
+            UnitField::Gunners,
+            "a battery needs gunners".to_string(),
+            GUNNERS,
+        ),
+        Arm::Infantry | Arm::Cavalry if unit.gunners > 0 => problem(
+            UnitField::Gunners,
+            format!("a {} unit has no gunners", unit.troop_type),
+            GUNNERS,
+        ),
+        _ => {}
+    }
+    if unit.ranks > 1 && formation != "line" {
+        problem(
+            UnitField::Ranks,
+            format!("only a line takes `ranks`; a {formation} has the depth the rules give it"),
+            RANKS,
+        );
+    } else if formation == "line" {
+        let stands = super::basing::stands(unit);
+        if i64::from(unit.ranks) > stands {
+            problem(
+                UnitField::Ranks,
+                format!(
+                    "{} figures make {stands} stand(s), too few for {} ranks",
+                    unit.strength, unit.ranks
+                ),
+                RANKS,
+            );
+        }
+    }
+    problems
+}
+
+/// Settles the campaign's basing option in the unit; see
+/// [`crate::rules::Ruleset::apply_options`].
+pub fn apply_options(options: &[String], unit: &mut UnitSpec) {
+    if arm(&unit.troop_type) == Some(Arm::Cavalry)
+        && options.iter().any(|o| o == WIDER_CAVALRY_BASING)
+    {
+        unit.figure_frontage = Some(super::basing::WIDER_CAVALRY_FRONTAGE);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::campaign::Location;
+
+    pub(crate) fn unit(troop_type: &str, formation: &str, strength: u32) -> UnitSpec {
+        UnitSpec {
+            id: "u".to_string(),
+            name: "U".to_string(),
+            side: "s".to_string(),
+            troop_type: troop_type.to_string(),
+            grade: "C".to_string(),
+            strength,
+            gunners: 0,
+            formation: formation.to_string(),
+            ranks: 1,
+            figure_frontage: None,
+            location: Location::Table { x: 0, y: 0 },
+            facing: 0,
+            marks: Vec::new(),
+        }
+    }
+
+    fn fields(unit: &UnitSpec) -> Vec<UnitField> {
+        unit_problems(unit).into_iter().map(|p| p.field).collect()
+    }
+
+    #[test]
+    fn every_troop_type_has_an_arm() {
+        assert!(TROOP_TYPES.iter().all(|t| arm(t).is_some()));
+        assert_eq!(arm("dragoons"), None);
+    }
+
+    #[test]
+    fn square_is_for_infantry_only() {
+        assert!(fields(&unit("line-infantry", "square", 12)).is_empty());
+        assert!(fields(&unit("light-infantry", "square", 12)).is_empty());
+        assert_eq!(
+            fields(&unit("heavy-cavalry", "square", 12)),
+            [UnitField::Formation]
+        );
+    }
+
+    #[test]
+    fn skirmish_is_for_light_infantry_only() {
+        assert!(fields(&unit("light-infantry", "skirmish", 8)).is_empty());
+        assert_eq!(
+            fields(&unit("line-infantry", "skirmish", 8)),
+            [UnitField::Formation]
+        );
+        assert_eq!(
+            fields(&unit("light-cavalry", "skirmish", 8)),
+            [UnitField::Formation]
+        );
+    }
+
+    #[test]
+    fn guns_limber_and_nothing_else_does() {
+        let mut battery = unit("field-guns", "unlimbered", 4);
+        battery.gunners = 8;
+        assert!(fields(&battery).is_empty());
+        battery.formation = "column".to_string();
+        assert_eq!(fields(&battery), [UnitField::Formation]);
+        assert_eq!(
+            fields(&unit("line-infantry", "limbered", 12)),
+            [UnitField::Formation]
+        );
+    }
+
+    #[test]
+    fn gunners_belong_to_batteries() {
+        assert_eq!(
+            fields(&unit("horse-guns", "limbered", 4)),
+            [UnitField::Gunners]
+        );
+        let mut foot = unit("line-infantry", "line", 12);
+        foot.gunners = 2;
+        assert_eq!(fields(&foot), [UnitField::Gunners]);
+    }
+
+    #[test]
+    fn ranks_are_for_lines_with_stands_enough() {
+        let mut line = unit("line-infantry", "line", 12);
+        line.ranks = 3;
+        assert!(fields(&line).is_empty());
+        line.ranks = 4;
+        assert_eq!(fields(&line), [UnitField::Ranks]);
+        let mut column = unit("line-infantry", "column", 12);
+        column.ranks = 2;
+        assert_eq!(fields(&column), [UnitField::Ranks]);
+    }
+
+    #[test]
+    fn wider_basing_reaches_cavalry_only() {
+        let options = [WIDER_CAVALRY_BASING.to_string()];
+        let mut horse = unit("medium-cavalry", "line", 8);
+        let mut foot = unit("line-infantry", "line", 12);
+        apply_options(&options, &mut horse);
+        apply_options(&options, &mut foot);
+        assert_eq!(horse.figure_frontage, Some(75));
+        assert_eq!(foot.figure_frontage, None);
+        let mut plain = unit("medium-cavalry", "line", 12);
+        apply_options(&[], &mut plain);
+        assert_eq!(plain.figure_frontage, None);
+    }
+}
