@@ -22,11 +22,21 @@ fn main() {
         resolution: 1,
         phase: "turn 1 orders (alpha active)".into(),
         sides: vec![
-            SideOrders { side: "beta".into(), digest: None },
-            SideOrders { side: "alpha".into(), digest: Some(Digest32::of(alpha.as_bytes())) },
+            SideOrders {
+                side: "beta".into(),
+                digest: None,
+            },
+            SideOrders {
+                side: "alpha".into(),
+                digest: Some(Digest32::of(alpha.as_bytes())),
+            },
         ],
     };
-    println!("orders alpha = {:?} digest {}", alpha, Digest32::of(alpha.as_bytes()));
+    println!(
+        "orders alpha = {:?} digest {}",
+        alpha,
+        Digest32::of(alpha.as_bytes())
+    );
     println!("manifest text = {:?}", manifest.text());
     println!("manifest digest = {}", manifest.digest());
     let prior = Digest32::of(b"{}");
@@ -42,12 +52,20 @@ fn main() {
     println!("preimage = {}", hex::encode(inputs.preimage()));
     let seed = inputs.seed();
     println!("seed = {seed}");
-    let with_beacon = SeedInputs { beacon: Some("2026-11-23 lottery 4 8 15 16 23 42".into()), ..inputs.clone() };
+    let with_beacon = SeedInputs {
+        beacon: Some("2026-11-23 lottery 4 8 15 16 23 42".into()),
+        ..inputs.clone()
+    };
     println!("seed with beacon = {}", with_beacon.seed());
     for die in [Die::D6, Die::D10, Die::TwoD6, Die::D100] {
         let mut s = DiceStream::new(&seed);
         let values: Vec<u32> = (0..20).map(|_| s.roll(die, "vector")).collect();
-        println!("{} x20 = {:?} words used {}", die.label(), values, s.words_used());
+        println!(
+            "{} x20 = {:?} words used {}",
+            die.label(),
+            values,
+            s.words_used()
+        );
     }
     let mut s = DiceStream::new(&seed);
     let words: Vec<String> = (0..8).map(|_| format!("{:08x}", s.word())).collect();

@@ -118,7 +118,14 @@ pub fn run(out: &Path, say: &mut dyn Write) -> Result<DemoResult, DemoError> {
             .unwrap_or_default();
         now += Duration::hours(1);
         let orders = format!("hold {first_unit}\nsalt demo-{turn}\n");
-        let submitted = engine::submit(&mut store, &campaign.id, &side, &orders, &FixedClock(now), None)?;
+        let submitted = engine::submit(
+            &mut store,
+            &campaign.id,
+            &side,
+            &orders,
+            &FixedClock(now),
+            None,
+        )?;
         let _ = writeln!(
             say,
             "turn {}: {side} sends orders (digest {})",
@@ -154,7 +161,11 @@ pub fn run(out: &Path, say: &mut dyn Write) -> Result<DemoResult, DemoError> {
     let _ = writeln!(
         say,
         "verify: {}\nmail queued for the players is in the store's outbox ({}).",
-        if verdict.ok() { "all resolutions check" } else { "FAILED" },
+        if verdict.ok() {
+            "all resolutions check"
+        } else {
+            "FAILED"
+        },
         data_dir.join(crate::store::DB_FILE).display()
     );
     Ok(DemoResult {

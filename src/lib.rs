@@ -6,16 +6,16 @@
 //! edge around it. See `docs/ARCHITECTURE.md`.
 #![forbid(unsafe_code)]
 
+pub mod archive;
 pub mod audit;
 pub mod campaign;
 pub mod canonical;
-pub mod geometry;
-pub mod store;
-pub mod resolution;
-pub mod lifecycle;
-pub mod engine;
-pub mod archive;
 pub mod demo;
-pub mod status;
-pub mod templates;
+pub mod engine;
+pub mod geometry;
+pub mod lifecycle;
+pub mod resolution;
 pub mod rules;
+pub mod status;
+pub mod store;
+pub mod templates;

@@ -14,7 +14,11 @@ use adjutant::store::Store;
 use adjutant::{archive, campaign, engine};
 
 #[derive(Parser)]
-#[command(name = "adjutant", version, about = "A play-by-email turn adjudicator for tabletop wargames, with audited dice.")]
+#[command(
+    name = "adjutant",
+    version,
+    about = "A play-by-email turn adjudicator for tabletop wargames, with audited dice."
+)]
 struct Cli {
     /// Pretend it is this time (RFC 3339), for tests and replays.
     #[arg(long, global = true, hide = true)]
@@ -129,7 +133,12 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
     match command {
         Command::Demo { out: dir } => {
             let result = adjutant::demo::run(&dir, &mut out)?;
-            writeln!(out, "campaign data: {}\narchive: {}", result.data_dir.display(), result.archive_dir.display())?;
+            writeln!(
+                out,
+                "campaign data: {}\narchive: {}",
+                result.data_dir.display(),
+                result.archive_dir.display()
+            )?;
             if !result.verdict.ok() {
                 bail!("the demo's archive did not verify");
             }
@@ -168,7 +177,10 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
             }
             writeln!(out, "{}", campaign::passphrase::hash(passphrase)?)?;
         }
-        Command::Init { data, campaign: dir } => {
+        Command::Init {
+            data,
+            campaign: dir,
+        } => {
             let loaded = campaign::load(&dir).map_err(|p| anyhow::anyhow!("{p}"))?;
             let mut store = open(&data)?;
             let record = engine::init(&mut store, &loaded, &dir, clock)?;
@@ -192,16 +204,26 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
                 writeln!(out, "no campaigns in {}", data.display())?;
             }
             for id in ids {
-                writeln!(out, "{}", adjutant::status::describe(&store, &id, clock.now())?)?;
+                writeln!(
+                    out,
+                    "{}",
+                    adjutant::status::describe(&store, &id, clock.now())?
+                )?;
             }
         }
-        Command::Submit { data, campaign, side, orders } => {
+        Command::Submit {
+            data,
+            campaign,
+            side,
+            orders,
+        } => {
             let text = if orders.as_os_str() == "-" {
                 let mut t = String::new();
                 std::io::stdin().read_to_string(&mut t)?;
                 t
             } else {
-                std::fs::read_to_string(&orders).with_context(|| format!("reading {}", orders.display()))?
+                std::fs::read_to_string(&orders)
+                    .with_context(|| format!("reading {}", orders.display()))?
             };
             let mut store = open(&data)?;
             let done = engine::submit(&mut store, &campaign, &side, &text, clock, None)?;
@@ -217,7 +239,11 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
                 out,
                 "digest {}{}",
                 done.digest,
-                if done.replaced { " (replaces your earlier orders for this phase)" } else { "" }
+                if done.replaced {
+                    " (replaces your earlier orders for this phase)"
+                } else {
+                    ""
+                }
             )?;
             if !done.sheet.is_clean() {
                 return Ok(ExitCode::FAILURE);
@@ -231,20 +257,32 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
             };
             for id in ids {
                 for r in engine::tick(&mut store, &id, clock)? {
-                    writeln!(out, "{id}: resolution {}: {} ({} rolls)", r.k, r.phase_label, r.rolls)?;
+                    writeln!(
+                        out,
+                        "{id}: resolution {}: {} ({} rolls)",
+                        r.k, r.phase_label, r.rolls
+                    )?;
                 }
             }
         }
         Command::Resolve { data, campaign } => {
             let mut store = open(&data)?;
             for r in engine::resolve_now(&mut store, &campaign, clock)? {
-                writeln!(out, "{campaign}: resolution {}: {} ({} rolls)", r.k, r.phase_label, r.rolls)?;
+                writeln!(
+                    out,
+                    "{campaign}: resolution {}: {} ({} rolls)",
+                    r.k, r.phase_label, r.rolls
+                )?;
                 for e in &r.events {
                     writeln!(out, "  {e}")?;
                 }
             }
         }
-        Command::Umpire { data, campaign, call } => {
+        Command::Umpire {
+            data,
+            campaign,
+            call,
+        } => {
             let mut store = open(&data)?;
             if call.trim().eq_ignore_ascii_case("help") {
                 let record = store.campaign(&campaign)?;
@@ -256,12 +294,28 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
             let (k, report) = engine::umpire(&mut store, &campaign, &call, clock)?;
             writeln!(out, "resolution {k}\n{report}")?;
         }
-        Command::Archive { command: ArchiveCommand::Export { data, campaign, out: dir } } => {
+        Command::Archive {
+            command:
+                ArchiveCommand::Export {
+                    data,
+                    campaign,
+                    out: dir,
+                },
+        } => {
             let store = open(&data)?;
             let done = archive::export::export(&store, &campaign, &dir)?;
-            writeln!(out, "wrote {} resolutions to {}", done.resolutions, dir.display())?;
+            writeln!(
+                out,
+                "wrote {} resolutions to {}",
+                done.resolutions,
+                dir.display()
+            )?;
             if done.pending > 0 {
-                writeln!(out, "({} closed phase(s) not yet resolved were left out)", done.pending)?;
+                writeln!(
+                    out,
+                    "({} closed phase(s) not yet resolved were left out)",
+                    done.pending
+                )?;
             }
         }
         Command::Verify { archive: dir } => {
@@ -272,7 +326,11 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
             for p in &verdict.problems {
                 writeln!(out, "archive: {p}")?;
             }
-            let failed = verdict.resolutions.iter().filter(|r| !r.problems.is_empty()).count();
+            let failed = verdict
+                .resolutions
+                .iter()
+                .filter(|r| !r.problems.is_empty())
+                .count();
             writeln!(
                 out,
                 "{}: {} resolutions, {} failed",

@@ -19,7 +19,11 @@ pub fn describe(store: &Store, id: &str, now: DateTime<Utc>) -> Result<String, E
     let resolutions = store.resolutions(id)?;
     let sent = engine::sides_in(store, id)?;
     let mut out = String::new();
-    let _ = writeln!(out, "{} — {} ({})", campaign.id, campaign.title, campaign.ruleset.id);
+    let _ = writeln!(
+        out,
+        "{} — {} ({})",
+        campaign.id, campaign.title, campaign.ruleset.id
+    );
     let _ = writeln!(out, "  commitment {}", record.commitment);
     let _ = writeln!(
         out,
@@ -32,12 +36,19 @@ pub fn describe(store: &Store, id: &str, now: DateTime<Utc>) -> Result<String, E
         return Ok(out.trim_end().to_string());
     }
     let phase = ruleset.phase_of(&state);
-    let _ = writeln!(out, "  phase: {} — {}", resolution::phase_label(ruleset, &state), phase.summary);
+    let _ = writeln!(
+        out,
+        "  phase: {} — {}",
+        resolution::phase_label(ruleset, &state),
+        phase.summary
+    );
     let left = record.deadline - now;
     let _ = writeln!(
         out,
         "  deadline {} ({}){}",
-        record.deadline.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        record
+            .deadline
+            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         if left.num_minutes() >= 0 {
             format!("in {}h{:02}m", left.num_hours(), left.num_minutes() % 60)
         } else {

@@ -10,7 +10,10 @@ use std::path::Path;
 pub const DEFAULTS: &[(&str, &str)] = &[
     ("opening.txt", include_str!("../templates/opening.txt")),
     ("manifest.txt", include_str!("../templates/manifest.txt")),
-    ("resolution.txt", include_str!("../templates/resolution.txt")),
+    (
+        "resolution.txt",
+        include_str!("../templates/resolution.txt"),
+    ),
     ("umpire.txt", include_str!("../templates/umpire.txt")),
 ];
 

@@ -21,7 +21,8 @@ fn run_verifier(python: &str, args: &[&str]) -> (bool, String) {
         .args(args)
         .output()
         .expect("python runs");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     (out.status.success(), text)
 }
 
@@ -50,7 +51,12 @@ fn the_independent_verifier_checks_an_exported_archive() {
         "one ok line per resolution:\n{text}"
     );
 
-    let rolls: usize = result.verdict.resolutions.iter().filter_map(|r| r.rolls).sum();
+    let rolls: usize = result
+        .verdict
+        .resolutions
+        .iter()
+        .filter_map(|r| r.rolls)
+        .sum();
     assert!(rolls > 0);
     assert!(
         text.contains(&format!("{rolls} rolls replayed")),

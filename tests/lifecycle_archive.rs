@@ -32,9 +32,13 @@ fn play() -> Played {
     let dir = tempfile::tempdir().expect("temp dir");
     let campaign = adjutant::demo::bundled_campaign(&dir.path().join("campaign")).expect("loads");
     let mut store = Store::open(&dir.path().join("data")).expect("store");
-    let record =
-        engine::init(&mut store, &campaign, &dir.path().join("campaign"), &FixedClock(start()))
-            .expect("init");
+    let record = engine::init(
+        &mut store,
+        &campaign,
+        &dir.path().join("campaign"),
+        &FixedClock(start()),
+    )
+    .expect("init");
     let state = store.state(&record.current_state_digest).expect("state");
     let side = state.active_side.clone();
     let unit = state
@@ -48,11 +52,22 @@ fn play() -> Played {
 
     // Nothing is due before the deadline while the active side is silent.
     let early = FixedClock(start() + Duration::hours(1));
-    assert!(engine::tick(&mut store, &campaign.id, &early).expect("tick").is_empty());
+    assert!(
+        engine::tick(&mut store, &campaign.id, &early)
+            .expect("tick")
+            .is_empty()
+    );
 
     // A first submission, then a replacement: the second one counts.
-    let first = engine::submit(&mut store, &campaign.id, &side, "hold NOSUCHUNIT\n", &early, None)
-        .expect("submit");
+    let first = engine::submit(
+        &mut store,
+        &campaign.id,
+        &side,
+        "hold NOSUCHUNIT\n",
+        &early,
+        None,
+    )
+    .expect("submit");
     assert_eq!(first.sheet.rejections.len(), 1, "{:?}", first.sheet);
     let second = engine::submit(
         &mut store,
@@ -74,7 +89,10 @@ fn play() -> Played {
     let done = engine::tick(&mut store, &campaign.id, &early).expect("tick");
     assert_eq!(done.len(), 1);
     assert_eq!(done[0].k, 1);
-    assert_eq!(done[0].reason, Some(adjutant::lifecycle::CloseReason::AllIn));
+    assert_eq!(
+        done[0].reason,
+        Some(adjutant::lifecycle::CloseReason::AllIn)
+    );
 
     // Turn 2: the other side is active and says nothing; the deadline passes.
     let record = store.campaign(&campaign.id).expect("campaign");
@@ -84,8 +102,15 @@ fn play() -> Played {
     let late = FixedClock(record.deadline);
     let done = engine::tick(&mut store, &campaign.id, &late).expect("tick");
     assert_eq!(done.len(), 1);
-    assert_eq!(done[0].reason, Some(adjutant::lifecycle::CloseReason::Deadline));
-    assert!(done[0].events.iter().any(|e| e.contains("sent no orders")), "{:?}", done[0].events);
+    assert_eq!(
+        done[0].reason,
+        Some(adjutant::lifecycle::CloseReason::Deadline)
+    );
+    assert!(
+        done[0].events.iter().any(|e| e.contains("sent no orders")),
+        "{:?}",
+        done[0].events
+    );
 
     for (i, call) in adjutant::demo::DEMO_CALLS.iter().enumerate() {
         let at = FixedClock(record.deadline + Duration::minutes(i as i64 + 1));
@@ -95,7 +120,10 @@ fn play() -> Played {
     }
     let archive = dir.path().join("archive");
     let exported = export(&store, &campaign.id, &archive).expect("export");
-    assert_eq!(exported.resolutions, 2 + adjutant::demo::DEMO_CALLS.len() as u64);
+    assert_eq!(
+        exported.resolutions,
+        2 + adjutant::demo::DEMO_CALLS.len() as u64
+    );
     Played {
         _dir: dir,
         store,
@@ -120,7 +148,10 @@ fn copy_dir(from: &Path, to: &Path) {
 /// Copies the archive, changes one file with `edit`, and returns the
 /// problems verify reports for resolution `k`.
 fn tampered(played: &Played, k: u64, file: &str, edit: impl Fn(String) -> String) -> Vec<String> {
-    let copy = played._dir.path().join(format!("tampered-{k}-{}", file.replace('/', "-")));
+    let copy = played
+        ._dir
+        .path()
+        .join(format!("tampered-{k}-{}", file.replace('/', "-")));
     copy_dir(&played.archive, &copy);
     let path = copy.join(resolution_dir(k)).join(file);
     let text = fs::read_to_string(&path).expect("read");
@@ -128,7 +159,10 @@ fn tampered(played: &Played, k: u64, file: &str, edit: impl Fn(String) -> String
     assert_ne!(changed, text, "the edit must change {file}");
     fs::write(&path, changed).expect("write");
     let verdict = verify(&copy).expect("readable");
-    assert!(!verdict.ok(), "verify must fail after {file} of {k} changed");
+    assert!(
+        !verdict.ok(),
+        "verify must fail after {file} of {k} changed"
+    );
     verdict
         .resolutions
         .iter()
@@ -142,13 +176,21 @@ fn a_played_campaign_exports_and_verifies() {
     let played = play();
     let verdict = verify(&played.archive).expect("readable");
     assert!(verdict.ok(), "{verdict:#?}");
-    assert_eq!(verdict.resolutions.len(), 2 + adjutant::demo::DEMO_CALLS.len());
+    assert_eq!(
+        verdict.resolutions.len(),
+        2 + adjutant::demo::DEMO_CALLS.len()
+    );
     assert!(
-        verdict.resolutions.iter().filter_map(|r| r.rolls).sum::<usize>() > 0,
+        verdict
+            .resolutions
+            .iter()
+            .filter_map(|r| r.rolls)
+            .sum::<usize>()
+            > 0,
         "the umpire calls rolled dice"
     );
-    let status = adjutant::status::describe(&played.store, &played.campaign.id, start())
-        .expect("status");
+    let status =
+        adjutant::status::describe(&played.store, &played.campaign.id, start()).expect("status");
     assert!(status.contains("turn 3"), "{status}");
 }
 
@@ -163,7 +205,11 @@ fn an_archive_whose_logs_are_withheld_still_checks_its_chain_manifests_and_seeds
     let verdict = verify(&played.archive).expect("readable");
     assert!(verdict.ok(), "{verdict:#?}");
     assert_eq!(verdict.resolutions[2].rolls, None);
-    assert!(verdict.resolutions[2].to_string().contains("not yet published"));
+    assert!(
+        verdict.resolutions[2]
+            .to_string()
+            .contains("not yet published")
+    );
 }
 
 #[test]
@@ -179,7 +225,10 @@ fn verify_fails_when_one_die_is_changed() {
         lines[0] = roll.to_string();
         lines.join("\n") + "\n"
     });
-    assert!(problems.iter().any(|p| p.contains("roll 0")), "{problems:?}");
+    assert!(
+        problems.iter().any(|p| p.contains("roll 0")),
+        "{problems:?}"
+    );
 }
 
 #[test]
@@ -196,13 +245,18 @@ fn verify_fails_when_one_order_is_changed() {
     let problems = tampered(&played, 1, &format!("orders/{side_file}"), |text| {
         text.replace("salt lucky seven", "salt lucky eight")
     });
-    assert!(problems.iter().any(|p| p.contains("the manifest says")), "{problems:?}");
+    assert!(
+        problems.iter().any(|p| p.contains("the manifest says")),
+        "{problems:?}"
+    );
 }
 
 #[test]
 fn verify_fails_when_an_umpire_call_is_changed() {
     let played = play();
-    let problems = tampered(&played, 4, "orders/@umpire.txt", |text| text.replace("hits 2", "hits 1"));
+    let problems = tampered(&played, 4, "orders/@umpire.txt", |text| {
+        text.replace("hits 2", "hits 1")
+    });
     assert!(!problems.is_empty());
 }
 
@@ -216,14 +270,22 @@ fn verify_fails_when_one_secret_is_changed() {
         file["secret"] = format!("{flipped}{}", &secret[1..]).into();
         file.to_string()
     });
-    assert!(problems.iter().any(|p| p.contains("SHA-256 of the secret")), "{problems:?}");
+    assert!(
+        problems.iter().any(|p| p.contains("SHA-256 of the secret")),
+        "{problems:?}"
+    );
 }
 
 #[test]
 fn verify_fails_when_a_state_is_changed() {
     let played = play();
-    let problems = tampered(&played, 1, "next-state.json", |text| text.replacen("\"turn\":2", "\"turn\":3", 1));
-    assert!(problems.iter().any(|p| p.contains("next-state.json")), "{problems:?}");
+    let problems = tampered(&played, 1, "next-state.json", |text| {
+        text.replacen("\"turn\":2", "\"turn\":3", 1)
+    });
+    assert!(
+        problems.iter().any(|p| p.contains("next-state.json")),
+        "{problems:?}"
+    );
 }
 
 #[test]
@@ -250,7 +312,9 @@ fn a_phase_closed_before_a_crash_is_resolved_on_the_next_tick_with_the_same_dice
         orders,
         result: None,
     };
-    store.close_phase(&campaign.id, &closed, &[]).expect("close");
+    store
+        .close_phase(&campaign.id, &closed, &[])
+        .expect("close");
     drop(store);
     // Restart: the store reopens and the next tick finishes the phase.
     let mut store = Store::open(&dir.path().join("data")).expect("reopen");
@@ -260,7 +324,11 @@ fn a_phase_closed_before_a_crash_is_resolved_on_the_next_tick_with_the_same_dice
     let resolutions = store.resolutions(&campaign.id).expect("list");
     assert_eq!(resolutions.len(), 1, "nothing was resolved twice");
     // Ticking again does nothing more: the new phase is not yet due.
-    assert!(engine::tick(&mut store, &campaign.id, &FixedClock(start())).expect("tick").is_empty());
+    assert!(
+        engine::tick(&mut store, &campaign.id, &FixedClock(start()))
+            .expect("tick")
+            .is_empty()
+    );
 }
 
 #[test]

@@ -43,7 +43,11 @@ fn inbound_messages_are_kept_byte_for_byte() {
     drop(store);
     let conn = rusqlite::Connection::open(dir.path().join(DB_FILE)).expect("raw open");
     let back: Vec<u8> = conn
-        .query_row("SELECT raw FROM inbound_messages WHERE id = ?1", [id], |r| r.get(0))
+        .query_row(
+            "SELECT raw FROM inbound_messages WHERE id = ?1",
+            [id],
+            |r| r.get(0),
+        )
         .expect("row");
     assert_eq!(back, raw);
 }

@@ -48,7 +48,10 @@ fn pretty<T: serde::Serialize>(value: &T) -> Vec<u8> {
 }
 
 fn lines(items: &[String]) -> Vec<u8> {
-    items.iter().flat_map(|l| format!("{l}\n").into_bytes()).collect()
+    items
+        .iter()
+        .flat_map(|l| format!("{l}\n").into_bytes())
+        .collect()
 }
 
 /// Writes the archive of `campaign_id` into `out`, which must be empty or
@@ -88,7 +91,10 @@ pub fn export(store: &Store, campaign_id: &str, out: &Path) -> Result<Exported, 
         write(&dir.join("resolution.json"), &pretty(&file))?;
         write(&dir.join("manifest.txt"), r.manifest_text.as_bytes())?;
         for (side, text) in &r.orders {
-            write(&dir.join("orders").join(format!("{side}.txt")), text.as_bytes())?;
+            write(
+                &dir.join("orders").join(format!("{side}.txt")),
+                text.as_bytes(),
+            )?;
         }
         write(
             &dir.join("prior-state.json"),

@@ -45,9 +45,15 @@ impl fmt::Display for ResolutionVerdict {
         if self.problems.is_empty() {
             let rolls = match self.rolls {
                 Some(n) => format!("{n} rolls re-derived"),
-                None => "logs not yet published; chain, manifest, states and seed check".to_string(),
+                None => {
+                    "logs not yet published; chain, manifest, states and seed check".to_string()
+                }
             };
-            write!(f, "resolution {} ({}, {}): ok, {rolls}", self.k, self.kind, self.phase)
+            write!(
+                f,
+                "resolution {} ({}, {}): ok, {rolls}",
+                self.k, self.kind, self.phase
+            )
         } else {
             write!(
                 f,
@@ -119,8 +125,11 @@ pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
         return Ok(verdict);
     };
     let mut previous_secret = digest_field(&head.commitment, "commitment", &mut verdict.problems);
-    let mut previous_state =
-        digest_field(&head.initial_state_digest, "initial_state_digest", &mut verdict.problems);
+    let mut previous_state = digest_field(
+        &head.initial_state_digest,
+        "initial_state_digest",
+        &mut verdict.problems,
+    );
     for k in 1..=head.resolutions {
         let rdir = dir.join(resolution_dir(k));
         let mut problems = Vec::new();
@@ -236,7 +245,10 @@ fn check_resolution(
     }
     .seed();
     if seed.to_hex() != file.seed {
-        problems.push(format!("the seed re-derives as {seed}, resolution.json says {}", file.seed));
+        problems.push(format!(
+            "the seed re-derives as {seed}, resolution.json says {}",
+            file.seed
+        ));
     }
     // Every die, from the log alone, if the logs are published yet.
     let logs = read_logs(rdir)?;
@@ -270,13 +282,22 @@ fn check_resolution(
     match run {
         Err(e) => problems.push(format!("re-running it fails: {e}")),
         Ok(out) => {
-            let joined = |items: &[String]| items.iter().map(|l| format!("{l}\n")).collect::<String>();
+            let joined =
+                |items: &[String]| items.iter().map(|l| format!("{l}\n")).collect::<String>();
             if let Some((rolls_text, events_text)) = &logs {
                 if joined(&out.rolls) != *rolls_text {
-                    problems.push(first_difference("rolls.jsonl", &joined(&out.rolls), rolls_text));
+                    problems.push(first_difference(
+                        "rolls.jsonl",
+                        &joined(&out.rolls),
+                        rolls_text,
+                    ));
                 }
                 if joined(&out.events) != *events_text {
-                    problems.push(first_difference("events.jsonl", &joined(&out.events), events_text));
+                    problems.push(first_difference(
+                        "events.jsonl",
+                        &joined(&out.events),
+                        events_text,
+                    ));
                 }
             }
             if out.next_state_json.as_bytes() != next_bytes.as_slice() {
@@ -333,14 +354,19 @@ fn check_manifest(
     for line in lines {
         let parts: Vec<&str> = line.split(' ').collect();
         let [word, side, digest] = parts.as_slice() else {
-            problems.push(format!("manifest line `{line}` is not `orders <side> <digest>`"));
+            problems.push(format!(
+                "manifest line `{line}` is not `orders <side> <digest>`"
+            ));
             continue;
         };
         if *word != "orders" {
             problems.push(format!("manifest line `{line}` is not an orders line"));
             continue;
         }
-        if last_side.as_deref().is_some_and(|l| l.as_bytes() >= side.as_bytes()) {
+        if last_side
+            .as_deref()
+            .is_some_and(|l| l.as_bytes() >= side.as_bytes())
+        {
             problems.push(format!("manifest sides are not sorted at `{side}`"));
         }
         last_side = Some(side.to_string());
@@ -348,7 +374,9 @@ fn check_manifest(
         let path = orders_dir.join(format!("{side}.txt"));
         if *digest == "none" {
             if path.exists() {
-                problems.push(format!("{side} sent no orders, yet orders/{side}.txt exists"));
+                problems.push(format!(
+                    "{side} sent no orders, yet orders/{side}.txt exists"
+                ));
             }
             continue;
         }
@@ -359,7 +387,10 @@ fn check_manifest(
                 Digest32::of(&text)
             ));
         }
-        orders.insert(side.to_string(), String::from_utf8_lossy(&text).into_owned());
+        orders.insert(
+            side.to_string(),
+            String::from_utf8_lossy(&text).into_owned(),
+        );
     }
     let expected: Vec<String> = if file.kind == Kind::Umpire.as_str() {
         vec![UMPIRE.to_string()]

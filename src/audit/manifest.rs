@@ -86,8 +86,16 @@ mod tests {
 
     #[test]
     fn the_order_sides_are_listed_in_does_not_change_the_manifest() {
-        let a = manifest(&[("b", Some("hold x\n")), ("a", None), ("c", Some("hold y\n"))]);
-        let b = manifest(&[("c", Some("hold y\n")), ("b", Some("hold x\n")), ("a", None)]);
+        let a = manifest(&[
+            ("b", Some("hold x\n")),
+            ("a", None),
+            ("c", Some("hold y\n")),
+        ]);
+        let b = manifest(&[
+            ("c", Some("hold y\n")),
+            ("b", Some("hold x\n")),
+            ("a", None),
+        ]);
         assert_eq!(a.text(), b.text());
         assert_eq!(a.digest(), b.digest());
     }

@@ -15,7 +15,7 @@ use std::path::Path;
 use crate::audit::manifest::UMPIRE;
 use crate::audit::{ChainError, Digest32, HashChain};
 use crate::campaign::Campaign;
-use crate::lifecycle::{self, CloseReason, Clock, ScheduleError};
+use crate::lifecycle::{self, Clock, CloseReason, ScheduleError};
 use crate::resolution::{self, Inputs, Kind, RunError};
 use crate::rules::orders::OrderSheet;
 use crate::rules::{GameState, Ruleset, UmpireError, UmpireReport, ruleset_for};
@@ -112,7 +112,9 @@ pub fn init(
             }),
         )
     })?;
-    store.register_campaign(campaign, source_dir, &chain, &state, now, deadline, &opening)?;
+    store.register_campaign(
+        campaign, source_dir, &chain, &state, now, deadline, &opening,
+    )?;
     Ok(store.campaign(&campaign.id)?)
 }
 
@@ -204,7 +206,10 @@ pub fn resolve_now(
 }
 
 fn next_k(store: &Store, campaign_id: &str) -> Result<u64> {
-    Ok(store.resolutions(campaign_id)?.last().map_or(1, |r| r.k + 1))
+    Ok(store
+        .resolutions(campaign_id)?
+        .last()
+        .map_or(1, |r| r.k + 1))
 }
 
 fn close_and_resolve(
@@ -257,11 +262,7 @@ fn close_and_resolve(
 }
 
 /// Resolves every phase that was closed but not resolved (after a crash).
-fn finish_closed(
-    store: &mut Store,
-    campaign_id: &str,
-    clock: &dyn Clock,
-) -> Result<Vec<Resolved>> {
+fn finish_closed(store: &mut Store, campaign_id: &str, clock: &dyn Clock) -> Result<Vec<Resolved>> {
     let pending: Vec<ResolutionRecord> = store
         .resolutions(campaign_id)?
         .into_iter()

@@ -213,16 +213,30 @@ mod tests {
         let dl = at("2026-11-25T10:00:00Z");
         let none = BTreeSet::new();
         // 13 hours before: not yet; 11 hours before: remind the active side.
-        let r = |now: &str, sent: &BTreeSet<String>| reminders_due(ruleset, &state, &s, dl, sent, at(now));
+        let r = |now: &str, sent: &BTreeSet<String>| {
+            reminders_due(ruleset, &state, &s, dl, sent, at(now))
+        };
         assert!(r("2026-11-24T21:00:00Z", &none).is_empty());
         assert_eq!(r("2026-11-24T23:00:00Z", &none), vec!["a".to_string()]);
         let sent = BTreeSet::from(["a".to_string()]);
         assert!(r("2026-11-24T23:00:00Z", &sent).is_empty());
-        assert!(r("2026-11-25T10:00:00Z", &none).is_empty(), "past the deadline it is too late");
+        assert!(
+            r("2026-11-25T10:00:00Z", &none).is_empty(),
+            "past the deadline it is too late"
+        );
         // And the phase is due once the active side is in, or at the deadline.
-        assert_eq!(due(ruleset, &state, dl, &sent, at("2026-11-24T23:00:00Z")), Some(CloseReason::AllIn));
-        assert_eq!(due(ruleset, &state, dl, &none, at("2026-11-24T23:00:00Z")), None);
-        assert_eq!(due(ruleset, &state, dl, &none, dl), Some(CloseReason::Deadline));
+        assert_eq!(
+            due(ruleset, &state, dl, &sent, at("2026-11-24T23:00:00Z")),
+            Some(CloseReason::AllIn)
+        );
+        assert_eq!(
+            due(ruleset, &state, dl, &none, at("2026-11-24T23:00:00Z")),
+            None
+        );
+        assert_eq!(
+            due(ruleset, &state, dl, &none, dl),
+            Some(CloseReason::Deadline)
+        );
     }
 
     #[test]

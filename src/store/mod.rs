@@ -28,7 +28,9 @@ pub enum StoreError {
     },
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
-    #[error("the database is at schema version {found}, newer than this program knows ({known}); upgrade adjutant")]
+    #[error(
+        "the database is at schema version {found}, newer than this program knows ({known}); upgrade adjutant"
+    )]
     TooNew { found: i64, known: i64 },
     #[error("no campaign `{0}` in this data directory (see `adjutant status`)")]
     NoCampaign(String),
@@ -212,8 +214,7 @@ impl Store {
                 campaign.title,
                 campaign.ruleset.id,
                 source_dir.display().to_string(),
-                serde_json::to_string(campaign)
-                    .map_err(|e| StoreError::Damaged(e.to_string()))?,
+                serde_json::to_string(campaign).map_err(|e| StoreError::Damaged(e.to_string()))?,
                 chain.origin().as_bytes().to_vec(),
                 chain.length(),
                 chain.commitment().to_hex(),

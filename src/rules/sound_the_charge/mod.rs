@@ -7,15 +7,15 @@
 //! close combat [...] The active side reforms disordered units which stood
 //! inactive this turn." The two sides trade the active role each turn.
 
+pub mod basing;
 pub mod combat;
 pub mod general;
 pub mod morale;
 pub mod rally;
+pub mod setup;
 pub mod shooting;
 pub mod syntax;
 pub mod tables;
-pub mod basing;
-pub mod setup;
 pub mod umpire;
 
 use std::collections::BTreeMap;
