@@ -55,7 +55,29 @@ pub enum DemoError {
 pub struct DemoResult {
     pub data_dir: PathBuf,
     pub archive_dir: PathBuf,
+    /// The queued mail, one text file per message.
+    pub outbox_dir: PathBuf,
     pub verdict: archive::verify::Verdict,
+}
+
+/// Writes every queued message of the campaign to `dir`, one file each, so
+/// that the demo's mail can be read without a mail server. Returns how many.
+fn write_outbox(store: &Store, campaign: &str, dir: &Path) -> Result<usize, DemoError> {
+    let io = |source| DemoError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let mail = store.queued_mail(campaign)?;
+    for (i, m) in mail.iter().enumerate() {
+        let who = m.recipient.split('@').next().unwrap_or("someone");
+        let text = format!(
+            "To: {}\nSubject: {}\nMessage-ID: {}\n\n{}",
+            m.recipient, m.subject, m.message_id, m.body
+        );
+        std::fs::write(dir.join(format!("{:03}-{who}.txt", i + 1)), text).map_err(io)?;
+    }
+    Ok(mail.len())
 }
 
 /// Writes the embedded campaign to `dir` and loads it.
@@ -158,19 +180,22 @@ pub fn run(out: &Path, say: &mut dyn Write) -> Result<DemoResult, DemoError> {
     for line in &verdict.resolutions {
         let _ = writeln!(say, "  verify: {line}");
     }
+    let outbox_dir = out.join("outbox");
+    let written = write_outbox(&store, &campaign.id, &outbox_dir)?;
     let _ = writeln!(
         say,
-        "verify: {}\nmail queued for the players is in the store's outbox ({}).",
+        "verify: {}\n{written} messages queued for the GM and players, one file each, in {}",
         if verdict.ok() {
             "all resolutions check"
         } else {
             "FAILED"
         },
-        data_dir.join(crate::store::DB_FILE).display()
+        outbox_dir.display()
     );
     Ok(DemoResult {
         data_dir,
         archive_dir,
+        outbox_dir,
         verdict,
     })
 }

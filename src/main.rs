@@ -135,9 +135,10 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
             let result = adjutant::demo::run(&dir, &mut out)?;
             writeln!(
                 out,
-                "campaign data: {}\narchive: {}",
+                "campaign data: {}\narchive: {}\nmail: {}",
                 result.data_dir.display(),
-                result.archive_dir.display()
+                result.archive_dir.display(),
+                result.outbox_dir.display()
             )?;
             if !result.verdict.ok() {
                 bail!("the demo's archive did not verify");
@@ -232,6 +233,10 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
             }
             for r in &done.sheet.rejections {
                 writeln!(out, "refused: {r}")?;
+            }
+            if !done.stored {
+                writeln!(out, "nothing accepted: no orders were stored for {side}")?;
+                return Ok(ExitCode::FAILURE);
             }
             writeln!(out, "accepted for {} ({}):", side, done.phase_key)?;
             write!(out, "{}", done.sheet.canonical_text())?;

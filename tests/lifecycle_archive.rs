@@ -58,8 +58,8 @@ fn play() -> Played {
             .is_empty()
     );
 
-    // A first submission, then a replacement: the second one counts.
-    let first = engine::submit(
+    // Nothing accepted: nothing stored, and the side is not "in".
+    let refused = engine::submit(
         &mut store,
         &campaign.id,
         &side,
@@ -68,6 +68,23 @@ fn play() -> Played {
         None,
     )
     .expect("submit");
+    assert!(!refused.stored);
+    assert!(
+        engine::sides_in(&store, &campaign.id)
+            .expect("sides")
+            .is_empty()
+    );
+    // A first submission, then a replacement: the second one counts.
+    let first = engine::submit(
+        &mut store,
+        &campaign.id,
+        &side,
+        &format!("hold NOSUCHUNIT\nhold {unit}\n"),
+        &early,
+        None,
+    )
+    .expect("submit");
+    assert!(first.stored);
     assert_eq!(first.sheet.rejections.len(), 1, "{:?}", first.sheet);
     let second = engine::submit(
         &mut store,

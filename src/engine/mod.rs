@@ -63,6 +63,9 @@ pub struct Submitted {
     pub digest: Digest32,
     /// Whether an earlier submission for the phase was replaced.
     pub replaced: bool,
+    /// Whether it was stored. A text whose every line was refused is not:
+    /// it must not count as the side's orders, nor replace good ones.
+    pub stored: bool,
 }
 
 /// One resolution that was carried out.
@@ -147,6 +150,15 @@ pub fn submit(
     let sheet = ruleset.check_orders(&state, side, text);
     let canonical = sheet.canonical_text();
     let phase_key = resolution::phase_key(ruleset, &state);
+    if sheet.accepted.is_empty() && !sheet.is_clean() {
+        return Ok(Submitted {
+            digest: Digest32::of(canonical.as_bytes()),
+            sheet,
+            phase_key,
+            replaced: false,
+            stored: false,
+        });
+    }
     let replaced = store.submit_orders(
         campaign_id,
         &phase_key,
@@ -161,6 +173,7 @@ pub fn submit(
         sheet,
         phase_key,
         replaced,
+        stored: true,
     })
 }
 

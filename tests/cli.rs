@@ -1,0 +1,223 @@
+//! The `adjutant` command as a GM and an auditor use it, run as a process.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_adjutant");
+const CAMPAIGN: &str = "sound-the-charge-demo";
+
+fn repo(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(path)
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn adjutant(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("runs")
+}
+
+fn text(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+}
+
+#[test]
+fn check_passes_the_shipped_campaign_and_names_file_line_column_for_a_broken_one() {
+    let ok = adjutant(&["check", &repo("campaigns/sound-the-charge-demo")]);
+    assert!(ok.status.success(), "{}", text(&ok));
+    assert!(text(&ok).contains("ok (sound-the-charge"));
+
+    let broken = adjutant(&["check", &repo("tests/fixtures/campaigns/unknown-grade")]);
+    assert!(!broken.status.success());
+    let out = text(&broken);
+    assert!(
+        out.contains("scenario.toml:15:9: unknown grade `E`"),
+        "{out}"
+    );
+}
+
+#[test]
+fn passphrase_prints_a_hash_the_campaign_check_accepts() {
+    let mut child = Command::new(BIN)
+        .arg("passphrase")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"en avant\n")
+        .expect("write");
+    let out = child.wait_with_output().expect("waits");
+    assert!(out.status.success());
+    let hash = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    assert!(hash.starts_with("$argon2id$"), "{hash}");
+    assert!(adjutant::campaign::passphrase::verify("en avant", &hash));
+    assert!(!adjutant::campaign::passphrase::verify("en arriere", &hash));
+}
+
+#[test]
+fn a_gm_runs_a_campaign_and_an_auditor_verifies_it() {
+    let dir = tempfile::tempdir().expect("dir");
+    let data = dir.path().join("var");
+    let data = data.to_str().expect("utf-8");
+    let campaign = repo("campaigns/sound-the-charge-demo");
+    let at = |t: &str| format!("--now={t}");
+
+    let init = adjutant(&[
+        "init",
+        "--data",
+        data,
+        &campaign,
+        &at("2026-01-05T09:00:00Z"),
+    ]);
+    assert!(init.status.success(), "{}", text(&init));
+    assert!(text(&init).contains("commitment C = "));
+    // A second registration of the same campaign is refused.
+    let again = adjutant(&[
+        "init",
+        "--data",
+        data,
+        &campaign,
+        &at("2026-01-05T09:00:00Z"),
+    ]);
+    assert!(!again.status.success());
+    assert!(
+        text(&again).contains("already registered"),
+        "{}",
+        text(&again)
+    );
+
+    let status = adjutant(&["status", "--data", data, &at("2026-01-05T10:00:00Z")]);
+    assert!(status.status.success(), "{}", text(&status));
+    let s = text(&status);
+    assert!(s.contains("turn 1 orders (french active)"), "{s}");
+    assert!(s.contains("french: no orders yet (required)"), "{s}");
+
+    // Orders with one bad line: the good line is accepted, the bad one refused.
+    let orders = dir.path().join("orders.txt");
+    let submit_file = |content: &str| {
+        std::fs::write(&orders, content).expect("write");
+        adjutant(&[
+            "submit",
+            "--data",
+            data,
+            "--campaign",
+            CAMPAIGN,
+            "--side",
+            "french",
+            orders.to_str().expect("utf-8"),
+            &at("2026-01-05T10:00:00Z"),
+        ])
+    };
+    // Every line refused: nothing is stored, and the phase does not close.
+    let submit = submit_file("hold no-such-unit\n");
+    assert!(!submit.status.success());
+    assert!(
+        text(&submit).contains("nothing accepted"),
+        "{}",
+        text(&submit)
+    );
+    let tick = adjutant(&["tick", "--data", data, &at("2026-01-05T10:01:00Z")]);
+    assert!(tick.status.success());
+    assert!(!text(&tick).contains("resolution"), "{}", text(&tick));
+
+    let submit = submit_file("hold no-such-unit\nhold 1-ligne\n");
+    let s = text(&submit);
+    assert!(
+        !submit.status.success(),
+        "a refused line makes the exit status non-zero"
+    );
+    assert!(s.contains("refused: line 1: no-such-unit"), "{s}");
+    assert!(s.contains("accepted for french"), "{s}");
+    assert!(s.contains("hold 1-ligne\n"), "{s}");
+
+    let tick = adjutant(&["tick", "--data", data, &at("2026-01-05T10:05:00Z")]);
+    assert!(tick.status.success(), "{}", text(&tick));
+    assert!(
+        text(&tick).contains("resolution 1: turn 1 orders (french active)"),
+        "{}",
+        text(&tick)
+    );
+
+    let resolve = adjutant(&[
+        "resolve",
+        "--data",
+        data,
+        "--campaign",
+        CAMPAIGN,
+        &at("2026-01-05T11:00:00Z"),
+    ]);
+    assert!(resolve.status.success(), "{}", text(&resolve));
+    assert!(
+        text(&resolve).contains("austrian sent no orders"),
+        "{}",
+        text(&resolve)
+    );
+
+    let help = adjutant(&["umpire", "--data", data, "--campaign", CAMPAIGN, "help"]);
+    assert!(help.status.success());
+    assert!(text(&help).contains("shoot"), "{}", text(&help));
+    let bad = adjutant(&[
+        "umpire",
+        "--data",
+        data,
+        "--campaign",
+        CAMPAIGN,
+        "shoot wildly",
+    ]);
+    assert!(!bad.status.success());
+    let call = adjutant(&[
+        "umpire",
+        "--data",
+        data,
+        "--campaign",
+        CAMPAIGN,
+        "shoot 8 line-infantry grade C range 2",
+        &at("2026-01-05T11:10:00Z"),
+    ]);
+    assert!(call.status.success(), "{}", text(&call));
+    // The refused call used up no secret: the good call is resolution 3.
+    assert!(text(&call).starts_with("resolution 3\n"), "{}", text(&call));
+
+    let archive = dir.path().join("archive");
+    let archive = archive.to_str().expect("utf-8");
+    let export = adjutant(&[
+        "archive",
+        "export",
+        "--data",
+        data,
+        "--campaign",
+        CAMPAIGN,
+        "--out",
+        archive,
+    ]);
+    assert!(export.status.success(), "{}", text(&export));
+    assert!(
+        text(&export).contains("wrote 3 resolutions"),
+        "{}",
+        text(&export)
+    );
+
+    let verify = adjutant(&["verify", archive]);
+    assert!(verify.status.success(), "{}", text(&verify));
+    let v = text(&verify);
+    assert_eq!(v.lines().filter(|l| l.contains("): ok")).count(), 3, "{v}");
+
+    // One changed secret: verify names the resolution and exits non-zero.
+    let path = Path::new(archive).join("resolutions/0002/resolution.json");
+    let json = std::fs::read_to_string(&path).expect("read");
+    let mut file: serde_json::Value = serde_json::from_str(&json).expect("json");
+    let secret = file["secret"].as_str().expect("secret").to_string();
+    let swapped = if secret.ends_with('a') { "b" } else { "a" };
+    file["secret"] = format!("{}{swapped}", &secret[..63]).into();
+    std::fs::write(&path, file.to_string()).expect("write");
+    let verify = adjutant(&["verify", archive]);
+    assert!(!verify.status.success());
+    let v = text(&verify);
+    assert!(v.contains("resolution 2 (turn"), "{v}");
+    assert!(v.contains("FAILED"), "{v}");
+}
