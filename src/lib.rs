@@ -14,6 +14,7 @@ pub mod demo;
 pub mod engine;
 pub mod geometry;
 pub mod lifecycle;
+pub mod mail;
 pub mod resolution;
 pub mod rules;
 pub mod status;

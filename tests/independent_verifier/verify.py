@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import struct
 import sys
 from pathlib import Path
@@ -22,6 +23,8 @@ SPEC = "adjutant-audit-v1"
 SEED_TAG = b"adjutant-seed-v1"
 MANIFEST_HEADER = "adjutant-manifest-v1"
 UMPIRE_SIDE = "@umpire"
+UMPIRE_PHASE = "umpire"
+SIDE_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 MASK32 = 0xFFFFFFFF
 
 
@@ -446,6 +449,32 @@ class Campaign:
         for key in ("title", "ruleset"):
             if key not in obj:
                 raise Fail(f"campaign.json: key {key!r} missing")
+        sides = get_field(obj, "sides", list, w)
+        for side in sides:
+            if not isinstance(side, str) or not is_side_id(side):
+                raise Fail(f"campaign.json: side id {side!r} is not made of a-z, 0-9 and -")
+        keys = [side.encode("utf-8") for side in sides]
+        if keys != sorted(keys):
+            raise Fail(f"campaign.json: sides {sides} are not sorted")
+        if len(set(keys)) != len(keys):
+            raise Fail(f"campaign.json: a side is listed twice in sides {sides}")
+        self.sides: list[str] = sides
+
+
+def is_side_id(side: str) -> bool:
+    """Section 3: side ids are made of a-z, 0-9 and - (so they never start with @)."""
+    return bool(side) and all(c in SIDE_ID_CHARS for c in side)
+
+
+def folder_k(name: str) -> int | None:
+    """Section 7: a resolution folder is named by k >= 1 in decimal, zero-padded to four digits (k of 10000
+    and above with as many digits as it needs). Returns k, or None when the name is not such a folder name."""
+    if not (name.isascii() and name.isdigit()):
+        return None
+    k = int(name)
+    if k < 1 or name != f"{k:04d}":
+        return None
+    return k
 
 
 def parse_manifest(data: bytes) -> tuple[str, str, str, list[tuple[str, str | None]]]:
@@ -469,10 +498,10 @@ def parse_manifest(data: bytes) -> tuple[str, str, str, list[tuple[str, str | No
     for line in lines[4:]:
         if not line.startswith("orders "):
             raise Fail(f"manifest.txt: unexpected line {line!r}")
-        rest = line[len("orders ") :]
-        side, sep, digest = rest.rpartition(" ")
-        if not sep or not side:
+        parts = line[len("orders ") :].split(" ")
+        if len(parts) != 2 or not parts[0]:
             raise Fail(f"manifest.txt: malformed orders line {line!r}")
+        side, digest = parts
         if digest == "none":
             orders.append((side, None))
         elif len(digest) == 64 and all(c in "0123456789abcdef" for c in digest):
@@ -502,16 +531,6 @@ def check_orders_text(data: bytes, side: str) -> None:
             raise Fail(f"orders/{side}.txt has a blank line")
         if "\r" in line:
             raise Fail(f"orders/{side}.txt has a carriage return")
-
-
-def safe_side_id(side: str) -> bool:
-    return (
-        side not in ("", ".", "..")
-        and "/" not in side
-        and "\\" not in side
-        and "\x00" not in side
-        and not any(ord(c) < 0x20 for c in side)
-    )
 
 
 ROLL_KEYS = {"die", "faces", "first_word", "index", "purpose", "sides", "value", "words"}
@@ -609,7 +628,11 @@ def verify_resolution(
     seed_claimed = get_field(res, "seed", "hex32", w)
     prior_claimed = get_field(res, "prior_state_digest", "hex32", w)
     next_claimed = get_field(res, "next_state_digest", "hex32", w)
-    get_field(res, "resolved_at", str, w)
+    resolved_at = get_field(res, "resolved_at", str, w)
+    if not is_rfc3339_utc(resolved_at):
+        fails.append(f"resolution.json: resolved_at {resolved_at!r} is not an RFC 3339 time in UTC")
+    if kind == "umpire" and phase != UMPIRE_PHASE:
+        fails.append(f"phase: an umpire call's phase label is {phase!r}, expected {UMPIRE_PHASE!r}")
 
     # 1. The chain link. With every earlier secret good this is SHA-256(r_k) == r_(k-1); after a bad
     # secret it checks r_k against the last good one, so one bad secret is reported once.
@@ -648,14 +671,25 @@ def verify_resolution(
             fails.append(f"manifest: phase is {m_phase!r}, resolution.json says {phase!r}")
         sides = [s for s, _ in m_orders]
         if kind == "umpire":
-            if sides != [UMPIRE_SIDE] or m_orders[0][1] is None:
-                fails.append(f"manifest: an umpire call lists {UMPIRE_SIDE} alone, with a digest; got {sides}")
-        else:
-            if any(s.startswith("@") for s in sides):
-                fails.append("manifest: a turn lists a side id starting with @")
+            if sides != [UMPIRE_SIDE]:
+                fails.append(f"manifest: an umpire call must list {UMPIRE_SIDE} alone, it lists {sides}")
+            elif m_orders[0][1] is None:
+                fails.append(f"manifest: an umpire call's {UMPIRE_SIDE} line reads none, not a digest")
+        elif sides != camp.sides:
+            missing = [s for s in camp.sides if s not in sides]
+            extra = [s for s in sides if s not in camp.sides]
+            detail = []
+            if missing:
+                detail.append(f"missing {', '.join(missing)}")
+            if extra:
+                detail.append(f"not in campaign.json: {', '.join(repr(x) for x in extra)}")
+            fails.append(
+                f"manifest: a turn must list exactly the sides of campaign.json {camp.sides}, it lists {sides}"
+                + (f" ({'; '.join(detail)})" if detail else "")
+            )
         for side, digest in m_orders:
-            if not safe_side_id(side):
-                fails.append(f"manifest: side id {side!r} cannot name an orders file")
+            if not (is_side_id(side) or (kind == "umpire" and side == UMPIRE_SIDE)):
+                fails.append(f"manifest: side id {side!r} is not a valid side id; its orders file is not read")
                 continue
             listed.add(side + ".txt")
             path = orders_dir / (side + ".txt")
@@ -710,25 +744,51 @@ def verify_resolution(
     if seed != seed_claimed:
         fails.append(f"seed: derived {seed.hex()}, resolution.json says {seed_claimed.hex()}")
 
-    # 5. Rolls
+    # 5. Rolls. Logs published late are both absent (section 7); one without the other is refused.
     rolls_path = folder / "rolls.jsonl"
+    events_path = folder / "events.jsonl"
+    has_rolls, has_events = present(rolls_path), present(events_path)
     nrolls: int | None = None
-    if rolls_path.exists():
+    if not has_rolls and not has_events:
+        notes.append("logs not yet published")
+    elif has_rolls != has_events:
+        there, absent = ("rolls.jsonl", "events.jsonl") if has_rolls else ("events.jsonl", "rolls.jsonl")
+        fails.append(f"logs: {there} is published but {absent} is absent (logs published late are both absent)")
+    if has_rolls:
         try:
             nrolls = replay_rolls(read_bytes(rolls_path, "rolls.jsonl"), seed)
         except Fail as e:
             fails.append(f"rolls: {e}")
-    else:
-        notes.append("roll log not published")
-    events_path = folder / "events.jsonl"
-    if events_path.exists():
+    if has_events:
         try:
             check_events(read_bytes(events_path, "events.jsonl"))
         except Fail as e:
             fails.append(f"events: {e}")
-    elif rolls_path.exists():
-        notes.append("event log not published")
     return fails, nrolls, notes, next_claimed
+
+
+def is_rfc3339_utc(t: str) -> bool:
+    """RFC 3339 date-time with the UTC offset (Z, or +00:00 / -00:00); resolved_at is not an input to anything."""
+    m = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]00:00)", t, re.ASCII)
+    if not m:
+        return False
+    year, month, day, hour, minute, second = (int(x) for x in m.groups()[:6])
+    if not 1 <= month <= 12 or hour > 23 or minute > 59 or second > 60:  # 60: a leap second
+        return False
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    days = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+    return 1 <= day <= days
+
+
+def present(path: Path) -> bool:
+    """Whether anything (file, folder, even a dangling link) is at path."""
+    try:
+        path.lstat()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True  # something is there, or cannot be ruled out; reading it reports the problem
+    return True
 
 
 def run_archive(out: Path) -> int:
@@ -762,12 +822,14 @@ def run_archive(out: Path) -> int:
     if res_dir.is_dir():
         for entry in sorted(res_dir.iterdir()):
             name = entry.name
-            if not (name.isascii() and name.isdigit() and len(name) >= 4 and entry.is_dir()):
-                campaign_fails.append(f"resolutions/{name} is not a resolution folder")
+            k = folder_k(name)
+            if k is None:
+                campaign_fails.append(
+                    f"resolutions/{name} is not a resolution folder name (k >= 1, zero-padded to four digits)"
+                )
                 continue
-            k = int(name)
-            if name != f"{k:04d}" or k < 1:
-                campaign_fails.append(f"resolutions/{name} is not k with leading zeros to four digits")
+            if not entry.is_dir():
+                campaign_fails.append(f"resolutions/{name} is not a folder")
                 continue
             folders[k] = entry
         for k in sorted(folders):
@@ -785,7 +847,7 @@ def run_archive(out: Path) -> int:
     chain_state = ChainState(camp.commitment)
     prev_next: bytes | None = None
     total_rolls = 0
-    unpublished = 0
+    unpublished = 0  # resolutions whose logs are not yet published
     for k in range(1, camp.resolutions + 1):
         folder = folders.get(k)
         if folder is None:
@@ -805,7 +867,7 @@ def run_archive(out: Path) -> int:
         else:
             if nrolls is None:
                 unpublished += 1
-                print(f"resolution {k}: ok (0 rolls; {', '.join(notes)})")
+                print(f"resolution {k}: ok (steps 1-4; {', '.join(notes)})")
             else:
                 total_rolls += nrolls
                 extra = f"; {', '.join(notes)}" if notes else ""
@@ -814,7 +876,7 @@ def run_archive(out: Path) -> int:
     if failures:
         print(f"archive {out}: FAIL ({failures} problem(s) in {camp.resolutions} resolution(s))")
         return 1
-    tail = f", {unpublished} roll log(s) not yet published" if unpublished else ""
+    tail = f", logs of {unpublished} resolution(s) not yet published" if unpublished else ""
     print(f"archive {out}: ok ({camp.resolutions} resolutions, {total_rolls} rolls replayed{tail})")
     return 0
 

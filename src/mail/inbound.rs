@@ -1,0 +1,185 @@
+//! Parses a raw message into what adjutant needs of it: who sent it, its
+//! subject, its text (HTML turned to text when there is no plain part), TOML
+//! attachments, and whether it was sent by a machine rather than a person.
+
+use mail_parser::{HeaderValue, MessageParser, MimeHeaders};
+use serde::Serialize;
+
+/// Limits on what is accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The largest raw message taken, in bytes. Orders are a few hundred
+    /// bytes; anything far larger is a mistake or an attack.
+    pub max_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_bytes: 512 * 1024,
+        }
+    }
+}
+
+/// Why a message could not be taken at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum InboundError {
+    #[error(
+        "the message is {size} bytes, over the limit of {limit} bytes; send the orders as plain text"
+    )]
+    TooLarge { size: usize, limit: usize },
+    #[error("the bytes are not an email message")]
+    NotAMessage,
+}
+
+/// Why a message must get no reply: RFC 3834's rules against answering
+/// machines, bounces and lists, so that no mail loop can start.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind", content = "detail")]
+pub enum Automatic {
+    /// `Auto-Submitted` other than `no` (RFC 3834 section 5).
+    AutoSubmitted(String),
+    /// `Precedence: bulk`, `list` or `junk`.
+    Precedence(String),
+    /// A `List-Id` header: mail from a mailing list.
+    List(String),
+    /// An empty return path (`Return-Path: <>`): a bounce or notification.
+    NullReturnPath,
+    /// A delivery status report (`multipart/report`).
+    DeliveryReport,
+    /// A well-known vendor auto-reply header (`X-Autoreply`, `X-Autorespond`).
+    VendorAutoReply(String),
+}
+
+/// A TOML attachment, which may carry orders instead of the body.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Attachment {
+    pub name: String,
+    pub text: String,
+}
+
+/// What adjutant takes from a message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Inbound {
+    pub message_id: Option<String>,
+    /// The sender's address, lower-cased.
+    pub from: Option<String>,
+    pub subject: String,
+    /// The first text body (decoded from any charset and transfer encoding),
+    /// with line ends as LF.
+    pub body: String,
+    /// Whether `body` came from an HTML part.
+    pub from_html: bool,
+    pub attachments: Vec<Attachment>,
+    /// Set when the message was sent by a machine: it must get no reply.
+    pub automatic: Option<Automatic>,
+}
+
+/// Parses `raw`. Never panics, whatever the bytes.
+pub fn parse(raw: &[u8], limits: &Limits) -> Result<Inbound, InboundError> {
+    if raw.len() > limits.max_bytes {
+        return Err(InboundError::TooLarge {
+            size: raw.len(),
+            limit: limits.max_bytes,
+        });
+    }
+    let message = MessageParser::default()
+        .parse(raw)
+        .ok_or(InboundError::NotAMessage)?;
+    if message.headers().is_empty() {
+        return Err(InboundError::NotAMessage);
+    }
+    let from = message
+        .from()
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .map(|a| a.trim().to_lowercase());
+    // mail-parser offers an HTML part as the text body when there is no
+    // plain one (converting it to text); the part's own type tells which.
+    let from_html = message
+        .text_part(0)
+        .is_some_and(|part| part.is_content_type("text", "html"));
+    let body = message
+        .body_text(0)
+        .map(|t| t.replace("\r\n", "\n").replace('\r', "\n"))
+        .unwrap_or_default();
+    let attachments = message
+        .attachments()
+        .filter_map(|part| {
+            let name = part.attachment_name()?.to_string();
+            let is_toml = name.to_lowercase().ends_with(".toml")
+                || part.is_content_type("application", "toml")
+                || part.is_content_type("text", "x-toml");
+            let text = part.text_contents()?;
+            is_toml.then(|| Attachment {
+                name,
+                text: text.replace("\r\n", "\n"),
+            })
+        })
+        .collect();
+    Ok(Inbound {
+        message_id: message.message_id().map(str::to_string),
+        from,
+        subject: message.subject().unwrap_or_default().trim().to_string(),
+        body,
+        from_html,
+        attachments,
+        automatic: automatic(&message),
+    })
+}
+
+fn header_text(message: &mail_parser::Message<'_>, name: &str) -> Option<String> {
+    match message.header(name)? {
+        HeaderValue::Text(t) => Some(t.trim().to_string()),
+        HeaderValue::TextList(list) => Some(list.join(" ").trim().to_string()),
+        HeaderValue::Address(a) => a
+            .first()
+            .and_then(|a| a.address())
+            .map(|a| a.trim().to_string()),
+        _ => message.header_raw(name).map(|r| r.trim().to_string()),
+    }
+}
+
+fn automatic(message: &mail_parser::Message<'_>) -> Option<Automatic> {
+    if let Some(value) = message.header_raw("Auto-Submitted") {
+        let value = value.trim().to_lowercase();
+        let keyword = value.split(';').next().unwrap_or("").trim();
+        if keyword != "no" {
+            return Some(Automatic::AutoSubmitted(value));
+        }
+    }
+    if let Some(value) = message.header_raw("Precedence") {
+        let value = value.trim().to_lowercase();
+        if ["bulk", "list", "junk"].contains(&value.as_str()) {
+            return Some(Automatic::Precedence(value));
+        }
+    }
+    if let Some(id) = header_text(message, "List-Id") {
+        return Some(Automatic::List(id));
+    }
+    if let Some(raw) = message.header_raw("Return-Path") {
+        let inner = raw
+            .trim()
+            .trim_start_matches('<')
+            .trim_end_matches('>')
+            .trim();
+        if inner.is_empty() {
+            return Some(Automatic::NullReturnPath);
+        }
+    }
+    if message.is_content_type("multipart", "report") {
+        return Some(Automatic::DeliveryReport);
+    }
+    // Not X-Auto-Response-Suppress: Outlook puts it on ordinary mail written
+    // by people, whose orders must still be acknowledged.
+    for name in ["X-Autoreply", "X-Autorespond"] {
+        if let Some(value) = message.header_raw(name) {
+            return Some(Automatic::VendorAutoReply(format!(
+                "{name}: {}",
+                value.trim()
+            )));
+        }
+    }
+    None
+}
