@@ -13,6 +13,8 @@ pub mod canonical;
 pub mod demo;
 pub mod engine;
 pub mod geometry;
+pub mod inbox;
+pub mod ingest;
 pub mod lifecycle;
 pub mod mail;
 pub mod resolution;

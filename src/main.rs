@@ -87,6 +87,24 @@ enum Command {
         campaign: String,
         call: String,
     },
+    /// Take one message on standard input (for an MTA pipe or procmail). Exit
+    /// status 0 when it was handled (whatever the reply says), 75 (EX_TEMPFAIL)
+    /// when the MTA should try again later.
+    Ingest {
+        #[arg(long, default_value = "./var")]
+        data: PathBuf,
+        /// Adjutant's own sending address; mail from it is never answered.
+        #[arg(long = "own-address")]
+        own_addresses: Vec<String>,
+    },
+    /// Ingest every message in a Maildir's new/ folder, moving each to cur/ once stored.
+    Maildir {
+        #[arg(long, default_value = "./var")]
+        data: PathBuf,
+        #[arg(long = "own-address")]
+        own_addresses: Vec<String>,
+        maildir: PathBuf,
+    },
     /// Work with a campaign's public archive.
     Archive {
         #[command(subcommand)]
@@ -121,6 +139,13 @@ fn main() -> ExitCode {
             eprintln!("adjutant: {e:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+fn ingest_config(own_addresses: Vec<String>) -> adjutant::ingest::IngestConfig {
+    adjutant::ingest::IngestConfig {
+        own_addresses,
+        ..Default::default()
     }
 }
 
@@ -298,6 +323,46 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
             }
             let (k, report) = engine::umpire(&mut store, &campaign, &call, clock)?;
             writeln!(out, "resolution {k}\n{report}")?;
+        }
+        Command::Ingest {
+            data,
+            own_addresses,
+        } => {
+            // sysexits.h: EX_TEMPFAIL makes Postfix and procmail keep the
+            // message and retry, so our own failure never bounces a player's
+            // orders.
+            const EX_TEMPFAIL: u8 = 75;
+            let mut raw = Vec::new();
+            if let Err(e) = std::io::stdin().read_to_end(&mut raw) {
+                eprintln!("adjutant: cannot read the message: {e}");
+                return Ok(ExitCode::from(EX_TEMPFAIL));
+            }
+            let config = ingest_config(own_addresses);
+            let outcome = Store::open(&data)
+                .map_err(adjutant::ingest::IngestError::from)
+                .and_then(|mut store| {
+                    adjutant::ingest::ingest(&mut store, &raw, "stdin", &config, clock)
+                });
+            match outcome {
+                Ok(outcome) => writeln!(out, "{}", outcome.summary())?,
+                Err(e) => {
+                    eprintln!("adjutant: {e}; the message was not taken, try again later");
+                    return Ok(ExitCode::from(EX_TEMPFAIL));
+                }
+            }
+        }
+        Command::Maildir {
+            data,
+            own_addresses,
+            maildir,
+        } => {
+            let mut store = open(&data)?;
+            let config = ingest_config(own_addresses);
+            for (name, outcome) in
+                adjutant::inbox::maildir::scan(&maildir, &mut store, &config, clock)?
+            {
+                writeln!(out, "{name}: {}", outcome.summary())?;
+            }
         }
         Command::Archive {
             command:

@@ -15,6 +15,8 @@ pub const DEFAULTS: &[(&str, &str)] = &[
         include_str!("../templates/resolution.txt"),
     ),
     ("umpire.txt", include_str!("../templates/umpire.txt")),
+    ("ack.txt", include_str!("../templates/ack.txt")),
+    ("refused.txt", include_str!("../templates/refused.txt")),
 ];
 
 /// A template could not be read or rendered.
@@ -39,8 +41,7 @@ pub struct Templates {
 }
 
 impl Templates {
-    /// The compiled-in defaults only.
-    pub fn defaults() -> Templates {
+    fn empty() -> Templates {
         let mut env = Environment::new();
         // Mail is plain text: nothing is HTML-escaped, and a missing value is
         // an error rather than a silent blank in a player's report.
@@ -49,13 +50,22 @@ impl Templates {
         Templates { env }
     }
 
+    /// The compiled-in defaults only.
+    pub fn embedded() -> Result<Templates, TemplateError> {
+        Templates::load(None)
+    }
+
     /// The defaults, with any file of the same name in `campaign_dir/templates/`
     /// in its place.
     pub fn for_campaign(campaign_dir: &Path) -> Result<Templates, TemplateError> {
-        let mut templates = Templates::defaults();
+        Templates::load(Some(campaign_dir))
+    }
+
+    fn load(campaign_dir: Option<&Path>) -> Result<Templates, TemplateError> {
+        let mut templates = Templates::empty();
         for (name, default) in DEFAULTS {
-            let path = campaign_dir.join("templates").join(name);
-            let source = if path.exists() {
+            let path = campaign_dir.map(|d| d.join("templates").join(name));
+            let source = if let Some(path) = path.filter(|p| p.exists()) {
                 std::fs::read_to_string(&path).map_err(|source| TemplateError::Read {
                     path: path.clone(),
                     source,

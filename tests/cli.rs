@@ -221,3 +221,44 @@ fn a_gm_runs_a_campaign_and_an_auditor_verifies_it() {
     assert!(v.contains("resolution 2 (turn"), "{v}");
     assert!(v.contains("FAILED"), "{v}");
 }
+
+#[test]
+fn ingest_tells_an_mta_to_retry_when_the_store_cannot_be_opened() {
+    let dir = tempfile::tempdir().expect("dir");
+    // A file where the data directory should be: the store cannot open.
+    let blocked = dir.path().join("var");
+    std::fs::write(&blocked, b"not a directory").expect("write");
+    let mut child = Command::new(BIN)
+        .args(["ingest", "--data", blocked.to_str().expect("utf-8")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"From: a@b.invalid\r\nSubject: x\r\n\r\nhold x\r\n")
+        .expect("write");
+    let out = child.wait_with_output().expect("waits");
+    assert_eq!(out.status.code(), Some(75), "{}", text(&out));
+
+    // With a store, a message from a stranger is handled: exit 0.
+    let data = dir.path().join("data");
+    let mut child = Command::new(BIN)
+        .args(["ingest", "--data", data.to_str().expect("utf-8")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"From: a@b.invalid\r\nSubject: x\r\n\r\nhold x\r\n")
+        .expect("write");
+    let out = child.wait_with_output().expect("waits");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("refused"), "{}", text(&out));
+}

@@ -308,10 +308,62 @@ impl Store {
     /// returns its id.
     pub fn store_inbound(&mut self, raw: &[u8], source: &str, now: DateTime<Utc>) -> Result<i64> {
         self.conn.execute(
-            "INSERT INTO inbound_messages (received_at, source, raw) VALUES (?1, ?2, ?3)",
-            params![ts(&now), source, raw],
+            "INSERT INTO inbound_messages (received_at, source, raw, raw_digest)
+             VALUES (?1, ?2, ?3, ?4)",
+            params![ts(&now), source, raw, Digest32::of(raw).to_hex()],
         )?;
         Ok(self.conn.last_insert_rowid())
+    }
+
+    /// The outcome recorded for an earlier message with exactly these bytes,
+    /// if one was fully handled.
+    pub fn handled_before(&self, raw: &[u8]) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT outcome FROM inbound_messages
+                 WHERE raw_digest = ?1 AND outcome IS NOT NULL ORDER BY id LIMIT 1",
+                [Digest32::of(raw).to_hex()],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Records how a stored message was handled, with the reply to queue,
+    /// in one transaction: a crash leaves either both or neither, and a
+    /// message without an outcome is handled again on restart.
+    pub fn finish_inbound(
+        &mut self,
+        id: i64,
+        status: &str,
+        outcome: &str,
+        campaign: Option<&str>,
+        reply: Option<&OutgoingMail>,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        tx.execute(
+            "UPDATE inbound_messages SET status = ?2, outcome = ?3 WHERE id = ?1",
+            params![id, status, outcome],
+        )?;
+        if let Some(mail) = reply {
+            queue_mail(&tx, campaign, mail, now)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Finds the campaigns where `address` is the GM or a player.
+    pub fn campaigns_of(&self, address: &str) -> Result<Vec<String>> {
+        let mut found = Vec::new();
+        for id in self.campaign_ids()? {
+            let c = self.campaign(&id)?.campaign;
+            let matches = |a: &str| a.eq_ignore_ascii_case(address);
+            if matches(&c.gm.address) || c.players.iter().any(|p| matches(&p.person.address)) {
+                found.push(id);
+            }
+        }
+        Ok(found)
     }
 
     /// Records a side's accepted orders for a phase; an earlier submission for

@@ -101,4 +101,12 @@ pub const MIGRATIONS: &[&str] = &[
         last_error      TEXT
     );
     "#,
+    // 2: the digest of each inbound message's bytes, so that a message
+    // delivered twice (a Maildir re-scan after a crash, an MTA retry) is
+    // recognised and not acted on again.
+    r#"
+    ALTER TABLE inbound_messages ADD COLUMN raw_digest TEXT;
+    ALTER TABLE inbound_messages ADD COLUMN outcome TEXT;
+    CREATE INDEX inbound_by_digest ON inbound_messages(raw_digest);
+    "#,
 ];

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Self-test of the independent verifier.
 
-Builds a small synthetic archive laid out as docs/AUDIT.md section 7 (a chain of length 4 from a fixed h_0,
-two resolutions: a turn and an umpire call, rolls drawn from the section 5 stream), checks that
-`verify.py archive` accepts it, then checks that each tampered copy is refused and that malformed input is
-reported rather than crashing. Exit status 0 only if every case behaves.
+Builds a small synthetic archive laid out as docs/AUDIT.md section 7 (sides alpha, beta and gamma, a chain
+of length 4 from a fixed h_0, two resolutions: a turn and an umpire call, rolls drawn from the section 5
+stream), checks that `verify.py archive` accepts it (also with its logs unpublished), then checks that each
+tampered copy is refused, for the expected reason where one is given, and that malformed input is reported
+rather than crashing. Exit status 0 only if every case behaves.
 """
 
 from __future__ import annotations

@@ -1,0 +1,81 @@
+//! A Maildir inbox: messages arrive in `new/`; each is ingested (stored,
+//! handled) and only then moved to `cur/` with the seen flag, so a crash
+//! leaves it in `new/` to be taken again, and the ingest path's duplicate
+//! check keeps it from being acted on twice.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::ingest::{IngestConfig, IngestError, Outcome, ingest};
+use crate::lifecycle::Clock;
+use crate::store::Store;
+
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum MaildirError {
+    #[error("cannot read the Maildir {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Ingest(#[from] IngestError),
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> MaildirError + '_ {
+    move |source| MaildirError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Creates `new/`, `cur/` and `tmp/` under `root` if missing.
+pub fn create(root: &Path) -> Result<(), MaildirError> {
+    for sub in ["new", "cur", "tmp"] {
+        let dir = root.join(sub);
+        fs::create_dir_all(&dir).map_err(io(&dir))?;
+    }
+    Ok(())
+}
+
+/// Delivers `raw` into the Maildir the way an MDA does: written in `tmp/`,
+/// then renamed into `new/`, so a reader never sees half a message.
+pub fn deliver(root: &Path, unique: &str, raw: &[u8]) -> Result<PathBuf, MaildirError> {
+    create(root)?;
+    let tmp = root.join("tmp").join(unique);
+    fs::write(&tmp, raw).map_err(io(&tmp))?;
+    let new = root.join("new").join(unique);
+    fs::rename(&tmp, &new).map_err(io(&new))?;
+    Ok(new)
+}
+
+/// Ingests every message in `new/`, oldest name first, and moves each to
+/// `cur/` once it is stored and handled. Returns the outcomes in order.
+pub fn scan(
+    root: &Path,
+    store: &mut Store,
+    config: &IngestConfig,
+    clock: &dyn Clock,
+) -> Result<Vec<(String, Outcome)>, MaildirError> {
+    create(root)?;
+    let new = root.join("new");
+    let mut names: Vec<String> = fs::read_dir(&new)
+        .map_err(io(&new))?
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with('.'))
+        .collect();
+    names.sort();
+    let mut outcomes = Vec::with_capacity(names.len());
+    for name in names {
+        let path = new.join(&name);
+        let raw = fs::read(&path).map_err(io(&path))?;
+        let outcome = ingest(store, &raw, "maildir", config, clock)?;
+        // Maildir's info suffix ":2,S" marks the message seen.
+        let target = root.join("cur").join(format!("{name}:2,S"));
+        fs::rename(&path, &target).map_err(io(&target))?;
+        outcomes.push((name, outcome));
+    }
+    Ok(outcomes)
+}

@@ -1,0 +1,287 @@
+//! The ingest path from raw message to stored orders and queued reply.
+
+use chrono::{DateTime, Utc};
+
+use adjutant::engine;
+use adjutant::ingest::{IngestConfig, Outcome, ingest};
+use adjutant::lifecycle::FixedClock;
+use adjutant::store::Store;
+
+const ID: &str = "sound-the-charge-demo";
+
+fn now() -> FixedClock {
+    FixedClock(
+        DateTime::parse_from_rfc3339("2026-01-05T10:00:00Z")
+            .expect("valid")
+            .with_timezone(&Utc),
+    )
+}
+
+fn config() -> IngestConfig {
+    IngestConfig {
+        own_addresses: vec!["umpire@example.org".into()],
+        ..IngestConfig::default()
+    }
+}
+
+fn setup() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().expect("dir");
+    let campaign = adjutant::demo::bundled_campaign(&dir.path().join("campaign")).expect("loads");
+    let mut store = Store::open(&dir.path().join("data")).expect("store");
+    engine::init(&mut store, &campaign, &dir.path().join("campaign"), &now()).expect("init");
+    (dir, store)
+}
+
+fn mail(from: &str, subject: &str, headers: &str, body: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: umpire@example.org\r\nSubject: {subject}\r\nMessage-ID: <{}@test>\r\n{headers}Content-Type: text/plain; charset=utf-8\r\n\r\n{}",
+        subject.len() + body.len(),
+        body.replace('\n', "\r\n")
+    )
+    .into_bytes()
+}
+
+fn replies(store: &Store) -> Vec<adjutant::store::OutgoingMail> {
+    store
+        .queued_mail(ID)
+        .expect("outbox")
+        .into_iter()
+        .filter(|m| m.message_id.contains(".reply."))
+        .collect()
+}
+
+const LANNES: &str = "Jean Lannes <Lannes@french.invalid>";
+const SUBJECT: &str = "[sound-the-charge-demo] orders for turn 1";
+
+#[test]
+fn good_orders_are_stored_and_acknowledged_once_even_if_delivered_twice() {
+    let (_dir, mut store) = setup();
+    let raw = mail(
+        LANNES,
+        SUBJECT,
+        "",
+        "passphrase: vive-l-empereur\nhold 1-ligne\nhold nowhere\nsalt 42\n-- \nJ.L.\n",
+    );
+    let outcome = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+    let Outcome::Accepted {
+        side,
+        refused_lines,
+        replaced,
+        ..
+    } = &outcome
+    else {
+        panic!("{outcome:?}");
+    };
+    assert_eq!(side, "french");
+    assert_eq!(*refused_lines, 1);
+    assert!(!replaced);
+    assert!(
+        engine::sides_in(&store, ID)
+            .expect("sides")
+            .contains("french")
+    );
+    let acks = replies(&store);
+    assert_eq!(acks.len(), 1);
+    assert_eq!(acks[0].recipient, "lannes@french.invalid");
+    assert!(
+        acks[0].body.contains("    hold 1-ligne\n    salt 42\n"),
+        "{}",
+        acks[0].body
+    );
+    assert!(acks[0].body.contains("line 3: nowhere"), "{}", acks[0].body);
+    assert!(
+        acks[0].body.contains("Digest of your accepted orders: "),
+        "{}",
+        acks[0].body
+    );
+
+    let again = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+    assert!(matches!(again, Outcome::Duplicate { .. }), "{again:?}");
+    assert_eq!(replies(&store).len(), 1, "no second reply");
+}
+
+#[test]
+fn a_message_stored_before_a_crash_is_handled_once_on_the_retry() {
+    let (_dir, mut store) = setup();
+    let raw = mail(
+        LANNES,
+        SUBJECT,
+        "",
+        "passphrase vive-l-empereur\nhold garde\n",
+    );
+    // The crash: stored, never finished.
+    store.store_inbound(&raw, "test", now().0).expect("store");
+    let outcome = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+    assert!(matches!(outcome, Outcome::Accepted { .. }), "{outcome:?}");
+    assert_eq!(replies(&store).len(), 1);
+}
+
+#[test]
+fn a_wrong_passphrase_is_refused_without_saying_which_part_failed() {
+    let (_dir, mut store) = setup();
+    let raw = mail(
+        LANNES,
+        SUBJECT,
+        "",
+        "passphrase: vive-le-roi\nhold 1-ligne\n",
+    );
+    let outcome = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+    assert!(matches!(outcome, Outcome::Refused { .. }), "{outcome:?}");
+    assert!(
+        engine::sides_in(&store, ID).expect("sides").is_empty(),
+        "nothing stored as orders"
+    );
+    let reply = &replies(&store)[0];
+    assert!(
+        reply.body.contains("do not match a player"),
+        "{}",
+        reply.body
+    );
+    assert!(
+        !reply.body.contains("french"),
+        "reveals nothing else: {}",
+        reply.body
+    );
+
+    // A stranger gets the same words.
+    let raw = mail(
+        "spy@elsewhere.invalid",
+        SUBJECT,
+        "",
+        "passphrase: vive-l-empereur\nhold 1-ligne\n",
+    );
+    ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+    let bodies: Vec<String> = replies(&store).into_iter().map(|m| m.body).collect();
+    assert_eq!(bodies.len(), 2);
+    assert_eq!(bodies[0], bodies[1]);
+}
+
+#[test]
+fn machine_mail_and_our_own_mail_get_no_reply() {
+    let (_dir, mut store) = setup();
+    for raw in [
+        mail(
+            LANNES,
+            SUBJECT,
+            "Auto-Submitted: auto-replied\r\n",
+            "away\n",
+        ),
+        mail(LANNES, SUBJECT, "Precedence: bulk\r\n", "hold 1-ligne\n"),
+        mail(LANNES, SUBJECT, "Return-Path: <>\r\n", "hold 1-ligne\n"),
+        mail(
+            "umpire@example.org",
+            SUBJECT,
+            "",
+            "passphrase grand-quartier-general\n",
+        ),
+    ] {
+        let outcome = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+        assert!(matches!(outcome, Outcome::Ignored { .. }), "{outcome:?}");
+    }
+    assert!(
+        store
+            .queued_mail(ID)
+            .expect("outbox")
+            .iter()
+            .all(|m| !m.message_id.contains(".reply."))
+    );
+}
+
+#[test]
+fn orders_for_another_turn_are_refused_naming_the_current_phase() {
+    let (_dir, mut store) = setup();
+    let raw = mail(
+        LANNES,
+        "[sound-the-charge-demo] orders for turn 4",
+        "",
+        "passphrase vive-l-empereur\nhold 1-ligne\n",
+    );
+    let outcome = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+    let Outcome::Refused { reason } = outcome else {
+        panic!()
+    };
+    assert!(reason.contains("turn 4"), "{reason}");
+    assert!(reason.contains("turn 1 orders (french active)"), "{reason}");
+    assert!(reason.contains("2026"), "names the deadline: {reason}");
+}
+
+#[test]
+fn an_unknown_campaign_and_a_message_naming_none_are_refused_with_a_hint() {
+    let (_dir, mut store) = setup();
+    let raw = mail(
+        LANNES,
+        "[austerlitz] orders",
+        "",
+        "passphrase vive-l-empereur\n",
+    );
+    let outcome = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+    assert!(
+        matches!(&outcome, Outcome::Refused { reason } if reason.contains("austerlitz")),
+        "{outcome:?}"
+    );
+    // A stranger writing without a campaign cannot be placed in one.
+    let raw = mail("someone@else.invalid", "orders", "", "hold x\n");
+    let outcome = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+    assert!(
+        matches!(&outcome, Outcome::Refused { reason } if reason.contains("which campaign")),
+        "{outcome:?}"
+    );
+    // A player in only one campaign need not name it.
+    let raw = mail(
+        LANNES,
+        "my orders",
+        "",
+        "passphrase vive-l-empereur\nhold 1-ligne\n",
+    );
+    let outcome = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+    assert!(matches!(outcome, Outcome::Accepted { .. }), "{outcome:?}");
+}
+
+#[test]
+fn orders_in_a_toml_attachment_replace_the_body() {
+    let (_dir, mut store) = setup();
+    let raw = format!(
+        "From: {LANNES}\r\nSubject: {SUBJECT}\r\nMessage-ID: <t@test>\r\nMIME-Version: 1.0\r\n\
+         Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\n\
+         passphrase: vive-l-empereur\r\nSee the attachment.\r\n--b\r\nContent-Type: application/toml\r\n\
+         Content-Disposition: attachment; filename=\"orders.toml\"\r\n\r\norders = [\"hold garde\"]\r\n--b--\r\n"
+    );
+    let outcome = ingest(&mut store, raw.as_bytes(), "test", &config(), &now()).expect("ingest");
+    let Outcome::Accepted { refused_lines, .. } = outcome else {
+        panic!("{outcome:?}")
+    };
+    assert_eq!(refused_lines, 0);
+    assert!(replies(&store)[0].body.contains("    hold garde\n"));
+}
+
+#[test]
+fn a_maildir_message_leaves_new_only_once_stored_and_is_not_acted_on_twice() {
+    use adjutant::inbox::maildir;
+    let (dir, mut store) = setup();
+    let root = dir.path().join("Maildir");
+    let raw = mail(
+        LANNES,
+        SUBJECT,
+        "",
+        "passphrase vive-l-empereur\nhold 1-ligne\n",
+    );
+    maildir::deliver(&root, "0001.test", &raw).expect("deliver");
+    let done = maildir::scan(&root, &mut store, &config(), &now()).expect("scan");
+    assert_eq!(done.len(), 1);
+    assert!(
+        matches!(done[0].1, Outcome::Accepted { .. }),
+        "{:?}",
+        done[0].1
+    );
+    assert_eq!(std::fs::read_dir(root.join("new")).expect("new").count(), 0);
+    assert!(root.join("cur/0001.test:2,S").exists());
+    // The same message delivered again (as after a crash before the move).
+    maildir::deliver(&root, "0002.test", &raw).expect("deliver");
+    let done = maildir::scan(&root, &mut store, &config(), &now()).expect("scan");
+    assert!(
+        matches!(done[0].1, Outcome::Duplicate { .. }),
+        "{:?}",
+        done[0].1
+    );
+    assert_eq!(replies(&store).len(), 1);
+}
