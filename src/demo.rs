@@ -22,6 +22,9 @@ use crate::store::Store;
 pub const CAMPAIGN_TOML: &str = include_str!("../campaigns/sound-the-charge-demo/campaign.toml");
 pub const SCENARIO_TOML: &str = include_str!("../campaigns/sound-the-charge-demo/scenario.toml");
 
+/// The file that marks a folder as the demo's own.
+const MARKER: &str = ".adjutant-demo";
+
 /// The umpire calls the demo asks for, in order.
 pub const DEMO_CALLS: &[&str] = &[
     "shoot 12 line-infantry grade B range 3",
@@ -38,6 +41,8 @@ pub enum DemoError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("{0} is not empty and was not made by `adjutant demo`; give --out a new folder")]
+    NotADemoFolder(PathBuf),
     #[error("the bundled campaign does not load:\n{0}")]
     Campaign(String),
     #[error(transparent)]
@@ -98,9 +103,21 @@ pub fn run(out: &Path, say: &mut dyn Write) -> Result<DemoResult, DemoError> {
         let path = path.to_path_buf();
         move |source| DemoError::Io { path, source }
     };
+    // Only a folder an earlier demo made (it holds the marker) is cleared:
+    // `--out .` must never wipe a user's files.
+    let marker = out.join(MARKER);
     if out.exists() {
+        let empty = std::fs::read_dir(out)
+            .map(|mut d| d.next().is_none())
+            .map_err(io(out))?;
+        if !empty && !marker.exists() {
+            return Err(DemoError::NotADemoFolder(out.to_path_buf()));
+        }
         std::fs::remove_dir_all(out).map_err(io(out))?;
     }
+    std::fs::create_dir_all(out).map_err(io(out))?;
+    std::fs::write(&marker, "made by `adjutant demo`; the next demo run clears this folder\n")
+        .map_err(io(&marker))?;
     let campaign_dir = out.join("campaign");
     let data_dir = out.join("data");
     let archive_dir = out.join("archive");

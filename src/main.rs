@@ -285,14 +285,27 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
                 Some(id) => vec![id],
                 None => store.campaign_ids()?,
             };
+            // One campaign's trouble must not stop the others' deadlines.
+            let mut failed = false;
             for id in ids {
-                for r in engine::tick(&mut store, &id, clock)? {
-                    writeln!(
-                        out,
-                        "{id}: resolution {}: {} ({} rolls)",
-                        r.k, r.phase_label, r.rolls
-                    )?;
+                match engine::tick(&mut store, &id, clock) {
+                    Ok(done) => {
+                        for r in done {
+                            writeln!(
+                                out,
+                                "{id}: resolution {}: {} ({} rolls)",
+                                r.k, r.phase_label, r.rolls
+                            )?;
+                        }
+                    }
+                    Err(e) => {
+                        failed = true;
+                        eprintln!("adjutant: {id}: {e}");
+                    }
                 }
+            }
+            if failed {
+                return Ok(ExitCode::FAILURE);
             }
         }
         Command::Resolve { data, campaign } => {

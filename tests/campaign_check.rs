@@ -161,7 +161,7 @@ const CASES: &[(&str, &[Expect])] = &[
     ("bad-duration", &[at(C, 35, 10, "`48` is not a duration")]),
     (
         "chain-length-zero",
-        &[at(C, 38, 16, "chain_length must be at least 1, not 0")],
+        &[at(C, 38, 16, "chain_length must be from 1 to 100000, not 0")],
     ),
     (
         "passphrase-not-hashed",

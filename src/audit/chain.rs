@@ -9,6 +9,11 @@ pub type Secret = Digest32;
 /// The published head of the chain, h_N.
 pub type Commitment = Digest32;
 
+/// The longest chain a campaign may ask for. Each secret is found by hashing
+/// from h_0, so the length bounds the work of every resolution; a campaign of
+/// a hundred thousand resolutions is far beyond any real one.
+pub const MAX_CHAIN_LENGTH: u32 = 100_000;
+
 /// The whole chain, kept only by the store of the daemon that made it.
 #[derive(Clone)]
 pub struct HashChain {
@@ -23,6 +28,9 @@ pub enum ChainError {
     /// A chain needs at least one resolution's secret.
     #[error("a hash chain must be at least 1 long")]
     EmptyChain,
+    /// Longer than [`MAX_CHAIN_LENGTH`].
+    #[error("a hash chain may be at most {MAX_CHAIN_LENGTH} long, not {0}")]
+    TooLong(u32),
     /// Resolution numbers run from 1 to the chain length.
     #[error(
         "resolution {k} is outside the chain (1..={length}); the campaign has used up its secrets"
@@ -45,10 +53,10 @@ pub enum ChainError {
 impl std::fmt::Debug for HashChain {
     /// Shows the length and the commitment, never the secret origin.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Not the commitment either: computing it hashes the whole chain.
         f.debug_struct("HashChain")
             .field("length", &self.length)
-            .field("commitment", &self.commitment())
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
@@ -57,6 +65,9 @@ impl HashChain {
     pub fn new(origin: Secret, length: u32) -> Result<HashChain, ChainError> {
         if length == 0 {
             return Err(ChainError::EmptyChain);
+        }
+        if length > MAX_CHAIN_LENGTH {
+            return Err(ChainError::TooLong(length));
         }
         Ok(HashChain { origin, length })
     }

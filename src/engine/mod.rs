@@ -150,7 +150,9 @@ pub fn submit(
     let sheet = ruleset.check_orders(&state, side, text);
     let canonical = sheet.canonical_text();
     let phase_key = resolution::phase_key(ruleset, &state);
-    if sheet.accepted.is_empty() && !sheet.is_clean() {
+    // A text with nothing accepted (every line refused, or no line at all) is
+    // not the side's orders: it must not replace good ones or close the phase.
+    if sheet.accepted.is_empty() && sheet.salt.is_empty() {
         return Ok(Submitted {
             digest: Digest32::of(canonical.as_bytes()),
             sheet,
@@ -213,9 +215,13 @@ pub fn resolve_now(
     campaign_id: &str,
     clock: &dyn Clock,
 ) -> Result<Vec<Resolved>> {
-    let mut done = finish_closed(store, campaign_id, clock)?;
-    done.push(close_and_resolve(store, campaign_id, clock, None)?);
-    Ok(done)
+    // A phase closed before a crash is the one the GM meant to resolve; the
+    // phase that follows has only just opened and must not close with it.
+    let done = finish_closed(store, campaign_id, clock)?;
+    if !done.is_empty() {
+        return Ok(done);
+    }
+    Ok(vec![close_and_resolve(store, campaign_id, clock, None)?])
 }
 
 fn next_k(store: &Store, campaign_id: &str) -> Result<u64> {
