@@ -3,7 +3,7 @@
 //! pins the same values).
 
 use adjutant::audit::dice::{Dice, DiceStream, Die};
-use adjutant::audit::{Digest32, HashChain, Manifest, SeedInputs, SideOrders};
+use adjutant::audit::{Digest32, HashChain, Kind, Manifest, SeedInputs, SideOrders};
 
 fn main() {
     let origin = Digest32(core::array::from_fn(|i| i as u8));
@@ -18,6 +18,7 @@ fn main() {
     }
     let alpha = "hold grenadiers\nsalt 4711\n";
     let manifest = Manifest {
+        kind: Kind::Turn,
         campaign: "example".into(),
         resolution: 1,
         phase: "turn 1 orders (alpha active)".into(),
@@ -42,6 +43,7 @@ fn main() {
     let prior = Digest32::of(b"{}");
     println!("prior state digest (of `{{}}`) = {prior}");
     let inputs = SeedInputs {
+        kind: Kind::Turn,
         campaign: "example".into(),
         resolution: 1,
         secret: chain.secret_for(1).expect("in range"),
@@ -57,6 +59,37 @@ fn main() {
         ..inputs.clone()
     };
     println!("seed with beacon = {}", with_beacon.seed());
+    let umpire = chain.umpire_chain();
+    println!("u_0 = {}", umpire.link(0));
+    println!("U = {}", umpire.commitment());
+    for j in 1..=3 {
+        println!("q_{j} = {}", umpire.secret_for(j).expect("in range"));
+    }
+    let call = "rally grade c enemy-can-charge\n";
+    let call_manifest = Manifest {
+        kind: Kind::Umpire,
+        campaign: "example".into(),
+        resolution: 1,
+        phase: "umpire".into(),
+        sides: vec![SideOrders {
+            side: "@umpire".into(),
+            digest: Some(Digest32::of(call.as_bytes())),
+        }],
+    };
+    println!("call digest = {}", Digest32::of(call.as_bytes()));
+    println!("call manifest text = {:?}", call_manifest.text());
+    println!("call manifest digest = {}", call_manifest.digest());
+    let call_inputs = SeedInputs {
+        kind: Kind::Umpire,
+        campaign: "example".into(),
+        resolution: 1,
+        secret: umpire.secret_for(1).expect("in range"),
+        manifest_digest: call_manifest.digest(),
+        prior_state_digest: prior,
+        beacon: None,
+    };
+    println!("call preimage = {}", hex::encode(call_inputs.preimage()));
+    println!("call seed = {}", call_inputs.seed());
     for die in [Die::D6, Die::D10, Die::TwoD6, Die::D100] {
         let mut s = DiceStream::new(&seed);
         let values: Vec<u32> = (0..20).map(|_| s.roll(die, "vector")).collect();

@@ -116,8 +116,11 @@ pub fn run(out: &Path, say: &mut dyn Write) -> Result<DemoResult, DemoError> {
         std::fs::remove_dir_all(out).map_err(io(out))?;
     }
     std::fs::create_dir_all(out).map_err(io(out))?;
-    std::fs::write(&marker, "made by `adjutant demo`; the next demo run clears this folder\n")
-        .map_err(io(&marker))?;
+    std::fs::write(
+        &marker,
+        "made by `adjutant demo`; the next demo run clears this folder\n",
+    )
+    .map_err(io(&marker))?;
     let campaign_dir = out.join("campaign");
     let data_dir = out.join("data");
     let archive_dir = out.join("archive");
@@ -190,8 +193,9 @@ pub fn run(out: &Path, say: &mut dyn Write) -> Result<DemoResult, DemoError> {
     let verdict = archive::verify::verify(&archive_dir)?;
     let _ = writeln!(
         say,
-        "archive: {} resolutions in {}",
-        exported.resolutions,
+        "archive: {} turn resolutions and {} umpire calls in {}",
+        exported.turns,
+        exported.calls,
         archive_dir.display()
     );
     for line in &verdict.resolutions {

@@ -212,10 +212,11 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
             let record = engine::init(&mut store, &loaded, &dir, clock)?;
             writeln!(
                 out,
-                "registered {} in {}\ncommitment C = {}\nchain length N = {}\nfirst deadline: {}",
+                "registered {} in {}\ncommitment C = {}\numpire commitment U = {}\nchain length N = {}\nfirst deadline: {}",
                 loaded.id,
                 data.display(),
                 record.commitment,
+                record.chain.umpire_chain().commitment(),
                 record.chain.length(),
                 record.deadline
             )?;
@@ -335,7 +336,7 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
                 return Ok(ExitCode::SUCCESS);
             }
             let (k, report) = engine::umpire(&mut store, &campaign, &call, clock)?;
-            writeln!(out, "resolution {k}\n{report}")?;
+            writeln!(out, "umpire call {k}\n{report}")?;
         }
         Command::Ingest {
             data,
@@ -389,8 +390,9 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
             let done = archive::export::export(&store, &campaign, &dir)?;
             writeln!(
                 out,
-                "wrote {} resolutions to {}",
-                done.resolutions,
+                "wrote {} turn resolutions and {} umpire calls to {}",
+                done.turns,
+                done.calls,
                 dir.display()
             )?;
             if done.pending > 0 {
@@ -416,10 +418,11 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
                 .count();
             writeln!(
                 out,
-                "{}: {} resolutions, {} failed",
+                "{}: {} resolutions checked, {} failed, {} problems with the archive as a whole",
                 verdict.campaign,
                 verdict.resolutions.len(),
-                failed + usize::from(!verdict.problems.is_empty())
+                failed,
+                verdict.problems.len()
             )?;
             if !verdict.ok() {
                 return Ok(ExitCode::FAILURE);

@@ -2,7 +2,6 @@
 //! both call [`run`], so a verified archive is checked by the very code that
 //! produced it, from nothing but what the archive holds.
 
-use serde::Serialize;
 use std::collections::BTreeMap;
 
 use crate::audit::dice::{Dice, DiceStream};
@@ -14,30 +13,7 @@ use crate::rules::orders::Order;
 use crate::rules::ruleset::Event;
 use crate::rules::{GameState, Ruleset, UmpireError, UmpireReport};
 
-/// Which kind of resolution: a phase of the game, or one umpire call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Kind {
-    Turn,
-    Umpire,
-}
-
-impl Kind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Turn => "turn",
-            Kind::Umpire => "umpire",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Kind> {
-        match text {
-            "turn" => Some(Kind::Turn),
-            "umpire" => Some(Kind::Umpire),
-            _ => None,
-        }
-    }
-}
+pub use crate::audit::Kind;
 
 /// Everything a resolution depends on.
 pub struct Inputs<'a> {
@@ -47,6 +23,9 @@ pub struct Inputs<'a> {
     pub k: u64,
     pub secret: Digest32,
     pub manifest_digest: Digest32,
+    /// SHA-256 of the prior state's stored bytes, which the seed takes; the
+    /// state must serialise back to exactly those bytes.
+    pub prior_state_digest: Digest32,
     pub beacon: Option<&'a str>,
     pub policy: NoOrdersPolicy,
     pub prior_state: &'a GameState,
@@ -79,6 +58,15 @@ pub enum RunError {
     NoCall,
     #[error("umpire call refused: {0}")]
     Call(UmpireError),
+    #[error("the call is recorded as `{recorded}`, but its canonical form is `{canonical}`")]
+    CallNotCanonical { recorded: String, canonical: String },
+    #[error(
+        "the prior state's bytes hash to {stored}, but the state they hold serialises to {reserialised}: not canonical"
+    )]
+    StateNotCanonical {
+        stored: Digest32,
+        reserialised: Digest32,
+    },
 }
 
 /// The manifest of a turn: one line per side of the state.
@@ -90,6 +78,7 @@ pub fn turn_manifest(
     orders: &BTreeMap<String, String>,
 ) -> Manifest {
     Manifest {
+        kind: Kind::Turn,
         campaign: campaign.to_string(),
         resolution: k,
         phase: phase_label.to_string(),
@@ -107,6 +96,7 @@ pub fn turn_manifest(
 /// The manifest of an umpire call.
 pub fn umpire_manifest(campaign: &str, k: u64, call_text: &str) -> Manifest {
     Manifest {
+        kind: Kind::Umpire,
         campaign: campaign.to_string(),
         resolution: k,
         phase: "umpire".to_string(),
@@ -134,12 +124,20 @@ pub fn phase_key(ruleset: &dyn Ruleset, state: &GameState) -> String {
 
 /// Runs the resolution. Pure: the same inputs give the same bytes.
 pub fn run(inputs: &Inputs<'_>) -> Result<Output, RunError> {
+    let reserialised = canonical::digest(inputs.prior_state);
+    if reserialised != inputs.prior_state_digest {
+        return Err(RunError::StateNotCanonical {
+            stored: inputs.prior_state_digest,
+            reserialised,
+        });
+    }
     let seed = SeedInputs {
+        kind: inputs.kind,
         campaign: inputs.campaign.to_string(),
         resolution: inputs.k,
         secret: inputs.secret,
         manifest_digest: inputs.manifest_digest,
-        prior_state_digest: canonical::digest(inputs.prior_state),
+        prior_state_digest: inputs.prior_state_digest,
         beacon: inputs.beacon.map(str::to_string),
     }
     .seed();
@@ -150,14 +148,21 @@ pub fn run(inputs: &Inputs<'_>) -> Result<Output, RunError> {
             (state, events, None)
         }
         Kind::Umpire => {
-            let call = match inputs.orders.get(UMPIRE) {
-                Some(text) if inputs.orders.len() == 1 => text.trim_end_matches('\n'),
+            let recorded = match inputs.orders.get(UMPIRE) {
+                Some(text) if inputs.orders.len() == 1 => text,
                 _ => return Err(RunError::NoCall),
             };
             let report = inputs
                 .ruleset
-                .umpire(call, &mut dice)
+                .umpire(recorded.strip_suffix('\n').unwrap_or(recorded), &mut dice)
                 .map_err(RunError::Call)?;
+            // One call, one text: any other spelling would be another seed.
+            if format!("{}\n", report.call) != *recorded {
+                return Err(RunError::CallNotCanonical {
+                    recorded: recorded.clone(),
+                    canonical: report.call,
+                });
+            }
             let event = serde_json::json!({ "kind": "umpire", "report": report });
             (
                 inputs.prior_state.clone(),
@@ -192,12 +197,28 @@ fn run_turn(
             Some(text) => text.clone(),
             None => match (inputs.policy, state.standing_orders.get(side)) {
                 (NoOrdersPolicy::StandingOrders, Some(lines)) if !lines.is_empty() => {
+                    // Last turn's orders may no longer fit (a unit since
+                    // eliminated): those lines lapse, with a word in the log,
+                    // rather than stopping the resolution.
+                    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+                    let sheet = inputs.ruleset.check_orders(state, side, &text);
                     notes.push(Event {
                         kind: "standing-orders".to_string(),
                         units: Vec::new(),
-                        text: format!("{side} sent no orders; its last orders stand."),
+                        text: format!(
+                            "{side} sent no orders; its last orders stand{}.",
+                            if sheet.is_clean() {
+                                String::new()
+                            } else {
+                                format!(
+                                    ", less {} that no longer apply",
+                                    sheet.parse_errors.len() + sheet.rejections.len()
+                                )
+                            }
+                        ),
                     });
-                    lines.iter().map(|l| format!("{l}\n")).collect()
+                    orders.insert(side.clone(), sheet.accepted);
+                    continue;
                 }
                 _ => continue,
             },

@@ -16,7 +16,7 @@ pub fn describe(store: &Store, id: &str, now: DateTime<Utc>) -> Result<String, E
     let ruleset = ruleset_for(&campaign.ruleset.id)
         .ok_or_else(|| EngineError::UnknownRuleset(campaign.ruleset.id.clone()))?;
     let state = store.state(&record.current_state_digest)?;
-    let resolutions = store.resolutions(id)?;
+    let (turns, calls) = store.resolution_counts(id)?;
     let sent = engine::sides_in(store, id)?;
     let mut out = String::new();
     let _ = writeln!(
@@ -27,8 +27,7 @@ pub fn describe(store: &Store, id: &str, now: DateTime<Utc>) -> Result<String, E
     let _ = writeln!(out, "  commitment {}", record.commitment);
     let _ = writeln!(
         out,
-        "  resolutions {} of {} secrets",
-        resolutions.len(),
+        "  {turns} turn resolutions and {calls} umpire calls; each chain holds {} secrets",
         record.chain.length()
     );
     if let Some(why) = &state.finished {

@@ -2,7 +2,7 @@
 //! them, and the page must still print them.
 
 use adjutant::audit::dice::{Dice, DiceStream, Die};
-use adjutant::audit::{Digest32, HashChain, Manifest, SeedInputs, SideOrders};
+use adjutant::audit::{Digest32, HashChain, Kind, Manifest, SeedInputs, SideOrders};
 
 const AUDIT_MD: &str = include_str!("../docs/AUDIT.md");
 
@@ -18,6 +18,7 @@ const ALPHA_ORDERS: &str = "hold grenadiers\nsalt 4711\n";
 
 fn vector_manifest() -> Manifest {
     Manifest {
+        kind: Kind::Turn,
         campaign: "example".into(),
         resolution: 1,
         phase: "turn 1 orders (alpha active)".into(),
@@ -36,6 +37,7 @@ fn vector_manifest() -> Manifest {
 
 fn vector_seed_inputs() -> SeedInputs {
     SeedInputs {
+        kind: Kind::Turn,
         campaign: "example".into(),
         resolution: 1,
         secret: vector_chain().secret_for(1).expect("in range"),
@@ -171,4 +173,56 @@ fn rejection_vector() {
          1272326043@10+2 2574077564@12+1 2279326520@13+4 1912850525@17+2 2282258338@19+1"
     );
     assert!(AUDIT_MD.contains("2578340825@5+4"));
+}
+
+#[test]
+fn umpire_chain_and_call_vectors() {
+    let umpire = vector_chain().umpire_chain();
+    pinned(
+        "u_0",
+        hex(umpire.link(0)),
+        "6a854d30a43509a4a88ba74a6342df4a9ff84345c51aa20215e45292864b4976",
+    );
+    pinned(
+        "U",
+        hex(umpire.commitment()),
+        "d821422635d2c669458caf990c677b1a43a455f60a772630e599f27fbc4b1492",
+    );
+    pinned(
+        "q_1",
+        hex(umpire.secret_for(1).expect("in range")),
+        "5a28caf0e9810c47ea88bed8f3d40621ff9b3570ff1e71c61fad932e9e930c69",
+    );
+    let call = "rally grade c enemy-can-charge\n";
+    let manifest = Manifest {
+        kind: Kind::Umpire,
+        campaign: "example".into(),
+        resolution: 1,
+        phase: "umpire".into(),
+        sides: vec![SideOrders {
+            side: "@umpire".into(),
+            digest: Some(Digest32::of(call.as_bytes())),
+        }],
+    };
+    assert!(manifest.text().contains("\ncall 1\n"));
+    pinned(
+        "call manifest digest",
+        hex(manifest.digest()),
+        "eabc5ad59a9d1ba9044cabdb73ad79e48ef31e05df1708523b34ccfb70251106",
+    );
+    let inputs = SeedInputs {
+        kind: Kind::Umpire,
+        campaign: "example".into(),
+        resolution: 1,
+        secret: umpire.secret_for(1).expect("in range"),
+        manifest_digest: manifest.digest(),
+        prior_state_digest: Digest32::of(b"{}"),
+        beacon: None,
+    };
+    assert!(inputs.preimage().starts_with(b"adjutant-call-v1"));
+    pinned(
+        "call seed",
+        hex(inputs.seed()),
+        "93830a761a6a7cff197166a79bf81f9e488c69d2bbc6ef9861e1c8ad3a8e0cd6",
+    );
 }

@@ -161,7 +161,12 @@ const CASES: &[(&str, &[Expect])] = &[
     ("bad-duration", &[at(C, 35, 10, "`48` is not a duration")]),
     (
         "chain-length-zero",
-        &[at(C, 38, 16, "chain_length must be from 1 to 100000, not 0")],
+        &[at(
+            C,
+            38,
+            16,
+            "chain_length must be from 1 to 100000, not 0",
+        )],
     ),
     (
         "passphrase-not-hashed",
@@ -301,7 +306,7 @@ fn a_problem_reads_file_line_column_message_and_hint() {
     assert_eq!(
         problems_of(&dir)[0].to_string(),
         format!(
-            "{}:38:16: chain_length must be at least 1, not 0",
+            "{}:38:16: chain_length must be from 1 to 100000, not 0",
             dir.join("campaign.toml").display()
         )
     );

@@ -180,8 +180,12 @@ fn a_gm_runs_a_campaign_and_an_auditor_verifies_it() {
         &at("2026-01-05T11:10:00Z"),
     ]);
     assert!(call.status.success(), "{}", text(&call));
-    // The refused call used up no secret: the good call is resolution 3.
-    assert!(text(&call).starts_with("resolution 3\n"), "{}", text(&call));
+    // The refused call used up no secret: the good call is call 1.
+    assert!(
+        text(&call).starts_with("umpire call 1\n"),
+        "{}",
+        text(&call)
+    );
 
     let archive = dir.path().join("archive");
     let archive = archive.to_str().expect("utf-8");
@@ -197,7 +201,7 @@ fn a_gm_runs_a_campaign_and_an_auditor_verifies_it() {
     ]);
     assert!(export.status.success(), "{}", text(&export));
     assert!(
-        text(&export).contains("wrote 3 resolutions"),
+        text(&export).contains("wrote 2 turn resolutions and 1 umpire calls"),
         "{}",
         text(&export)
     );
@@ -206,9 +210,10 @@ fn a_gm_runs_a_campaign_and_an_auditor_verifies_it() {
     assert!(verify.status.success(), "{}", text(&verify));
     let v = text(&verify);
     assert_eq!(v.lines().filter(|l| l.contains("): ok")).count(), 3, "{v}");
+    assert!(v.contains("umpire call 1 (umpire): ok, "), "{v}");
 
     // One changed secret: verify names the resolution and exits non-zero.
-    let path = Path::new(archive).join("resolutions/0002/resolution.json");
+    let path = Path::new(archive).join("turns/0002/resolution.json");
     let json = std::fs::read_to_string(&path).expect("read");
     let mut file: serde_json::Value = serde_json::from_str(&json).expect("json");
     let secret = file["secret"].as_str().expect("secret").to_string();
@@ -218,7 +223,7 @@ fn a_gm_runs_a_campaign_and_an_auditor_verifies_it() {
     let verify = adjutant(&["verify", archive]);
     assert!(!verify.status.success());
     let v = text(&verify);
-    assert!(v.contains("resolution 2 (turn"), "{v}");
+    assert!(v.contains("turn resolution 2 (turn"), "{v}");
     assert!(v.contains("FAILED"), "{v}");
 }
 

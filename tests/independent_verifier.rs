@@ -45,7 +45,7 @@ fn the_independent_verifier_checks_an_exported_archive() {
     let resolutions = result.verdict.resolutions.len();
     assert_eq!(
         text.lines()
-            .filter(|l| l.starts_with("resolution ") && l.contains(": ok"))
+            .filter(|l| (l.starts_with("turn ") || l.starts_with("call ")) && l.contains(": ok"))
             .count(),
         resolutions,
         "one ok line per resolution:\n{text}"
@@ -64,16 +64,16 @@ fn the_independent_verifier_checks_an_exported_archive() {
     );
 
     // One die changed: the independent verifier must catch it too.
-    let k = result
+    let with_dice = result
         .verdict
         .resolutions
         .iter()
         .find(|r| r.rolls.unwrap_or(0) > 0)
-        .expect("a resolution with dice")
-        .k;
+        .expect("a resolution with dice");
+    let (kind, k) = (with_dice.kind, with_dice.k);
     let rolls = result
         .archive_dir
-        .join(adjutant::archive::resolution_dir(k))
+        .join(adjutant::archive::resolution_dir(kind, k))
         .join("rolls.jsonl");
     let text = std::fs::read_to_string(&rolls).expect("rolls");
     let mut first: serde_json::Value =
@@ -91,5 +91,13 @@ fn the_independent_verifier_checks_an_exported_archive() {
     std::fs::write(&rolls, changed).expect("write");
     let (ok, text) = run_verifier(python, &["archive", &archive]);
     assert!(!ok, "a changed die must fail:\n{text}");
-    assert!(text.contains(&format!("resolution {k}")), "{text}");
+    let word = match kind {
+        adjutant::audit::Kind::Turn => "turn",
+        adjutant::audit::Kind::Umpire => "call",
+    };
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with(&format!("{word} {k}:")) && l.contains("FAIL")),
+        "{text}"
+    );
 }

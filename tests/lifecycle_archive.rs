@@ -8,6 +8,7 @@ use std::path::Path;
 use chrono::{DateTime, Duration, Utc};
 
 use adjutant::archive::{export::export, resolution_dir, verify::verify};
+use adjutant::audit::Kind;
 use adjutant::campaign::Campaign;
 use adjutant::engine;
 use adjutant::lifecycle::FixedClock;
@@ -132,15 +133,13 @@ fn play() -> Played {
     for (i, call) in adjutant::demo::DEMO_CALLS.iter().enumerate() {
         let at = FixedClock(record.deadline + Duration::minutes(i as i64 + 1));
         let (k, report) = engine::umpire(&mut store, &campaign.id, call, &at).expect("call");
-        assert_eq!(k, 3 + i as u64);
+        assert_eq!(k, 1 + i as u64, "umpire calls are numbered on their own");
         assert!(!report.outcome.is_empty());
     }
     let archive = dir.path().join("archive");
     let exported = export(&store, &campaign.id, &archive).expect("export");
-    assert_eq!(
-        exported.resolutions,
-        2 + adjutant::demo::DEMO_CALLS.len() as u64
-    );
+    assert_eq!(exported.turns, 2);
+    assert_eq!(exported.calls, adjutant::demo::DEMO_CALLS.len() as u64);
     Played {
         _dir: dir,
         store,
@@ -164,13 +163,19 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// Copies the archive, changes one file with `edit`, and returns the
 /// problems verify reports for resolution `k`.
-fn tampered(played: &Played, k: u64, file: &str, edit: impl Fn(String) -> String) -> Vec<String> {
+fn tampered(
+    played: &Played,
+    kind: Kind,
+    k: u64,
+    file: &str,
+    edit: impl Fn(String) -> String,
+) -> Vec<String> {
     let copy = played
         ._dir
         .path()
-        .join(format!("tampered-{k}-{}", file.replace('/', "-")));
+        .join(format!("tampered-{kind}-{k}-{}", file.replace('/', "-")));
     copy_dir(&played.archive, &copy);
-    let path = copy.join(resolution_dir(k)).join(file);
+    let path = copy.join(resolution_dir(kind, k)).join(file);
     let text = fs::read_to_string(&path).expect("read");
     let changed = edit(text.clone());
     assert_ne!(changed, text, "the edit must change {file}");
@@ -183,7 +188,7 @@ fn tampered(played: &Played, k: u64, file: &str, edit: impl Fn(String) -> String
     verdict
         .resolutions
         .iter()
-        .find(|r| r.k == k)
+        .find(|r| r.kind == kind && r.k == k)
         .map(|r| r.problems.clone())
         .unwrap_or_default()
 }
@@ -214,8 +219,8 @@ fn a_played_campaign_exports_and_verifies() {
 #[test]
 fn an_archive_whose_logs_are_withheld_still_checks_its_chain_manifests_and_seeds() {
     let played = play();
-    for k in [1, 3] {
-        let dir = played.archive.join(resolution_dir(k));
+    for (kind, k) in [(Kind::Turn, 1), (Kind::Umpire, 1)] {
+        let dir = played.archive.join(resolution_dir(kind, k));
         fs::remove_file(dir.join("rolls.jsonl")).expect("remove");
         fs::remove_file(dir.join("events.jsonl")).expect("remove");
     }
@@ -232,7 +237,7 @@ fn an_archive_whose_logs_are_withheld_still_checks_its_chain_manifests_and_seeds
 #[test]
 fn verify_fails_when_one_die_is_changed() {
     let played = play();
-    let problems = tampered(&played, 3, "rolls.jsonl", |text| {
+    let problems = tampered(&played, Kind::Umpire, 1, "rolls.jsonl", |text| {
         let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
         let mut roll: serde_json::Value = serde_json::from_str(&lines[0]).expect("json");
         let value = roll["value"].as_u64().expect("value");
@@ -251,17 +256,26 @@ fn verify_fails_when_one_die_is_changed() {
 #[test]
 fn verify_fails_when_one_order_is_changed() {
     let played = play();
-    let side_file = fs::read_dir(played.archive.join(resolution_dir(1)).join("orders"))
-        .expect("orders")
-        .next()
-        .expect("one side sent orders")
-        .expect("entry")
-        .file_name()
-        .to_string_lossy()
-        .into_owned();
-    let problems = tampered(&played, 1, &format!("orders/{side_file}"), |text| {
-        text.replace("salt lucky seven", "salt lucky eight")
-    });
+    let side_file = fs::read_dir(
+        played
+            .archive
+            .join(resolution_dir(Kind::Turn, 1))
+            .join("orders"),
+    )
+    .expect("orders")
+    .next()
+    .expect("one side sent orders")
+    .expect("entry")
+    .file_name()
+    .to_string_lossy()
+    .into_owned();
+    let problems = tampered(
+        &played,
+        Kind::Turn,
+        1,
+        &format!("orders/{side_file}"),
+        |text| text.replace("salt lucky seven", "salt lucky eight"),
+    );
     assert!(
         problems.iter().any(|p| p.contains("the manifest says")),
         "{problems:?}"
@@ -271,7 +285,7 @@ fn verify_fails_when_one_order_is_changed() {
 #[test]
 fn verify_fails_when_an_umpire_call_is_changed() {
     let played = play();
-    let problems = tampered(&played, 4, "orders/@umpire.txt", |text| {
+    let problems = tampered(&played, Kind::Umpire, 2, "orders/@umpire.txt", |text| {
         text.replace("hits 2", "hits 1")
     });
     assert!(!problems.is_empty());
@@ -280,7 +294,7 @@ fn verify_fails_when_an_umpire_call_is_changed() {
 #[test]
 fn verify_fails_when_one_secret_is_changed() {
     let played = play();
-    let problems = tampered(&played, 2, "resolution.json", |text| {
+    let problems = tampered(&played, Kind::Turn, 2, "resolution.json", |text| {
         let mut file: serde_json::Value = serde_json::from_str(&text).expect("json");
         let secret = file["secret"].as_str().expect("secret").to_string();
         let flipped = if secret.starts_with('0') { "1" } else { "0" };
@@ -296,7 +310,7 @@ fn verify_fails_when_one_secret_is_changed() {
 #[test]
 fn verify_fails_when_a_state_is_changed() {
     let played = play();
-    let problems = tampered(&played, 1, "next-state.json", |text| {
+    let problems = tampered(&played, Kind::Turn, 1, "next-state.json", |text| {
         text.replacen("\"turn\":2", "\"turn\":3", 1)
     });
     assert!(
@@ -312,40 +326,97 @@ fn a_phase_closed_before_a_crash_is_resolved_on_the_next_tick_with_the_same_dice
     let mut store = Store::open(&dir.path().join("data")).expect("store");
     let record =
         engine::init(&mut store, &campaign, dir.path(), &FixedClock(start())).expect("init");
-    let state = store.state(&record.current_state_digest).expect("state");
-    // Close the phase as the engine would, then "crash" before resolving.
-    let ruleset = adjutant::rules::ruleset_for(&campaign.ruleset.id).expect("ruleset");
-    let label = adjutant::resolution::phase_label(ruleset, &state);
-    let orders = Default::default();
-    let manifest = adjutant::resolution::turn_manifest(&campaign.id, 1, &label, &state, &orders);
+    // Close an umpire call as the engine would, then "crash" before resolving.
+    let call = "shoot 12 line-infantry grade b range 3\n";
+    let manifest = adjutant::resolution::umpire_manifest(&campaign.id, 1, call);
+    let orders: std::collections::BTreeMap<String, String> =
+        [("@umpire".to_string(), call.to_string())].into();
     let closed = adjutant::store::ResolutionRecord {
+        kind: Kind::Umpire,
         k: 1,
-        kind: "turn".into(),
-        phase_label: label,
+        phase_label: "umpire".into(),
         closed_at: start(),
         manifest_text: manifest.text(),
         manifest_digest: manifest.digest(),
         prior_state_digest: record.current_state_digest,
-        orders,
+        orders: orders.clone(),
         result: None,
     };
     store
         .close_phase(&campaign.id, &closed, &[])
         .expect("close");
     drop(store);
-    // Restart: the store reopens and the next tick finishes the phase.
+
+    // Restart: the store reopens and the next tick finishes the call.
     let mut store = Store::open(&dir.path().join("data")).expect("reopen");
     let done = engine::tick(&mut store, &campaign.id, &FixedClock(start())).expect("tick");
     assert_eq!(done.len(), 1);
-    assert_eq!(done[0].k, 1);
-    let resolutions = store.resolutions(&campaign.id).expect("list");
-    assert_eq!(resolutions.len(), 1, "nothing was resolved twice");
-    // Ticking again does nothing more: the new phase is not yet due.
+    assert_eq!((done[0].k, done[0].rolls), (1, 3));
+    let stored = store.resolutions(&campaign.id).expect("list");
+    assert_eq!(stored.len(), 1, "nothing was resolved twice");
+    let rolls = stored[0].result.as_ref().expect("resolved").rolls.clone();
+
+    // The dice are those the stored inputs give, and nothing else.
+    let prior = store.state(&record.current_state_digest).expect("state");
+    let ruleset = adjutant::rules::ruleset_for(&campaign.ruleset.id).expect("ruleset");
+    let again = adjutant::resolution::run(&adjutant::resolution::Inputs {
+        ruleset,
+        kind: Kind::Umpire,
+        campaign: &campaign.id,
+        k: 1,
+        secret: record.chain.umpire_chain().secret_for(1).expect("secret"),
+        manifest_digest: manifest.digest(),
+        prior_state_digest: record.current_state_digest,
+        beacon: campaign.beacon.as_deref(),
+        policy: campaign.no_orders_policy,
+        prior_state: &prior,
+        orders: &orders,
+    })
+    .expect("runs");
+    assert_eq!(rolls, again.rolls);
+
+    // Ticking again does nothing more and queues no mail twice.
+    let queued = store.queued_mail(&campaign.id).expect("outbox").len();
     assert!(
         engine::tick(&mut store, &campaign.id, &FixedClock(start()))
             .expect("tick")
             .is_empty()
     );
+    assert_eq!(
+        store.queued_mail(&campaign.id).expect("outbox").len(),
+        queued
+    );
+}
+
+#[test]
+fn a_turn_is_not_moved_onto_another_secret_by_umpire_calls() {
+    // Two campaigns from the same bundled files; one asks umpire calls before
+    // its first turn. The turn's secret, manifest and so seed stay the same.
+    let play_turn = |calls: usize| {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let campaign =
+            adjutant::demo::bundled_campaign(&dir.path().join("campaign")).expect("loads");
+        let mut store = Store::open(&dir.path().join("data")).expect("store");
+        engine::init(&mut store, &campaign, dir.path(), &FixedClock(start())).expect("init");
+        for _ in 0..calls {
+            engine::umpire(
+                &mut store,
+                &campaign.id,
+                "rally grade c",
+                &FixedClock(start()),
+            )
+            .expect("call");
+        }
+        engine::resolve_now(&mut store, &campaign.id, &FixedClock(start())).expect("turn");
+        let turn = store
+            .resolutions(&campaign.id)
+            .expect("list")
+            .into_iter()
+            .find(|r| r.kind == Kind::Turn)
+            .expect("the turn");
+        (turn.k, turn.manifest_text)
+    };
+    assert_eq!(play_turn(0), play_turn(3));
 }
 
 #[test]

@@ -3,7 +3,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::{CampaignFile, ResolutionFile, SPEC, resolution_dir};
+use super::{CampaignFile, ResolutionFile, SPEC, joined_lines, resolution_dir};
+use crate::audit::Kind;
 use crate::store::{Store, StoreError};
 
 #[derive(Debug, thiserror::Error)]
@@ -23,7 +24,8 @@ pub enum ExportError {
 /// What an export wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Exported {
-    pub resolutions: u64,
+    pub turns: u64,
+    pub calls: u64,
     /// Closed phases not yet resolved, left out (they have no secret to show).
     pub pending: u64,
 }
@@ -47,13 +49,6 @@ fn pretty<T: serde::Serialize>(value: &T) -> Vec<u8> {
     text.into_bytes()
 }
 
-fn lines(items: &[String]) -> Vec<u8> {
-    items
-        .iter()
-        .flat_map(|l| format!("{l}\n").into_bytes())
-        .collect()
-}
-
 /// Writes the archive of `campaign_id` into `out`, which must be empty or
 /// absent.
 pub fn export(store: &Store, campaign_id: &str, out: &Path) -> Result<Exported, ExportError> {
@@ -65,19 +60,28 @@ pub fn export(store: &Store, campaign_id: &str, out: &Path) -> Result<Exported, 
         return Err(ExportError::NotEmpty(out.to_path_buf()));
     }
     let record = store.campaign(campaign_id)?;
-    let resolutions = store.resolutions(campaign_id)?;
-    let mut done = 0;
-    let mut pending = 0;
-    for r in &resolutions {
+    let mut done = Exported {
+        turns: 0,
+        calls: 0,
+        pending: 0,
+    };
+    // In the order they were closed, so that each call knows which turn it
+    // followed.
+    for r in store.resolutions(campaign_id)? {
         let Some(result) = &r.result else {
-            pending += 1;
+            done.pending += 1;
             continue;
         };
-        done += 1;
-        let dir = out.join(resolution_dir(r.k));
+        let after_turn = done.turns;
+        match r.kind {
+            Kind::Turn => done.turns += 1,
+            Kind::Umpire => done.calls += 1,
+        }
+        let dir = out.join(resolution_dir(r.kind, r.k));
         let file = ResolutionFile {
+            kind: r.kind,
             k: r.k,
-            kind: r.kind.clone(),
+            after_turn,
             phase: r.phase_label.clone(),
             secret: result.secret.to_hex(),
             manifest_digest: r.manifest_digest.to_hex(),
@@ -104,30 +108,33 @@ pub fn export(store: &Store, campaign_id: &str, out: &Path) -> Result<Exported, 
             &dir.join("next-state.json"),
             store.state_json(&result.next_state_digest)?.as_bytes(),
         )?;
-        write(&dir.join("rolls.jsonl"), &lines(&result.rolls))?;
-        write(&dir.join("events.jsonl"), &lines(&result.events))?;
+        write(
+            &dir.join("rolls.jsonl"),
+            joined_lines(&result.rolls).as_bytes(),
+        )?;
+        write(
+            &dir.join("events.jsonl"),
+            joined_lines(&result.events).as_bytes(),
+        )?;
     }
     let campaign = &record.campaign;
+    let mut sides: Vec<String> = campaign.sides.iter().map(|s| s.id.clone()).collect();
+    sides.sort();
     let head = CampaignFile {
         spec: SPEC.to_string(),
         campaign: campaign.id.clone(),
         title: campaign.title.clone(),
         ruleset: campaign.ruleset.id.clone(),
-        sides: {
-            let mut sides: Vec<String> = campaign.sides.iter().map(|s| s.id.clone()).collect();
-            sides.sort();
-            sides
-        },
+        sides,
         chain_length: record.chain.length(),
         commitment: record.commitment.to_hex(),
+        umpire_commitment: record.chain.umpire_chain().commitment().to_hex(),
         beacon: campaign.beacon.clone(),
         no_orders_policy: campaign.no_orders_policy,
         initial_state_digest: record.initial_state_digest.to_hex(),
-        resolutions: done,
+        turns: done.turns,
+        calls: done.calls,
     };
     write(&out.join("campaign.json"), &pretty(&head))?;
-    Ok(Exported {
-        resolutions: done,
-        pending,
-    })
+    Ok(done)
 }

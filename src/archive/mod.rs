@@ -6,6 +6,8 @@ pub mod verify;
 
 use serde::{Deserialize, Serialize};
 
+use crate::audit::Kind;
+
 /// The spec version an archive follows.
 pub const SPEC: &str = "adjutant-audit-v1";
 
@@ -19,18 +21,26 @@ pub struct CampaignFile {
     /// The campaign's side ids, sorted.
     pub sides: Vec<String>,
     pub chain_length: u32,
+    /// C, the head of the turns' chain.
     pub commitment: String,
+    /// U, the head of the umpire calls' chain.
+    pub umpire_commitment: String,
     pub beacon: Option<String>,
     pub no_orders_policy: crate::campaign::NoOrdersPolicy,
     pub initial_state_digest: String,
-    pub resolutions: u64,
+    /// How many turn resolutions and umpire calls follow.
+    pub turns: u64,
+    pub calls: u64,
 }
 
 /// `resolution.json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResolutionFile {
+    pub kind: Kind,
     pub k: u64,
-    pub kind: String,
+    /// How many turns had been resolved before it: its prior state is the
+    /// state that turn left (the initial state for 0).
+    pub after_turn: u64,
     pub phase: String,
     pub secret: String,
     pub manifest_digest: String,
@@ -40,7 +50,12 @@ pub struct ResolutionFile {
     pub resolved_at: String,
 }
 
-/// The folder of resolution k.
-pub fn resolution_dir(k: u64) -> String {
-    format!("resolutions/{k:04}")
+/// The folder of resolution k of `kind`: `turns/0001`, `calls/0002`.
+pub fn resolution_dir(kind: Kind, k: u64) -> String {
+    format!("{}/{k:04}", kind.folder())
+}
+
+/// The lines of a log, each ending with LF.
+pub fn joined_lines(items: &[String]) -> String {
+    items.iter().map(|l| format!("{l}\n")).collect()
 }

@@ -1,4 +1,4 @@
-//! Checks an archive: the chain, each manifest, each seed, every die, and a
+//! Checks an archive: both chains, each manifest, each seed, every die, and a
 //! re-run of every resolution through the rules, byte for byte.
 
 use std::collections::BTreeMap;
@@ -6,14 +6,14 @@ use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::{CampaignFile, ResolutionFile, SPEC, resolution_dir};
+use super::{CampaignFile, ResolutionFile, SPEC, joined_lines, resolution_dir};
 use crate::audit::chain::check_link;
 use crate::audit::dice::{Dice, DiceStream, Roll};
 use crate::audit::manifest::{MANIFEST_HEADER, UMPIRE};
-use crate::audit::{Digest32, SeedInputs};
+use crate::audit::{Digest32, Kind, Manifest, SeedInputs, SideOrders};
 use crate::canonical;
-use crate::resolution::{self, Inputs, Kind};
-use crate::rules::{GameState, ruleset_for};
+use crate::resolution::{self, Inputs};
+use crate::rules::{GameState, Ruleset, ruleset_for};
 
 /// The archive could not be read at all.
 #[derive(Debug, thiserror::Error)]
@@ -31,8 +31,8 @@ pub enum ArchiveError {
 /// The verdict on one resolution.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResolutionVerdict {
+    pub kind: Kind,
     pub k: u64,
-    pub kind: String,
     pub phase: String,
     /// How many rolls were re-derived; `None` while the logs are withheld.
     pub rolls: Option<usize>,
@@ -42,6 +42,10 @@ pub struct ResolutionVerdict {
 
 impl fmt::Display for ResolutionVerdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match self.kind {
+            Kind::Turn => "turn resolution",
+            Kind::Umpire => "umpire call",
+        };
         if self.problems.is_empty() {
             let rolls = match self.rolls {
                 Some(n) => format!("{n} rolls re-derived"),
@@ -49,17 +53,12 @@ impl fmt::Display for ResolutionVerdict {
                     "logs not yet published; chain, manifest, states and seed check".to_string()
                 }
             };
-            write!(
-                f,
-                "resolution {} ({}, {}): ok, {rolls}",
-                self.k, self.kind, self.phase
-            )
+            write!(f, "{name} {} ({}): ok, {rolls}", self.k, self.phase)
         } else {
             write!(
                 f,
-                "resolution {} ({}, {}): FAILED: {}",
+                "{name} {} ({}): FAILED: {}",
                 self.k,
-                self.kind,
                 self.phase,
                 self.problems.join("; ")
             )
@@ -103,6 +102,16 @@ fn digest_field(value: &str, name: &str, problems: &mut Vec<String>) -> Digest32
     })
 }
 
+/// Side ids are `[a-z0-9-]+`, or `@umpire` for a call: anything else could
+/// name a file outside the archive.
+fn valid_side(side: &str) -> bool {
+    side == UMPIRE
+        || (!side.is_empty()
+            && side
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'))
+}
+
 /// Verifies the archive in `dir`.
 pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
     let head: CampaignFile = read_json(&dir.join("campaign.json"))?;
@@ -124,80 +133,119 @@ pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
             .push(format!("unknown ruleset `{}`", head.ruleset));
         return Ok(verdict);
     };
-    let mut previous_secret = digest_field(&head.commitment, "commitment", &mut verdict.problems);
-    let mut previous_state = digest_field(
+    let initial = digest_field(
         &head.initial_state_digest,
         "initial_state_digest",
         &mut verdict.problems,
     );
-    for k in 1..=head.resolutions {
-        let rdir = dir.join(resolution_dir(k));
-        let mut problems = Vec::new();
-        let file: ResolutionFile = match read_json(&rdir.join("resolution.json")) {
-            Ok(f) => f,
-            Err(e) => {
-                verdict.resolutions.push(ResolutionVerdict {
-                    k,
-                    kind: "?".into(),
-                    phase: "?".into(),
-                    rolls: None,
-                    problems: vec![e.to_string()],
-                });
-                continue;
-            }
-        };
-        if file.k != k {
-            problems.push(format!("resolution.json says k = {}", file.k));
-        }
-        let secret = digest_field(&file.secret, "secret", &mut problems);
-        if let Err(e) = check_link(k, &previous_secret, &secret) {
-            problems.push(e.to_string());
-        }
-        previous_secret = secret;
-        let outcome = check_resolution(&head, ruleset, &rdir, &file, secret, previous_state);
-        let rolls = match outcome {
-            Ok((rolls, more)) => {
-                problems.extend(more);
-                rolls
-            }
-            Err(e) => {
-                problems.push(e.to_string());
-                None
-            }
-        };
-        previous_state = digest_field(&file.next_state_digest, "next_state_digest", &mut problems);
-        verdict.resolutions.push(ResolutionVerdict {
-            k,
-            kind: file.kind.clone(),
-            phase: file.phase.clone(),
-            rolls,
-            problems,
+    // The state after each turn, from the initial state (index 0).
+    let mut after_turn = vec![initial];
+    let mut previous = digest_field(&head.commitment, "commitment", &mut verdict.problems);
+    for k in 1..=head.turns {
+        let expected_prior = after_turn.last().copied().unwrap_or(initial);
+        let (v, next) = check_one(&head, ruleset, dir, Kind::Turn, k, &mut previous, |_| {
+            Some(expected_prior)
         });
+        after_turn.push(next.unwrap_or(Digest32::ZERO));
+        verdict.resolutions.push(v);
     }
-    if let Ok(entries) = fs::read_dir(dir.join("resolutions")) {
-        let extra = entries.count() as u64;
-        if extra != head.resolutions {
+    let mut previous = digest_field(
+        &head.umpire_commitment,
+        "umpire_commitment",
+        &mut verdict.problems,
+    );
+    for k in 1..=head.calls {
+        let (v, _) = check_one(&head, ruleset, dir, Kind::Umpire, k, &mut previous, |t| {
+            usize::try_from(t)
+                .ok()
+                .and_then(|t| after_turn.get(t).copied())
+        });
+        verdict.resolutions.push(v);
+    }
+    for (kind, count) in [(Kind::Turn, head.turns), (Kind::Umpire, head.calls)] {
+        let held = fs::read_dir(dir.join(kind.folder())).map_or(0, |d| d.count() as u64);
+        if held != count {
             verdict.problems.push(format!(
-                "campaign.json lists {} resolutions, the archive holds {extra}",
-                head.resolutions
+                "campaign.json lists {count} in {}/, the archive holds {held}",
+                kind.folder()
             ));
         }
     }
     Ok(verdict)
 }
 
-/// Checks one resolution; returns how many rolls were re-derived and what
-/// differed.
-fn check_resolution(
+/// Checks resolution k of `kind`. `prior_for(after_turn)` gives the state
+/// its prior state must be. Returns the verdict and its next state's digest.
+fn check_one(
     head: &CampaignFile,
-    ruleset: &'static dyn crate::rules::Ruleset,
+    ruleset: &'static dyn Ruleset,
+    dir: &Path,
+    kind: Kind,
+    k: u64,
+    previous_secret: &mut Digest32,
+    prior_for: impl Fn(u64) -> Option<Digest32>,
+) -> (ResolutionVerdict, Option<Digest32>) {
+    let rdir = dir.join(resolution_dir(kind, k));
+    let mut verdict = ResolutionVerdict {
+        kind,
+        k,
+        phase: "?".to_string(),
+        rolls: None,
+        problems: Vec::new(),
+    };
+    let file: ResolutionFile = match read_json(&rdir.join("resolution.json")) {
+        Ok(f) => f,
+        Err(e) => {
+            verdict.problems.push(e.to_string());
+            return (verdict, None);
+        }
+    };
+    verdict.phase = file.phase.clone();
+    let problems = &mut verdict.problems;
+    if file.k != k || file.kind != kind {
+        problems.push(format!(
+            "resolution.json says {} {}, in the folder of {kind} {k}",
+            file.kind, file.k
+        ));
+    }
+    let secret = digest_field(&file.secret, "secret", problems);
+    if let Err(e) = check_link(k, previous_secret, &secret) {
+        problems.push(e.to_string());
+    }
+    *previous_secret = secret;
+    let next = digest_field(&file.next_state_digest, "next_state_digest", problems);
+    let Some(expected_prior) = prior_for(file.after_turn) else {
+        problems.push(format!(
+            "it follows turn {}, which the archive does not hold",
+            file.after_turn
+        ));
+        return (verdict, Some(next));
+    };
+    if kind == Kind::Turn && file.after_turn + 1 != k {
+        problems.push(format!("turn {k} says it follows turn {}", file.after_turn));
+    }
+    match check_files(head, ruleset, &rdir, &file, secret, expected_prior) {
+        Ok((rolls, more)) => {
+            verdict.rolls = rolls;
+            verdict.problems.extend(more);
+        }
+        Err(e) => verdict.problems.push(e.to_string()),
+    }
+    (verdict, Some(next))
+}
+
+/// Checks one resolution's files; returns how many rolls were re-derived
+/// (`None` while the logs are withheld) and what differed.
+fn check_files(
+    head: &CampaignFile,
+    ruleset: &'static dyn Ruleset,
     rdir: &Path,
     file: &ResolutionFile,
     secret: Digest32,
     expected_prior: Digest32,
 ) -> Result<(Option<usize>, Vec<String>), ArchiveError> {
     let mut problems = Vec::new();
-    let k = file.k;
+    let (kind, k) = (file.kind, file.k);
     // The manifest and the orders it covers.
     let manifest_bytes = read(&rdir.join("manifest.txt"))?;
     let manifest_digest = Digest32::of(&manifest_bytes);
@@ -220,7 +268,8 @@ fn check_resolution(
     }
     if prior_digest != expected_prior {
         problems.push(format!(
-            "the prior state {prior_digest} is not the state the previous resolution left ({expected_prior})"
+            "the prior state {prior_digest} is not the state turn {} left ({expected_prior})",
+            file.after_turn
         ));
     }
     let next_bytes = read(&rdir.join("next-state.json"))?;
@@ -231,11 +280,12 @@ fn check_resolution(
             file.next_state_digest
         ));
     }
-    if file.kind == Kind::Umpire.as_str() && file.next_state_digest != file.prior_state_digest {
+    if kind == Kind::Umpire && file.next_state_digest != file.prior_state_digest {
         problems.push("an umpire call changed the game state".to_string());
     }
     // The seed.
     let seed = SeedInputs {
+        kind,
         campaign: head.campaign.clone(),
         resolution: k,
         secret,
@@ -263,10 +313,16 @@ fn check_resolution(
             return Ok((logged, problems));
         }
     };
-    let Some(kind) = Kind::parse(&file.kind) else {
-        problems.push(format!("unknown resolution kind `{}`", file.kind));
-        return Ok((logged, problems));
+    let expected_phase = match kind {
+        Kind::Turn => resolution::phase_label(ruleset, &prior),
+        Kind::Umpire => "umpire".to_string(),
     };
+    if file.phase != expected_phase {
+        problems.push(format!(
+            "the phase is `{}`, but the prior state is in `{expected_phase}`",
+            file.phase
+        ));
+    }
     let run = resolution::run(&Inputs {
         ruleset,
         kind,
@@ -274,6 +330,7 @@ fn check_resolution(
         k,
         secret,
         manifest_digest,
+        prior_state_digest: prior_digest,
         beacon: head.beacon.as_deref(),
         policy: head.no_orders_policy,
         prior_state: &prior,
@@ -282,22 +339,14 @@ fn check_resolution(
     match run {
         Err(e) => problems.push(format!("re-running it fails: {e}")),
         Ok(out) => {
-            let joined =
-                |items: &[String]| items.iter().map(|l| format!("{l}\n")).collect::<String>();
             if let Some((rolls_text, events_text)) = &logs {
-                if joined(&out.rolls) != *rolls_text {
-                    problems.push(first_difference(
-                        "rolls.jsonl",
-                        &joined(&out.rolls),
-                        rolls_text,
-                    ));
+                let rolls = joined_lines(&out.rolls);
+                if rolls != *rolls_text {
+                    problems.push(first_difference("rolls.jsonl", &rolls, rolls_text));
                 }
-                if joined(&out.events) != *events_text {
-                    problems.push(first_difference(
-                        "events.jsonl",
-                        &joined(&out.events),
-                        events_text,
-                    ));
+                let events = joined_lines(&out.events);
+                if events != *events_text {
+                    problems.push(first_difference("events.jsonl", &events, events_text));
                 }
             }
             if out.next_state_json.as_bytes() != next_bytes.as_slice() {
@@ -324,7 +373,9 @@ fn read_logs(rdir: &Path) -> Result<Option<(String, String)>, ArchiveError> {
     Ok(Some((text(&rolls)?, text(&events)?)))
 }
 
-/// Checks the manifest's fields and order digests; returns the orders.
+/// Checks the manifest: it must be exactly the manifest its fields make
+/// (any other spelling would be another seed), list the sides it must, and
+/// match each orders file. Returns the orders.
 fn check_manifest(
     manifest: &str,
     head: &CampaignFile,
@@ -332,82 +383,86 @@ fn check_manifest(
     orders_dir: &Path,
     problems: &mut Vec<String>,
 ) -> Result<BTreeMap<String, String>, ArchiveError> {
-    let mut lines = manifest.lines();
-    let expect = [
-        MANIFEST_HEADER.to_string(),
-        format!("campaign {}", head.campaign),
-        format!("resolution {}", file.k),
-        format!("phase {}", file.phase),
-    ];
-    for wanted in &expect {
-        match lines.next() {
-            Some(line) if line == wanted => {}
-            other => problems.push(format!(
-                "manifest line `{}` should read `{wanted}`",
-                other.unwrap_or("")
-            )),
-        }
-    }
+    let mut sides = Vec::new();
     let mut orders = BTreeMap::new();
-    let mut listed = Vec::new();
-    let mut last_side: Option<String> = None;
-    for line in lines {
+    for line in manifest.lines().skip(4) {
         let parts: Vec<&str> = line.split(' ').collect();
-        let [word, side, digest] = parts.as_slice() else {
+        let ["orders", side, digest] = parts.as_slice() else {
             problems.push(format!(
                 "manifest line `{line}` is not `orders <side> <digest>`"
             ));
             continue;
         };
-        if *word != "orders" {
-            problems.push(format!("manifest line `{line}` is not an orders line"));
-            continue;
-        }
-        if last_side
-            .as_deref()
-            .is_some_and(|l| l.as_bytes() >= side.as_bytes())
-        {
-            problems.push(format!("manifest sides are not sorted at `{side}`"));
-        }
-        last_side = Some(side.to_string());
-        listed.push(side.to_string());
-        let path = orders_dir.join(format!("{side}.txt"));
-        if *digest == "none" {
-            if path.exists() {
-                problems.push(format!(
-                    "{side} sent no orders, yet orders/{side}.txt exists"
-                ));
-            }
-            continue;
-        }
-        let text = read(&path)?;
-        if Digest32::of(&text).to_hex() != *digest {
+        if !valid_side(side) {
             problems.push(format!(
-                "orders/{side}.txt hashes to {}, the manifest says {digest}",
-                Digest32::of(&text)
+                "manifest names the side `{side}`, which is not a side id"
             ));
+            continue;
         }
-        orders.insert(
-            side.to_string(),
-            String::from_utf8_lossy(&text).into_owned(),
-        );
+        let digest = match *digest {
+            "none" => None,
+            hex => Some(digest_field(hex, "manifest digest", problems)),
+        };
+        sides.push(SideOrders {
+            side: side.to_string(),
+            digest,
+        });
     }
-    let expected: Vec<String> = if file.kind == Kind::Umpire.as_str() {
-        vec![UMPIRE.to_string()]
-    } else {
-        head.sides.clone()
+    let rebuilt = Manifest {
+        kind: file.kind,
+        campaign: head.campaign.clone(),
+        resolution: file.k,
+        phase: file.phase.clone(),
+        sides: sides.clone(),
+    };
+    if rebuilt.text() != manifest {
+        problems.push(format!(
+            "manifest.txt is not the canonical manifest of {} {} (header {MANIFEST_HEADER}, campaign, number, phase, sorted orders lines, each ending in LF)",
+            file.kind, file.k
+        ));
+    }
+    let listed: Vec<String> = sides.iter().map(|s| s.side.clone()).collect();
+    let expected: Vec<String> = match file.kind {
+        Kind::Turn => head.sides.clone(),
+        Kind::Umpire => vec![UMPIRE.to_string()],
     };
     if listed != expected {
         problems.push(format!(
-            "the manifest lists {listed:?}; a {} resolution must list {expected:?}",
-            file.kind
+            "the manifest lists {listed:?}; it must list {expected:?}"
         ));
+    }
+    for entry in &sides {
+        let path = orders_dir.join(format!("{}.txt", entry.side));
+        match entry.digest {
+            None => {
+                if path.exists() {
+                    problems.push(format!(
+                        "{} sent no orders, yet orders/{}.txt exists",
+                        entry.side, entry.side
+                    ));
+                }
+            }
+            Some(digest) => {
+                let text = read(&path)?;
+                if Digest32::of(&text) != digest {
+                    problems.push(format!(
+                        "orders/{}.txt hashes to {}, the manifest says {digest}",
+                        entry.side,
+                        Digest32::of(&text)
+                    ));
+                }
+                orders.insert(
+                    entry.side.clone(),
+                    String::from_utf8_lossy(&text).into_owned(),
+                );
+            }
+        }
     }
     if let Ok(entries) = fs::read_dir(orders_dir) {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            let side = name.trim_end_matches(".txt");
-            if !orders.contains_key(side) && !manifest.contains(&format!("orders {side} none\n")) {
+            let side = name.strip_suffix(".txt").unwrap_or(&name);
+            if !listed.iter().any(|l| l == side) {
                 problems.push(format!("orders/{name} is not in the manifest"));
             }
         }

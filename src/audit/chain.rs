@@ -3,11 +3,15 @@
 //! revealed before it (r_0 = C) and none can be chosen after the commitment.
 
 use super::digest::Digest32;
+use super::kind::Kind;
 
 /// One link of the chain: a resolution's secret r_k, or h_0 itself.
 pub type Secret = Digest32;
 /// The published head of the chain, h_N.
 pub type Commitment = Digest32;
+
+/// The domain tag that derives the umpire calls' chain from h_0.
+pub const UMPIRE_CHAIN_TAG: &[u8] = b"adjutant-umpire-chain-v1";
 
 /// The longest chain a campaign may ask for. Each secret is found by hashing
 /// from h_0, so the length bounds the work of every resolution; a campaign of
@@ -77,6 +81,26 @@ impl HashChain {
         let mut bytes = [0u8; 32];
         getrandom::fill(&mut bytes).map_err(|e| ChainError::NoRandomness(e.to_string()))?;
         HashChain::new(Digest32(bytes), length)
+    }
+
+    /// The umpire calls' own chain, of the same length, from
+    /// u_0 = SHA-256("adjutant-umpire-chain-v1" || h_0). Calls draw from it
+    /// so that no number of calls can move a turn onto another secret.
+    pub fn umpire_chain(&self) -> HashChain {
+        let mut bytes = UMPIRE_CHAIN_TAG.to_vec();
+        bytes.extend_from_slice(self.origin.as_bytes());
+        HashChain {
+            origin: Digest32::of(&bytes),
+            length: self.length,
+        }
+    }
+
+    /// The chain resolutions of `kind` draw from.
+    pub fn for_kind(&self, kind: Kind) -> HashChain {
+        match kind {
+            Kind::Turn => self.clone(),
+            Kind::Umpire => self.umpire_chain(),
+        }
     }
 
     pub fn origin(&self) -> Secret {

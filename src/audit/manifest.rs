@@ -2,6 +2,7 @@
 //! mailed to every side before the dice of that resolution exist.
 
 use super::digest::Digest32;
+use super::kind::Kind;
 
 /// The first line of every manifest; it names the format's version.
 pub const MANIFEST_HEADER: &str = "adjutant-manifest-v1";
@@ -20,7 +21,9 @@ pub struct SideOrders {
 /// The manifest of resolution `resolution` of a campaign.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Manifest {
+    pub kind: Kind,
     pub campaign: String,
+    /// The number among resolutions of its kind, from 1.
     pub resolution: u64,
     /// The phase that closed, e.g. `turn 3 orders (french active)`, or `umpire`.
     pub phase: String,
@@ -35,8 +38,9 @@ impl Manifest {
         let mut sides: Vec<&SideOrders> = self.sides.iter().collect();
         sides.sort_by(|a, b| a.side.as_bytes().cmp(b.side.as_bytes()));
         let mut out = format!(
-            "{MANIFEST_HEADER}\ncampaign {}\nresolution {}\nphase {}\n",
+            "{MANIFEST_HEADER}\ncampaign {}\n{} {}\nphase {}\n",
             one_line(&self.campaign),
+            self.kind.manifest_word(),
             self.resolution,
             one_line(&self.phase)
         );
@@ -71,6 +75,7 @@ mod tests {
 
     fn manifest(sides: &[(&str, Option<&str>)]) -> Manifest {
         Manifest {
+            kind: Kind::Turn,
             campaign: "c".into(),
             resolution: 7,
             phase: "turn 4 orders (b active)".into(),

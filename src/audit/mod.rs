@@ -9,11 +9,13 @@
 pub mod chain;
 pub mod dice;
 pub mod digest;
+pub mod kind;
 pub mod manifest;
 pub mod seed;
 
 pub use chain::{ChainError, Commitment, HashChain, Secret};
 pub use dice::{DiceStream, Die, Roll};
 pub use digest::Digest32;
+pub use kind::Kind;
 pub use manifest::{Manifest, SideOrders};
-pub use seed::{SEED_TAG, SeedInputs};
+pub use seed::SeedInputs;

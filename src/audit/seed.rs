@@ -2,14 +2,15 @@
 //! fields, so that no two different inputs can be spliced into the same bytes.
 
 use super::digest::Digest32;
-
-/// The 16-byte domain tag that starts the seed input.
-pub const SEED_TAG: &[u8; 16] = b"adjutant-seed-v1";
+use super::kind::Kind;
 
 /// Everything a resolution's dice depend on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeedInputs {
+    /// A turn or an umpire call: it chooses the domain tag.
+    pub kind: Kind,
     pub campaign: String,
+    /// The number of the resolution among those of its kind, from 1.
     pub resolution: u64,
     pub secret: Digest32,
     pub manifest_digest: Digest32,
@@ -20,12 +21,13 @@ pub struct SeedInputs {
 }
 
 impl SeedInputs {
-    /// The 184 bytes that are hashed: tag (16), SHA-256 of the campaign id
-    /// (32), k as u64 big-endian (8), r_k (32), manifest digest (32), prior
-    /// state digest (32), SHA-256 of the beacon or 32 zero bytes (32).
+    /// The 184 bytes that are hashed: the kind's tag (16), SHA-256 of the
+    /// campaign id (32), k as u64 big-endian (8), r_k (32), manifest digest
+    /// (32), prior state digest (32), SHA-256 of the beacon or 32 zero bytes
+    /// (32).
     pub fn preimage(&self) -> Vec<u8> {
         let mut bytes = Vec::with_capacity(184);
-        bytes.extend_from_slice(SEED_TAG);
+        bytes.extend_from_slice(self.kind.seed_tag());
         bytes.extend_from_slice(Digest32::of(self.campaign.as_bytes()).as_bytes());
         bytes.extend_from_slice(&self.resolution.to_be_bytes());
         bytes.extend_from_slice(self.secret.as_bytes());

@@ -13,10 +13,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use crate::audit::manifest::UMPIRE;
-use crate::audit::{ChainError, Digest32, HashChain};
+use crate::audit::{ChainError, Digest32, HashChain, Kind};
 use crate::campaign::Campaign;
 use crate::lifecycle::{self, Clock, CloseReason, ScheduleError};
-use crate::resolution::{self, Inputs, Kind, RunError};
+use crate::resolution::{self, Inputs, RunError};
 use crate::rules::orders::OrderSheet;
 use crate::rules::{GameState, Ruleset, UmpireError, UmpireReport, ruleset_for};
 use crate::store::{CampaignRecord, ResolutionRecord, ResolvedRecord, Store, StoreError};
@@ -47,6 +47,16 @@ pub enum EngineError {
     Finished(String),
     #[error("campaign {0} is paused by its GM")]
     Paused(String),
+    #[error("the deadline of this phase ({0}) has passed; the phase is being resolved")]
+    DeadlinePassed(String),
+    #[error(
+        "campaign {campaign} has used all {length} secrets of its {kind} chain; start a new campaign to go on"
+    )]
+    ChainExhausted {
+        campaign: String,
+        kind: Kind,
+        length: u32,
+    },
     #[error(transparent)]
     Call(#[from] UmpireError),
     #[error(transparent)]
@@ -109,6 +119,7 @@ pub fn init(
             json!({
                 "campaign": {"id": campaign.id, "title": campaign.title, "ruleset": campaign.ruleset.id},
                 "commitment": commitment.to_hex(),
+                "umpire_commitment": chain.umpire_chain().commitment().to_hex(),
                 "chain_length": chain.length(),
                 "phase": phase,
                 "deadline": mail::local_time(p, deadline),
@@ -140,6 +151,13 @@ pub fn submit(
     if record.paused {
         return Err(EngineError::Paused(campaign_id.to_string()));
     }
+    if clock.now() >= record.deadline {
+        return Err(EngineError::DeadlinePassed(
+            record
+                .deadline
+                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        ));
+    }
     if !state.sides.iter().any(|s| s == side) {
         return Err(EngineError::UnknownSide {
             campaign: campaign_id.to_string(),
@@ -163,6 +181,7 @@ pub fn submit(
     }
     let replaced = store.submit_orders(
         campaign_id,
+        &record.current_state_digest,
         &phase_key,
         side,
         text,
@@ -224,11 +243,19 @@ pub fn resolve_now(
     Ok(vec![close_and_resolve(store, campaign_id, clock, None)?])
 }
 
-fn next_k(store: &Store, campaign_id: &str) -> Result<u64> {
-    Ok(store
-        .resolutions(campaign_id)?
-        .last()
-        .map_or(1, |r| r.k + 1))
+/// The number the next resolution of `kind` takes, if its chain has a
+/// secret left for it. Checked before a phase is closed, so that a campaign
+/// never fixes a manifest it cannot resolve.
+fn next_k(store: &Store, record: &CampaignRecord, kind: Kind) -> Result<u64> {
+    let k = store.next_k(&record.campaign.id, kind)?;
+    if k > u64::from(record.chain.length()) {
+        return Err(EngineError::ChainExhausted {
+            campaign: record.campaign.id.clone(),
+            kind,
+            length: record.chain.length(),
+        });
+    }
+    Ok(k)
 }
 
 fn close_and_resolve(
@@ -250,7 +277,7 @@ fn close_and_resolve(
         .into_iter()
         .map(|(side, s)| (side, s.canonical_text))
         .collect();
-    let k = next_k(store, campaign_id)?;
+    let k = next_k(store, &record, Kind::Turn)?;
     let label = resolution::phase_label(ruleset, &state);
     let manifest = resolution::turn_manifest(&campaign.id, k, &label, &state, &orders);
     let text = manifest.text();
@@ -265,7 +292,7 @@ fn close_and_resolve(
     })?;
     let closed = ResolutionRecord {
         k,
-        kind: Kind::Turn.as_str().to_string(),
+        kind: Kind::Turn,
         phase_label: label,
         closed_at: clock.now(),
         manifest_text: text,
@@ -282,11 +309,7 @@ fn close_and_resolve(
 
 /// Resolves every phase that was closed but not resolved (after a crash).
 fn finish_closed(store: &mut Store, campaign_id: &str, clock: &dyn Clock) -> Result<Vec<Resolved>> {
-    let pending: Vec<ResolutionRecord> = store
-        .resolutions(campaign_id)?
-        .into_iter()
-        .filter(|r| r.result.is_none())
-        .collect();
+    let pending = store.pending_resolutions(campaign_id)?;
     let mut done = Vec::new();
     for closed in pending {
         let record = store.campaign(campaign_id)?;
@@ -305,8 +328,8 @@ fn resolve_closed(
 ) -> Result<Resolved> {
     let campaign = &record.campaign;
     let ruleset = ruleset_of(campaign)?;
-    let kind = Kind::parse(&closed.kind).unwrap_or(Kind::Turn);
-    let secret = record.chain.secret_for(closed.k)?;
+    let kind = closed.kind;
+    let secret = record.chain.for_kind(kind).secret_for(closed.k)?;
     let output = resolution::run(&Inputs {
         ruleset,
         kind,
@@ -314,6 +337,7 @@ fn resolve_closed(
         k: closed.k,
         secret,
         manifest_digest: closed.manifest_digest,
+        prior_state_digest: closed.prior_state_digest,
         beacon: campaign.beacon.as_deref(),
         policy: campaign.no_orders_policy,
         prior_state: prior,
@@ -337,7 +361,7 @@ fn resolve_closed(
     let templates = Templates::for_campaign(&record.source_dir)?;
     let announce = match &output.umpire {
         Some(report) => {
-            let subject = format!("umpire call, resolution {k}");
+            let subject = format!("umpire call {k}");
             mail::to_all(campaign, &format!("r{k}.umpire"), &subject, |_| {
                 templates.render(
                     "umpire.txt",
@@ -345,7 +369,7 @@ fn resolve_closed(
                         "k": k,
                         "report": report.to_string(),
                         "secret": secret.to_hex(),
-                        "commitment": record.commitment.to_hex(),
+                        "commitment": record.chain.umpire_chain().commitment().to_hex(),
                     }),
                 )
             })?
@@ -379,6 +403,7 @@ fn resolve_closed(
     };
     store.record_resolution(
         &campaign.id,
+        kind,
         k,
         &result,
         &output.next_state,
@@ -413,12 +438,12 @@ pub fn umpire(
     let mut trial = crate::audit::DiceStream::new(&Digest32::ZERO);
     let canonical = ruleset.umpire(call, &mut trial)?.call;
     let state = store.state(&record.current_state_digest)?;
-    let k = next_k(store, campaign_id)?;
+    let k = next_k(store, &record, Kind::Umpire)?;
     let orders_text = format!("{canonical}\n");
     let manifest = resolution::umpire_manifest(&campaign.id, k, &orders_text);
     let closed = ResolutionRecord {
         k,
-        kind: Kind::Umpire.as_str().to_string(),
+        kind: Kind::Umpire,
         phase_label: "umpire".to_string(),
         closed_at: clock.now(),
         manifest_text: manifest.text(),

@@ -6,11 +6,11 @@
 mod schema;
 
 use chrono::{DateTime, Utc};
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::audit::{Digest32, HashChain};
+use crate::audit::{Digest32, HashChain, Kind};
 use crate::campaign::Campaign;
 use crate::rules::GameState;
 
@@ -36,6 +36,10 @@ pub enum StoreError {
     NoCampaign(String),
     #[error("campaign `{0}` is already registered in this data directory")]
     Duplicate(String),
+    #[error(
+        "the phase of campaign {0} closed while the orders were being checked; send them again for the new phase"
+    )]
+    PhaseClosed(String),
     #[error("stored data is damaged: {0}")]
     Damaged(String),
 }
@@ -82,8 +86,9 @@ pub struct Submission {
 /// have been resolved yet.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResolutionRecord {
+    pub kind: Kind,
+    /// The number among resolutions of its kind, from 1.
     pub k: u64,
-    pub kind: String,
     pub phase_label: String,
     pub closed_at: DateTime<Utc>,
     pub manifest_text: String,
@@ -373,6 +378,7 @@ impl Store {
     pub fn submit_orders(
         &mut self,
         campaign: &str,
+        checked_against: &Digest32,
         phase_key: &str,
         side: &str,
         raw_text: &str,
@@ -380,7 +386,22 @@ impl Store {
         now: DateTime<Utc>,
         message: Option<i64>,
     ) -> Result<bool> {
-        let tx = self.conn.transaction()?;
+        // IMMEDIATE takes the write lock before reading, so no phase can
+        // close between the check below and the insert: an order that is
+        // acknowledged is an order in the next manifest.
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let (current, pending): (String, i64) = tx.query_row(
+            "SELECT current_state, (SELECT COUNT(*) FROM resolutions
+                 WHERE campaign_id = ?1 AND resolved_at IS NULL)
+             FROM campaigns WHERE id = ?1",
+            [campaign],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        if pending > 0 || current != checked_against.to_hex() {
+            return Err(StoreError::PhaseClosed(campaign.to_string()));
+        }
         let replaced = tx.execute(
             "UPDATE submissions SET status = 'superseded'
              WHERE campaign_id = ?1 AND phase_key = ?2 AND side = ?3 AND status = 'accepted'",
@@ -450,15 +471,18 @@ impl Store {
         record: &ResolutionRecord,
         mail: &[OutgoingMail],
     ) -> Result<()> {
-        let tx = self.conn.transaction()?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let kind = record.kind.as_str();
         tx.execute(
-            "INSERT INTO resolutions (campaign_id, k, kind, phase_label, closed_at, manifest_text,
+            "INSERT INTO resolutions (campaign_id, kind, k, phase_label, closed_at, manifest_text,
                 manifest_digest, prior_state_digest)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             params![
                 campaign,
+                kind,
                 record.k as i64,
-                record.kind,
                 record.phase_label,
                 ts(&record.closed_at),
                 record.manifest_text,
@@ -468,15 +492,9 @@ impl Store {
         )?;
         for (side, text) in &record.orders {
             tx.execute(
-                "INSERT INTO resolution_orders (campaign_id, k, side, canonical_text, digest)
+                "INSERT INTO resolution_orders (campaign_id, kind, k, side, canonical_text)
                  VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![
-                    campaign,
-                    record.k as i64,
-                    side,
-                    text,
-                    Digest32::of(text.as_bytes()).to_hex()
-                ],
+                params![campaign, kind, record.k as i64, side, text],
             )?;
         }
         for m in mail {
@@ -493,25 +511,29 @@ impl Store {
     pub fn record_resolution(
         &mut self,
         campaign: &str,
+        kind: Kind,
         k: u64,
         result: &ResolvedRecord,
         next_state: &GameState,
         next_phase: Option<(DateTime<Utc>, DateTime<Utc>)>,
         mail: &[OutgoingMail],
     ) -> Result<()> {
-        let tx = self.conn.transaction()?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let digest = put_state(&tx, next_state)?;
         if digest != result.next_state_digest {
             return Err(StoreError::Damaged(format!(
-                "resolution {k}: next state digest {} does not match the state {digest}",
+                "{kind} {k}: next state digest {} does not match the state {digest}",
                 result.next_state_digest
             )));
         }
         let updated = tx.execute(
-            "UPDATE resolutions SET resolved_at = ?3, secret = ?4, seed = ?5, next_state_digest = ?6
-             WHERE campaign_id = ?1 AND k = ?2 AND resolved_at IS NULL",
+            "UPDATE resolutions SET resolved_at = ?4, secret = ?5, seed = ?6, next_state_digest = ?7
+             WHERE campaign_id = ?1 AND kind = ?2 AND k = ?3 AND resolved_at IS NULL",
             params![
                 campaign,
+                kind.as_str(),
                 k as i64,
                 ts(&result.resolved_at),
                 result.secret.to_hex(),
@@ -521,19 +543,19 @@ impl Store {
         )?;
         if updated != 1 {
             return Err(StoreError::Damaged(format!(
-                "resolution {k} of {campaign} is not an open, closed phase"
+                "{kind} {k} of {campaign} is not a closed, unresolved phase"
             )));
         }
         for (seq, json) in result.events.iter().enumerate() {
             tx.execute(
-                "INSERT INTO events (campaign_id, k, seq, json) VALUES (?1, ?2, ?3, ?4)",
-                params![campaign, k as i64, seq as i64, json],
+                "INSERT INTO events (campaign_id, kind, k, seq, json) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![campaign, kind.as_str(), k as i64, seq as i64, json],
             )?;
         }
         for (idx, json) in result.rolls.iter().enumerate() {
             tx.execute(
-                "INSERT INTO rolls (campaign_id, k, idx, json) VALUES (?1, ?2, ?3, ?4)",
-                params![campaign, k as i64, idx as i64, json],
+                "INSERT INTO rolls (campaign_id, kind, k, idx, json) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![campaign, kind.as_str(), k as i64, idx as i64, json],
             )?;
         }
         tx.execute(
@@ -553,16 +575,47 @@ impl Store {
         Ok(())
     }
 
-    /// Every resolution of a campaign, closed or resolved, in order of k.
-    pub fn resolutions(&self, campaign: &str) -> Result<Vec<ResolutionRecord>> {
-        let mut stmt = self.conn.prepare(
-            "SELECT k, kind, phase_label, closed_at, manifest_text, manifest_digest,
-                    prior_state_digest, resolved_at, secret, seed, next_state_digest
-             FROM resolutions WHERE campaign_id = ?1 ORDER BY k",
+    /// The number the next resolution of `kind` takes.
+    pub fn next_k(&self, campaign: &str, kind: Kind) -> Result<u64> {
+        let last: Option<i64> = self.conn.query_row(
+            "SELECT MAX(k) FROM resolutions WHERE campaign_id = ?1 AND kind = ?2",
+            params![campaign, kind.as_str()],
+            |r| r.get(0),
         )?;
+        Ok(last.map_or(1, |k| k as u64 + 1))
+    }
+
+    /// How many resolutions of each kind a campaign has had (closed ones
+    /// included).
+    pub fn resolution_counts(&self, campaign: &str) -> Result<(u64, u64)> {
+        Ok((
+            self.next_k(campaign, Kind::Turn)? - 1,
+            self.next_k(campaign, Kind::Umpire)? - 1,
+        ))
+    }
+
+    /// Closed phases not yet resolved (left by a crash), oldest first.
+    pub fn pending_resolutions(&self, campaign: &str) -> Result<Vec<ResolutionRecord>> {
+        self.load_resolutions(campaign, "AND resolved_at IS NULL")
+    }
+
+    /// Every resolution of a campaign, closed or resolved, with its logs,
+    /// in the order they were closed.
+    pub fn resolutions(&self, campaign: &str) -> Result<Vec<ResolutionRecord>> {
+        self.load_resolutions(campaign, "")
+    }
+
+    fn load_resolutions(&self, campaign: &str, filter: &str) -> Result<Vec<ResolutionRecord>> {
+        // `filter` is a constant of this file, never input.
+        let sql = format!(
+            "SELECT kind, k, phase_label, closed_at, manifest_text, manifest_digest,
+                    prior_state_digest, resolved_at, secret, seed, next_state_digest
+             FROM resolutions WHERE campaign_id = ?1 {filter} ORDER BY rowid"
+        );
+        let mut stmt = self.conn.prepare(&sql)?;
         type Row = (
-            i64,
             String,
+            i64,
             String,
             String,
             String,
@@ -592,51 +645,69 @@ impl Store {
             .collect::<std::result::Result<_, _>>()?;
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
-            let k = u64::try_from(row.0)
-                .map_err(|_| StoreError::Damaged(format!("resolution number {}", row.0)))?;
+            let kind = Kind::parse(&row.0)
+                .ok_or_else(|| StoreError::Damaged(format!("resolution kind `{}`", row.0)))?;
+            let k = u64::try_from(row.1)
+                .map_err(|_| StoreError::Damaged(format!("resolution number {}", row.1)))?;
             let result = match (row.7, row.8, row.9, row.10) {
                 (Some(at), Some(secret), Some(seed), Some(next)) => Some(ResolvedRecord {
                     resolved_at: parse_ts(&at)?,
                     secret: parse_digest(&secret)?,
                     seed: parse_digest(&seed)?,
                     next_state_digest: parse_digest(&next)?,
-                    events: self.texts("events", "seq", campaign, k)?,
-                    rolls: self.texts("rolls", "idx", campaign, k)?,
+                    events: self.texts("events", "seq", campaign, kind, k)?,
+                    rolls: self.texts("rolls", "idx", campaign, kind, k)?,
                 }),
                 _ => None,
             };
             out.push(ResolutionRecord {
+                kind,
                 k,
-                kind: row.1,
                 phase_label: row.2,
                 closed_at: parse_ts(&row.3)?,
                 manifest_text: row.4,
                 manifest_digest: parse_digest(&row.5)?,
                 prior_state_digest: parse_digest(&row.6)?,
-                orders: self.resolution_orders(campaign, k)?,
+                orders: self.resolution_orders(campaign, kind, k)?,
                 result,
             });
         }
         Ok(out)
     }
 
-    fn texts(&self, table: &str, order: &str, campaign: &str, k: u64) -> Result<Vec<String>> {
+    fn texts(
+        &self,
+        table: &str,
+        order: &str,
+        campaign: &str,
+        kind: Kind,
+        k: u64,
+    ) -> Result<Vec<String>> {
         // Table and column names come from this file, never from input.
-        let sql =
-            format!("SELECT json FROM {table} WHERE campaign_id = ?1 AND k = ?2 ORDER BY {order}");
+        let sql = format!(
+            "SELECT json FROM {table} WHERE campaign_id = ?1 AND kind = ?2 AND k = ?3 ORDER BY {order}"
+        );
         let mut stmt = self.conn.prepare(&sql)?;
         let rows = stmt
-            .query_map(params![campaign, k as i64], |r| r.get(0))?
+            .query_map(params![campaign, kind.as_str(), k as i64], |r| r.get(0))?
             .collect::<std::result::Result<Vec<String>, _>>()?;
         Ok(rows)
     }
 
-    fn resolution_orders(&self, campaign: &str, k: u64) -> Result<BTreeMap<String, String>> {
+    fn resolution_orders(
+        &self,
+        campaign: &str,
+        kind: Kind,
+        k: u64,
+    ) -> Result<BTreeMap<String, String>> {
         let mut stmt = self.conn.prepare(
-            "SELECT side, canonical_text FROM resolution_orders WHERE campaign_id = ?1 AND k = ?2",
+            "SELECT side, canonical_text FROM resolution_orders
+             WHERE campaign_id = ?1 AND kind = ?2 AND k = ?3",
         )?;
         let rows = stmt
-            .query_map(params![campaign, k as i64], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .query_map(params![campaign, kind.as_str(), k as i64], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })?
             .collect::<std::result::Result<BTreeMap<String, String>, _>>()?;
         Ok(rows)
     }

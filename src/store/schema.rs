@@ -51,8 +51,8 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE INDEX submissions_by_phase ON submissions(campaign_id, phase_key, side, status);
     CREATE TABLE resolutions (
         campaign_id        TEXT NOT NULL REFERENCES campaigns(id),
-        k                  INTEGER NOT NULL,
         kind               TEXT NOT NULL CHECK (kind IN ('turn', 'umpire')),
+        k                  INTEGER NOT NULL,
         phase_label        TEXT NOT NULL,
         closed_at          TEXT NOT NULL,
         manifest_text      TEXT NOT NULL,
@@ -62,30 +62,32 @@ pub const MIGRATIONS: &[&str] = &[
         secret             TEXT,
         seed               TEXT,
         next_state_digest  TEXT REFERENCES states(digest),
-        PRIMARY KEY (campaign_id, k)
+        PRIMARY KEY (campaign_id, kind, k)
     );
     CREATE TABLE resolution_orders (
         campaign_id    TEXT NOT NULL,
+        kind           TEXT NOT NULL,
         k              INTEGER NOT NULL,
         side           TEXT NOT NULL,
         canonical_text TEXT NOT NULL,
-        digest         TEXT NOT NULL,
-        PRIMARY KEY (campaign_id, k, side),
-        FOREIGN KEY (campaign_id, k) REFERENCES resolutions(campaign_id, k)
+        PRIMARY KEY (campaign_id, kind, k, side),
+        FOREIGN KEY (campaign_id, kind, k) REFERENCES resolutions(campaign_id, kind, k)
     );
     CREATE TABLE events (
         campaign_id TEXT NOT NULL,
+        kind        TEXT NOT NULL,
         k           INTEGER NOT NULL,
         seq         INTEGER NOT NULL,
         json        TEXT NOT NULL,
-        PRIMARY KEY (campaign_id, k, seq)
+        PRIMARY KEY (campaign_id, kind, k, seq)
     );
     CREATE TABLE rolls (
         campaign_id TEXT NOT NULL,
+        kind        TEXT NOT NULL,
         k           INTEGER NOT NULL,
         idx         INTEGER NOT NULL,
         json        TEXT NOT NULL,
-        PRIMARY KEY (campaign_id, k, idx)
+        PRIMARY KEY (campaign_id, kind, k, idx)
     );
     CREATE TABLE outbox (
         id              INTEGER PRIMARY KEY,

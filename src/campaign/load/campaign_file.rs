@@ -546,17 +546,15 @@ fn check_dice(
     };
     let chain_length = match &dice.chain_length {
         None => DEFAULT_CHAIN_LENGTH,
-        Some(n) => {
-            values::count(
-                source,
-                n,
-                "chain_length",
-                1,
-                i64::from(crate::audit::chain::MAX_CHAIN_LENGTH),
-                problems,
-            )
-            .unwrap_or(0)
-        }
+        Some(n) => values::count(
+            source,
+            n,
+            "chain_length",
+            1,
+            i64::from(crate::audit::chain::MAX_CHAIN_LENGTH),
+            problems,
+        )
+        .unwrap_or(0),
     };
     if let Some(beacon) = &dice.beacon {
         values::text(source, beacon, "beacon", problems);
