@@ -28,9 +28,11 @@
 //! point), `frontage` (figures along the front, the frontage line, enfilade,
 //! mutually protected flanks), `motion` (moves, wheels, facing changes,
 //! paths), `sweep` (what a move passes through), `retreat` (the retreat
-//! zone), `polygon` (terrain lines and areas), `sight` (line of sight).
+//! zone), `polygon` (terrain lines and areas), `sight` (line of sight), `bounce`
+//! (the optional Artillery Bounce-Through line).
 
 mod arc;
+mod bounce;
 mod convex;
 mod distance;
 mod frontage;
@@ -48,6 +50,7 @@ pub use arc::{
     ARC_OF_FIRE, angle_between_facings, angle_off_facing, is_in_arc, rect_is_in_arc,
     rect_is_wholly_in_arc,
 };
+pub use bounce::{bounce_through_line, segment_touches_rect};
 pub use distance::{
     distance, distance_to_rect, distance_to_segment, is_within, leaves_gap, nearest_point_of_rect,
     point_is_within_rect, rect_distance, rect_is_within,
