@@ -116,6 +116,24 @@ fn order_syntax_cases() {
     );
 }
 
+/// Every example order in the player's reference reads.
+#[test]
+fn the_examples_in_orders_md_read() {
+    let text = fs::read_to_string("docs/ORDERS.md").expect("docs/ORDERS.md exists");
+    let mut read = 0;
+    for line in text.lines().filter(|l| l.starts_with("    ")) {
+        let line = line.trim();
+        if line.starts_with('#') || line.starts_with("salt ") || line.contains(['<', '|', '[']) {
+            continue;
+        }
+        if let Err(e) = parse(line) {
+            panic!("docs/ORDERS.md example `{line}` does not read: {e}");
+        }
+        read += 1;
+    }
+    assert!(read >= 40, "only {read} examples found in docs/ORDERS.md");
+}
+
 /// A small deterministic generator (SplitMix64), so that every run tests
 /// the same orders and a failure can be replayed.
 struct Gen(u64);
