@@ -11,6 +11,7 @@ pub mod basing;
 pub mod combat;
 pub mod general;
 pub mod morale;
+pub mod orders;
 pub mod rally;
 pub mod setup;
 pub mod shooting;

@@ -372,7 +372,7 @@ impl Reading {
 /// Reads `3`, `2.5`, `2.25`, `1/2` or `2-1/2` as hundredths of an inch,
 /// exactly, with no floating point. Anything else, more than two decimals,
 /// or more than [`MAX_NUMBER`] inches is `None`.
-fn parse_hundredths(text: &str) -> Option<u32> {
+pub fn parse_hundredths(text: &str) -> Option<u32> {
     let whole_number = |s: &str| -> Option<u32> {
         if s.is_empty() || !s.chars().all(|c| c.is_ascii_digit()) || s.len() > 4 {
             return None;
