@@ -159,7 +159,7 @@ pub fn run(out: &Path, say: &mut dyn Write) -> Result<DemoResult, DemoError> {
             .map(|u| u.spec.id.clone())
             .unwrap_or_default();
         now += Duration::hours(1);
-        let orders = format!("hold {first_unit}\nsalt demo-{turn}\n");
+        let orders = format!("{first_unit}: hold\nsalt demo-{turn}\n");
         let submitted = engine::submit(
             &mut store,
             &campaign.id,

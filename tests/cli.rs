@@ -114,7 +114,7 @@ fn a_gm_runs_a_campaign_and_an_auditor_verifies_it() {
         ])
     };
     // Every line refused: nothing is stored, and the phase does not close.
-    let submit = submit_file("hold no-such-unit\n");
+    let submit = submit_file("no-such-unit: hold\n");
     assert!(!submit.status.success());
     assert!(
         text(&submit).contains("nothing accepted"),
@@ -125,7 +125,7 @@ fn a_gm_runs_a_campaign_and_an_auditor_verifies_it() {
     assert!(tick.status.success());
     assert!(!text(&tick).contains("resolution"), "{}", text(&tick));
 
-    let submit = submit_file("hold no-such-unit\nhold 1-ligne\n");
+    let submit = submit_file("no-such-unit: hold\n1-ligne: hold\n");
     let s = text(&submit);
     assert!(
         !submit.status.success(),
@@ -133,7 +133,7 @@ fn a_gm_runs_a_campaign_and_an_auditor_verifies_it() {
     );
     assert!(s.contains("refused: line 1: no-such-unit"), "{s}");
     assert!(s.contains("accepted for french"), "{s}");
-    assert!(s.contains("hold 1-ligne\n"), "{s}");
+    assert!(s.contains("1-ligne: hold\n"), "{s}");
 
     let tick = adjutant(&["tick", "--data", data, &at("2026-01-05T10:05:00Z")]);
     assert!(tick.status.success(), "{}", text(&tick));

@@ -60,7 +60,7 @@ fn good_orders_are_stored_and_acknowledged_once_even_if_delivered_twice() {
         LANNES,
         SUBJECT,
         "",
-        "passphrase: vive-l-empereur\nhold 1-ligne\nhold nowhere\nsalt 42\n-- \nJ.L.\n",
+        "passphrase: vive-l-empereur\n1-ligne: hold\nnowhere: hold\nsalt 42\n-- \nJ.L.\n",
     );
     let outcome = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
     let Outcome::Accepted {
@@ -84,7 +84,7 @@ fn good_orders_are_stored_and_acknowledged_once_even_if_delivered_twice() {
     assert_eq!(acks.len(), 1);
     assert_eq!(acks[0].recipient, "lannes@french.invalid");
     assert!(
-        acks[0].body.contains("    hold 1-ligne\n    salt 42\n"),
+        acks[0].body.contains("    1-ligne: hold\n    salt 42\n"),
         "{}",
         acks[0].body
     );
@@ -107,7 +107,7 @@ fn a_message_stored_before_a_crash_is_handled_once_on_the_retry() {
         LANNES,
         SUBJECT,
         "",
-        "passphrase vive-l-empereur\nhold garde\n",
+        "passphrase vive-l-empereur\ngarde: hold\n",
     );
     // The crash: stored, never finished.
     store.store_inbound(&raw, "test", now().0).expect("store");
@@ -123,7 +123,7 @@ fn a_wrong_passphrase_is_refused_without_saying_which_part_failed() {
         LANNES,
         SUBJECT,
         "",
-        "passphrase: vive-le-roi\nhold 1-ligne\n",
+        "passphrase: vive-le-roi\n1-ligne: hold\n",
     );
     let outcome = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
     assert!(matches!(outcome, Outcome::Refused { .. }), "{outcome:?}");
@@ -148,7 +148,7 @@ fn a_wrong_passphrase_is_refused_without_saying_which_part_failed() {
         "spy@elsewhere.invalid",
         SUBJECT,
         "",
-        "passphrase: vive-l-empereur\nhold 1-ligne\n",
+        "passphrase: vive-l-empereur\n1-ligne: hold\n",
     );
     ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
     let bodies: Vec<String> = replies(&store).into_iter().map(|m| m.body).collect();
@@ -166,8 +166,8 @@ fn machine_mail_and_our_own_mail_get_no_reply() {
             "Auto-Submitted: auto-replied\r\n",
             "away\n",
         ),
-        mail(LANNES, SUBJECT, "Precedence: bulk\r\n", "hold 1-ligne\n"),
-        mail(LANNES, SUBJECT, "Return-Path: <>\r\n", "hold 1-ligne\n"),
+        mail(LANNES, SUBJECT, "Precedence: bulk\r\n", "1-ligne: hold\n"),
+        mail(LANNES, SUBJECT, "Return-Path: <>\r\n", "1-ligne: hold\n"),
         mail(
             "umpire@example.org",
             SUBJECT,
@@ -194,7 +194,7 @@ fn orders_for_another_turn_are_refused_naming_the_current_phase() {
         LANNES,
         "[sound-the-charge-demo] orders for turn 4",
         "",
-        "passphrase vive-l-empereur\nhold 1-ligne\n",
+        "passphrase vive-l-empereur\n1-ligne: hold\n",
     );
     let outcome = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
     let Outcome::Refused { reason } = outcome else {
@@ -231,7 +231,7 @@ fn an_unknown_campaign_and_a_message_naming_none_are_refused_with_a_hint() {
         LANNES,
         "my orders",
         "",
-        "passphrase vive-l-empereur\nhold 1-ligne\n",
+        "passphrase vive-l-empereur\n1-ligne: hold\n",
     );
     let outcome = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
     assert!(matches!(outcome, Outcome::Accepted { .. }), "{outcome:?}");
@@ -244,14 +244,14 @@ fn orders_in_a_toml_attachment_replace_the_body() {
         "From: {LANNES}\r\nSubject: {SUBJECT}\r\nMessage-ID: <t@test>\r\nMIME-Version: 1.0\r\n\
          Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\n\
          passphrase: vive-l-empereur\r\nSee the attachment.\r\n--b\r\nContent-Type: application/toml\r\n\
-         Content-Disposition: attachment; filename=\"orders.toml\"\r\n\r\norders = [\"hold garde\"]\r\n--b--\r\n"
+         Content-Disposition: attachment; filename=\"orders.toml\"\r\n\r\norders = [\"garde: hold\"]\r\n--b--\r\n"
     );
     let outcome = ingest(&mut store, raw.as_bytes(), "test", &config(), &now()).expect("ingest");
     let Outcome::Accepted { refused_lines, .. } = outcome else {
         panic!("{outcome:?}")
     };
     assert_eq!(refused_lines, 0);
-    assert!(replies(&store)[0].body.contains("    hold garde\n"));
+    assert!(replies(&store)[0].body.contains("    garde: hold\n"));
 }
 
 #[test]
@@ -263,7 +263,7 @@ fn a_maildir_message_leaves_new_only_once_stored_and_is_not_acted_on_twice() {
         LANNES,
         SUBJECT,
         "",
-        "passphrase vive-l-empereur\nhold 1-ligne\n",
+        "passphrase vive-l-empereur\n1-ligne: hold\n",
     );
     maildir::deliver(&root, "0001.test", &raw).expect("deliver");
     let done = maildir::scan(&root, &mut store, &config(), &now()).expect("scan");
@@ -284,4 +284,28 @@ fn a_maildir_message_leaves_new_only_once_stored_and_is_not_acted_on_twice() {
         done[0].1
     );
     assert_eq!(replies(&store).len(), 1);
+}
+
+#[test]
+fn a_well_written_order_not_yet_adjudicated_is_refused_in_so_many_words() {
+    let (_dir, mut store) = setup();
+    let raw = mail(
+        LANNES,
+        SUBJECT,
+        "",
+        "passphrase vive-l-empereur\n1-ligne: advance 4\n1-ligne forwrd 4\n",
+    );
+    let outcome = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+    assert!(matches!(outcome, Outcome::Refused { .. }), "{outcome:?}");
+    let body = &replies(&store)[0].body;
+    assert!(
+        body.contains(
+            "line 2: `1-ligne: forward 4` is written correctly, but only `hold` is adjudicated"
+        ),
+        "{body}"
+    );
+    assert!(
+        body.contains("line 3: column"),
+        "a misspelling is a syntax error with its column: {body}"
+    );
 }

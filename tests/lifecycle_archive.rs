@@ -64,7 +64,7 @@ fn play() -> Played {
         &mut store,
         &campaign.id,
         &side,
-        "hold NOSUCHUNIT\n",
+        "NOSUCHUNIT: hold\n",
         &early,
         None,
     )
@@ -80,7 +80,7 @@ fn play() -> Played {
         &mut store,
         &campaign.id,
         &side,
-        &format!("hold NOSUCHUNIT\nhold {unit}\n"),
+        &format!("NOSUCHUNIT: hold\n{unit}: hold\n"),
         &early,
         None,
     )
@@ -91,7 +91,7 @@ fn play() -> Played {
         &mut store,
         &campaign.id,
         &side,
-        &format!("# my orders\nHOLD {unit}\nsalt Lucky Seven\n"),
+        &format!("# my orders\n{unit}: HOLD\nsalt Lucky Seven\n"),
         &early,
         None,
     )
@@ -100,7 +100,7 @@ fn play() -> Played {
     assert!(second.sheet.is_clean(), "{:?}", second.sheet);
     assert_eq!(
         second.sheet.canonical_text(),
-        format!("hold {unit}\nsalt lucky seven\n")
+        format!("{unit}: hold\nsalt lucky seven\n")
     );
 
     // All required sides are in: the phase closes early.

@@ -15,12 +15,14 @@ pub struct Order {
     pub words: Vec<String>,
 }
 
+/// The canonical form: `unit: verb words`, the unit first as players write
+/// it (docs/ORDERS.md), or `verb words` for an order that names no unit.
 impl fmt::Display for Order {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.verb)?;
         if let Some(unit) = &self.unit {
-            write!(f, " {unit}")?;
+            write!(f, "{unit}: ")?;
         }
+        f.write_str(&self.verb)?;
         for word in &self.words {
             write!(f, " {word}")?;
         }

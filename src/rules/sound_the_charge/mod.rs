@@ -21,7 +21,7 @@ pub mod umpire;
 
 use std::collections::BTreeMap;
 
-use super::orders::{Order, ParseError, Rejection, words};
+use super::orders::{Order, ParseError, Rejection};
 use super::ruleset::{Event, PhaseKind, PhaseSpec, Resolution, Ruleset, SetupProblem};
 use super::state::{GameState, GeneralState, UnitState};
 use super::umpire::{UmpireError, UmpireReport};
@@ -44,8 +44,6 @@ const PHASES: &[PhaseSpec] = &[PhaseSpec {
     active_verbs: &["hold"],
     passive_verbs: &["hold"],
 }];
-
-const VERBS: &[&str] = &["hold"];
 
 impl Ruleset for SoundTheCharge {
     fn id(&self) -> &'static str {
@@ -91,33 +89,26 @@ impl Ruleset for SoundTheCharge {
     }
 
     fn parse_order(&self, line: usize, text: &str) -> Result<Order, ParseError> {
-        let w = words(text);
-        let Some((verb, rest)) = w.split_first() else {
-            return Err(ParseError {
-                line,
-                problem: "empty order".to_string(),
-            });
-        };
-        if !VERBS.contains(&verb.as_str()) {
-            return Err(ParseError {
+        match orders::parse(text) {
+            Ok(orders::StcOrder::Hold { unit }) => Ok(Order {
+                verb: "hold".to_string(),
+                unit: Some(unit.0),
+                words: Vec::new(),
+            }),
+            // The whole language is read (docs/ORDERS.md); what is not yet
+            // adjudicated is refused in so many words, never misread.
+            Ok(other) => Err(ParseError {
                 line,
                 problem: format!(
-                    "`{verb}` is not an order this campaign adjudicates; the orders are: {}",
-                    VERBS.join(", ")
+                    "`{other}` is written correctly, but only `hold` is adjudicated automatically so far; \
+                     ask the GM to resolve it with an umpire call"
                 ),
-            });
-        }
-        if rest.is_empty() {
-            return Err(ParseError {
+            }),
+            Err(e) => Err(ParseError {
                 line,
-                problem: format!("`{verb}` needs a unit: `{verb} <unit id or name>`"),
-            });
+                problem: e.to_string(),
+            }),
         }
-        Ok(Order {
-            verb: verb.clone(),
-            unit: Some(rest.join(" ")),
-            words: Vec::new(),
-        })
     }
 
     fn validate(
