@@ -34,6 +34,12 @@ pub fn describe(store: &Store, id: &str, now: DateTime<Utc>) -> Result<String, E
         let _ = writeln!(out, "  the game is over: {why}");
         return Ok(out.trim_end().to_string());
     }
+    if !store.pending_resolutions(id)?.is_empty() {
+        let _ = writeln!(
+            out,
+            "  a closed phase awaits resolution (the next `adjutant tick` resolves it)"
+        );
+    }
     let phase = ruleset.phase_of(&state);
     let _ = writeln!(
         out,
@@ -48,8 +54,10 @@ pub fn describe(store: &Store, id: &str, now: DateTime<Utc>) -> Result<String, E
         record
             .deadline
             .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        if left.num_minutes() >= 0 {
-            format!("in {}h{:02}m", left.num_hours(), left.num_minutes() % 60)
+        if left > chrono::Duration::zero() {
+            // Rounded up: a deadline 30 seconds away is "in 0h01m", not 0h00m.
+            let minutes = (left.num_seconds() + 59) / 60;
+            format!("in {}h{:02}m", minutes / 60, minutes % 60)
         } else {
             "passed".to_string()
         },

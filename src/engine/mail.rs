@@ -10,9 +10,17 @@ use crate::store::OutgoingMail;
 
 /// Everyone who hears of the campaign: the GM first, then the players.
 pub fn everyone(campaign: &Campaign) -> Vec<&Person> {
-    std::iter::once(&campaign.gm)
-        .chain(campaign.players.iter().map(|p| &p.person))
-        .collect()
+    let mut people: Vec<&Person> = Vec::new();
+    for person in std::iter::once(&campaign.gm).chain(campaign.players.iter().map(|p| &p.person)) {
+        // A GM who also plays a side gets one copy, not two.
+        if !people
+            .iter()
+            .any(|p| p.address.eq_ignore_ascii_case(&person.address))
+        {
+            people.push(person);
+        }
+    }
+    people
 }
 
 /// A Message-ID made from what the mail is about, never from a clock or a

@@ -111,6 +111,11 @@ pub fn init(
     let deadline = lifecycle::deadline(&campaign.schedule, ruleset.phase_of(&state).name, now)?;
     let commitment = chain.commitment();
     let phase = resolution::phase_label(ruleset, &state);
+    // Stored absolute, so that a daemon started elsewhere still finds the
+    // campaign's own templates.
+    let source_dir = &source_dir
+        .canonicalize()
+        .unwrap_or_else(|_| source_dir.to_path_buf());
     let templates = Templates::for_campaign(source_dir)?;
     let subject = format!("{}: the campaign opens", campaign.title);
     let opening = mail::to_all(campaign, "opening", &subject, |p| {

@@ -207,6 +207,8 @@ mod tests {
             generals: Vec::new(),
             standing_orders: BTreeMap::new(),
             turn_limit: None,
+            options: Vec::new(),
+            nations: BTreeMap::new(),
             finished: None,
         };
         let s = schedule(None);

@@ -27,6 +27,11 @@ pub struct GameState {
     pub standing_orders: BTreeMap<String, Vec<String>>,
     /// The game ends after this turn if nothing else ends it first.
     pub turn_limit: Option<u32>,
+    /// The optional rules in force, by name. They are part of the state so
+    /// that a resolution depends on nothing the archive does not hold.
+    pub options: Vec<String>,
+    /// Each side's nation, for the national modifiers, by side id.
+    pub nations: BTreeMap<String, String>,
     /// Set when the game is over, with the reason.
     pub finished: Option<String>,
 }

@@ -31,7 +31,8 @@ use crate::geometry::Rect;
 
 pub const ID: &str = "sound-the-charge";
 
-/// The ruleset as a value; options and national modifiers live in the state.
+/// The ruleset as a value; the campaign's optional rules and national
+/// modifiers are carried in the game state (`options`, `nations`).
 pub struct SoundTheCharge;
 
 /// Turn Sequence: "Each turn, one side will be either "active" or
@@ -84,6 +85,12 @@ impl Ruleset for SoundTheCharge {
                 .collect(),
             standing_orders: BTreeMap::new(),
             turn_limit: scenario.turn_limit,
+            options: campaign.ruleset.options.clone(),
+            nations: campaign
+                .sides
+                .iter()
+                .filter_map(|s| s.nation.clone().map(|n| (s.id.clone(), n)))
+                .collect(),
             finished: None,
         }
     }
