@@ -28,10 +28,6 @@ pub struct PhaseSpec {
     pub kind: PhaseKind,
     /// What the players do in it, for the status line and the reminder.
     pub summary: &'static str,
-    /// The order verbs the active side may give.
-    pub active_verbs: &'static [&'static str],
-    /// The order verbs the passive side may give.
-    pub passive_verbs: &'static [&'static str],
 }
 
 /// What a resolution produced.

@@ -42,8 +42,6 @@ const PHASES: &[PhaseSpec] = &[PhaseSpec {
     name: "orders",
     kind: PhaseKind::ActiveSide,
     summary: "the active side gives its orders for the turn; the passive side may give standing orders",
-    active_verbs: &["hold"],
-    passive_verbs: &["hold"],
 }];
 
 impl Ruleset for SoundTheCharge {
