@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Self-test of the independent verifier.
 
-Builds a small synthetic archive laid out as docs/AUDIT.md section 7 (sides alpha, beta and gamma, a chain
-of length 4 from a fixed h_0, two resolutions: a turn and an umpire call, rolls drawn from the section 5
-stream), checks that `verify.py archive` accepts it (also with its logs unpublished), then checks that each
-tampered copy is refused, for the expected reason where one is given, and that malformed input is reported
-rather than crashing. Exit status 0 only if every case behaves.
+Builds a small synthetic archive laid out as docs/AUDIT.md section 7: sides alpha, beta and gamma, both
+chains of length 5 from a fixed h_0, three turns and three umpire calls interleaved with them (calls after
+turns 0, 2 and 2), rolls drawn from the section 5 stream. Checks that `verify.py archive` accepts it (also
+with its logs unpublished, and with a turns' chain used up to h_0), then that each tampered copy is refused,
+for the expected reason where one is given, and that malformed input is reported rather than crashing.
+Exit status 0 only if every case behaves.
 """
 
 from __future__ import annotations
@@ -23,32 +24,55 @@ sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 
 import verify as v  # noqa: E402
 
+TURN, UMPIRE = v.TURN, v.UMPIRE
 CAMPAIGN = "selftest-campaign"
 H0 = bytes(range(0xA0, 0xC0))
-N = 4
+N = 5
 BEACON = "selftest beacon 7 21 33"
 SIDES = ["alpha", "beta", "gamma"]
-STATE0 = json.dumps(
-    {"turn": 1, "units": {"grenadiers": {"x": 1200, "y": 350}, "hussars": {"x": 0, "y": 0}}},
-    sort_keys=True,
-    separators=(",", ":"),
-).encode("utf-8")
-STATE1 = STATE0.replace(b'"turn":1', b'"turn":2').replace(b'"x":0', b'"x":600')
-TURN_PHASE = "turn 1 orders (alpha active)"
-TURN_ORDERS: dict[str, str | None] = {
-    "alpha": "move hussars 6\nfire grenadiers at hussars\nsalt 4711\n",
-    "gamma": "hold grenadiers\n",
-    "beta": None,
-}
-TURN_DICE = [("d6", "fire: grenadiers at hussars"), ("2d6", "morale: hussars"), ("d10", "cover: hussars")] + [
-    ("d6", f"hit {i}: grenadiers") for i in range(5)
-]
-UMPIRE_ORDERS: dict[str, str | None] = {"@umpire": "umpire rally hussars\n"}
-UMPIRE_DICE = [("d100", "rally: hussars"), ("2d6", "close combat: hussars"), ("d6", "rally: hussars")]
 
 
 def canonical_json(obj) -> bytes:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def state(turn: int, hussars_x: int) -> bytes:
+    units = {"grenadiers": {"x": 1200, "y": 350}, "hussars": {"x": hussars_x, "y": 0}}
+    return canonical_json({"turn": turn, "units": units})
+
+
+# STATES[t] is the state turn t left (STATES[0] the initial state)
+STATES = [state(1, 0), state(2, 600), state(3, 900), state(4, 1150)]
+
+TURNS: dict[int, tuple[str, dict[str, str | None], list[tuple[str, str]]]] = {
+    1: (
+        "turn 1 orders (alpha active)",
+        {
+            "alpha": "move hussars 6\nfire grenadiers at hussars\nsalt 4711\n",
+            "gamma": "hold grenadiers\n",
+            "beta": None,
+        },
+        [("d6", "fire: grenadiers at hussars"), ("2d6", "morale: hussars"), ("d10", "cover: hussars")]
+        + [("d6", f"hit {i}: grenadiers") for i in range(5)],
+    ),
+    2: (
+        "turn 1 orders (beta active)",
+        {"alpha": None, "beta": "move hussars 3\n", "gamma": None},
+        [("d100", "attrition: hussars"), ("d6", "disorder: hussars")],
+    ),
+    3: (
+        "turn 2 orders (alpha active)",
+        {"alpha": "salt only a salt line\n", "beta": "charge hussars grenadiers\nsalt x y\n", "gamma": None},
+        [("2d6", "charge: hussars"), ("2d6", "close combat: grenadiers"), ("d6", "pursuit: hussars")],
+    ),
+}
+
+# k -> (after_turn, canonical call text, dice)
+CALLS: dict[int, tuple[int, str, list[tuple[str, str]]]] = {
+    1: (0, "rally grade c enemy-can-charge\n", [("d100", "rally: hussars"), ("d6", "rally: hussars")]),
+    2: (2, "shoot 12 hussars grade b range 3\n", [("2d6", "close combat: hussars"), ("d6", "rally: hussars")]),
+    3: (2, "morale grenadiers grade a\n", [("2d6", "morale: grenadiers")]),
+}
 
 
 def write(path: Path, data: bytes) -> None:
@@ -56,10 +80,24 @@ def write(path: Path, data: bytes) -> None:
     path.write_bytes(data)
 
 
+def res(out: Path, kind: str, k: int) -> Path:
+    return out / v.FOLDER[kind] / f"{k:04d}"
+
+
+def turn_secret(k: int, n: int = N) -> bytes:
+    return v.chain(H0, n)[n - k]
+
+
+def call_secret(k: int, n: int = N, u0: bytes | None = None) -> bytes:
+    us = v.chain(u0, n) if u0 is not None else v.umpire_chain(H0, n)
+    return us[n - k]
+
+
 def build_resolution(
     out: Path,
-    k: int,
     kind: str,
+    k: int,
+    after_turn: int,
     phase: str,
     secret: bytes,
     orders: dict[str, str | None],
@@ -68,10 +106,16 @@ def build_resolution(
     dice: list[tuple[str, str]],
     index_from: int = 0,
     word_from: int = 0,
+    number_word: str | None = None,
+    tag_kind: str | None = None,
+    manifest_fn=None,
 ) -> None:
-    """Writes resolution k. index_from and word_from shift the logged index and first_word of every roll
-    (0 for an honest log, whose numbering starts again in each resolution)."""
-    folder = out / "resolutions" / f"{k:04d}"
+    """Writes turn or umpire call k, with every digest and roll consistent. The keyword arguments break one
+    rule each: index_from and word_from shift the logged index and first_word of every roll (0 for an honest
+    log, whose numbering starts again in each resolution); number_word replaces the manifest's `resolution` or
+    `call`; tag_kind derives the seed with the other kind's tag; manifest_fn rewrites the manifest's bytes
+    (before its digest is taken)."""
+    folder = res(out, kind, k)
     if folder.exists():
         shutil.rmtree(folder)
     digests: dict[str, str | None] = {}
@@ -82,12 +126,16 @@ def build_resolution(
             data = text.encode("utf-8")
             write(folder / "orders" / f"{side}.txt", data)
             digests[side] = v.sha256(data).hex()
-    manifest = v.manifest_text(CAMPAIGN, k, phase, digests).encode("utf-8")
+    manifest = v.manifest_text(CAMPAIGN, kind, k, phase, digests).encode("utf-8")
+    if number_word is not None:
+        manifest = manifest.replace(f"\n{v.MANIFEST_NUMBER_WORD[kind]} ".encode(), f"\n{number_word} ".encode(), 1)
+    if manifest_fn is not None:
+        manifest = manifest_fn(manifest)
     write(folder / "manifest.txt", manifest)
     write(folder / "prior-state.json", prior)
     write(folder / "next-state.json", nxt)
     manifest_digest = v.sha256(manifest)
-    seed = v.derive_seed(CAMPAIGN, k, secret, manifest_digest, v.sha256(prior), BEACON)
+    seed = v.derive_seed(tag_kind or kind, CAMPAIGN, k, secret, manifest_digest, v.sha256(prior), BEACON)
     stream = v.Stream(seed)
     rolls = []
     for i, (die, purpose) in enumerate(dice):
@@ -107,18 +155,19 @@ def build_resolution(
             )
         )
     write(folder / "rolls.jsonl", b"".join(line + b"\n" for line in rolls))
-    write(folder / "events.jsonl", canonical_json({"k": k, "what": f"{len(rolls)} rolls"}) + b"\n")
+    write(folder / "events.jsonl", canonical_json({"k": k, "kind": kind, "what": f"{len(rolls)} rolls"}) + b"\n")
     write(
         folder / "resolution.json",
         canonical_json(
             {
+                "after_turn": after_turn,
                 "k": k,
                 "kind": kind,
                 "manifest_digest": manifest_digest.hex(),
                 "next_state_digest": v.sha256(nxt).hex(),
                 "phase": phase,
                 "prior_state_digest": v.sha256(prior).hex(),
-                "resolved_at": f"2026-11-2{k}T18:00:00Z",
+                "resolved_at": f"2026-11-{10 + 2 * after_turn + (kind == UMPIRE):02d}T18:0{k}:00Z",
                 "secret": secret.hex(),
                 "seed": seed.hex(),
             }
@@ -126,40 +175,75 @@ def build_resolution(
     )
 
 
-def secret(k: int) -> bytes:
-    return v.chain(H0, N)[N - k]
+def build_turn(out: Path, k: int, orders: dict[str, str | None] | None = None, **kw) -> None:
+    phase, default_orders, dice = TURNS[k]
+    args = dict(
+        after_turn=k - 1,
+        phase=phase,
+        secret=turn_secret(k),
+        orders=default_orders if orders is None else orders,
+        prior=STATES[k - 1],
+        nxt=STATES[k],
+        dice=dice,
+    )
+    args.update(kw)
+    build_resolution(out, TURN, k, **args)
 
 
-def build_turn(out: Path, orders: dict[str, str | None] = TURN_ORDERS, phase: str = TURN_PHASE, **kw) -> None:
-    build_resolution(out, 1, "turn", phase, secret(1), orders, STATE0, STATE1, TURN_DICE, **kw)
+def build_call(out: Path, k: int, orders: dict[str, str | None] | None = None, **kw) -> None:
+    after_turn, text, dice = CALLS[k]
+    args = dict(
+        after_turn=after_turn,
+        phase=v.UMPIRE_PHASE,
+        secret=call_secret(k),
+        orders={v.UMPIRE_SIDE: text} if orders is None else orders,
+        prior=STATES[after_turn],
+        nxt=STATES[after_turn],
+        dice=dice,
+    )
+    args.update(kw)
+    build_resolution(out, UMPIRE, k, **args)
 
 
-def build_umpire(out: Path, orders: dict[str, str | None] = UMPIRE_ORDERS, phase: str = "umpire", **kw) -> None:
-    build_resolution(out, 2, "umpire", phase, secret(2), orders, STATE1, STATE1, UMPIRE_DICE, **kw)
-
-
-def build_archive(out: Path) -> None:
-    hs = v.chain(H0, N)
+def write_campaign(out: Path, n: int = N, turns: int = len(TURNS), calls: int = len(CALLS), u0=None) -> None:
+    umpire = v.chain(u0, n) if u0 is not None else v.umpire_chain(H0, n)
     write(
         out / "campaign.json",
         canonical_json(
             {
                 "beacon": BEACON,
+                "calls": calls,
                 "campaign": CAMPAIGN,
-                "chain_length": N,
-                "commitment": hs[N].hex(),
-                "initial_state_digest": v.sha256(STATE0).hex(),
+                "chain_length": n,
+                "commitment": v.chain(H0, n)[n].hex(),
+                "initial_state_digest": v.sha256(STATES[0]).hex(),
                 "no_orders_policy": "stand-fast",
-                "resolutions": 2,
                 "ruleset": "selftest",
                 "sides": SIDES,
                 "spec": v.SPEC,
                 "title": "Self-test campaign",
+                "turns": turns,
+                "umpire_commitment": umpire[n].hex(),
             }
         ),
     )
-    build_turn(out)
-    build_umpire(out)
+
+
+def build_archive(out: Path) -> None:
+    write_campaign(out)
+    for k in TURNS:
+        build_turn(out, k)
+    for k in CALLS:
+        build_call(out, k)
+
+
+def rebuild_with_chain_length(out: Path, n: int, u0: bytes | None = None) -> None:
+    """The same archive with chains of length n (3 uses the turns' chain up to h_0)."""
+    write_campaign(out, n=n, u0=u0)
+    for k in TURNS:
+        build_turn(out, k, secret=turn_secret(k, n))
+    for k in CALLS:
+        build_call(out, k, secret=call_secret(k, n, u0))
 
 
 def run_verify(out: Path) -> tuple[int, str, str]:
@@ -172,14 +256,25 @@ def run_verify(out: Path) -> tuple[int, str, str]:
 # ---- tampering -----------------------------------------------------------------------------------
 
 
-def res(out: Path, k: int) -> Path:
-    return out / "resolutions" / f"{k:04d}"
-
-
 def edit_json(path: Path, fn) -> None:
     obj = json.loads(path.read_bytes())
     fn(obj)
     path.write_bytes(canonical_json(obj))
+
+
+def edit_lines(path: Path, fn) -> None:
+    lines = path.read_bytes().split(b"\n")
+    fn(lines)
+    path.write_bytes(b"\n".join(lines))
+
+
+def edit_roll(path: Path, i: int, fn) -> None:
+    def f(lines):
+        r = json.loads(lines[i])
+        fn(r)
+        lines[i] = canonical_json(r)
+
+    edit_lines(path, f)
 
 
 def flip_secret_byte(out: Path) -> None:
@@ -188,55 +283,57 @@ def flip_secret_byte(out: Path) -> None:
         b[7] ^= 0x01
         o["secret"] = b.hex()
 
-    edit_json(res(out, 1) / "resolution.json", f)
+    edit_json(res(out, TURN, 1) / "resolution.json", f)
+
+
+def flip_call_secret_byte(out: Path) -> None:
+    def f(o):
+        b = bytearray(bytes.fromhex(o["secret"]))
+        b[0] ^= 0x80
+        o["secret"] = b.hex()
+
+    edit_json(res(out, UMPIRE, 2) / "resolution.json", f)
 
 
 def edit_order_line(out: Path) -> None:
-    p = res(out, 1) / "orders" / "alpha.txt"
+    p = res(out, TURN, 1) / "orders" / "alpha.txt"
     p.write_bytes(p.read_bytes().replace(b"move hussars 6", b"move hussars 7"))
 
 
+def edit_call_text(out: Path) -> None:
+    p = res(out, UMPIRE, 2) / "orders" / "@umpire.txt"
+    p.write_bytes(p.read_bytes().replace(b"range 3", b"range 2"))
+
+
 def edit_roll_value(out: Path) -> None:
-    p = res(out, 1) / "rolls.jsonl"
-    lines = p.read_bytes().split(b"\n")
-    r = json.loads(lines[1])
-    r["value"] += 1
-    lines[1] = canonical_json(r)
-    p.write_bytes(b"\n".join(lines))
+    edit_roll(res(out, TURN, 1) / "rolls.jsonl", 1, lambda r: r.update(value=r["value"] + 1))
 
 
 def edit_roll_value_and_faces(out: Path) -> None:
-    p = res(out, 2) / "rolls.jsonl"
-    lines = p.read_bytes().split(b"\n")
-    r = json.loads(lines[0])
-    r["value"] = r["value"] % 100 + 1
-    r["faces"] = [r["value"]]
-    lines[0] = canonical_json(r)
-    p.write_bytes(b"\n".join(lines))
+    def f(r):
+        r["value"] = r["value"] % 100 + 1
+        r["faces"] = [r["value"]]
+
+    edit_roll(res(out, UMPIRE, 1) / "rolls.jsonl", 0, f)
 
 
 def flip_state_byte(out: Path) -> None:
-    p = res(out, 1) / "next-state.json"
-    b = bytearray(p.read_bytes())
-    i = b.index(b"600")
-    b[i] = ord("7")
-    p.write_bytes(bytes(b))
+    p = res(out, TURN, 1) / "next-state.json"
+    p.write_bytes(p.read_bytes().replace(b"600", b"700"))
 
 
 def flip_prior_state_byte(out: Path) -> None:
-    p = res(out, 2) / "prior-state.json"
-    b = bytearray(p.read_bytes())
-    b[-2] = ord("1") if b[-2] != ord("1") else ord("2")
-    p.write_bytes(bytes(b))
+    p = res(out, UMPIRE, 2) / "prior-state.json"
+    p.write_bytes(p.read_bytes().replace(b"900", b"901"))
 
 
 def drop_a_roll(out: Path) -> None:
-    p = res(out, 1) / "rolls.jsonl"
-    lines = p.read_bytes().split(b"\n")
+    p = res(out, TURN, 1) / "rolls.jsonl"
+    lines = [x for x in p.read_bytes().split(b"\n") if x]
     del lines[2]
     # renumber indexes so that only the gap in first_word betrays the missing roll
     fixed = []
-    for i, line in enumerate(x for x in lines if x):
+    for i, line in enumerate(lines):
         r = json.loads(line)
         r["index"] = i
         fixed.append(canonical_json(r))
@@ -244,15 +341,15 @@ def drop_a_roll(out: Path) -> None:
 
 
 def add_unlisted_orders(out: Path) -> None:
-    write(res(out, 1) / "orders" / "beta.txt", b"hold everything\n")
+    write(res(out, TURN, 1) / "orders" / "beta.txt", b"hold everything\n")
 
 
 def add_unlisted_orders_file(out: Path) -> None:
-    write(res(out, 2) / "orders" / "delta.txt", b"charge\n")
+    write(res(out, UMPIRE, 2) / "orders" / "delta.txt", b"charge\n")
 
 
 def change_manifest_phase(out: Path) -> None:
-    p = res(out, 1) / "manifest.txt"
+    p = res(out, TURN, 1) / "manifest.txt"
     p.write_bytes(p.read_bytes().replace(b"alpha active", b"beta active"))
 
 
@@ -269,34 +366,28 @@ def change_initial_state(out: Path) -> None:
 
 
 def umpire_changes_state(out: Path) -> None:
-    p = res(out, 2) / "next-state.json"
-    p.write_bytes(p.read_bytes().replace(b'"turn":2', b'"turn":3'))
-
-    def f(o):
-        o["next_state_digest"] = v.sha256(p.read_bytes()).hex()
-
-    edit_json(res(out, 2) / "resolution.json", f)
+    build_call(out, 2, nxt=STATES[3])
 
 
 def truncate_resolution_json(out: Path) -> None:
-    p = res(out, 2) / "resolution.json"
+    p = res(out, UMPIRE, 2) / "resolution.json"
     p.write_bytes(p.read_bytes()[:40])
 
 
 def garbage_roll_line(out: Path) -> None:
-    p = res(out, 2) / "rolls.jsonl"
+    p = res(out, UMPIRE, 2) / "rolls.jsonl"
     p.write_bytes(p.read_bytes() + b'{"die":"d6","faces":[1.5],\xff\n')
 
 
 def roll_wrong_types(out: Path) -> None:
-    p = res(out, 1) / "rolls.jsonl"
-    lines = p.read_bytes().split(b"\n")
-    lines[0] = b'{"die":"d6","faces":"x","first_word":"0","index":0,"purpose":3,"sides":6,"value":null,"words":1}'
-    p.write_bytes(b"\n".join(lines))
+    def f(lines):
+        lines[0] = b'{"die":"d6","faces":"x","first_word":"0","index":0,"purpose":3,"sides":6,"value":null,"words":1}'
+
+    edit_lines(res(out, TURN, 1) / "rolls.jsonl", f)
 
 
 def unknown_die(out: Path) -> None:
-    p = res(out, 1) / "rolls.jsonl"
+    p = res(out, TURN, 1) / "rolls.jsonl"
     p.write_bytes(p.read_bytes().replace(b'"die":"d10"', b'"die":"d12"', 1))
 
 
@@ -309,44 +400,170 @@ def campaign_json_missing(out: Path) -> None:
 
 
 def resolution_folder_missing(out: Path) -> None:
-    shutil.rmtree(res(out, 2))
+    shutil.rmtree(res(out, UMPIRE, 2))
+
+
+def turn_folder_missing(out: Path) -> None:
+    shutil.rmtree(res(out, TURN, 2))
+
+
+def turns_folder_missing(out: Path) -> None:
+    shutil.rmtree(out / "turns")
+
+
+def calls_folder_beyond_count(out: Path) -> None:
+    shutil.copytree(res(out, UMPIRE, 3), out / "calls" / "0004")
 
 
 def manifest_not_utf8(out: Path) -> None:
-    p = res(out, 1) / "manifest.txt"
+    p = res(out, TURN, 1) / "manifest.txt"
     p.write_bytes(p.read_bytes() + b"\xfe\xff\n")
 
 
 def hostile_side_id(out: Path) -> None:
-    p = res(out, 1) / "manifest.txt"
-    lines = p.read_bytes().split(b"\n")
-    lines.insert(4, b"orders ../../campaign " + b"0" * 64)  # sorts before alpha, so only the id is wrong
-    p.write_bytes(b"\n".join(lines))
+    # sorts before alpha, so only the id is wrong
+    edit_lines(res(out, TURN, 1) / "manifest.txt", lambda lines: lines.insert(4, b"orders ../../campaign " + b"0" * 64))
 
 
 def wrong_commitment(out: Path) -> None:
     edit_json(out / "campaign.json", lambda o: o.update(commitment=v.sha256(b"other").hex()))
 
 
-# ---- the sides of a manifest (AUDIT.md sections 3 and 8, step 2) ---------------------------------
+def wrong_umpire_commitment(out: Path) -> None:
+    edit_json(out / "campaign.json", lambda o: o.update(umpire_commitment=v.sha256(b"other").hex()))
+
+
+def commitments_swapped(out: Path) -> None:
+    def f(o):
+        o["commitment"], o["umpire_commitment"] = o["umpire_commitment"], o["commitment"]
+
+    edit_json(out / "campaign.json", f)
+
+
+def umpire_commitment_missing(out: Path) -> None:
+    edit_json(out / "campaign.json", lambda o: o.pop("umpire_commitment"))
+
+
+def old_resolutions_count(out: Path) -> None:
+    def f(o):
+        o["resolutions"] = o.pop("turns") + o.pop("calls")
+
+    edit_json(out / "campaign.json", f)
+
+
+def calls_beyond_chain(out: Path) -> None:
+    edit_json(out / "campaign.json", lambda o: o.update(calls=N + 1))
+
+
+def chain_length_too_long(out: Path) -> None:
+    edit_json(out / "campaign.json", lambda o: o.update(chain_length=100001))
+
+
+# ---- two kinds of resolution (AUDIT.md sections 1, 3, 4, 7 and 8) --------------------------------
 # Each of these rebuilds a resolution so that every digest and roll is consistent: only the rule under
 # test is broken.
 
 
+def turn_secret_from_umpire_chain(out: Path) -> None:
+    build_turn(out, 2, secret=call_secret(2))  # would link to U, not to C
+
+
+def call_secret_from_turn_chain(out: Path) -> None:
+    build_call(out, 2, secret=turn_secret(2))
+
+
+def call_wrong_after_turn(out: Path) -> None:
+    build_call(out, 2, after_turn=1)  # its prior state is the one turn 2 left
+
+
+def call_after_turn_going_back(out: Path) -> None:
+    build_call(out, 3, after_turn=1, prior=STATES[1], nxt=STATES[1])  # call 2 came after turn 2
+
+
+def call_after_missing_turn(out: Path) -> None:
+    build_call(out, 3, after_turn=4, prior=STATES[3], nxt=STATES[3])
+
+
+def call_after_turn_negative(out: Path) -> None:
+    build_call(out, 1, after_turn=-1)
+
+
+def turn_wrong_after_turn(out: Path) -> None:
+    build_turn(out, 2, after_turn=0)
+
+
+def turn_prior_from_wrong_turn(out: Path) -> None:
+    build_turn(out, 3, prior=STATES[1])
+
+
+def call_manifest_says_resolution(out: Path) -> None:
+    build_call(out, 2, number_word="resolution")
+
+
+def turn_manifest_says_call(out: Path) -> None:
+    build_turn(out, 2, number_word="call")
+
+
+def call_seed_with_turn_tag(out: Path) -> None:
+    build_call(out, 1, tag_kind=TURN)
+
+
+def turn_seed_with_call_tag(out: Path) -> None:
+    build_turn(out, 3, tag_kind=UMPIRE)
+
+
+def manifest_crlf(out: Path) -> None:
+    build_turn(out, 1, manifest_fn=lambda m: m.replace(b"\n", b"\r\n"))
+
+
+def call_manifest_crlf(out: Path) -> None:
+    build_call(out, 3, manifest_fn=lambda m: m.replace(b"\n", b"\r\n"))
+
+
+def manifest_number_leading_zero(out: Path) -> None:
+    build_call(out, 2, manifest_fn=lambda m: m.replace(b"\ncall 2\n", b"\ncall 02\n"))
+
+
+def manifest_trailing_blank_line(out: Path) -> None:
+    build_turn(out, 2, manifest_fn=lambda m: m + b"\n")
+
+
+def turn_in_calls_folder(out: Path) -> None:
+    shutil.rmtree(res(out, UMPIRE, 3))
+    shutil.copytree(res(out, TURN, 3), res(out, UMPIRE, 3))
+
+
+def after_turn_missing(out: Path) -> None:
+    edit_json(res(out, UMPIRE, 1) / "resolution.json", lambda o: o.pop("after_turn"))
+
+
+def call_file_without_at(out: Path) -> None:
+    build_call(out, 2, orders={"umpire": CALLS[2][1]})
+
+
+def call_two_lines(out: Path) -> None:
+    build_call(out, 2, orders={v.UMPIRE_SIDE: "shoot 12 hussars\ngrade b range 3\n"})
+
+
+# ---- the sides of a manifest (AUDIT.md sections 3 and 8, step 2) ---------------------------------
+
+
 def side_missing_from_manifest(out: Path) -> None:
-    build_turn(out, orders={"alpha": TURN_ORDERS["alpha"], "beta": None})  # gamma left out
+    o = TURNS[1][1]
+    build_turn(out, 1, orders={"alpha": o["alpha"], "beta": None})  # gamma left out
 
 
 def side_none_missing_from_manifest(out: Path) -> None:
-    build_turn(out, orders={"alpha": TURN_ORDERS["alpha"], "gamma": TURN_ORDERS["gamma"]})  # beta left out
+    o = TURNS[1][1]
+    build_turn(out, 1, orders={"alpha": o["alpha"], "gamma": o["gamma"]})  # beta left out
 
 
 def extra_side_in_manifest(out: Path) -> None:
-    build_turn(out, orders={**TURN_ORDERS, "delta": "hold hussars\n"})
+    build_turn(out, 1, orders={**TURNS[1][1], "delta": "hold hussars\n"})
 
 
 def extra_side_none_in_manifest(out: Path) -> None:
-    build_turn(out, orders={**TURN_ORDERS, "delta": None})
+    build_turn(out, 1, orders={**TURNS[1][1], "delta": None})
 
 
 def side_missing_from_campaign(out: Path) -> None:
@@ -354,38 +571,39 @@ def side_missing_from_campaign(out: Path) -> None:
 
 
 def umpire_line_in_turn(out: Path) -> None:
-    build_turn(out, orders={**TURN_ORDERS, "@umpire": "umpire rally hussars\n"})
+    build_turn(out, 1, orders={**TURNS[1][1], "@umpire": "rally hussars\n"})
 
 
 def umpire_call_lists_a_side(out: Path) -> None:
-    build_umpire(out, orders={**UMPIRE_ORDERS, "alpha": None})
+    build_call(out, 2, orders={v.UMPIRE_SIDE: CALLS[2][1], "alpha": None})
 
 
 def umpire_call_lists_the_sides(out: Path) -> None:
-    build_umpire(out, orders={"alpha": None, "beta": None, "gamma": None})
+    build_call(out, 2, orders={"alpha": None, "beta": None, "gamma": None})
 
 
 def umpire_call_none(out: Path) -> None:
-    build_umpire(out, orders={"@umpire": None})
+    build_call(out, 2, orders={v.UMPIRE_SIDE: None})
 
 
 def umpire_call_phase(out: Path) -> None:
-    build_umpire(out, phase="umpire call")
+    build_call(out, 2, phase="umpire call")
 
 
 def manifest_lines_unsorted(out: Path) -> None:
-    build_turn(out)
-    p = res(out, 1) / "manifest.txt"
-    lines = p.read_bytes().split(b"\n")
-    lines[4], lines[5] = lines[5], lines[4]
-    p.write_bytes(b"\n".join(lines))
-    edit_json(res(out, 1) / "resolution.json", lambda o: o.update(manifest_digest=v.sha256(p.read_bytes()).hex()))
+    def swap(m: bytes) -> bytes:
+        lines = m.split(b"\n")
+        lines[4], lines[5] = lines[5], lines[4]
+        return b"\n".join(lines)
+
+    build_turn(out, 1, manifest_fn=swap)
 
 
 def upper_case_side_id(out: Path) -> None:
     sides = ["Gamma", "alpha", "beta"]  # sorted by UTF-8 bytes, but G is not a side id character
     edit_json(out / "campaign.json", lambda o: o.update(sides=sides))
-    build_turn(out, orders={"alpha": TURN_ORDERS["alpha"], "beta": None, "Gamma": TURN_ORDERS["gamma"]})
+    o = TURNS[1][1]
+    build_turn(out, 1, orders={"alpha": o["alpha"], "beta": None, "Gamma": o["gamma"]})
 
 
 def campaign_sides_unsorted(out: Path) -> None:
@@ -408,123 +626,218 @@ def campaign_side_not_a_string(out: Path) -> None:
     edit_json(out / "campaign.json", lambda o: o.update(sides=["alpha", "beta", 3]))
 
 
+# ---- orders text (AUDIT.md section 2) ------------------------------------------------------------
+
+
+def orders_upper_case(out: Path) -> None:
+    build_turn(out, 2, orders={**TURNS[2][1], "beta": "Move hussars 3\n"})
+
+
+def orders_double_space(out: Path) -> None:
+    build_turn(out, 2, orders={**TURNS[2][1], "beta": "move  hussars 3\n"})
+
+
+def orders_trailing_space(out: Path) -> None:
+    build_turn(out, 2, orders={**TURNS[2][1], "beta": "move hussars 3 \n"})
+
+
+def order_after_salt(out: Path) -> None:
+    build_turn(out, 2, orders={**TURNS[2][1], "beta": "salt 1\nmove hussars 3\n"})
+
+
+def orders_blank_line(out: Path) -> None:
+    build_turn(out, 2, orders={**TURNS[2][1], "beta": "move hussars 3\n\nsalt 1\n"})
+
+
+def orders_crlf(out: Path) -> None:
+    build_turn(out, 2, orders={**TURNS[2][1], "beta": "move hussars 3\r\n"})
+
+
+# ---- states (AUDIT.md section 6) -----------------------------------------------------------------
+
+
+def state_with_white_space(out: Path) -> None:
+    build_turn(out, 3, nxt=b'{"turn": 4}')
+
+
+def state_with_final_lf(out: Path) -> None:
+    build_turn(out, 3, nxt=STATES[3] + b"\n")
+
+
+def state_keys_unsorted(out: Path) -> None:
+    build_turn(out, 3, nxt=b'{"units":{},"turn":4}')
+
+
+def state_with_fraction(out: Path) -> None:
+    build_turn(out, 3, nxt=b'{"turn":4.5}')
+
+
 # ---- logs published late (AUDIT.md section 7) ----------------------------------------------------
 
 
+def unpublish(out: Path, kind: str, k: int) -> None:
+    (res(out, kind, k) / "rolls.jsonl").unlink()
+    (res(out, kind, k) / "events.jsonl").unlink()
+
+
+def unpublish_some_logs(out: Path) -> None:
+    unpublish(out, TURN, 3)
+    unpublish(out, UMPIRE, 2)
+
+
+def unpublish_all_logs(out: Path) -> None:
+    for k in TURNS:
+        unpublish(out, TURN, k)
+    for k in CALLS:
+        unpublish(out, UMPIRE, k)
+
+
 def rolls_log_missing(out: Path) -> None:
-    (res(out, 1) / "rolls.jsonl").unlink()
+    (res(out, TURN, 1) / "rolls.jsonl").unlink()
 
 
 def events_log_missing(out: Path) -> None:
-    (res(out, 2) / "events.jsonl").unlink()
+    (res(out, UMPIRE, 2) / "events.jsonl").unlink()
 
 
 def unpublished_logs_with_bad_secret(out: Path) -> None:
-    for k in (1, 2):
-        (res(out, k) / "rolls.jsonl").unlink()
-        (res(out, k) / "events.jsonl").unlink()
+    unpublish_all_logs(out)
     flip_secret_byte(out)
 
 
 def unpublished_logs_with_bad_manifest(out: Path) -> None:
-    unpublish_logs(out)
-    build_umpire(out, orders={**UMPIRE_ORDERS, "alpha": None})
-    unpublish_logs(out)
+    umpire_call_lists_a_side(out)
+    unpublish(out, UMPIRE, 2)
 
 
 # ---- lines, folders, roll numbering --------------------------------------------------------------
 
 
 def orders_without_final_lf(out: Path) -> None:
-    build_turn(out, orders={**TURN_ORDERS, "gamma": "hold grenadiers"})
+    build_turn(out, 1, orders={**TURNS[1][1], "gamma": "hold grenadiers"})
 
 
 def rolls_without_final_lf(out: Path) -> None:
-    p = res(out, 2) / "rolls.jsonl"
+    p = res(out, UMPIRE, 2) / "rolls.jsonl"
     p.write_bytes(p.read_bytes()[:-1])
 
 
 def events_without_final_lf(out: Path) -> None:
-    p = res(out, 1) / "events.jsonl"
+    p = res(out, TURN, 1) / "events.jsonl"
     p.write_bytes(p.read_bytes()[:-1])
 
 
 def manifest_without_final_lf(out: Path) -> None:
-    p = res(out, 1) / "manifest.txt"
-    p.write_bytes(p.read_bytes()[:-1])
-    edit_json(res(out, 1) / "resolution.json", lambda o: o.update(manifest_digest=v.sha256(p.read_bytes()).hex()))
+    build_turn(out, 1, manifest_fn=lambda m: m[:-1])
 
 
 def folder_not_zero_padded(out: Path) -> None:
-    res(out, 2).rename(out / "resolutions" / "2")
+    res(out, UMPIRE, 2).rename(out / "calls" / "2")
 
 
 def folder_over_padded(out: Path) -> None:
-    res(out, 2).rename(out / "resolutions" / "00002")
+    res(out, TURN, 2).rename(out / "turns" / "00002")
+
+
+def old_layout(out: Path) -> None:
+    (out / "turns").rename(out / "resolutions")
 
 
 def roll_numbering_continues(out: Path) -> None:
-    # resolution 2 numbers its rolls after resolution 1's 8 rolls instead of starting again at 0
-    build_umpire(out, index_from=len(TURN_DICE))
+    # call 2 numbers its rolls after call 1's 2 rolls instead of starting again at 0
+    build_call(out, 2, index_from=len(CALLS[1][2]))
 
 
 def roll_words_continue(out: Path) -> None:
-    build_umpire(out, word_from=9)
+    build_call(out, 2, word_from=9)
 
 
 def roll_ninth_key(out: Path) -> None:
-    p = res(out, 1) / "rolls.jsonl"
-    lines = p.read_bytes().split(b"\n")
-    r = json.loads(lines[0])
-    r["unit"] = "grenadiers"
-    lines[0] = canonical_json(r)
-    p.write_bytes(b"\n".join(lines))
+    edit_roll(res(out, TURN, 1) / "rolls.jsonl", 0, lambda r: r.update(unit="grenadiers"))
 
 
 def roll_key_missing(out: Path) -> None:
-    p = res(out, 1) / "rolls.jsonl"
-    lines = p.read_bytes().split(b"\n")
-    r = json.loads(lines[0])
-    del r["purpose"]
-    lines[0] = canonical_json(r)
-    p.write_bytes(b"\n".join(lines))
+    edit_roll(res(out, TURN, 1) / "rolls.jsonl", 0, lambda r: r.pop("purpose"))
 
 
 def resolved_at_not_rfc3339(out: Path) -> None:
-    edit_json(res(out, 2) / "resolution.json", lambda o: o.update(resolved_at="2026-11-22 18:00"))
+    edit_json(res(out, UMPIRE, 2) / "resolution.json", lambda o: o.update(resolved_at="2026-11-22 18:00"))
 
 
 def resolved_at_not_utc(out: Path) -> None:
-    edit_json(res(out, 1) / "resolution.json", lambda o: o.update(resolved_at="2026-11-21T19:00:00+01:00"))
+    edit_json(res(out, TURN, 1) / "resolution.json", lambda o: o.update(resolved_at="2026-11-21T19:00:00+01:00"))
+
+
+def exhausted_chain_umpire_not_from_h0(out: Path) -> None:
+    rebuild_with_chain_length(out, len(TURNS), u0=v.sha256(b"not derived from h_0"))
 
 
 TAMPERS = [
-    ("one byte of a secret", flip_secret_byte),
-    ("one order line", edit_order_line),
-    ("one roll value", edit_roll_value),
-    ("one roll value with matching faces", edit_roll_value_and_faces),
-    ("one byte of a next state", flip_state_byte),
-    ("one byte of a prior state", flip_prior_state_byte),
-    ("a roll left out of the log", drop_a_roll),
-    ("orders file for a side listed as none", add_unlisted_orders),
-    ("unlisted orders file", add_unlisted_orders_file),
-    ("manifest phase edited", change_manifest_phase),
-    ("beacon changed", change_beacon),
-    ("beacon removed", drop_beacon),
-    ("initial state digest changed", change_initial_state),
-    ("umpire call changes the state", umpire_changes_state),
-    ("commitment changed", wrong_commitment),
+    ("one byte of a turn secret", flip_secret_byte, "turn 1: FAIL: chain:"),
+    ("one byte of a call secret", flip_call_secret_byte, "call 2: FAIL: chain:"),
+    ("one order line", edit_order_line, "turn 1: FAIL: orders: SHA-256(orders/alpha.txt)"),
+    ("one word of an umpire call", edit_call_text, "call 2: FAIL: orders: SHA-256(orders/@umpire.txt)"),
+    ("one roll value", edit_roll_value, "value is"),
+    ("one roll value with matching faces", edit_roll_value_and_faces, "call 1: FAIL: rolls:"),
+    ("one byte of a next state", flip_state_byte, "turn 1: FAIL: state:"),
+    ("one byte of a prior state", flip_prior_state_byte, "call 2: FAIL: state:"),
+    ("a roll left out of the log", drop_a_roll, "(the stream position)"),
+    ("orders file for a side listed as none", add_unlisted_orders, "listed as none but orders/beta.txt exists"),
+    ("unlisted orders file", add_unlisted_orders_file, "delta.txt is not listed"),
+    ("manifest phase edited", change_manifest_phase, "resolution.json says"),
+    ("beacon changed", change_beacon, "seed:"),
+    ("beacon removed", drop_beacon, "seed:"),
+    ("initial state digest changed", change_initial_state, "is not initial_state_digest"),
+    ("umpire call changes the state", umpire_changes_state, "an umpire call changed the state"),
+    ("commitment changed", wrong_commitment, "turn 1: FAIL: chain:"),
+    ("umpire_commitment changed", wrong_umpire_commitment, "call 1: FAIL: chain:"),
+    ("commitment and umpire_commitment swapped", commitments_swapped, "which links to umpire_commitment U"),
+    ("umpire_commitment missing", umpire_commitment_missing, "key 'umpire_commitment' missing"),
+    ("campaign.json counting resolutions, not turns and calls", old_resolutions_count, "key 'turns' missing"),
+    ("more calls than the chain holds", calls_beyond_chain, "each chain has only 5 secrets"),
+    ("chain_length above 100000", chain_length_too_long, "chain_length 100001 is not in"),
+    # two kinds of resolution
+    ("a turn secret from the umpire chain (checked against U)", turn_secret_from_umpire_chain,
+     "(it is q_2 of the other chain, which links to umpire_commitment U)"),
+    ("a call secret from the turns' chain", call_secret_from_turn_chain, "it is r_2 of the other chain"),
+    ("a call with the wrong after_turn", call_wrong_after_turn, "is not turn 1's next_state_digest"),
+    ("a call whose after_turn goes back", call_after_turn_going_back, "is before call 2's after_turn 2"),
+    ("a call after a turn not in the archive", call_after_missing_turn, "4 is not a turn of this archive"),
+    ("a call with a negative after_turn", call_after_turn_negative, "-1 is not a turn of this archive"),
+    ("a turn whose after_turn is not k - 1", turn_wrong_after_turn, "turn 2 has after_turn 0, expected 1"),
+    ("a turn whose prior state is an older turn's", turn_prior_from_wrong_turn, "is not turn 2's next_state_digest"),
+    ("a call manifest saying resolution instead of call", call_manifest_says_resolution,
+     "third line is 'resolution 2', an umpire call's reads 'call 2'"),
+    ("a turn manifest saying call instead of resolution", turn_manifest_says_call,
+     "third line is 'call 2', a turn's reads 'resolution 2'"),
+    ("a call seed derived with the turn tag", call_seed_with_turn_tag, "the tag 'adjutant-seed-v1' gives"),
+    ("a turn seed derived with the call tag", turn_seed_with_call_tag, "the tag 'adjutant-call-v1' gives"),
+    ("a non-canonical manifest: CRLF line ends", manifest_crlf,
+     "turn 1: FAIL: manifest: manifest.txt has a carriage return"),
+    ("a non-canonical call manifest: CRLF line ends", call_manifest_crlf,
+     "call 3: FAIL: manifest: manifest.txt has a carriage return"),
+    ("a manifest number with a leading zero", manifest_number_leading_zero, "call number is '02'"),
+    ("a manifest with a trailing blank line", manifest_trailing_blank_line, "unexpected line ''"),
+    ("a turn in the calls folder", turn_in_calls_folder, "kind is 'turn', but the folder is in calls/"),
+    ("after_turn missing", after_turn_missing, "key 'after_turn' missing"),
+    ("a call's orders not from @umpire", call_file_without_at, "must list @umpire alone"),
+    ("a call of two lines", call_two_lines, "@umpire.txt is not one line"),
+    ("the used-up turns' chain does not derive the umpire chain", exhausted_chain_umpire_not_from_h0,
+     "turn 3: FAIL: chain: turn 3 reveals h_0"),
     # malformed input: must be reported as FAIL, not crash
-    ("truncated resolution.json", truncate_resolution_json),
-    ("garbage roll line", garbage_roll_line),
-    ("roll fields of the wrong type", roll_wrong_types),
-    ("unknown die", unknown_die),
-    ("campaign.json not an object", campaign_json_not_object),
-    ("campaign.json missing", campaign_json_missing),
-    ("resolution folder missing", resolution_folder_missing),
-    ("manifest not UTF-8", manifest_not_utf8),
-    ("side id escaping the orders folder", hostile_side_id),
-    # sides (each with its expected reason)
+    ("truncated resolution.json", truncate_resolution_json, "call 2: FAIL"),
+    ("garbage roll line", garbage_roll_line, "call 2: FAIL"),
+    ("roll fields of the wrong type", roll_wrong_types, "turn 1: FAIL"),
+    ("unknown die", unknown_die, "unknown die 'd12'"),
+    ("campaign.json not an object", campaign_json_not_object, "campaign.json is not a JSON object"),
+    ("campaign.json missing", campaign_json_missing, "campaign.json missing"),
+    ("call folder missing", resolution_folder_missing, "call 2: FAIL: folder calls/0002 missing"),
+    ("turn folder missing", turn_folder_missing, "turn 2: FAIL: folder turns/0002 missing"),
+    ("turns folder missing", turns_folder_missing, "turns is missing"),
+    ("a call folder beyond the count", calls_folder_beyond_count, "calls/0004 is beyond"),
+    ("manifest not UTF-8", manifest_not_utf8, "not UTF-8"),
+    ("side id escaping the orders folder", hostile_side_id, "is not a valid side id"),
+    # sides
     ("a side missing from a turn manifest", side_missing_from_manifest, "missing gamma"),
     ("a silent side missing from a turn manifest", side_none_missing_from_manifest, "missing beta"),
     ("an extra side in a turn manifest", extra_side_in_manifest, "not in campaign.json: 'delta'"),
@@ -542,19 +855,32 @@ TAMPERS = [
     ("campaign.json sides not a list", campaign_sides_not_a_list, "sides is not a list"),
     ("campaign.json side listed twice", campaign_side_twice, "listed twice"),
     ("campaign.json side not a string", campaign_side_not_a_string, "side id 3"),
+    # orders text
+    ("orders not lower case", orders_upper_case, "is not lower case"),
+    ("orders with a double space", orders_double_space, "is not single-spaced"),
+    ("orders with a trailing space", orders_trailing_space, "is not single-spaced"),
+    ("an order after a salt line", order_after_salt, "after a salt line"),
+    ("orders with a blank line", orders_blank_line, "has a blank line"),
+    ("orders with CRLF line ends", orders_crlf, "beta.txt has a carriage return"),
+    # states
+    ("a state with white space", state_with_white_space, "insignificant white space"),
+    ("a state ending with LF", state_with_final_lf, "insignificant white space"),
+    ("a state with unsorted keys", state_keys_unsorted, "keys not sorted"),
+    ("a state with a fraction", state_with_fraction, "non-integer number 4.5"),
     # logs published late
     ("rolls.jsonl missing, events.jsonl present", rolls_log_missing, "events.jsonl is published but rolls.jsonl"),
     ("events.jsonl missing, rolls.jsonl present", events_log_missing, "rolls.jsonl is published but events.jsonl"),
-    ("logs unpublished but a secret changed", unpublished_logs_with_bad_secret, "chain:"),
+    ("logs unpublished but a secret changed", unpublished_logs_with_bad_secret, "turn 1: FAIL: chain:"),
     ("logs unpublished but an umpire manifest lists a side", unpublished_logs_with_bad_manifest, "@umpire alone"),
     # lines, folders, roll numbering
     ("orders file without its final LF", orders_without_final_lf, "gamma.txt does not end with LF"),
     ("rolls.jsonl without its final LF", rolls_without_final_lf, "rolls.jsonl does not end with LF"),
     ("events.jsonl without its final LF", events_without_final_lf, "events.jsonl does not end with LF"),
     ("manifest without its final LF", manifest_without_final_lf, "manifest.txt does not end with LF"),
-    ("resolution folder not zero-padded", folder_not_zero_padded, "resolutions/2 is not"),
-    ("resolution folder padded to five digits", folder_over_padded, "resolutions/00002 is not"),
-    ("roll index not starting again at 0", roll_numbering_continues, "index is 8, expected 0"),
+    ("call folder not zero-padded", folder_not_zero_padded, "calls/2 is not"),
+    ("turn folder padded to five digits", folder_over_padded, "turns/00002 is not"),
+    ("the old layout (resolutions/ instead of turns/)", old_layout, "turns is missing"),
+    ("roll index not starting again at 0", roll_numbering_continues, "index is 2, expected 0"),
     ("roll first_word not starting again at 0", roll_words_continue, "first_word is 9, expected 0"),
     ("a ninth key in a roll", roll_ninth_key, "unknown keys: unit"),
     ("a key missing from a roll", roll_key_missing, "keys missing: purpose"),
@@ -563,21 +889,21 @@ TAMPERS = [
 ]
 
 
-def unpublish_logs(out: Path) -> None:
-    (res(out, 2) / "rolls.jsonl").unlink()
-    (res(out, 2) / "events.jsonl").unlink()
-
-
-def unpublish_all_logs(out: Path) -> None:
-    for k in (1, 2):
-        (res(out, k) / "rolls.jsonl").unlink()
-        (res(out, k) / "events.jsonl").unlink()
-
-
 def salt_only_orders(out: Path) -> None:
     # a side may send nothing but a salt line; and a side id may use digits and -
     edit_json(out / "campaign.json", lambda o: o.update(sides=["2nd-corps", "alpha", "beta", "gamma"]))
-    build_turn(out, orders={**TURN_ORDERS, "2nd-corps": "salt x\n"})
+    for k in TURNS:
+        build_turn(out, k, orders={**TURNS[k][1], "2nd-corps": "salt x\n" if k == 1 else None})
+
+
+def exhausted_turn_chain(out: Path) -> None:
+    rebuild_with_chain_length(out, len(TURNS))  # turn 3 reveals r_3 = h_0
+
+
+def no_resolutions(out: Path) -> None:
+    shutil.rmtree(out / "turns")
+    shutil.rmtree(out / "calls")
+    edit_json(out / "campaign.json", lambda o: o.update(turns=0, calls=0))
 
 
 def folder_k_cases() -> list[tuple[str, bool]]:
@@ -600,13 +926,25 @@ def folder_k_cases() -> list[tuple[str, bool]]:
     return [(f"folder name {name!r} -> {k}", v.folder_k(name) == k) for name, k in want.items()]
 
 
+def report_shape_ok(stdout: str, rolls: int | None) -> bool:
+    """The report: one line per resolution, turns then calls in order, each `turn K: ok ...` or
+    `call K: ok ...`, then a summary line with `<N> rolls replayed`."""
+    lines = stdout.splitlines()
+    want = [f"turn {k}: ok " for k in TURNS] + [f"call {k}: ok " for k in CALLS]
+    if len(lines) != len(want) + 1:
+        return False
+    if not all(line.startswith(w) for line, w in zip(lines, want)):
+        return False
+    return rolls is None or f" {rolls} rolls replayed" in lines[-1]
+
+
 def main() -> int:
     failures = 0
     with tempfile.TemporaryDirectory(prefix="adjutant-verifier-selftest-") as tmp:
         base = Path(tmp) / "archive"
         build_archive(base)
 
-        def case(name: str, mutate, expect_ok: bool, reason: str | None = None) -> None:
+        def case(name: str, mutate, expect_ok: bool, reason: str | None = None) -> str:
             nonlocal failures
             out = Path(tmp) / f"case-{len(list(Path(tmp).iterdir()))}"
             shutil.copytree(base, out)
@@ -614,23 +952,40 @@ def main() -> int:
                 mutate(out)
             rc, stdout, stderr = run_verify(out)
             crashed = "Traceback" in stderr or rc not in (0, 1)
+            summary_ok = bool(stdout.splitlines()) and " rolls replayed" in stdout.splitlines()[-1]
             if expect_ok:
-                good = rc == 0 and not crashed and "FAIL" not in stdout
+                good = rc == 0 and not crashed and "FAIL" not in stdout and summary_ok
             else:
-                good = rc == 1 and not crashed and "FAIL" in stdout and (reason is None or reason in stdout)
+                good = (
+                    rc == 1
+                    and not crashed
+                    and "FAIL" in stdout
+                    and summary_ok
+                    and (reason is None or reason in stdout)
+                )
             if good:
                 detail = next((line for line in stdout.splitlines() if "FAIL" in line), "") if not expect_ok else ""
-                print(f"ok {name}" + (f"  [{detail[:150]}]" if detail else ""))
+                print(f"ok {name}" + (f"  [{detail[:160]}]" if detail else ""))
             else:
                 failures += 1
                 because = f" with {reason!r} in the report" if reason and not expect_ok else ""
                 print(f"FAIL {name}: exit {rc}, expected {'0' if expect_ok else '1'}{because}")
                 print("  " + stdout.replace("\n", "\n  ") + stderr.replace("\n", "\n  "))
+            return stdout
 
-        case("untampered archive passes", None, True)
-        case("roll and event logs published late", unpublish_logs, True)
-        case("no logs published yet", unpublish_all_logs, True)
+        total = sum(len(d) for _, _, d in TURNS.values()) + sum(len(d) for _, _, d in CALLS.values())
+        stdout = case("untampered archive passes", None, True)
+        shape = report_shape_ok(stdout, total)
+        print(f"{'ok' if shape else 'FAIL'} report: turns then calls, one line each, {total} rolls replayed")
+        failures += not shape
+        case("roll and event logs of a turn and a call published late", unpublish_some_logs, True)
+        stdout = case("no logs published yet", unpublish_all_logs, True)
+        shape = report_shape_ok(stdout, 0)
+        print(f"{'ok' if shape else 'FAIL'} report with no logs: 0 rolls replayed")
+        failures += not shape
         case("salt-only orders, side id with digits and -", salt_only_orders, True)
+        case("turns' chain used up to h_0, umpire chain derived from it", exhausted_turn_chain, True)
+        case("no turns and no calls yet", no_resolutions, True)
         for name, mutate, *reason in TAMPERS:
             case(f"refused: {name}", mutate, False, *reason)
         for name, good in folder_k_cases():

@@ -20,12 +20,25 @@ import sys
 from pathlib import Path
 
 SPEC = "adjutant-audit-v1"
-SEED_TAG = b"adjutant-seed-v1"
 MANIFEST_HEADER = "adjutant-manifest-v1"
+UMPIRE_CHAIN_TAG = b"adjutant-umpire-chain-v1"  # 24 bytes, section 1
 UMPIRE_SIDE = "@umpire"
 UMPIRE_PHASE = "umpire"
+MAX_CHAIN_LENGTH = 100000
 SIDE_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 MASK32 = 0xFFFFFFFF
+
+# The two kinds of resolution (section 1). `kind` is the word of resolution.json.
+TURN = "turn"
+UMPIRE = "umpire"
+KINDS = (TURN, UMPIRE)
+SEED_TAG = {TURN: b"adjutant-seed-v1", UMPIRE: b"adjutant-call-v1"}  # 16 bytes each, section 4
+MANIFEST_NUMBER_WORD = {TURN: "resolution", UMPIRE: "call"}  # the manifest's third line, section 3
+FOLDER = {TURN: "turns", UMPIRE: "calls"}  # section 7
+LABEL = {TURN: "turn", UMPIRE: "call"}  # how the report names a resolution
+COUNT_KEY = {TURN: "turns", UMPIRE: "calls"}  # campaign.json
+
+assert UMPIRE_CHAIN_TAG.__len__() == 24 and all(len(t) == 16 for t in SEED_TAG.values())
 
 
 def sha256(data: bytes) -> bytes:
@@ -129,29 +142,48 @@ def roll(stream: Stream, die: str) -> tuple[list[int], int, int, int]:
 
 
 # --------------------------------------------------------------------------------------------------
-# Chain, manifest, seed (AUDIT.md sections 1-4)
+# Chains, manifest, seed (AUDIT.md sections 1-4)
 
 
 def chain(h0: bytes, n: int) -> list[bytes]:
+    """[h_0, h_1, ..., h_n] with h_(i+1) = SHA-256(h_i)."""
     hs = [h0]
     for _ in range(n):
         hs.append(sha256(hs[-1]))
     return hs
 
 
-def manifest_text(campaign: str, k: int, phase: str, orders: dict[str, str | None]) -> str:
-    lines = [MANIFEST_HEADER, f"campaign {campaign}", f"resolution {k}", f"phase {phase}"]
+def umpire_start(h0: bytes) -> bytes:
+    """u_0 = SHA-256("adjutant-umpire-chain-v1" || h_0)."""
+    return sha256(UMPIRE_CHAIN_TAG + h0)
+
+
+def umpire_chain(h0: bytes, n: int) -> list[bytes]:
+    """[u_0, u_1, ..., u_n]."""
+    return chain(umpire_start(h0), n)
+
+
+def manifest_text(campaign: str, kind: str, k: int, phase: str, orders: dict[str, str | None]) -> str:
+    """Section 3. kind is `turn` or `umpire`; orders maps each side id to its digest in hex, or None."""
+    lines = [MANIFEST_HEADER, f"campaign {campaign}", f"{MANIFEST_NUMBER_WORD[kind]} {k}", f"phase {phase}"]
     for side in sorted(orders, key=lambda s: s.encode("utf-8")):
         lines.append(f"orders {side} {orders[side] if orders[side] is not None else 'none'}")
     return "".join(line + "\n" for line in lines)
 
 
 def seed_preimage(
-    campaign: str, k: int, secret: bytes, manifest_digest: bytes, prior_digest: bytes, beacon: str | None
+    kind: str,
+    campaign: str,
+    k: int,
+    secret: bytes,
+    manifest_digest: bytes,
+    prior_digest: bytes,
+    beacon: str | None,
 ) -> bytes:
+    """Section 4: the 184 bytes hashed into the seed."""
     beacon_field = sha256(beacon.encode("utf-8")) if beacon is not None else bytes(32)
     pre = (
-        SEED_TAG
+        SEED_TAG[kind]
         + sha256(campaign.encode("utf-8"))
         + struct.pack(">Q", k)
         + secret
@@ -159,7 +191,8 @@ def seed_preimage(
         + prior_digest
         + beacon_field
     )
-    assert len(pre) == 184
+    if len(pre) != 184:
+        raise ValueError(f"seed preimage is {len(pre)} bytes, not 184")
     return pre
 
 
@@ -221,6 +254,10 @@ EXPECTED = {
     "h_1": "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd",
     "h_2": "2f287b4d3d4910f6cada9e1bd1b4648099e8c52c81aa4a6aebfa6fc86f19834e",
     "h_3": "4e05063392f42b5180353ef82da86c714042155044d91ab3253f1bab08120a0a",
+    "u_0": "6a854d30a43509a4a88ba74a6342df4a9ff84345c51aa20215e45292864b4976",
+    "U": "d821422635d2c669458caf990c677b1a43a455f60a772630e599f27fbc4b1492",
+    "q_1": "5a28caf0e9810c47ea88bed8f3d40621ff9b3570ff1e71c61fad932e9e930c69",
+    "q_2": "8b20f8a29843199f1d890e76062d0b843e19a503a8af107fbb36085052424ff9",
     "alpha_orders_digest": "cd0f0526d2ddf060421ef112dd0005c2fd548a3a1e4840f098c789ae59dd9b5c",
     "manifest_text": (
         "adjutant-manifest-v1\n"
@@ -242,6 +279,19 @@ EXPECTED = {
     "seed": "48d7b3cc07974febc5e1e6c460a8bab0284d2b6824311b2727d6cc523fe328d2",
     "beacon": "2026-11-23 lottery 4 8 15 16 23 42",
     "seed_with_beacon": "dfc27b7ca25cf47c973f27f661943dac3554979892ecc6369007d3b7bfa189eb",
+    "call_text": "rally grade c enemy-can-charge\n",
+    "call_orders_digest": "4513568c91bc20cab70978fa2199a1925e83ae72f719c6aae7eae82a38617d1d",
+    "call_manifest_text": (
+        "adjutant-manifest-v1\n"
+        "campaign example\n"
+        "call 1\n"
+        "phase umpire\n"
+        "orders @umpire 4513568c91bc20cab70978fa2199a1925e83ae72f719c6aae7eae82a38617d1d\n"
+    ),
+    "call_manifest_digest": "eabc5ad59a9d1ba9044cabdb73ad79e48ef31e05df1708523b34ccfb70251106",
+    "call_tag": "61646a7574616e742d63616c6c2d7631",
+    "call_seed": "93830a761a6a7cff197166a79bf81f9e488c69d2bbc6ef9861e1c8ad3a8e0cd6",
+    # Stream, dice and rejection: from the turn's seed (48d7b3cc...), the values section 9 prints.
     "first_words": "f7c6f16a 8dab96ae b7566c89 40a4d329 9c730a8e bee0ea62 f74e2f00 ef1b309c",
     "dice": {
         "d6": ("1 1 2 4 1 3 1 3 6 1 4 4 3 5 3 4 3 6 6 5", 20),
@@ -264,51 +314,79 @@ def run_vectors() -> int:
 
     results.extend(chacha_selfcheck())
 
-    # Chain, N = 3
-    h0 = bytes(range(32))
-    hs = chain(h0, 3)
-    for i in range(4):
-        check(f"chain h_{i}", EXPECTED[f"h_{i}"], hs[i].hex())
+    # The turns' chain, N = 3
     n = 3
+    h0 = bytes(range(32))
+    hs = chain(h0, n)
+    for i in range(n + 1):
+        check(f"chain h_{i}", EXPECTED[f"h_{i}"], hs[i].hex())
     commitment = hs[n]
     check("chain C = h_3", EXPECTED["h_3"], commitment.hex())
     for k, name in ((1, "h_2"), (2, "h_1"), (3, "h_0")):
         check(f"chain r_{k} = {name}", EXPECTED[name], hs[n - k].hex())
-    prev = commitment
-    links_ok = True
+    prev, links_ok = commitment, True
     for k in range(1, n + 1):
         links_ok &= sha256(hs[n - k]) == prev
         prev = hs[n - k]
-    check("chain links SHA-256(r_k) == r_(k-1)", True, links_ok)
+    check("chain links SHA-256(r_k) == r_(k-1), r_0 = C", True, links_ok)
 
-    # Orders and manifest
+    # The umpire calls' chain, from the same h_0
+    check("umpire chain tag is 24 bytes", 24, len(UMPIRE_CHAIN_TAG))
+    us = umpire_chain(h0, n)
+    check("umpire chain u_0", EXPECTED["u_0"], us[0].hex())
+    umpire_commitment = us[n]
+    check("umpire chain U = u_3", EXPECTED["U"], umpire_commitment.hex())
+    check("umpire chain q_1 = u_2", EXPECTED["q_1"], us[n - 1].hex())
+    check("umpire chain q_2 = u_1", EXPECTED["q_2"], us[n - 2].hex())
+    check("umpire chain q_3 = u_0", EXPECTED["u_0"], us[n - 3].hex())
+    prev, links_ok = umpire_commitment, True
+    for k in range(1, n + 1):
+        links_ok &= sha256(us[n - k]) == prev
+        prev = us[n - k]
+    check("umpire chain links SHA-256(q_k) == q_(k-1), q_0 = U", True, links_ok)
+    check("umpire chain shares no value with the turns' chain", True, not set(us) & set(hs))
+
+    # Orders and manifest of a turn
     alpha_text = "hold grenadiers\nsalt 4711\n"
     alpha_digest = sha256(alpha_text.encode("utf-8")).hex()
     check("alpha orders digest", EXPECTED["alpha_orders_digest"], alpha_digest)
-    text = manifest_text("example", 1, "turn 1 orders (alpha active)", {"beta": None, "alpha": alpha_digest})
-    check("manifest text", EXPECTED["manifest_text"], text)
+    text = manifest_text("example", TURN, 1, "turn 1 orders (alpha active)", {"beta": None, "alpha": alpha_digest})
+    check("turn manifest text", EXPECTED["manifest_text"], text)
     manifest_digest = sha256(text.encode("utf-8"))
-    check("manifest digest", EXPECTED["manifest_digest"], manifest_digest.hex())
+    check("turn manifest digest", EXPECTED["manifest_digest"], manifest_digest.hex())
 
-    # Seed
+    # Seed of a turn
     prior = b"{}"
     prior_digest = sha256(prior)
     check("prior state digest", EXPECTED["prior_state_digest"], prior_digest.hex())
     r1 = hs[n - 1]
-    pre = seed_preimage("example", 1, r1, manifest_digest, prior_digest, None)
-    check("seed preimage length", 184, len(pre))
-    check("seed preimage", EXPECTED["seed_preimage"], pre.hex())
+    pre = seed_preimage(TURN, "example", 1, r1, manifest_digest, prior_digest, None)
+    check("turn seed preimage length", 184, len(pre))
+    check("turn seed preimage", EXPECTED["seed_preimage"], pre.hex())
     seed = sha256(pre)
-    check("seed", EXPECTED["seed"], seed.hex())
-    seed_b = derive_seed("example", 1, r1, manifest_digest, prior_digest, EXPECTED["beacon"])
-    check("seed with beacon", EXPECTED["seed_with_beacon"], seed_b.hex())
+    check("turn seed", EXPECTED["seed"], seed.hex())
+    seed_b = derive_seed(TURN, "example", 1, r1, manifest_digest, prior_digest, EXPECTED["beacon"])
+    check("turn seed with beacon", EXPECTED["seed_with_beacon"], seed_b.hex())
 
-    # Stream
+    # An umpire call
+    call_digest = sha256(EXPECTED["call_text"].encode("utf-8")).hex()
+    check("call orders digest", EXPECTED["call_orders_digest"], call_digest)
+    call_text = manifest_text("example", UMPIRE, 1, UMPIRE_PHASE, {UMPIRE_SIDE: call_digest})
+    check("call manifest text", EXPECTED["call_manifest_text"], call_text)
+    call_manifest_digest = sha256(call_text.encode("utf-8"))
+    check("call manifest digest", EXPECTED["call_manifest_digest"], call_manifest_digest.hex())
+    q1 = us[n - 1]
+    call_pre = seed_preimage(UMPIRE, "example", 1, q1, call_manifest_digest, prior_digest, None)
+    check("call seed preimage length", 184, len(call_pre))
+    check("call seed preimage tag", EXPECTED["call_tag"], call_pre[:16].hex())
+    check("call seed", EXPECTED["call_seed"], sha256(call_pre).hex())
+
+    # Stream, from the turn's seed
     st = Stream(seed)
     words = " ".join(f"{st.next_word():08x}" for _ in range(8))
-    check("stream first 8 words", EXPECTED["first_words"], words)
+    check("stream first 8 words (turn seed)", EXPECTED["first_words"], words)
 
-    # Dice, each from a fresh stream of the seed
+    # Dice, each from a fresh stream of the turn's seed
     for die, (values, nwords) in EXPECTED["dice"].items():
         st = Stream(seed)
         got_values = []
@@ -341,7 +419,7 @@ def run_vectors() -> int:
 
 
 # --------------------------------------------------------------------------------------------------
-# `archive`: AUDIT.md sections 7 and 8
+# `archive`: AUDIT.md sections 6, 7 and 8
 
 
 class Fail(Exception):
@@ -365,7 +443,20 @@ def _unique_keys(pairs):
     return obj
 
 
-def parse_json(data: bytes, what: str, integers_only: bool = True):
+def _utf8_key(s: str) -> bytes:
+    return s.encode("utf-8", "surrogatepass")
+
+
+def _unique_sorted_keys(pairs):
+    keys = [_utf8_key(k) for k, _ in pairs]
+    for a, b in zip(keys, keys[1:]):
+        if a >= b:
+            what = "duplicate key" if a == b else "keys not sorted by their UTF-8 bytes at"
+            raise Fail(f"{what} {b.decode('utf-8', 'replace')!r}")
+    return dict(pairs)
+
+
+def parse_json(data: bytes, what: str, integers_only: bool = True, sorted_keys: bool = False):
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -375,7 +466,7 @@ def parse_json(data: bytes, what: str, integers_only: bool = True):
             text,
             parse_float=_no_floats if integers_only else None,
             parse_constant=_no_constants,
-            object_pairs_hook=_unique_keys,
+            object_pairs_hook=_unique_sorted_keys if sorted_keys else _unique_keys,
         )
     except Fail as e:
         raise Fail(f"{what}: {e}") from None
@@ -403,6 +494,10 @@ def is_int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def is_hex32(v) -> bool:
+    return isinstance(v, str) and len(v) == 64 and all(c in "0123456789abcdef" for c in v)
+
+
 def get_field(obj: dict, key: str, kind, what: str):
     if key not in obj:
         raise Fail(f"{what}: key {key!r} missing")
@@ -411,7 +506,7 @@ def get_field(obj: dict, key: str, kind, what: str):
         if not is_int(v):
             raise Fail(f"{what}: {key} is not an integer: {v!r}")
     elif kind == "hex32":
-        if not (isinstance(v, str) and len(v) == 64 and all(c in "0123456789abcdef" for c in v)):
+        if not is_hex32(v):
             raise Fail(f"{what}: {key} is not 64 lower-case hex digits: {v!r}")
         return bytes.fromhex(v)
     elif kind == "str_or_null":
@@ -423,29 +518,34 @@ def get_field(obj: dict, key: str, kind, what: str):
 
 
 class Campaign:
+    """campaign.json, section 7."""
+
     def __init__(self, out: Path):
         obj = read_json_object(out / "campaign.json", "campaign.json")
         w = "campaign.json"
         spec = get_field(obj, "spec", str, w)
         if spec != SPEC:
             raise Fail(f"campaign.json: spec is {spec!r}, expected {SPEC!r}")
-        self.id = get_field(obj, "campaign", str, w)
-        self.chain_length = get_field(obj, "chain_length", int, w)
-        if self.chain_length < 1:
-            raise Fail(f"campaign.json: chain_length {self.chain_length} is not positive")
-        self.commitment = get_field(obj, "commitment", "hex32", w)
-        self.beacon = get_field(obj, "beacon", "str_or_null", w)
+        self.id: str = get_field(obj, "campaign", str, w)
+        self.chain_length: int = get_field(obj, "chain_length", int, w)
+        if not 1 <= self.chain_length <= MAX_CHAIN_LENGTH:
+            raise Fail(f"campaign.json: chain_length {self.chain_length} is not in 1 .. {MAX_CHAIN_LENGTH}")
+        self.commitment: bytes = get_field(obj, "commitment", "hex32", w)
+        self.umpire_commitment: bytes = get_field(obj, "umpire_commitment", "hex32", w)
+        self.beacon: str | None = get_field(obj, "beacon", "str_or_null", w)
         policy = get_field(obj, "no_orders_policy", str, w)
         if policy not in ("stand-fast", "standing-orders"):
             raise Fail(f"campaign.json: no_orders_policy {policy!r} is neither stand-fast nor standing-orders")
-        self.initial_state_digest = get_field(obj, "initial_state_digest", "hex32", w)
-        self.resolutions = get_field(obj, "resolutions", int, w)
-        if not 0 <= self.resolutions <= 10**6:
-            raise Fail(f"campaign.json: resolutions {self.resolutions} is out of range")
-        if self.resolutions > self.chain_length:
-            raise Fail(
-                f"campaign.json: {self.resolutions} resolutions but the chain has only {self.chain_length} secrets"
-            )
+        self.initial_state_digest: bytes = get_field(obj, "initial_state_digest", "hex32", w)
+        self.count: dict[str, int] = {}
+        for kind in KINDS:
+            key = COUNT_KEY[kind]
+            n = get_field(obj, key, int, w)
+            if n < 0:
+                raise Fail(f"campaign.json: {key} {n} is negative")
+            if n > self.chain_length:
+                raise Fail(f"campaign.json: {n} {key} but each chain has only {self.chain_length} secrets")
+            self.count[kind] = n
         for key in ("title", "ruleset"):
             if key not in obj:
                 raise Fail(f"campaign.json: key {key!r} missing")
@@ -459,6 +559,17 @@ class Campaign:
         if len(set(keys)) != len(keys):
             raise Fail(f"campaign.json: a side is listed twice in sides {sides}")
         self.sides: list[str] = sides
+
+    @property
+    def turns(self) -> int:
+        return self.count[TURN]
+
+    @property
+    def calls(self) -> int:
+        return self.count[UMPIRE]
+
+    def commitment_of(self, kind: str) -> bytes:
+        return self.commitment if kind == TURN else self.umpire_commitment
 
 
 def is_side_id(side: str) -> bool:
@@ -477,11 +588,16 @@ def folder_k(name: str) -> int | None:
     return k
 
 
-def parse_manifest(data: bytes) -> tuple[str, str, str, list[tuple[str, str | None]]]:
+def parse_manifest(data: bytes) -> tuple[str, str, str, str, list[tuple[str, str | None]]]:
+    """Reads a manifest's fields: (campaign, number word, number, phase, [(side, digest or None)]).
+    Raises Fail on anything section 3 does not allow; the caller also compares the bytes with the canonical
+    text rebuilt from the fields."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise Fail(f"manifest.txt is not UTF-8: {e}") from None
+    if "\r" in text:
+        raise Fail("manifest.txt has a carriage return (each line ends with LF alone)")
     if not text.endswith("\n"):
         raise Fail("manifest.txt does not end with LF")
     lines = text[:-1].split("\n")
@@ -489,11 +605,15 @@ def parse_manifest(data: bytes) -> tuple[str, str, str, list[tuple[str, str | No
         raise Fail("manifest.txt has fewer than 4 lines")
     if lines[0] != MANIFEST_HEADER:
         raise Fail(f"manifest.txt first line is {lines[0]!r}, expected {MANIFEST_HEADER!r}")
-    fields = []
-    for line, key in zip(lines[1:4], ("campaign", "resolution", "phase")):
-        if not line.startswith(key + " "):
-            raise Fail(f"manifest.txt line {line!r} should start with {key!r}")
-        fields.append(line[len(key) + 1 :])
+    if not lines[1].startswith("campaign "):
+        raise Fail(f"manifest.txt line {lines[1]!r} should start with 'campaign'")
+    campaign = lines[1][len("campaign ") :]
+    number_word, _, number = lines[2].partition(" ")
+    if number_word not in MANIFEST_NUMBER_WORD.values():
+        raise Fail(f"manifest.txt line {lines[2]!r} should start with 'resolution' or 'call'")
+    if not lines[3].startswith("phase "):
+        raise Fail(f"manifest.txt line {lines[3]!r} should start with 'phase'")
+    phase = lines[3][len("phase ") :]
     orders: list[tuple[str, str | None]] = []
     for line in lines[4:]:
         if not line.startswith("orders "):
@@ -504,7 +624,7 @@ def parse_manifest(data: bytes) -> tuple[str, str, str, list[tuple[str, str | No
         side, digest = parts
         if digest == "none":
             orders.append((side, None))
-        elif len(digest) == 64 and all(c in "0123456789abcdef" for c in digest):
+        elif is_hex32(digest):
             orders.append((side, digest))
         else:
             raise Fail(f"manifest.txt: orders line {line!r} has neither a hex digest nor none")
@@ -513,24 +633,81 @@ def parse_manifest(data: bytes) -> tuple[str, str, str, list[tuple[str, str | No
         raise Fail("manifest.txt: orders lines are not sorted by side id")
     if len(set(keys)) != len(keys):
         raise Fail("manifest.txt: a side is listed twice")
-    return fields[0], fields[1], fields[2], orders
+    return campaign, number_word, number, phase, orders
+
+
+def first_difference(got: bytes, want: bytes) -> str:
+    """Where two texts first differ, by line, for a report."""
+    g, w = got.split(b"\n"), want.split(b"\n")
+    for i, (a, b) in enumerate(zip(g, w)):
+        if a != b:
+            return f"line {i + 1} is {a!r}, expected {b!r}"
+    if len(g) != len(w):
+        return f"it has {len(g) - 1} line(s), expected {len(w) - 1}"
+    return "they differ"  # not reached: equal line lists mean equal bytes
 
 
 def check_orders_text(data: bytes, side: str) -> None:
-    """Section 2: one line per order or salt line, each ending with LF, no blank lines."""
+    """Section 2. A side's canonical orders text: one order per line, then its salt lines, each line ending
+    with LF, lower case and single spaces, no blank lines. An umpire call's is the canonical call and LF: one
+    line (section 2 does not say more of a call's canonical form)."""
+    name = f"orders/{side}.txt"
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise Fail(f"orders/{side}.txt is not UTF-8") from None
+        raise Fail(f"{name} is not UTF-8") from None
+    if "\r" in text:
+        raise Fail(f"{name} has a carriage return")
     if not text:
+        if side == UMPIRE_SIDE:
+            raise Fail(f"{name} is empty, not one line ending with LF")
         return
     if not text.endswith("\n"):
-        raise Fail(f"orders/{side}.txt does not end with LF")
-    for line in text[:-1].split("\n"):
+        raise Fail(f"{name} does not end with LF")
+    lines = text[:-1].split("\n")
+    if side == UMPIRE_SIDE:
+        if len(lines) != 1 or not lines[0].strip():
+            raise Fail(f"{name} is not one line ending with LF")
+        return
+    salted = False
+    for n, line in enumerate(lines, 1):
         if not line.strip():
-            raise Fail(f"orders/{side}.txt has a blank line")
-        if "\r" in line:
-            raise Fail(f"orders/{side}.txt has a carriage return")
+            raise Fail(f"{name} has a blank line (line {n})")
+        if line != line.lower():
+            raise Fail(f"{name} line {n} {line!r} is not lower case")
+        if line != line.strip() or "  " in line or any(c.isspace() and c != " " for c in line):
+            raise Fail(f"{name} line {n} {line!r} is not single-spaced")
+        is_salt = line == "salt" or line.startswith("salt ")
+        if salted and not is_salt:
+            raise Fail(f"{name} line {n} {line!r} is an order after a salt line (salt lines come last)")
+        salted = salted or is_salt
+
+
+def whitespace_outside_strings(text: str) -> int | None:
+    """The offset of the first JSON white space outside a string, or None."""
+    in_string = escaped = False
+    for i, ch in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in " \t\n\r":
+            return i
+    return None
+
+
+def check_state_json(data: bytes, name: str) -> None:
+    """Section 6: canonical JSON, UTF-8, no insignificant white space, object keys sorted by their UTF-8 bytes,
+    integers only. (How strings are escaped is not specified, so it is not checked.)"""
+    parse_json(data, name, integers_only=True, sorted_keys=True)
+    at = whitespace_outside_strings(data.decode("utf-8"))
+    if at is not None:
+        raise Fail(f"{name} has insignificant white space (character {at})")
 
 
 ROLL_KEYS = {"die", "faces", "first_word", "index", "purpose", "sides", "value", "words"}
@@ -574,7 +751,7 @@ def replay_rolls(data: bytes, seed: bytes) -> int:
                 f"roll {i}: first_word is {r['first_word']!r}, expected {stream.position} (the stream position)"
             )
         faces, value, first, used = roll(stream, die)
-        if r["faces"] != faces or not all(is_int(f) for f in r["faces"]):
+        if not isinstance(r["faces"], list) or r["faces"] != faces or not all(is_int(f) for f in r["faces"]):
             raise Fail(f"roll {i} ({die}): faces are {r['faces']!r}, expected {faces}")
         if not is_int(r["value"]) or r["value"] != value:
             raise Fail(f"roll {i} ({die}): value is {r['value']!r}, expected {value}")
@@ -597,80 +774,75 @@ def check_events(data: bytes) -> None:
             raise Fail(f"events.jsonl line {i + 1} is not a JSON object")
 
 
-class ChainState:
-    """The last secret known to link to the commitment, and its resolution number (0 for C)."""
+def hash_times(x: bytes, times: int) -> bytes:
+    for _ in range(times):
+        x = sha256(x)
+    return x
 
-    def __init__(self, commitment: bytes):
+
+class ChainState:
+    """One chain (section 1): the last secret known to link to its commitment, and its number (0 for the
+    commitment itself)."""
+
+    def __init__(self, kind: str, commitment: bytes):
+        self.kind = kind
         self.secret = commitment
         self.k = 0
+        self.letter = "r" if kind == TURN else "q"
+        self.commitment_name = "commitment C" if kind == TURN else "umpire_commitment U"
+
+    def name(self, k: int) -> str:
+        return self.commitment_name if k == 0 else f"{self.letter}_{k}"
+
+    def holds(self, k: int, secret: bytes) -> bool:
+        """Whether secret is number k of this chain, as far as the last good secret can tell."""
+        if k >= self.k:
+            return hash_times(secret, k - self.k) == self.secret
+        return hash_times(self.secret, self.k - k) == secret
 
 
-def verify_resolution(
-    camp: Campaign, folder: Path, k: int, chain_state: ChainState, prev_next_digest: bytes | None
-) -> tuple[list[str], int | None, list[str], bytes | None]:
-    """Returns (failures, number of rolls or None when unpublished, notes, claimed next_state_digest)."""
-    fails: list[str] = []
-    notes: list[str] = []
+class Outcome:
+    """What checking one resolution found; filled as it goes, so that what was read survives a Fail."""
 
-    res = read_json_object(folder / "resolution.json", "resolution.json")
-    w = "resolution.json"
-    rk = get_field(res, "k", int, w)
-    if rk != k:
-        raise Fail(f"resolution.json k is {rk}, expected {k}")
-    if k > camp.chain_length:
-        raise Fail(f"k {k} exceeds chain_length {camp.chain_length}")
-    kind = get_field(res, "kind", str, w)
-    if kind not in ("turn", "umpire"):
-        raise Fail(f"resolution.json kind {kind!r} is neither turn nor umpire")
-    phase = get_field(res, "phase", str, w)
-    secret = get_field(res, "secret", "hex32", w)
-    manifest_digest_claimed = get_field(res, "manifest_digest", "hex32", w)
-    seed_claimed = get_field(res, "seed", "hex32", w)
-    prior_claimed = get_field(res, "prior_state_digest", "hex32", w)
-    next_claimed = get_field(res, "next_state_digest", "hex32", w)
-    resolved_at = get_field(res, "resolved_at", str, w)
-    if not is_rfc3339_utc(resolved_at):
-        fails.append(f"resolution.json: resolved_at {resolved_at!r} is not an RFC 3339 time in UTC")
-    if kind == "umpire" and phase != UMPIRE_PHASE:
-        fails.append(f"phase: an umpire call's phase label is {phase!r}, expected {UMPIRE_PHASE!r}")
+    def __init__(self) -> None:
+        self.fails: list[str] = []
+        self.notes: list[str] = []
+        self.nrolls: int | None = None  # rolls replayed, None when not (logs unpublished, or a difference)
+        self.next_claimed: bytes | None = None  # next_state_digest as resolution.json states it
+        self.after_turn: int | None = None
 
-    # 1. The chain link. With every earlier secret good this is SHA-256(r_k) == r_(k-1); after a bad
-    # secret it checks r_k against the last good one, so one bad secret is reported once.
-    h = secret
-    for _ in range(k - chain_state.k):
-        h = sha256(h)
-    if h == chain_state.secret:
-        chain_state.secret, chain_state.k = secret, k
-    elif chain_state.k == k - 1:
-        what = "the commitment" if k == 1 else f"r_{k - 1}"
-        fails.append(f"chain: SHA-256(secret) is {h.hex()}, not {what} {chain_state.secret.hex()}")
-    else:
-        fails.append(f"chain: secret does not hash ({k - chain_state.k} times) to r_{chain_state.k}")
 
-    # 2. Manifest and orders
+def check_manifest(
+    camp: Campaign, folder: Path, kind: str, k: int, phase: str, fails: list[str]
+) -> bytes:
+    """Section 8 step 2. Appends what differs to fails; returns the manifest's published bytes."""
     mbytes = read_bytes(folder / "manifest.txt", "manifest.txt")
-    manifest_digest = sha256(mbytes)
-    if manifest_digest != manifest_digest_claimed:
-        fails.append(
-            f"manifest digest: SHA-256(manifest.txt) is {manifest_digest.hex()}, "
-            f"manifest_digest is {manifest_digest_claimed.hex()}"
-        )
+    before = len(fails)
     orders_dir = folder / "orders"
+    expected_sides = camp.sides if kind == TURN else [UMPIRE_SIDE]
+    expected_phase = phase if kind == TURN else UMPIRE_PHASE
+    word = MANIFEST_NUMBER_WORD[kind]
     listed: set[str] | None = set()
     try:
-        m_campaign, m_resolution, m_phase, m_orders = parse_manifest(mbytes)
+        m_campaign, m_word, m_number, m_phase, m_orders = parse_manifest(mbytes)
     except Fail as e:
-        fails.append(str(e))
+        fails.append(f"manifest: {e}")
         listed = None  # unknown, so unlisted orders files cannot be told
     else:
         if m_campaign != camp.id:
             fails.append(f"manifest: campaign is {m_campaign!r}, expected {camp.id!r}")
-        if m_resolution != str(k):
-            fails.append(f"manifest: resolution is {m_resolution!r}, expected {k}")
-        if m_phase != phase:
-            fails.append(f"manifest: phase is {m_phase!r}, resolution.json says {phase!r}")
+        if m_word != word:
+            what = "a turn's" if kind == TURN else "an umpire call's"
+            fails.append(
+                f"manifest: third line is {m_word + ' ' + m_number!r}, {what} reads {word + ' ' + str(k)!r}"
+            )
+        elif m_number != str(k):
+            fails.append(f"manifest: {word} number is {m_number!r}, expected {k}")
+        if m_phase != expected_phase:
+            where = "resolution.json says" if kind == TURN else "an umpire call's is"
+            fails.append(f"manifest: phase is {m_phase!r}, {where} {expected_phase!r}")
         sides = [s for s, _ in m_orders]
-        if kind == "umpire":
+        if kind == UMPIRE:
             if sides != [UMPIRE_SIDE]:
                 fails.append(f"manifest: an umpire call must list {UMPIRE_SIDE} alone, it lists {sides}")
             elif m_orders[0][1] is None:
@@ -688,13 +860,13 @@ def verify_resolution(
                 + (f" ({'; '.join(detail)})" if detail else "")
             )
         for side, digest in m_orders:
-            if not (is_side_id(side) or (kind == "umpire" and side == UMPIRE_SIDE)):
+            if not (is_side_id(side) or (kind == UMPIRE and side == UMPIRE_SIDE)):
                 fails.append(f"manifest: side id {side!r} is not a valid side id; its orders file is not read")
                 continue
             listed.add(side + ".txt")
             path = orders_dir / (side + ".txt")
             if digest is None:
-                if path.exists():
+                if present(path):
                     fails.append(f"orders: side {side} is listed as none but orders/{side}.txt exists")
                 continue
             try:
@@ -707,17 +879,128 @@ def verify_resolution(
                 fails.append(f"orders: SHA-256(orders/{side}.txt) is {got}, the manifest says {digest}")
             try:
                 check_orders_text(data, side)
-                if side == UMPIRE_SIDE and data.count(b"\n") != 1:
-                    fails.append(f"orders/{UMPIRE_SIDE}.txt is not one line ending with LF")
             except Fail as e:
                 fails.append(f"orders: {e}")
-    if orders_dir.exists() and listed is not None:
+    if present(orders_dir) and listed is not None:
         if not orders_dir.is_dir():
             fails.append("orders is not a folder")
         else:
             for entry in sorted(orders_dir.iterdir()):
                 if entry.name not in listed:
                     fails.append(f"orders: {entry.name} is not listed in the manifest")
+
+    # The manifest is exactly the text section 3 makes from its fields: the campaign, the kind and number,
+    # the phase, and one orders line per expected side with the digest of its orders file, or none when it
+    # has no file. Earlier differences already explain a mismatch, so this reports only what they missed.
+    if len(fails) == before:
+        digests: dict[str, str | None] = {}
+        for side in expected_sides:
+            path = orders_dir / (side + ".txt")
+            digests[side] = sha256(path.read_bytes()).hex() if path.is_file() else None
+        canonical = manifest_text(camp.id, kind, k, expected_phase, digests).encode("utf-8")
+        if mbytes != canonical:
+            fails.append(
+                "manifest: manifest.txt is not the canonical text section 3 makes from its fields "
+                f"({first_difference(mbytes, canonical)})"
+            )
+    return mbytes
+
+
+def verify_resolution(
+    camp: Campaign,
+    folder: Path,
+    kind: str,
+    k: int,
+    chains: dict[str, ChainState],
+    turn_next: dict[int, bytes | None],
+    prev_call_after: int | None,
+    out: Outcome,
+) -> None:
+    """Section 8, steps 1-5, for turn k (kind `turn`) or umpire call k (kind `umpire`).
+
+    turn_next maps each turn number already checked to its next_state_digest (0 to initial_state_digest;
+    None where it could not be read); prev_call_after is the after_turn of the previous call, if known."""
+    fails, notes = out.fails, out.notes
+    label = LABEL[kind]
+
+    res = read_json_object(folder / "resolution.json", "resolution.json")
+    w = "resolution.json"
+    rkind = get_field(res, "kind", str, w)
+    if rkind not in KINDS:
+        raise Fail(f"resolution.json kind {rkind!r} is neither turn nor umpire")
+    if rkind != kind:
+        raise Fail(f"resolution.json kind is {rkind!r}, but the folder is in {FOLDER[kind]}/ (kind {kind!r})")
+    rk = get_field(res, "k", int, w)
+    if rk != k:
+        raise Fail(f"resolution.json k is {rk}, expected {k}")
+    if k > camp.chain_length:
+        raise Fail(f"k {k} exceeds chain_length {camp.chain_length}")
+    after_turn = get_field(res, "after_turn", int, w)
+    out.after_turn = after_turn
+    phase = get_field(res, "phase", str, w)
+    secret = get_field(res, "secret", "hex32", w)
+    manifest_digest_claimed = get_field(res, "manifest_digest", "hex32", w)
+    seed_claimed = get_field(res, "seed", "hex32", w)
+    prior_claimed = get_field(res, "prior_state_digest", "hex32", w)
+    next_claimed = get_field(res, "next_state_digest", "hex32", w)
+    out.next_claimed = next_claimed
+    resolved_at = get_field(res, "resolved_at", str, w)
+    if not is_rfc3339_utc(resolved_at):
+        fails.append(f"resolution.json: resolved_at {resolved_at!r} is not an RFC 3339 time in UTC")
+    if "\n" in phase or "\r" in phase:
+        fails.append(f"phase: the phase label {phase!r} has a line break, so it cannot be a manifest line")
+    if kind == UMPIRE and phase != UMPIRE_PHASE:
+        fails.append(f"phase: an umpire call's phase label is {phase!r}, expected {UMPIRE_PHASE!r}")
+
+    # after_turn (section 7): for turn k, k - 1; for a call, a turn of this archive (0 before any), and
+    # calls are numbered in the order they happened, so it never goes back.
+    prior_turn: int | None
+    if kind == TURN:
+        prior_turn = k - 1
+        if after_turn != k - 1:
+            fails.append(f"after_turn: turn {k} has after_turn {after_turn}, expected {k - 1}")
+    else:
+        prior_turn = after_turn
+        if not 0 <= after_turn <= camp.turns:
+            fails.append(f"after_turn: {after_turn} is not a turn of this archive (0 .. {camp.turns})")
+            prior_turn = None
+        elif prev_call_after is not None and after_turn < prev_call_after:
+            fails.append(
+                f"after_turn: {after_turn} is before call {k - 1}'s after_turn {prev_call_after} "
+                "(calls are numbered in the order they happened)"
+            )
+
+    # 1. The chain link. With every earlier secret good this is SHA-256(s_k) == s_(k-1); after a bad secret
+    # it checks s_k against the last good one, so one bad secret is reported once.
+    cs = chains[kind]
+    other = chains[UMPIRE if kind == TURN else TURN]
+    if cs.holds(k, secret):
+        cs.secret, cs.k = secret, k
+    else:
+        if cs.k == k - 1:
+            msg = f"chain: SHA-256(secret) is {sha256(secret).hex()}, not {cs.name(k - 1)} {cs.secret.hex()}"
+        else:
+            msg = f"chain: secret does not hash ({k - cs.k} times) to {cs.name(cs.k)}"
+        if other.holds(k, secret):
+            msg += f" (it is {other.letter}_{k} of the other chain, which links to {other.commitment_name})"
+        fails.append(msg)
+    if kind == TURN and cs.k == k == camp.chain_length:
+        # The last turn of the chain reveals h_0, from which the umpire chain is derived (section 1).
+        u_n = hash_times(umpire_start(secret), camp.chain_length)
+        if u_n != camp.umpire_commitment:
+            fails.append(
+                f"chain: turn {k} reveals h_0, whose umpire chain ends at {u_n.hex()}, "
+                f"not umpire_commitment {camp.umpire_commitment.hex()}"
+            )
+
+    # 2. Manifest and orders
+    mbytes = check_manifest(camp, folder, kind, k, phase, fails)
+    manifest_digest = sha256(mbytes)
+    if manifest_digest != manifest_digest_claimed:
+        fails.append(
+            f"manifest digest: SHA-256(manifest.txt) is {manifest_digest.hex()}, "
+            f"manifest_digest is {manifest_digest_claimed.hex()}"
+        )
 
     # 3. States
     prior_bytes = read_bytes(folder / "prior-state.json", "prior-state.json")
@@ -726,9 +1009,9 @@ def verify_resolution(
         fails.append(
             f"state: SHA-256(prior-state.json) is {prior_digest.hex()}, prior_state_digest is {prior_claimed.hex()}"
         )
-    expected_prior = camp.initial_state_digest if k == 1 else prev_next_digest
+    expected_prior = turn_next.get(prior_turn) if prior_turn is not None else None
     if expected_prior is not None and prior_claimed != expected_prior:
-        what = "initial_state_digest" if k == 1 else f"resolution {k - 1}'s next_state_digest"
+        what = "initial_state_digest" if prior_turn == 0 else f"turn {prior_turn}'s next_state_digest"
         fails.append(f"state: prior_state_digest {prior_claimed.hex()} is not {what} {expected_prior.hex()}")
     next_bytes = read_bytes(folder / "next-state.json", "next-state.json")
     next_digest = sha256(next_bytes)
@@ -736,19 +1019,27 @@ def verify_resolution(
         fails.append(
             f"state: SHA-256(next-state.json) is {next_digest.hex()}, next_state_digest is {next_claimed.hex()}"
         )
-    if kind == "umpire" and next_claimed != prior_claimed:
+    if kind == UMPIRE and next_claimed != prior_claimed:
         fails.append("state: an umpire call changed the state (next_state_digest != prior_state_digest)")
+    for data, name in ((prior_bytes, "prior-state.json"), (next_bytes, "next-state.json")):
+        try:
+            check_state_json(data, name)
+        except Fail as e:
+            fails.append(f"state: not canonical JSON: {e}")
 
     # 4. Seed, from the bytes actually published
-    seed = derive_seed(camp.id, k, secret, manifest_digest, prior_digest, camp.beacon)
+    seed = derive_seed(kind, camp.id, k, secret, manifest_digest, prior_digest, camp.beacon)
     if seed != seed_claimed:
-        fails.append(f"seed: derived {seed.hex()}, resolution.json says {seed_claimed.hex()}")
+        msg = f"seed: derived {seed.hex()}, resolution.json says {seed_claimed.hex()}"
+        other_kind = UMPIRE if kind == TURN else TURN
+        if derive_seed(other_kind, camp.id, k, secret, manifest_digest, prior_digest, camp.beacon) == seed_claimed:
+            msg += f" (the seed the tag {SEED_TAG[other_kind].decode()!r} gives, not a {label}'s)"
+        fails.append(msg)
 
     # 5. Rolls. Logs published late are both absent (section 7); one without the other is refused.
     rolls_path = folder / "rolls.jsonl"
     events_path = folder / "events.jsonl"
     has_rolls, has_events = present(rolls_path), present(events_path)
-    nrolls: int | None = None
     if not has_rolls and not has_events:
         notes.append("logs not yet published")
     elif has_rolls != has_events:
@@ -756,7 +1047,7 @@ def verify_resolution(
         fails.append(f"logs: {there} is published but {absent} is absent (logs published late are both absent)")
     if has_rolls:
         try:
-            nrolls = replay_rolls(read_bytes(rolls_path, "rolls.jsonl"), seed)
+            out.nrolls = replay_rolls(read_bytes(rolls_path, "rolls.jsonl"), seed)
         except Fail as e:
             fails.append(f"rolls: {e}")
     if has_events:
@@ -764,7 +1055,6 @@ def verify_resolution(
             check_events(read_bytes(events_path, "events.jsonl"))
         except Fail as e:
             fails.append(f"events: {e}")
-    return fails, nrolls, notes, next_claimed
 
 
 def is_rfc3339_utc(t: str) -> bool:
@@ -791,6 +1081,34 @@ def present(path: Path) -> bool:
     return True
 
 
+def collect_folders(out: Path, kind: str, count: int, campaign_fails: list[str]) -> dict[int, Path]:
+    """The k -> folder map of turns/ or calls/ (section 7)."""
+    top = FOLDER[kind]
+    base = out / top
+    folders: dict[int, Path] = {}
+    if base.is_dir():
+        for entry in sorted(base.iterdir()):
+            name = entry.name
+            k = folder_k(name)
+            if k is None:
+                campaign_fails.append(f"{top}/{name} is not a folder name (k >= 1, zero-padded to four digits)")
+                continue
+            if not entry.is_dir():
+                campaign_fails.append(f"{top}/{name} is not a folder")
+                continue
+            folders[k] = entry
+        for k in sorted(folders):
+            if k > count:
+                campaign_fails.append(f"{top}/{folders[k].name} is beyond the {count} {top} campaign.json lists")
+    elif count > 0 or present(base):
+        campaign_fails.append(f"{top} is missing or not a folder")
+    return folders
+
+
+def summary(out: Path, ok: bool, detail: str, total_rolls: int) -> str:
+    return f"archive {out}: {'ok' if ok else 'FAIL'} ({detail}{total_rolls} rolls replayed)"
+
+
 def run_archive(out: Path) -> int:
     try:
         chacha_ok = all(ok for _, ok, _, _ in chacha_selfcheck())
@@ -799,85 +1117,76 @@ def run_archive(out: Path) -> int:
         print(f"self-check: FAIL: {e!r}")
     if not chacha_ok:
         print("self-check: FAIL: the ChaCha20 block function does not match RFC 8439; nothing verified")
+        print(summary(out, False, "", 0))
         return 1
 
     if not out.is_dir():
-        print(f"archive {out}: FAIL: not a folder")
+        print(f"campaign: FAIL: {out} is not a folder")
+        print(summary(out, False, "", 0))
         return 1
     try:
         camp = Campaign(out)
     except Fail as e:
         print(f"campaign: FAIL: {e}")
-        print(f"archive {out}: FAIL")
+        print(summary(out, False, "", 0))
         return 1
     except Exception as e:
         print(f"campaign: FAIL: cannot read: {e!r}")
-        print(f"archive {out}: FAIL")
+        print(summary(out, False, "", 0))
         return 1
 
     failures = 0
-    campaign_fails: list[str] = []
-    res_dir = out / "resolutions"
-    folders: dict[int, Path] = {}
-    if res_dir.is_dir():
-        for entry in sorted(res_dir.iterdir()):
-            name = entry.name
-            k = folder_k(name)
-            if k is None:
-                campaign_fails.append(
-                    f"resolutions/{name} is not a resolution folder name (k >= 1, zero-padded to four digits)"
-                )
-                continue
-            if not entry.is_dir():
-                campaign_fails.append(f"resolutions/{name} is not a folder")
-                continue
-            folders[k] = entry
-        for k in sorted(folders):
-            if k > camp.resolutions:
-                campaign_fails.append(
-                    f"resolutions/{folders[k].name} is beyond the {camp.resolutions} resolutions campaign.json lists"
-                )
-    elif camp.resolutions > 0 or res_dir.exists():
-        campaign_fails.append("resolutions is missing or not a folder")
-
-    for msg in campaign_fails:
-        print(f"campaign: FAIL: {msg}")
-    failures += len(campaign_fails)
-
-    chain_state = ChainState(camp.commitment)
-    prev_next: bytes | None = None
     total_rolls = 0
-    unpublished = 0  # resolutions whose logs are not yet published
-    for k in range(1, camp.resolutions + 1):
-        folder = folders.get(k)
-        if folder is None:
-            print(f"resolution {k}: FAIL: folder resolutions/{k:04d} missing")
-            failures += 1
-            prev_next = None
-            continue
-        try:
-            fails, nrolls, notes, prev_next = verify_resolution(camp, folder, k, chain_state, prev_next)
-        except Fail as e:
-            fails, nrolls, notes, prev_next = [str(e)], None, [], None
-        except Exception as e:  # never crash on malformed input
-            fails, nrolls, notes, prev_next = [f"cannot verify: {e!r}"], None, [], None
-        if fails:
-            failures += 1
-            print(f"resolution {k}: FAIL: {'; '.join(fails)}")
-        else:
-            if nrolls is None:
-                unpublished += 1
-                print(f"resolution {k}: ok (steps 1-4; {', '.join(notes)})")
-            else:
-                total_rolls += nrolls
-                extra = f"; {', '.join(notes)}" if notes else ""
-                print(f"resolution {k}: ok ({nrolls} rolls{extra})")
+    try:
+        campaign_fails: list[str] = []
+        folders = {kind: collect_folders(out, kind, camp.count[kind], campaign_fails) for kind in KINDS}
+        for msg in campaign_fails:
+            print(f"campaign: FAIL: {msg}")
+        failures += len(campaign_fails)
 
+        chains = {kind: ChainState(kind, camp.commitment_of(kind)) for kind in KINDS}
+        turn_next: dict[int, bytes | None] = {0: camp.initial_state_digest}
+        prev_call_after: int | None = None
+        unpublished = 0  # resolutions whose logs are not yet published
+        for kind in KINDS:  # turns first, then calls
+            label = LABEL[kind]
+            for k in range(1, camp.count[kind] + 1):
+                outcome = Outcome()
+                folder = folders[kind].get(k)
+                if folder is None:
+                    outcome.fails.append(f"folder {FOLDER[kind]}/{k:04d} missing")
+                else:
+                    try:
+                        verify_resolution(camp, folder, kind, k, chains, turn_next, prev_call_after, outcome)
+                    except Fail as e:
+                        outcome.fails.append(str(e))
+                    except Exception as e:  # never crash on malformed input
+                        outcome.fails.append(f"cannot verify: {e!r}")
+                if kind == TURN:
+                    turn_next[k] = outcome.next_claimed
+                elif outcome.after_turn is not None:
+                    prev_call_after = outcome.after_turn
+                if outcome.nrolls is not None:
+                    total_rolls += outcome.nrolls
+                if outcome.fails:
+                    failures += 1
+                    print(f"{label} {k}: FAIL: {'; '.join(outcome.fails)}")
+                elif outcome.nrolls is None:
+                    unpublished += 1
+                    print(f"{label} {k}: ok (steps 1-4; {', '.join(outcome.notes)})")
+                else:
+                    extra = f"; {', '.join(outcome.notes)}" if outcome.notes else ""
+                    print(f"{label} {k}: ok ({outcome.nrolls} rolls{extra})")
+    except Exception as e:  # never crash on malformed input
+        failures += 1
+        print(f"campaign: FAIL: cannot verify: {e!r}")
+
+    counts = f"{camp.turns} turns, {camp.calls} calls, "
     if failures:
-        print(f"archive {out}: FAIL ({failures} problem(s) in {camp.resolutions} resolution(s))")
+        print(summary(out, False, f"{failures} problem(s); {counts}", total_rolls))
         return 1
-    tail = f", logs of {unpublished} resolution(s) not yet published" if unpublished else ""
-    print(f"archive {out}: ok ({camp.resolutions} resolutions, {total_rolls} rolls replayed{tail})")
+    tail = f"logs of {unpublished} resolution(s) not yet published, " if unpublished else ""
+    print(summary(out, True, counts + tail, total_rolls))
     return 0
 
 
