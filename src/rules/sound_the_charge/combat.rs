@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use super::syntax::{FlagWord, KeyWord, Lexicon, Reading, tokens};
+use super::syntax::{FlagWord, KeyWord, Lexicon, Reading, push_flags, tokens};
 use super::tables::{self, Arm, Formation, Grade, Nation, Troop, points};
 use super::umpire::{Called, Trace, forbidden, grade_of, nation_of};
 use crate::audit::dice::Dice;
@@ -319,25 +319,24 @@ impl CombatSide {
         if let Some(f) = self.formation {
             w.push(f.word().to_string());
         }
-        for (on, word) in [
-            (self.disordered, "disordered"),
-            (self.shaken, "shaken"),
-            (self.flank_rear, "flank-rear"),
-            (self.opposite_sides, "opposite-sides"),
-            (self.general_attached, "general-attached"),
-            (self.no_general, "no-general"),
-            (self.elite, "elite"),
-            (self.blown, "blown"),
-            (self.stationary, "stationary"),
-            (self.up_steep_slope, "up-steep-slope"),
-            (self.soft_cover, "soft-cover"),
-            (self.hard_cover, "hard-cover"),
-            (self.disordering_terrain, "disordering-terrain"),
-        ] {
-            if on {
-                w.push(word.to_string());
-            }
-        }
+        push_flags(
+            &mut w,
+            &[
+                (self.disordered, "disordered"),
+                (self.shaken, "shaken"),
+                (self.flank_rear, "flank-rear"),
+                (self.opposite_sides, "opposite-sides"),
+                (self.general_attached, "general-attached"),
+                (self.no_general, "no-general"),
+                (self.elite, "elite"),
+                (self.blown, "blown"),
+                (self.stationary, "stationary"),
+                (self.up_steep_slope, "up-steep-slope"),
+                (self.soft_cover, "soft-cover"),
+                (self.hard_cover, "hard-cover"),
+                (self.disordering_terrain, "disordering-terrain"),
+            ],
+        );
         w
     }
 

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::syntax::{FlagWord, KeyWord, Lexicon, Reading, tokens};
+use super::syntax::{FlagWord, KeyWord, Lexicon, Reading, push_flags, tokens};
 use super::tables::{self, Arm, Formation, Grade, Nation, Troop, morale};
 use super::umpire::{Called, Trace, describe, forbidden, grade_of, nation_of};
 use crate::audit::dice::Dice;
@@ -162,19 +162,18 @@ impl MoraleCall {
         if let Some(f) = self.formation {
             w.push(f.word().to_string());
         }
-        for (on, word) in [
-            (self.shaken, "shaken"),
-            (self.general_attached, "general-attached"),
-            (self.no_general, "no-general"),
-            (self.advanced, "advanced"),
-            (self.stationary, "stationary"),
-            (self.in_cover, "in-cover"),
-            (self.wider_basing, "wider-basing"),
-        ] {
-            if on {
-                w.push(word.to_string());
-            }
-        }
+        push_flags(
+            &mut w,
+            &[
+                (self.shaken, "shaken"),
+                (self.general_attached, "general-attached"),
+                (self.no_general, "no-general"),
+                (self.advanced, "advanced"),
+                (self.stationary, "stationary"),
+                (self.in_cover, "in-cover"),
+                (self.wider_basing, "wider-basing"),
+            ],
+        );
         w.join(" ")
     }
 

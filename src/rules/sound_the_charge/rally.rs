@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::syntax::{FlagWord, KeyWord, Lexicon, Reading, tokens};
+use super::syntax::{FlagWord, KeyWord, Lexicon, Reading, push_flags, tokens};
 use super::tables::{self, Arm, Formation, Grade, Nation, Troop, rally};
 use super::umpire::{Called, Trace, describe, forbidden, grade_of, nation_of};
 use crate::audit::dice::Dice;
@@ -140,19 +140,18 @@ impl RallyCall {
         if let Some(f) = self.formation {
             w.push(f.word().to_string());
         }
-        for (on, word) in [
-            (self.enemy_can_charge, "enemy-can-charge"),
-            (self.general_attached, "general-attached"),
-            (self.no_general, "no-general"),
-            (self.in_cover, "in-cover"),
-            (self.in_contact, "in-contact"),
-            (self.playsheet_line, "playsheet-line"),
-            (self.d_rally_by_table, "d-rally-by-table"),
-        ] {
-            if on {
-                w.push(word.to_string());
-            }
-        }
+        push_flags(
+            &mut w,
+            &[
+                (self.enemy_can_charge, "enemy-can-charge"),
+                (self.general_attached, "general-attached"),
+                (self.no_general, "no-general"),
+                (self.in_cover, "in-cover"),
+                (self.in_contact, "in-contact"),
+                (self.playsheet_line, "playsheet-line"),
+                (self.d_rally_by_table, "d-rally-by-table"),
+            ],
+        );
         w.join(" ")
     }
 

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::syntax::{FlagWord, KeyWord, Lexicon, Reading, tokens};
+use super::syntax::{FlagWord, KeyWord, Lexicon, Reading, push_flags, tokens};
 use super::tables::{self, Arm, FireRow, Formation, Grade, Nation, RangeBand, Troop, to_hit};
 use super::umpire::{Called, Trace, forbidden, grade_of, nation_of};
 use crate::audit::dice::Dice;
@@ -230,17 +230,16 @@ impl ShootingCall {
         if let Some(f) = self.formation {
             w.push(f.word().to_string());
         }
-        for (on, word) in [
-            (self.moved, "moved"),
-            (self.disordered, "disordered"),
-            (self.limbered, "limbered"),
-            (self.charging, "charging"),
-            (self.shaken, "shaken"),
-        ] {
-            if on {
-                w.push(word.to_string());
-            }
-        }
+        push_flags(
+            &mut w,
+            &[
+                (self.moved, "moved"),
+                (self.disordered, "disordered"),
+                (self.limbered, "limbered"),
+                (self.charging, "charging"),
+                (self.shaken, "shaken"),
+            ],
+        );
         let t = &self.target;
         let target: Vec<&str> = [
             (t.dense, "dense"),

@@ -414,6 +414,17 @@ fn fraction_hundredths(text: &str) -> Option<u32> {
     u32::try_from(scaled / bottom).ok()
 }
 
+/// Appends the words of the flags that are on, in the order given: the
+/// fixed order of a call's canonical form.
+pub fn push_flags(words: &mut Vec<String>, flags: &[(bool, &str)]) {
+    words.extend(
+        flags
+            .iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, word)| (*word).to_string()),
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
