@@ -187,7 +187,7 @@ pub fn run(out: &Path, say: &mut dyn Write) -> Result<DemoResult, DemoError> {
     for call in DEMO_CALLS {
         now += Duration::minutes(10);
         let (k, report) = engine::umpire(&mut store, &campaign.id, call, &FixedClock(now))?;
-        let _ = writeln!(say, "resolution {k}, umpire call:\n{report}\n");
+        let _ = writeln!(say, "umpire call {k}:\n{report}\n");
     }
     let exported = archive::export::export(&store, &campaign.id, &archive_dir)?;
     let verdict = archive::verify::verify(&archive_dir)?;
