@@ -18,6 +18,24 @@ fn adjutant(args: &[&str]) -> Output {
     Command::new(BIN).args(args).output().expect("runs")
 }
 
+/// Runs `adjutant args` with `input` on its standard input.
+fn adjutant_with_input(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input)
+        .expect("write");
+    child.wait_with_output().expect("waits")
+}
+
 fn text(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
 }
@@ -39,19 +57,7 @@ fn check_passes_the_shipped_campaign_and_names_file_line_column_for_a_broken_one
 
 #[test]
 fn passphrase_prints_a_hash_the_campaign_check_accepts() {
-    let mut child = Command::new(BIN)
-        .arg("passphrase")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(b"en avant\n")
-        .expect("write");
-    let out = child.wait_with_output().expect("waits");
+    let out = adjutant_with_input(&["passphrase"], b"en avant\n");
     assert!(out.status.success());
     let hash = String::from_utf8_lossy(&out.stdout).trim().to_string();
     assert!(hash.starts_with("$argon2id$"), "{hash}");
@@ -233,37 +239,19 @@ fn ingest_tells_an_mta_to_retry_when_the_store_cannot_be_opened() {
     // A file where the data directory should be: the store cannot open.
     let blocked = dir.path().join("var");
     std::fs::write(&blocked, b"not a directory").expect("write");
-    let mut child = Command::new(BIN)
-        .args(["ingest", "--data", blocked.to_str().expect("utf-8")])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(b"From: a@b.invalid\r\nSubject: x\r\n\r\nhold x\r\n")
-        .expect("write");
-    let out = child.wait_with_output().expect("waits");
+    let message = b"From: a@b.invalid\r\nSubject: x\r\n\r\nhold x\r\n";
+    let out = adjutant_with_input(
+        &["ingest", "--data", blocked.to_str().expect("utf-8")],
+        message,
+    );
     assert_eq!(out.status.code(), Some(75), "{}", text(&out));
 
     // With a store, a message from a stranger is handled: exit 0.
     let data = dir.path().join("data");
-    let mut child = Command::new(BIN)
-        .args(["ingest", "--data", data.to_str().expect("utf-8")])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(b"From: a@b.invalid\r\nSubject: x\r\n\r\nhold x\r\n")
-        .expect("write");
-    let out = child.wait_with_output().expect("waits");
+    let out = adjutant_with_input(
+        &["ingest", "--data", data.to_str().expect("utf-8")],
+        message,
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(text(&out).contains("refused"), "{}", text(&out));
 }

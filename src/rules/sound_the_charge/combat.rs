@@ -6,7 +6,9 @@
 
 use serde::Serialize;
 
-use super::syntax::{FlagWord, KeyWord, Lexicon, Reading, push_flags, tokens};
+use super::syntax::{
+    FlagWord, GRADE_KEY, Lexicon, NATION_KEY, Reading, WIDER_BASING_FLAG, push_flags, tokens,
+};
 use super::tables::{self, Arm, Formation, Grade, Nation, Troop, points};
 use super::umpire::{Called, Trace, forbidden, grade_of, nation_of};
 use crate::audit::dice::Dice;
@@ -17,18 +19,7 @@ use crate::rules::umpire::UmpireError;
 /// belong to the whole call and may be written on either side.
 pub(super) static LEXICON: Lexicon = Lexicon {
     call: "combat",
-    keys: &[
-        KeyWord {
-            name: "grade",
-            hint: "<a-d>",
-            aliases: &[],
-        },
-        KeyWord {
-            name: "nation",
-            hint: "<austria|britain|france|prussia-pre-1810|prussia-post-1810|russia|spain>",
-            aliases: &[],
-        },
-    ],
+    keys: &[GRADE_KEY, NATION_KEY],
     flags: &[
         FlagWord {
             name: "disordered",
@@ -94,10 +85,7 @@ pub(super) static LEXICON: Lexicon = Lexicon {
             name: "continuing",
             aliases: &["continuing-combat", "ongoing"],
         },
-        FlagWord {
-            name: "wider-basing",
-            aliases: &["wider-cavalry-basing", "wide-basing"],
-        },
+        WIDER_BASING_FLAG,
     ],
     fillers: &[
         "combat",

@@ -2,7 +2,10 @@
 
 use serde::Serialize;
 
-use super::syntax::{FlagWord, KeyWord, Lexicon, Reading, push_flags, tokens};
+use super::syntax::{
+    FlagWord, GRADE_KEY, KeyWord, Lexicon, NATION_KEY, Reading, WIDER_BASING_FLAG, push_flags,
+    tokens,
+};
 use super::tables::{self, Arm, Formation, Grade, Nation, Troop, morale};
 use super::umpire::{Called, Trace, describe, forbidden, grade_of, nation_of};
 use crate::audit::dice::Dice;
@@ -12,21 +15,13 @@ use crate::rules::umpire::UmpireError;
 pub(super) static LEXICON: Lexicon = Lexicon {
     call: "morale",
     keys: &[
-        KeyWord {
-            name: "grade",
-            hint: "<a-d>",
-            aliases: &[],
-        },
+        GRADE_KEY,
         KeyWord {
             name: "hits",
             hint: "<shooting hits this turn>",
             aliases: &["hit"],
         },
-        KeyWord {
-            name: "nation",
-            hint: "<austria|britain|france|prussia-pre-1810|prussia-post-1810|russia|spain>",
-            aliases: &[],
-        },
+        NATION_KEY,
     ],
     flags: &[
         FlagWord {
@@ -53,10 +48,7 @@ pub(super) static LEXICON: Lexicon = Lexicon {
             name: "in-cover",
             aliases: &["cover", "not-in-open"],
         },
-        FlagWord {
-            name: "wider-basing",
-            aliases: &["wider-cavalry-basing", "wide-basing"],
-        },
+        WIDER_BASING_FLAG,
     ],
     fillers: &[
         "morale",

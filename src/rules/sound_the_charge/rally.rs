@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::syntax::{FlagWord, KeyWord, Lexicon, Reading, push_flags, tokens};
+use super::syntax::{FlagWord, GRADE_KEY, Lexicon, NATION_KEY, Reading, push_flags, tokens};
 use super::tables::{self, Arm, Formation, Grade, Nation, Troop, rally};
 use super::umpire::{Called, Trace, describe, forbidden, grade_of, nation_of};
 use crate::audit::dice::Dice;
@@ -11,18 +11,7 @@ use crate::rules::umpire::UmpireError;
 
 pub(super) static LEXICON: Lexicon = Lexicon {
     call: "rally",
-    keys: &[
-        KeyWord {
-            name: "grade",
-            hint: "<a-d>",
-            aliases: &[],
-        },
-        KeyWord {
-            name: "nation",
-            hint: "<austria|britain|france|prussia-pre-1810|prussia-post-1810|russia|spain>",
-            aliases: &[],
-        },
-    ],
+    keys: &[GRADE_KEY, NATION_KEY],
     flags: &[
         FlagWord {
             name: "enemy-can-charge",

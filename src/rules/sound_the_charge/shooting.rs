@@ -2,7 +2,9 @@
 
 use serde::Serialize;
 
-use super::syntax::{FlagWord, KeyWord, Lexicon, Reading, push_flags, tokens};
+use super::syntax::{
+    FlagWord, GRADE_KEY, KeyWord, Lexicon, NATION_KEY, Reading, push_flags, tokens,
+};
 use super::tables::{self, Arm, FireRow, Formation, Grade, Nation, RangeBand, Troop, to_hit};
 use super::umpire::{Called, Trace, forbidden, grade_of, nation_of};
 use crate::audit::dice::Dice;
@@ -12,11 +14,7 @@ use crate::rules::umpire::UmpireError;
 pub(super) static LEXICON: Lexicon = Lexicon {
     call: "shoot",
     keys: &[
-        KeyWord {
-            name: "grade",
-            hint: "<a-d>",
-            aliases: &[],
-        },
+        GRADE_KEY,
         KeyWord {
             name: "range",
             hint: "<inches>",
@@ -27,11 +25,7 @@ pub(super) static LEXICON: Lexicon = Lexicon {
             hint: "<figures>",
             aliases: &["crew"],
         },
-        KeyWord {
-            name: "nation",
-            hint: "<austria|britain|france|prussia-pre-1810|prussia-post-1810|russia|spain>",
-            aliases: &[],
-        },
+        NATION_KEY,
     ],
     flags: &[
         FlagWord {

@@ -28,6 +28,27 @@ pub struct FlagWord {
     pub aliases: &'static [&'static str],
 }
 
+/// `grade <a-d>`, taken by every call: the morale grades of the rules, "A,
+/// B, C, and D, where As are the best and Ds are the worst."
+pub const GRADE_KEY: KeyWord = KeyWord {
+    name: "grade",
+    hint: "<a-d>",
+    aliases: &[],
+};
+
+/// `nation <name>`, for the National Modifiers; one list for every call.
+pub const NATION_KEY: KeyWord = KeyWord {
+    name: "nation",
+    hint: "<austria|britain|france|prussia-pre-1810|prussia-post-1810|russia|spain>",
+    aliases: &[],
+};
+
+/// The optional rule Wider Cavalry Basing, in the calls it changes.
+pub const WIDER_BASING_FLAG: FlagWord = FlagWord {
+    name: "wider-basing",
+    aliases: &["wider-cavalry-basing", "wide-basing"],
+};
+
 /// The words one call (or one side of a call) takes.
 #[derive(Debug)]
 pub struct Lexicon {
