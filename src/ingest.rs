@@ -363,12 +363,7 @@ fn reply_to(
     } else {
         format!("Re: {}", message.subject)
     };
-    OutgoingMail {
-        message_id,
-        recipient: sender.to_string(),
-        subject,
-        body,
-    }
+    OutgoingMail::text(message_id, sender.to_string(), subject, body)
 }
 
 #[allow(clippy::too_many_arguments)]

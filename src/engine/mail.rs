@@ -57,12 +57,12 @@ pub fn to_all<E>(
     everyone(campaign)
         .into_iter()
         .map(|p| {
-            Ok(OutgoingMail {
-                message_id: message_id(campaign, purpose, &p.address),
-                recipient: p.address.clone(),
-                subject: format!("[{}] {subject}", campaign.id),
-                body: body(p)?,
-            })
+            Ok(OutgoingMail::text(
+                message_id(campaign, purpose, &p.address),
+                p.address.clone(),
+                format!("[{}] {subject}", campaign.id),
+                body(p)?,
+            ))
         })
         .collect()
 }

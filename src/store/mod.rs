@@ -117,7 +117,39 @@ pub struct OutgoingMail {
     pub message_id: String,
     pub recipient: String,
     pub subject: String,
+    /// The plain-text body; every message has one.
     pub body: String,
+    /// An HTML alternative to `body`, for reports; it may show the parts
+    /// that have a `content_id` inline (`<img src="cid:...">`).
+    pub html: Option<String>,
+    /// Files sent with the message: inline images (with a `content_id`)
+    /// and attachments (without).
+    pub parts: Vec<MailPart>,
+}
+
+/// A file carried by an outgoing message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MailPart {
+    pub filename: String,
+    /// A MIME type, e.g. `image/png`.
+    pub content_type: String,
+    /// Set for a part the HTML shows inline, without the angle brackets.
+    pub content_id: Option<String>,
+    pub bytes: Vec<u8>,
+}
+
+impl OutgoingMail {
+    /// A plain-text message with nothing attached.
+    pub fn text(message_id: String, recipient: String, subject: String, body: String) -> Self {
+        OutgoingMail {
+            message_id,
+            recipient,
+            subject,
+            body,
+            html: None,
+            parts: Vec::new(),
+        }
+    }
 }
 
 pub struct Store {
@@ -732,12 +764,7 @@ impl Store {
         )?;
         let rows = stmt
             .query_map([campaign], |r| {
-                Ok(OutgoingMail {
-                    message_id: r.get(0)?,
-                    recipient: r.get(1)?,
-                    subject: r.get(2)?,
-                    body: r.get(3)?,
-                })
+                Ok(OutgoingMail::text(r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
             })?
             .collect::<std::result::Result<Vec<_>, _>>()?;
         Ok(rows)
