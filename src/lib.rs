@@ -17,6 +17,8 @@ pub mod inbox;
 pub mod ingest;
 pub mod lifecycle;
 pub mod mail;
+pub mod map;
+pub mod report;
 pub mod resolution;
 pub mod rules;
 pub mod status;
