@@ -11,6 +11,7 @@ cd "$(dirname "$0")/../.."
 out="${1:-out/browser-check}"
 rm -rf "$out"
 mkdir -p "$out"
+out="$(cd "$out" && pwd)"
 cargo run --quiet --example report_preview -- "$out/pages" >/dev/null
 
 browser="$(command -v chromium || command -v chromium-browser || true)"
@@ -56,8 +57,8 @@ open(sys.argv[2], "w", encoding="utf-8").write(page.replace("</body>", os.enviro
                --disable-background-networking --disable-component-update --disable-sync
                --user-data-dir="$profile" --window-size="$width,2400" --hide-scrollbars
                --virtual-time-budget=5000)
-        "$browser" "${flags[@]}" --screenshot="$out/$name-$width.png" "file://$PWD/$page" >/dev/null 2>&1
-        verdict="$("$browser" "${flags[@]}" --dump-dom "file://$PWD/$checked" 2>/dev/null \
+        "$browser" "${flags[@]}" --screenshot="$out/$name-$width.png" "file://$page" >/dev/null 2>&1
+        verdict="$("$browser" "${flags[@]}" --dump-dom "file://$checked" 2>/dev/null \
             | grep -o 'data-check="[^"]*"' || echo 'data-check="the page did not load"')"
         rm -rf "$profile"
         if [ "$verdict" = 'data-check="ok"' ]; then
