@@ -41,8 +41,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let templates = Templates::embedded()?;
     for (name, audience, person) in [
-        ("french", Audience::Side("french".into()), &turn.campaign.players[0].person),
-        ("austrian", Audience::Side("austrian".into()), &turn.campaign.players[1].person),
+        (
+            "french",
+            Audience::Side("french".into()),
+            &turn.campaign.players[0].person,
+        ),
+        (
+            "austrian",
+            Audience::Side("austrian".into()),
+            &turn.campaign.players[1].person,
+        ),
         ("gm", Audience::Gm, &turn.campaign.gm),
     ] {
         let prepared = report::prepare(&input, audience)?;

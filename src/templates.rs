@@ -15,7 +15,10 @@ pub const DEFAULTS: &[(&str, &str)] = &[
     ("refused.txt", include_str!("../templates/refused.txt")),
     ("report.txt", include_str!("../templates/report.txt")),
     ("report.html", include_str!("../templates/report.html")),
-    ("map-caption.txt", include_str!("../templates/map-caption.txt")),
+    (
+        "map-caption.txt",
+        include_str!("../templates/map-caption.txt"),
+    ),
 ];
 
 /// A template could not be read or rendered.
@@ -53,6 +56,11 @@ impl Templates {
             }
         });
         env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+        // `{{ text | wrap }}` (or `wrap(60)`) folds a paragraph of plain
+        // text at 72 columns, for the text reports.
+        env.add_filter("wrap", |text: String, width: Option<usize>| {
+            crate::report::narrative::wrap(&text, width.unwrap_or(72))
+        });
         Templates { env }
     }
 

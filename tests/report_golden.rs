@@ -176,7 +176,9 @@ fn the_png_check_tells_a_different_map() {
     let mut fewer = turn.clone();
     fewer.next.units.retain(|u| u.spec.id != "jaeger");
     fewer.prior.units.retain(|u| u.spec.id != "jaeger");
-    fewer.events.retain(|e| !e.units.iter().any(|u| u == "jaeger"));
+    fewer
+        .events
+        .retain(|e| !e.units.iter().any(|u| u == "jaeger"));
     let input_fewer = input_of(&fewer, &orders);
     let gm = report::prepare(&input_fewer, Audience::Gm).expect("prepares");
     let verdict = check_png("gm.png", &gm.png);

@@ -74,7 +74,11 @@ fn every_template_renders_for_every_shipped_campaign() {
         // A stranger's mail is refused (refused.txt).
         ingest(
             &mut store,
-            &message("stranger@nowhere.invalid", &format!("[{}] orders", campaign.id), "x"),
+            &message(
+                "stranger@nowhere.invalid",
+                &format!("[{}] orders", campaign.id),
+                "x",
+            ),
             "test",
             &config,
             &now(),
@@ -108,8 +112,13 @@ fn every_template_renders_for_every_shipped_campaign() {
         engine::resolve_now(&mut store, &campaign.id, &now())
             .expect("manifest.txt, report.txt, report.html, map-caption.txt");
         if campaign.ruleset.id == "sound-the-charge" {
-            engine::umpire(&mut store, &campaign.id, adjutant::demo::DEMO_CALLS[0], &now())
-                .expect("umpire.txt");
+            engine::umpire(
+                &mut store,
+                &campaign.id,
+                adjutant::demo::DEMO_CALLS[0],
+                &now(),
+            )
+            .expect("umpire.txt");
         }
         let mail = store.queued_mail(&campaign.id).expect("outbox");
         for purpose in [".opening.", ".r1.manifest.", ".r1.result.", ".r1.umpire."] {

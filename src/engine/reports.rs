@@ -46,14 +46,20 @@ pub fn resolution_mail(
     input: &ReportInput,
     templates: &Templates,
 ) -> Result<Vec<OutgoingMail>, ReportError> {
-    let mut prepared: BTreeMap<Audience, Prepared> = BTreeMap::new();
+    let people = mail::everyone(campaign);
+    let mut audiences: Vec<Audience> = people
+        .iter()
+        .map(|p| audience_of(campaign, &p.address))
+        .collect();
+    audiences.sort();
+    audiences.dedup();
+    let prepared: BTreeMap<Audience, Prepared> = report::prepare_all(input, audiences)?
+        .into_iter()
+        .map(|p| (p.audience.clone(), p))
+        .collect();
     let mut out = Vec::new();
-    for person in mail::everyone(campaign) {
+    for person in people {
         let audience = audience_of(campaign, &person.address);
-        if !prepared.contains_key(&audience) {
-            let p = report::prepare(input, audience.clone())?;
-            prepared.insert(audience.clone(), p);
-        }
         let Some(p) = prepared.get(&audience) else {
             continue;
         };

@@ -11,7 +11,10 @@
 //! footprint (formation, facing, side colour, id), markers for shaken,
 //! disordered and blown units, arrows for this turn's moves, charges and
 //! retreats (where each unit stood before and stands now), lines for fire
-//! (events that name a firer and its targets), generals, and a legend.
+//! (events that name a firer and its targets), generals, and a legend. A
+//! table too large for a picture of a million pixels at 15 pixels to the
+//! inch is drawn smaller, and then without the units' ids once they would
+//! be under 6 pixels high.
 
 pub mod kinds;
 mod png;
@@ -33,6 +36,8 @@ use svg::Svg;
 pub const PX_PER_INCH: i64 = 15;
 /// The widest picture drawn, in pixels; a larger table is drawn smaller.
 const MAX_PX_WIDTH: i64 = 1800;
+/// The most pixels a map picture has; a larger one is drawn smaller.
+const MAX_PIXELS: i64 = 1_000_000;
 /// Pixels per hex across, on a hex map.
 const PX_PER_HEX: i64 = 40;
 
@@ -155,6 +160,16 @@ impl Frame {
         (LEFT + self.width + RIGHT, TOP + self.height + self.bottom)
     }
 
+    /// Whether a unit's id (55 units high) comes out at least 6 pixels
+    /// high. A table so large that the picture is drawn smaller than that
+    /// leaves the ids out: they could not be read, and a thousand of them
+    /// would only blot the field.
+    fn labels_readable(&self) -> bool {
+        let (w, _) = self.total();
+        let (pw, _) = self.pixels();
+        55 * pw >= 6 * w
+    }
+
     /// The picture's size in pixels.
     fn pixels(&self) -> (i64, i64) {
         let (w, h) = self.total();
@@ -165,9 +180,21 @@ impl Frame {
         } else {
             (w * PX_PER_INCH / 100, h * PX_PER_INCH / 100)
         };
-        // A large table is drawn smaller rather than wider than a screen.
-        if pw > MAX_PX_WIDTH {
+        // A large table is drawn smaller rather than wider than a screen
+        // or bigger than a mail should carry.
+        let (pw, ph) = if pw > MAX_PX_WIDTH {
             (MAX_PX_WIDTH, ph * MAX_PX_WIDTH / pw)
+        } else {
+            (pw, ph)
+        };
+        if pw * ph > MAX_PIXELS {
+            // Scale both sides by the largest k/1000 that brings the area
+            // under the bound, in integers.
+            let mut k = 1000;
+            while k > 1 && pw * ph * k * k > MAX_PIXELS * 1_000_000 {
+                k -= 1;
+            }
+            (pw * k / 1000, ph * k / 1000)
         } else {
             (pw, ph)
         }
@@ -253,7 +280,14 @@ fn table_ground(s: &mut Svg, frame: &Frame, input: &MapInput) {
     }
     for y in (0..=h).step_by(600) {
         let (sx, sy) = frame.table(0, y);
-        s.text(sx - 30, sy + 20, 55, "end", "#555555", &(y / 100).to_string());
+        s.text(
+            sx - 30,
+            sy + 20,
+            55,
+            "end",
+            "#555555",
+            &(y / 100).to_string(),
+        );
     }
     scale_bar(s, frame);
 }
@@ -406,7 +440,9 @@ fn draw_unit(s: &mut Svg, frame: &Frame, input: &MapInput, unit: &UnitState) {
         Some(rect) if !frame.hex => draw_footprint(s, frame, &rect, &unit.spec.formation, colour),
         _ => draw_counter(s, frame, unit, colour),
     };
-    s.text(label_x, label_y, 55, "middle", "#1a1a1a", &unit.spec.id);
+    if frame.labels_readable() {
+        s.text(label_x, label_y, 55, "middle", "#1a1a1a", &unit.spec.id);
+    }
     let mut markers = Vec::new();
     if unit.shaken {
         markers.push(&style::SHAKEN);
@@ -476,7 +512,12 @@ fn draw_footprint(
 
 /// A unit with no footprint (a hex map, or a troop type the ruleset does
 /// not size): a counter at its location, a notch towards its facing.
-fn draw_counter(s: &mut Svg, frame: &Frame, unit: &UnitState, colour: &str) -> (i64, i64, i64, i64) {
+fn draw_counter(
+    s: &mut Svg,
+    frame: &Frame,
+    unit: &UnitState,
+    colour: &str,
+) -> (i64, i64, i64, i64) {
     let (x, y) = frame.location(unit.spec.location);
     let half = if frame.hex { 50 } else { 60 };
     s.polygon(
@@ -572,7 +613,9 @@ fn generals(s: &mut Svg, frame: &Frame, input: &MapInput) {
             "",
             "",
         );
-        s.text(x, y - 60, 45, "middle", "#1a1a1a", &general.spec.id);
+        if frame.labels_readable() {
+            s.text(x, y - 60, 45, "middle", "#1a1a1a", &general.spec.id);
+        }
     }
 }
 
@@ -612,13 +655,25 @@ fn legend(s: &mut Svg, frame: &Frame, input: &MapInput) {
         let (x, y) = frame.legend_slot(i as i64);
         let label = match entry {
             Entry::Side(index, side) => {
-                s.polygon(&swatch(x, y), style::side_colour(index), "#1a1a1a", 3, "", "");
+                s.polygon(
+                    &swatch(x, y),
+                    style::side_colour(index),
+                    "#1a1a1a",
+                    3,
+                    "",
+                    "",
+                );
                 side
             }
             Entry::Terrain(kind) => {
                 let st = style::terrain(kind);
                 if st.fill == "none" {
-                    s.polyline(&[(x, y - 15), (x + 60, y - 15)], st.stroke, st.width.min(20), st.dash);
+                    s.polyline(
+                        &[(x, y - 15), (x + 60, y - 15)],
+                        st.stroke,
+                        st.width.min(20),
+                        st.dash,
+                    );
                 } else {
                     s.polygon(&swatch(x, y), st.fill, st.stroke, 3, "", "");
                 }

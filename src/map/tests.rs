@@ -5,10 +5,7 @@ use crate::campaign::{Location, Terrain};
 use crate::report::sample;
 use crate::rules::ruleset_for;
 
-fn input<'a>(
-    turn: &'a sample::SampleTurn,
-    visible: Option<&'a BTreeSet<String>>,
-) -> MapInput<'a> {
+fn input<'a>(turn: &'a sample::SampleTurn, visible: Option<&'a BTreeSet<String>>) -> MapInput<'a> {
     MapInput {
         title: "test",
         ruleset: ruleset_for(&turn.prior.ruleset).expect("known ruleset"),
@@ -54,7 +51,10 @@ fn units_out_of_sight_are_not_drawn() {
         .collect();
     let text = svg(&input(&turn, Some(&visible)));
     assert!(text.contains(">1-ligne<"));
-    assert!(!text.contains(">ir-1<"), "an Austrian unit drawn on a French map");
+    assert!(
+        !text.contains(">ir-1<"),
+        "an Austrian unit drawn on a French map"
+    );
     let all = svg(&input(&turn, None));
     assert!(all.contains(">ir-1<"));
 }
@@ -119,7 +119,10 @@ fn the_png_has_the_svg_size_and_text_is_drawn() {
     let pixmap = resvg::tiny_skia::Pixmap::decode_png(&bytes).expect("decodes");
     let frame = Frame::of(&turn.next.map, legend_entries(&turn.next).len() as i64);
     let (w, h) = frame.pixels();
-    assert_eq!((i64::from(pixmap.width()), i64::from(pixmap.height())), (w, h));
+    assert_eq!(
+        (i64::from(pixmap.width()), i64::from(pixmap.height())),
+        (w, h)
+    );
     // The title is drawn in the font compiled in: pixels clearly darker than
     // the white page lie where it is written, at the top left (the light
     // face, anti-aliased, leaves few fully black ones).

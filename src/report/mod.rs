@@ -322,6 +322,30 @@ pub fn prepare(input: &ReportInput, audience: Audience) -> Result<Prepared, Repo
     })
 }
 
+/// The reports of several audiences, each made on its own thread: they
+/// share nothing but the input, and the map of each is the larger part of
+/// the work.
+pub fn prepare_all(
+    input: &ReportInput,
+    audiences: Vec<Audience>,
+) -> Result<Vec<Prepared>, ReportError> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = audiences
+            .into_iter()
+            .map(|a| scope.spawn(move || prepare(input, a)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| match h.join() {
+                Ok(result) => result,
+                // A panic in one report is the program's fault, not the
+                // input's; it is passed on as it is.
+                Err(panic) => std::panic::resume_unwind(panic),
+            })
+            .collect()
+    })
+}
+
 /// The report of `prepared` written for `person`.
 pub fn render(
     input: &ReportInput,

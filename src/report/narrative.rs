@@ -97,9 +97,9 @@ fn verb(dx: i64, dy: i64, facing: u32) -> &'static str {
     let (x, y) = (dx as f64, dy as f64);
     let along = x * fx + y * fy;
     let length = libm::sqrt(x * x + y * y);
-    if along >= length * 0.7071 {
+    if along >= length * std::f64::consts::FRAC_1_SQRT_2 {
         "advanced"
-    } else if along <= -length * 0.7071 {
+    } else if along <= -length * std::f64::consts::FRAC_1_SQRT_2 {
         "fell back"
     } else {
         "moved"
@@ -107,7 +107,9 @@ fn verb(dx: i64, dy: i64, facing: u32) -> &'static str {
 }
 
 fn name(state: &GameState, id: &str) -> String {
-    state.unit(id).map_or(id.to_string(), |u| u.spec.name.clone())
+    state
+        .unit(id)
+        .map_or(id.to_string(), |u| u.spec.name.clone())
 }
 
 /// A move told from the two states, or `None` when they do not tell it.
@@ -128,8 +130,7 @@ fn told_move(before: &UnitState, after: &UnitState) -> Option<String> {
                         compass_of_facing(after.spec.facing)
                     ));
                 }
-                return (!formed.is_empty())
-                    .then(|| format!("{name} stood its ground{formed}."));
+                return (!formed.is_empty()).then(|| format!("{name} stood its ground{formed}."));
             }
             let length = libm::sqrt((dx * dx + dy * dy) as f64).round() as i64;
             Some(format!(

@@ -106,8 +106,16 @@ pub fn turn_on(campaign: Campaign) -> SampleTurn {
         event("weather", &[], "A light rain falls over the field."),
         event("hold", &["1-ligne"], "1er Régiment de Ligne stands fast."),
         event("hold", &["12-dragons"], "12e Dragons stands fast."),
-        event("move", &["2-ligne"], "2e Régiment de Ligne advances 4 inches."),
-        event("move", &["3-ligne"], "3e Régiment de Ligne advances 6 inches."),
+        event(
+            "move",
+            &["2-ligne"],
+            "2e Régiment de Ligne advances 4 inches.",
+        ),
+        event(
+            "move",
+            &["3-ligne"],
+            "3e Régiment de Ligne advances 6 inches.",
+        ),
         event(
             "charge",
             &["5-hussards", "grenzer"],
@@ -190,7 +198,10 @@ pub fn large_turn(campaign: &Campaign, per_side: usize) -> SampleTurn {
         for i in 0..per_side as i64 {
             let mut u = template[0].clone();
             u.spec.id = format!("{side}-{i}");
-            u.spec.name = format!("{} regiment {i}", if s == 0 { "French" } else { "Austrian" });
+            u.spec.name = format!(
+                "{} regiment {i}",
+                if s == 0 { "French" } else { "Austrian" }
+            );
             u.spec.side = side.to_string();
             u.spec.strength = 8;
             let (col, row) = (i % columns, i / columns);
@@ -222,7 +233,11 @@ pub fn large_turn(campaign: &Campaign, per_side: usize) -> SampleTurn {
         ));
         if i % 5 == 0 {
             u.shaken = true;
-            rolls.push(roll(rolls.len() as u32 + 1, &format!("morale: {}", u.spec.id), 2));
+            rolls.push(roll(
+                rolls.len() as u32 + 1,
+                &format!("morale: {}", u.spec.id),
+                2,
+            ));
         }
     }
     for i in (0..per_side).step_by(5) {
@@ -232,7 +247,11 @@ pub fn large_turn(campaign: &Campaign, per_side: usize) -> SampleTurn {
             &[&a, &b],
             &format!("French regiment {i} fires at Austrian regiment {i}: 1 hit."),
         ));
-        rolls.push(roll(rolls.len() as u32 + 1, &format!("shooting: {a} at {b}"), 5));
+        rolls.push(roll(
+            rolls.len() as u32 + 1,
+            &format!("shooting: {a} at {b}"),
+            5,
+        ));
     }
     SampleTurn {
         campaign: campaign.clone(),

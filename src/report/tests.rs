@@ -60,11 +60,21 @@ fn a_side_never_reads_of_a_unit_it_cannot_see() {
         ("html", report.html.as_str()),
         ("svg", prepared.svg.as_str()),
     ] {
-        assert!(!text.contains("jaeger"), "the {what} names the hidden Jäger");
-        assert!(!text.contains(&jaeger.spec.name), "the {what} names the hidden Jäger");
+        assert!(
+            !text.contains("jaeger"),
+            "the {what} names the hidden Jäger"
+        );
+        assert!(
+            !text.contains(&jaeger.spec.name),
+            "the {what} names the hidden Jäger"
+        );
         assert!(!text.contains("Jäger"), "the {what} names the hidden Jäger");
     }
-    assert!(report.text.contains("1 more roll concerns troops out of your sight"));
+    assert!(
+        report
+            .text
+            .contains("1 more roll concerns troops out of your sight")
+    );
     // What is in sight is told.
     assert!(report.text.contains("IR 49 Kerpen"));
     assert!(report.text.contains("Warasdiner Grenzer"));
@@ -76,7 +86,11 @@ fn the_gm_reads_of_everything() {
     assert!(flat(&report.text).contains("2. Jäger-Bataillon moved 1-1/2 inches west."));
     assert!(report.html.contains("2. Jäger-Bataillon"));
     assert!(prepared.svg.contains(">jaeger<"));
-    assert!(report.text.contains("#8 d6 = 3  move: jaeger through heavy woods"));
+    assert!(
+        report
+            .text
+            .contains("#8 d6 = 3  move: jaeger through heavy woods")
+    );
     assert!(!report.text.contains("out of your sight"));
 }
 
@@ -84,7 +98,10 @@ fn the_gm_reads_of_everything() {
 fn the_despatch_is_told_by_sector() {
     let (_, report, _) = report_for(Audience::Side("french".to_string()));
     let text = &flat(&report.text);
-    let at = |s: &str| text.find(s).unwrap_or_else(|| panic!("no `{s}` in\n{text}"));
+    let at = |s: &str| {
+        text.find(s)
+            .unwrap_or_else(|| panic!("no `{s}` in\n{text}"))
+    };
     assert!(at("Across the field:") < at("On the western flank:"));
     assert!(at("On the western flank:") < at("In the centre:"));
     assert!(text.contains("1er Régiment de Ligne and 12e Dragons stood fast."));
@@ -116,7 +133,11 @@ fn an_action_against_hidden_troops_names_only_ones_own() {
 fn the_deadline_is_in_the_readers_own_time_zone() {
     let (turn, report, _) = report_for(Audience::Side("french".to_string()));
     assert_eq!(turn.campaign.players[0].person.time_zone, "Europe/Paris");
-    assert!(report.text.contains("Deadline: Wednesday 25 November 2026, 20:00 CET."));
+    assert!(
+        report
+            .text
+            .contains("Deadline: Wednesday 25 November 2026, 20:00 CET.")
+    );
 }
 
 #[test]

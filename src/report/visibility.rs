@@ -116,7 +116,8 @@ pub fn visible_to(
         {
             seen.insert(firer.clone());
         }
-        if kinds::is_contact(&event.kind) && event.units.iter().any(|u| own_ids.contains(u.as_str()))
+        if kinds::is_contact(&event.kind)
+            && event.units.iter().any(|u| own_ids.contains(u.as_str()))
         {
             seen.extend(event.units.iter().cloned());
         }
