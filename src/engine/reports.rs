@@ -76,3 +76,73 @@ pub fn resolution_mail(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::sample;
+    use crate::rules::ruleset_for;
+
+    /// Every person gets one report mail: the players their side's, the GM
+    /// the one with everything; each with an HTML body showing the map
+    /// inline, and the map attached as PNG and SVG.
+    #[test]
+    fn each_person_gets_the_report_of_their_side() {
+        let turn = sample::demo_turn().expect("the demo campaign loads");
+        let orders = BTreeMap::new();
+        let input = ReportInput {
+            campaign: &turn.campaign,
+            ruleset: ruleset_for(&turn.prior.ruleset).expect("known"),
+            k: 4,
+            phase: "turn 1 orders (french active)",
+            prior: &turn.prior,
+            next: &turn.next,
+            events: &turn.events,
+            rolls: &turn.rolls,
+            orders: &orders,
+            manifest_digest: String::new(),
+            secret: String::new(),
+            commitment: String::new(),
+            deadline: None,
+        };
+        let templates = Templates::embedded().expect("templates");
+        let mail = resolution_mail(&turn.campaign, &input, &templates).expect("reports");
+        let to: Vec<&str> = mail.iter().map(|m| m.recipient.as_str()).collect();
+        assert_eq!(
+            to,
+            [
+                "umpire@example.org",
+                "lannes@french.invalid",
+                "hohenzollern@austrian.invalid"
+            ]
+        );
+        for m in &mail {
+            assert!(m.message_id.contains(".r4.result."));
+            let html = m.html.as_deref().expect("an HTML body");
+            let inline = m
+                .parts
+                .iter()
+                .find(|p| p.content_id.is_some())
+                .expect("an inline map");
+            let cid = inline.content_id.as_deref().unwrap_or_default();
+            assert!(html.contains(&format!("cid:{cid}")));
+            assert_eq!(m.parts.len(), 3);
+        }
+        assert!(
+            mail[0].body.contains("2. Jäger-Bataillon"),
+            "the GM sees all"
+        );
+        assert!(!mail[1].body.contains("Jäger"), "hidden from the French");
+        assert!(
+            !mail[1]
+                .html
+                .as_deref()
+                .unwrap_or_default()
+                .contains("Jäger")
+        );
+        assert!(
+            mail[2].body.contains("2. Jäger-Bataillon"),
+            "the Austrians' own"
+        );
+    }
+}
