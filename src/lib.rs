@@ -16,6 +16,7 @@ pub mod geometry;
 pub mod inbox;
 pub mod ingest;
 pub mod lifecycle;
+pub mod outbound;
 pub mod mail;
 pub mod resolution;
 pub mod rules;
