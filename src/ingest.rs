@@ -369,7 +369,7 @@ fn reply_to(
     reply.in_reply_to = message
         .message_id
         .as_deref()
-        .map(crate::outbound::message::bracketed);
+        .and_then(crate::outbound::message::reply_reference);
     reply
 }
 

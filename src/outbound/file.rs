@@ -40,7 +40,10 @@ impl FileTransport {
 /// a digest of the whole ID when anything had to be replaced, so that two
 /// IDs never share a file.
 pub fn file_name(message_id: &str) -> String {
-    let inner = message_id.trim().trim_start_matches('<').trim_end_matches('>');
+    let inner = message_id
+        .trim()
+        .trim_start_matches('<')
+        .trim_end_matches('>');
     let safe: String = inner
         .chars()
         .map(|c| {
@@ -102,9 +105,15 @@ mod tests {
 
     #[test]
     fn file_names_are_the_message_id_or_carry_a_digest() {
-        assert_eq!(file_name("<c.r1.result@example.org>"), "c.r1.result@example.org.eml");
+        assert_eq!(
+            file_name("<c.r1.result@example.org>"),
+            "c.r1.result@example.org.eml"
+        );
         let odd = file_name("<a/b@example.org>");
-        assert!(odd.starts_with("a_b@example.org-") && odd.ends_with(".eml"), "{odd}");
+        assert!(
+            odd.starts_with("a_b@example.org-") && odd.ends_with(".eml"),
+            "{odd}"
+        );
         assert_ne!(file_name("<a/b@x>"), file_name("<a_b@x>"));
         assert!(!file_name("<../x@y>").starts_with('.'));
     }

@@ -64,6 +64,22 @@ pub fn bracketed(id: &str) -> String {
     }
 }
 
+/// The Message-ID of a message being answered, in angle brackets, if it is
+/// a plausible one: printable ASCII with an `@`, no spaces or brackets
+/// inside, at most 250 characters. Anything else (a hostile or broken
+/// header) is dropped, so that it can neither break the reply's headers nor
+/// keep the reply from being sent.
+pub fn reply_reference(id: &str) -> Option<String> {
+    let inner = id.trim().trim_start_matches('<').trim_end_matches('>');
+    let plausible = !inner.is_empty()
+        && inner.len() <= 250
+        && inner.contains('@')
+        && inner
+            .bytes()
+            .all(|b| b.is_ascii_graphic() && !matches!(b, b'<' | b'>' | b'"' | b'\\'));
+    plausible.then(|| format!("<{inner}>"))
+}
+
 /// Builds `mail`, sent from `from` (a mailbox such as
 /// `adjutant <adjutant@example.org>`), dated `date`.
 pub fn build(
@@ -127,9 +143,10 @@ fn file_part(part: &MailPart, inline: bool) -> Result<SinglePart, BuildError> {
             value: part.content_type.clone(),
         })?;
     let attachment = match (&part.content_id, inline) {
-        (Some(cid), true) => {
-            Attachment::new_inline_with_name(cid.trim_matches(['<', '>']).to_string(), part.filename.clone())
-        }
+        (Some(cid), true) => Attachment::new_inline_with_name(
+            cid.trim_matches(['<', '>']).to_string(),
+            part.filename.clone(),
+        ),
         _ => Attachment::new(part.filename.clone()),
     };
     Ok(attachment.body(part.bytes.clone(), content_type))
@@ -219,7 +236,10 @@ mod tests {
         let b = build(&m, "adjutant <adjutant@example.org>", at()).expect("builds");
         assert_eq!(a.bytes, b.bytes);
         let t = text(&a);
-        assert!(t.contains("Message-ID: <c.r1.result.abc@example.org>"), "{t}");
+        assert!(
+            t.contains("Message-ID: <c.r1.result.abc@example.org>"),
+            "{t}"
+        );
         assert!(t.contains("Date: Mon, 05 Jan 2026 10:00:00 +0000"), "{t}");
         assert!(t.contains("Auto-Submitted: auto-generated"), "{t}");
     }
@@ -232,6 +252,15 @@ mod tests {
         assert!(t.contains("In-Reply-To: <orders-1@french.invalid>"), "{t}");
         assert!(t.contains("References: <orders-1@french.invalid>"), "{t}");
         assert!(t.contains("Auto-Submitted: auto-replied"), "{t}");
+    }
+
+    #[test]
+    fn only_plausible_message_ids_are_answered_by_reference() {
+        assert_eq!(reply_reference("a.b@c").as_deref(), Some("<a.b@c>"));
+        assert_eq!(reply_reference("<a.b@c>").as_deref(), Some("<a.b@c>"));
+        assert_eq!(reply_reference("a b@c"), None);
+        assert_eq!(reply_reference("a@c\r\nBcc: x@y"), None);
+        assert_eq!(reply_reference("no-at-sign"), None);
     }
 
     #[test]

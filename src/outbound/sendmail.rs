@@ -59,8 +59,9 @@ mod tests {
             "s".into(),
             "b\n".into(),
         );
-        let built = crate::outbound::build(&mail, "adjutant@example.org", chrono::DateTime::UNIX_EPOCH)
-            .expect("builds");
+        let built =
+            crate::outbound::build(&mail, "adjutant@example.org", chrono::DateTime::UNIX_EPOCH)
+                .expect("builds");
         let e = t.send(&built).expect_err("no such program");
         assert!(e.is_transient(), "{e}");
     }

@@ -67,7 +67,8 @@ pub enum SmtpSetupError {
 /// Whether `host` names this machine's loopback interface.
 pub fn is_loopback(host: &str) -> bool {
     let bare = host.trim_start_matches('[').trim_end_matches(']');
-    bare.eq_ignore_ascii_case("localhost") || bare.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+    bare.eq_ignore_ascii_case("localhost")
+        || bare.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 pub struct SmtpTransport {
@@ -89,7 +90,8 @@ impl SmtpTransport {
                     path: path.clone(),
                     source,
                 })?;
-                builder = builder.add_root_certificate(Certificate::from_pem(&pem).map_err(tls_error)?);
+                builder =
+                    builder.add_root_certificate(Certificate::from_pem(&pem).map_err(tls_error)?);
             }
             builder.build_rustls().map_err(tls_error)
         };
@@ -107,13 +109,16 @@ impl SmtpTransport {
         let mut builder = lettre::SmtpTransport::builder_dangerous(host)
             .port(port)
             .tls(tls)
-            .timeout(Some(Duration::from_secs(config.timeout_seconds.unwrap_or(60))));
+            .timeout(Some(Duration::from_secs(
+                config.timeout_seconds.unwrap_or(60),
+            )));
         match (&config.username, &config.password_file) {
             (Some(user), Some(path)) => {
-                let text = std::fs::read_to_string(path).map_err(|source| SmtpSetupError::Read {
-                    path: path.clone(),
-                    source,
-                })?;
+                let text =
+                    std::fs::read_to_string(path).map_err(|source| SmtpSetupError::Read {
+                        path: path.clone(),
+                        source,
+                    })?;
                 let password = text.lines().next().unwrap_or_default().to_string();
                 builder = builder.credentials(Credentials::new(user.clone(), password));
             }
@@ -184,7 +189,10 @@ mod tests {
     #[test]
     fn plain_text_is_only_for_loopback() {
         for host in ["localhost", "127.0.0.1", "::1", "[::1]", "127.0.0.2"] {
-            assert!(SmtpTransport::new(&config(host, SmtpSecurity::Plain)).is_ok(), "{host}");
+            assert!(
+                SmtpTransport::new(&config(host, SmtpSecurity::Plain)).is_ok(),
+                "{host}"
+            );
         }
         for host in ["mail.example.org", "192.168.1.1", "10.0.0.1"] {
             assert!(
