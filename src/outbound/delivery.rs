@@ -35,7 +35,7 @@ pub enum InDoubt {
     #[default]
     Resend,
     /// Mark it dead with an explanation: nothing goes out twice, and the GM
-    /// decides (`adjutant outbox requeue`).
+    /// decides (`adjutant outbox --requeue ID`).
     DeadLetter,
 }
 
@@ -135,7 +135,7 @@ pub fn reconcile(
                 report.retried.push((id.clone(), now));
             }
             (Delivered::Unknown, InDoubt::DeadLetter) => {
-                let error = "interrupted mid-send; it may or may not have gone out: check, then `adjutant outbox requeue` it if not";
+                let error = "interrupted mid-send; it may or may not have gone out: check, then `adjutant outbox --requeue ID` it if not";
                 tracing::warn!(message_id = %id, "{error}");
                 store.outbox_dead(entry.id, error)?;
                 report.dead.push((id.clone(), error.to_string()));
