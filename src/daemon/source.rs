@@ -66,10 +66,15 @@ impl InboxSource for MaildirSource {
     fn pending(&mut self) -> Result<bool, SourceError> {
         let new = self.root.join("new");
         match std::fs::read_dir(&new) {
-            Ok(mut entries) => {
-                Ok(entries
-                    .any(|e| e.is_ok_and(|e| !e.file_name().to_string_lossy().starts_with('.'))))
-            }
+            // The same test as the scan's: a file whose name does not start
+            // with a dot. Anything else would be "pending" forever, and the
+            // loop would never rest.
+            Ok(mut entries) => Ok(entries.any(|e| {
+                e.is_ok_and(|e| {
+                    e.file_type().is_ok_and(|t| t.is_file())
+                        && !e.file_name().to_string_lossy().starts_with('.')
+                })
+            })),
             // A Maildir not made yet has no mail; `take` creates it.
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
             Err(e) => Err(self.error(format!("cannot read {}: {e}", new.display()))),
@@ -83,5 +88,24 @@ impl InboxSource for MaildirSource {
         clock: &dyn Clock,
     ) -> Result<Vec<(String, Outcome)>, SourceError> {
         maildir::scan(&self.root, store, config, clock).map_err(|e| self.error(e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_message_files_in_new_count_as_pending() {
+        let dir = tempfile::tempdir().expect("dir");
+        let root = dir.path().join("Maildir");
+        let mut source = MaildirSource::new(&root);
+        assert!(!source.pending().expect("no Maildir yet is no mail"));
+        maildir::create(&root).expect("created");
+        std::fs::create_dir(root.join("new/subfolder")).expect("dir");
+        std::fs::write(root.join("new/.hidden"), b"x").expect("file");
+        assert!(!source.pending().expect("reads"));
+        maildir::deliver(&root, "1.m", b"Subject: x\r\n\r\nx").expect("delivered");
+        assert!(source.pending().expect("reads"));
     }
 }
