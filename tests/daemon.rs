@@ -237,3 +237,45 @@ fn the_example_config_loads() {
     assert_eq!(config.log_level, tracing::Level::INFO);
     assert!(config.data_dir.is_absolute());
 }
+
+#[test]
+fn a_restart_after_a_crash_mid_send_writes_no_message_twice() {
+    let s = Setup::new();
+    let mut d = s.daemon();
+    // The crash: one opening message is marked as being sent and written,
+    // and the process dies before recording the result.
+    let entry = d.store().outbox_due(t0(), 1).expect("due").remove(0);
+    assert!(
+        d.store_mut()
+            .outbox_begin_attempt(entry.id, t0())
+            .expect("marked")
+    );
+    let files_transport = FileTransport::new(s.path("mail"));
+    let built = adjutant::outbound::build(&entry.mail, "adjutant@example.org", entry.created_at)
+        .expect("builds");
+    adjutant::outbound::Transport::send(&files_transport, &built).expect("written");
+    let first = std::fs::metadata(files_transport.path_for(&entry.mail.message_id))
+        .and_then(|m| m.modified())
+        .expect("written");
+    drop(d);
+
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let mut d = s.daemon();
+    d.run_until_quiet(&FixedClock(t0()), 20).expect("settles");
+    assert_eq!(count(&s.mail_files(), ".opening."), 3);
+    let again = std::fs::metadata(files_transport.path_for(&entry.mail.message_id))
+        .and_then(|m| m.modified())
+        .expect("still there");
+    assert_eq!(
+        first, again,
+        "the file written before the crash was not written again"
+    );
+    let e = d
+        .store()
+        .outbox(None)
+        .expect("outbox")
+        .into_iter()
+        .find(|e| e.id == entry.id)
+        .expect("kept");
+    assert_eq!((e.status, e.attempts), (OutboxStatus::Sent, 1));
+}

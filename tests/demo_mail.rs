@@ -145,3 +145,62 @@ fn requeue_refuses_a_message_that_is_not_dead() {
     assert!(!out.status.success());
     assert!(text(&out).contains("no dead message"), "{}", text(&out));
 }
+
+/// Waits up to a minute for `done`, polling; false if it never came.
+fn eventually(mut done: impl FnMut() -> bool) -> bool {
+    for _ in 0..600 {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    false
+}
+
+#[test]
+fn sigterm_stops_the_daemon_cleanly() {
+    let dir = tempfile::tempdir().expect("dir");
+    adjutant::demo::bundled_campaign(&dir.path().join("campaign")).expect("campaign");
+    let config = dir.path().join("adjutant.toml");
+    std::fs::write(
+        &config,
+        r#"
+data_dir = "var"
+campaigns = ["campaign"]
+log_level = "info"
+[mail]
+from = "adjutant@example.org"
+[inbox]
+kind = "maildir"
+path = "Maildir"
+[transport]
+kind = "file"
+dir = "sent"
+[intervals]
+poll_seconds = 1
+"#,
+    )
+    .expect("config");
+    let mut child = Command::new(BIN)
+        .args(["daemon", "--config", &config.to_string_lossy()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let sent = dir.path().join("sent");
+    let opened = eventually(|| files(&sent).len() == 3);
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let exited = eventually(|| child.try_wait().ok().flatten().is_some());
+    if !exited {
+        let _ = child.kill();
+    }
+    let out = child.wait_with_output().expect("waits");
+    assert!(opened, "the opening mail went out: {}", text(&out));
+    assert!(exited, "the daemon stopped after SIGTERM: {}", text(&out));
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("shutting down"), "{}", text(&out));
+}
