@@ -442,12 +442,17 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
             init_logs(config.log_level);
             let mut daemon = adjutant::daemon::Daemon::from_config(&config)?;
             daemon.start(&[], clock)?;
-            let notes = daemon.handle(&adjutant::daemon::Event::OutboxDue, clock)?;
-            if notes.is_empty() {
-                writeln!(out, "nothing due in the outbox")?;
+            // Batch after batch until nothing is due: a message that failed
+            // waits for its next attempt, so this ends.
+            let mut any = false;
+            while !daemon.store().outbox_due(clock.now(), 1)?.is_empty() {
+                for note in daemon.handle(&adjutant::daemon::Event::OutboxDue, clock)? {
+                    any = true;
+                    writeln!(out, "{note}")?;
+                }
             }
-            for note in notes {
-                writeln!(out, "{note}")?;
+            if !any {
+                writeln!(out, "nothing due in the outbox")?;
             }
         }
         Command::Outbox {

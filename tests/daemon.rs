@@ -279,3 +279,48 @@ fn a_restart_after_a_crash_mid_send_writes_no_message_twice() {
         .expect("kept");
     assert_eq!((e.status, e.attempts), (OutboxStatus::Sent, 1));
 }
+
+/// An inbox that cannot be reached, as an IMAP server may not be.
+struct Unreachable;
+
+impl adjutant::daemon::InboxSource for Unreachable {
+    fn describe(&self) -> String {
+        "unreachable".into()
+    }
+    fn pending(&mut self) -> Result<bool, adjutant::daemon::SourceError> {
+        Err(adjutant::daemon::SourceError {
+            source_name: "unreachable".into(),
+            message: "connection refused".into(),
+        })
+    }
+    fn take(
+        &mut self,
+        _: &mut Store,
+        _: &IngestConfig,
+        _: &dyn adjutant::lifecycle::Clock,
+    ) -> Result<Vec<(String, adjutant::ingest::Outcome)>, adjutant::daemon::SourceError> {
+        Ok(Vec::new())
+    }
+}
+
+#[test]
+fn an_unreachable_inbox_does_not_stop_deadlines_or_mail() {
+    let s = Setup::new();
+    let store = Store::open(&s.path("data")).expect("store");
+    let mut d = Daemon::new(
+        store,
+        Some(Box::new(Unreachable)),
+        Box::new(FileTransport::new(s.path("mail"))),
+        DeliveryPolicy::default(),
+        IngestConfig::default(),
+        Duration::seconds(30),
+    );
+    d.start(&[s.path("campaign").as_path()], &FixedClock(t0()))
+        .expect("starts");
+    d.run_until_quiet(&FixedClock(t0()), 20).expect("settles");
+    assert_eq!(count(&s.mail_files(), ".opening."), 3);
+    let deadline = d.store().campaign(ID).expect("campaign").deadline;
+    d.run_until_quiet(&FixedClock(deadline), 20)
+        .expect("settles");
+    assert_eq!(count(&s.mail_files(), ".r1.result."), 3);
+}

@@ -225,27 +225,39 @@ impl Daemon {
         }
         let now = clock.now();
         let mut events = Vec::new();
-        if let Some(source) = self.source.as_mut()
-            && source.pending()?
-        {
-            events.push(Event::MailArrived);
-        }
-        for id in self.store.campaign_ids()? {
-            if self.phase_due(&id, now)? {
-                events.push(Event::DeadlineReached { campaign: id });
+        // A source that cannot be reached (a network down, a folder made
+        // unreadable) or a campaign that cannot be read is logged and passed
+        // over: the rest of the daemon's work goes on, and the next pass
+        // looks again.
+        if let Some(source) = self.source.as_mut() {
+            match source.pending() {
+                Ok(true) => events.push(Event::MailArrived),
+                Ok(false) => {}
+                Err(e) => tracing::warn!("{e}"),
             }
         }
-        for id in self.store.campaign_ids()? {
-            let sides: Vec<String> = self
-                .reminders(&id, now)?
-                .into_iter()
-                .map(|(side, _)| side)
-                .collect();
-            if !sides.is_empty() {
-                events.push(Event::ReminderDue {
-                    campaign: id,
-                    sides,
-                });
+        let ids = self.store.campaign_ids()?;
+        for id in &ids {
+            match self.phase_due(id, now) {
+                Ok(true) => events.push(Event::DeadlineReached {
+                    campaign: id.clone(),
+                }),
+                Ok(false) => {}
+                Err(e) => {
+                    tracing::error!(campaign = %id, "cannot tell whether a phase is due: {e}")
+                }
+            }
+        }
+        for id in &ids {
+            match self.reminders(id, now) {
+                Ok(due) if !due.is_empty() => events.push(Event::ReminderDue {
+                    campaign: id.clone(),
+                    sides: due.into_iter().map(|(side, _)| side).collect(),
+                }),
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::error!(campaign = %id, "cannot tell whether reminders are due: {e}")
+                }
             }
         }
         if !self.store.outbox_due(now, 1)?.is_empty() {
