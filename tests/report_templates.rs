@@ -40,7 +40,8 @@ fn message(from: &str, subject: &str, body: &str) -> Vec<u8> {
 
 /// Every template is rendered for every shipped campaign: the opening mail,
 /// an acknowledgement and a refusal, the manifest, the reports (text, HTML,
-/// map caption) and an umpire call.
+/// map caption) and an umpire call through the engine, and the reminder
+/// (which the daemon's loop sends) with the context the daemon gives it.
 #[test]
 fn every_template_renders_for_every_shipped_campaign() {
     // A template added to the defaults must be added to this test too.
@@ -53,6 +54,7 @@ fn every_template_renders_for_every_shipped_campaign() {
             "umpire.txt",
             "ack.txt",
             "refused.txt",
+            "reminder.txt",
             "report.txt",
             "report.html",
             "map-caption.txt"
@@ -120,6 +122,20 @@ fn every_template_renders_for_every_shipped_campaign() {
             )
             .expect("umpire.txt");
         }
+        let templates = adjutant::templates::Templates::for_campaign(&dir).expect("templates");
+        let reminder = templates
+            .render(
+                "reminder.txt",
+                serde_json::json!({
+                    "campaign": {"id": campaign.id, "title": campaign.title},
+                    "side": campaign.sides[0].name,
+                    "phase": "turn 1 orders",
+                    "deadline": "Monday 5 January 2026, 20:00 CET",
+                    "no_orders": campaign.no_orders_policy,
+                }),
+            )
+            .expect("reminder.txt");
+        assert!(reminder.contains("turn 1 orders"));
         let mail = store.queued_mail(&campaign.id).expect("outbox");
         for purpose in [".opening.", ".r1.manifest.", ".r1.result.", ".r1.umpire."] {
             assert!(
