@@ -17,6 +17,8 @@ pub const DEFAULTS: &[(&str, &str)] = &[
     ("umpire.txt", include_str!("../templates/umpire.txt")),
     ("ack.txt", include_str!("../templates/ack.txt")),
     ("refused.txt", include_str!("../templates/refused.txt")),
+    ("gm.txt", include_str!("../templates/gm.txt")),
+    ("gm-reply.txt", include_str!("../templates/gm-reply.txt")),
 ];
 
 /// A template could not be read or rendered.

@@ -3,7 +3,10 @@
 //! several tables is one transaction, so a crash leaves either all of a step
 //! or none of it.
 
+mod gm;
 mod schema;
+
+pub use gm::{ActKind, GmAct, GmChange, GmEntry};
 
 use chrono::{DateTime, Utc};
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
@@ -40,6 +43,10 @@ pub enum StoreError {
         "the phase of campaign {0} closed while the orders were being checked; send them again for the new phase"
     )]
     PhaseClosed(String),
+    #[error(
+        "campaign {0} changed while the command was being carried out (another command, or a phase closed); give it again"
+    )]
+    Changed(String),
     #[error("stored data is damaged: {0}")]
     Damaged(String),
 }
