@@ -356,3 +356,60 @@ fn a_replaced_player_is_known_by_the_new_address_and_passphrase_only() {
         assert!(!gm(&mut store, bad, &start()).done, "{bad}");
     }
 }
+
+fn adjutant(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_adjutant"))
+        .args(["--now", "2026-01-05T10:00:00Z"])
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+fn said(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+}
+
+#[test]
+fn the_cli_gives_the_same_commands_and_verify_shows_the_acts() {
+    let dir = tempfile::tempdir().expect("dir");
+    let data = dir.path().join("data");
+    let data = data.to_str().expect("utf-8");
+    let campaign = dir.path().join("campaign");
+    adjutant::demo::bundled_campaign(&campaign).expect("loads");
+    let init = adjutant(&["init", "--data", data, campaign.to_str().expect("utf-8")]);
+    assert!(init.status.success(), "{}", said(&init));
+
+    let extend = adjutant(&["gm", "--data", data, "--campaign", ID, "extend", "24h"]);
+    assert!(extend.status.success(), "{}", said(&extend));
+    assert!(said(&extend).starts_with("extend 1d: done\nthe deadline is now"), "{}", said(&extend));
+
+    let refused = adjutant(&["gm", "--data", data, "--campaign", ID, "resume"]);
+    assert!(!refused.status.success());
+    assert!(said(&refused).contains("resume: refused\nthe campaign is not paused"), "{}", said(&refused));
+
+    let bad = adjutant(&["gm", "--data", data, "--campaign", ID, "surrender"]);
+    assert!(!bad.status.success());
+    assert!(said(&bad).contains("`surrender` is not a command"), "{}", said(&bad));
+
+    let correct = adjutant(&[
+        "gm", "--data", data, "--campaign", ID, "correct", "2-ligne", "disordered", "yes",
+    ]);
+    assert!(correct.status.success(), "{}", said(&correct));
+    let resolve = adjutant(&["gm", "--data", data, "--campaign", ID, "resolve", "now"]);
+    assert!(resolve.status.success(), "{}", said(&resolve));
+    assert!(said(&resolve).contains("resolution 1:"), "{}", said(&resolve));
+
+    let archive = dir.path().join("archive");
+    let archive = archive.to_str().expect("utf-8");
+    let export = adjutant(&["archive", "export", "--data", data, "--campaign", ID, "--out", archive]);
+    assert!(export.status.success(), "{}", said(&export));
+    let verified = adjutant(&["verify", archive]);
+    assert!(verified.status.success(), "{}", said(&verified));
+    assert!(
+        said(&verified).contains(
+            "game master's act 1 after turn 0 (`correct 2-ligne disordered yes`): ok"
+        ),
+        "{}",
+        said(&verified)
+    );
+}
