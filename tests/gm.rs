@@ -28,7 +28,13 @@ fn setup() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().expect("dir");
     let campaign = adjutant::demo::bundled_campaign(&dir.path().join("campaign")).expect("loads");
     let mut store = Store::open(&dir.path().join("data")).expect("store");
-    engine::init(&mut store, &campaign, &dir.path().join("campaign"), &start()).expect("init");
+    engine::init(
+        &mut store,
+        &campaign,
+        &dir.path().join("campaign"),
+        &start(),
+    )
+    .expect("init");
     (dir, store)
 }
 
@@ -59,10 +65,19 @@ fn the_command_syntax_reads_every_command_and_hides_passphrases() {
         ("Extend 24h", "extend 1d"),
         ("extend by 1d12h", "extend 1d12h"),
         ("extend 90m", "extend 1h30m"),
-        ("extend to 2026-01-08T19:00:00Z", "extend to 2026-01-08T19:00:00Z"),
+        (
+            "extend to 2026-01-08T19:00:00Z",
+            "extend to 2026-01-08T19:00:00Z",
+        ),
         // Paris is UTC+1 in January.
-        ("extend to 2026-01-08 20:00", "extend to 2026-01-08T19:00:00Z"),
-        ("deadline 2026-01-08 20:00", "extend to 2026-01-08T19:00:00Z"),
+        (
+            "extend to 2026-01-08 20:00",
+            "extend to 2026-01-08T19:00:00Z",
+        ),
+        (
+            "deadline 2026-01-08 20:00",
+            "extend to 2026-01-08T19:00:00Z",
+        ),
         ("resolve now", "resolve now"),
         ("resolve", "resolve now"),
         ("pause", "pause"),
@@ -78,8 +93,8 @@ fn the_command_syntax_reads_every_command_and_hides_passphrases() {
         ),
     ];
     for (text, canonical) in cases {
-        let command = GmCommand::parse(text, "Europe/Paris")
-            .unwrap_or_else(|e| panic!("{text}: {e}"));
+        let command =
+            GmCommand::parse(text, "Europe/Paris").unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(command.canonical(), canonical, "{text}");
     }
     let replace = GmCommand::parse("replace french a@b.invalid passphrase Secret Words", "UTC")
@@ -168,7 +183,11 @@ fn resolve_now_resolves_the_current_phase_once() {
     engine::submit(&mut store, ID, "french", "1-ligne: hold\n", &start(), None).expect("orders");
     let report = gm(&mut store, "resolve now", &start());
     assert!(report.done, "{report:?}");
-    assert!(report.outcome.contains("resolution 1"), "{}", report.outcome);
+    assert!(
+        report.outcome.contains("resolution 1"),
+        "{}",
+        report.outcome
+    );
     assert_eq!(store.next_k(ID, adjutant::audit::Kind::Turn).expect("k"), 2);
     assert_eq!(mail_with(&store, ".gm1.").len(), 3);
 }
@@ -282,7 +301,10 @@ fn a_silent_edit_of_the_state_between_turns_fails_verification() {
 #[test]
 fn a_rollback_restores_the_prior_state_and_never_reuses_the_revealed_secret() {
     let (dir, mut store) = setup();
-    assert!(!gm(&mut store, "rollback", &start()).done, "nothing to undo");
+    assert!(
+        !gm(&mut store, "rollback", &start()).done,
+        "nothing to undo"
+    );
     engine::submit(&mut store, ID, "french", "1-ligne: hold\n", &start(), None).expect("orders");
     engine::resolve_now(&mut store, ID, &start()).expect("turn 1");
     let first = store.resolutions(ID).expect("resolutions").remove(0);
@@ -296,7 +318,9 @@ fn a_rollback_restores_the_prior_state_and_never_reuses_the_revealed_secret() {
     assert!(!gm(&mut store, "rollback", &start()).done, "once per turn");
     let announced = mail_with(&store, ".gm2.");
     assert!(
-        announced[0].body.contains("never with the secret already revealed"),
+        announced[0]
+            .body
+            .contains("never with the secret already revealed"),
         "{}",
         announced[0].body
     );
@@ -381,34 +405,66 @@ fn the_cli_gives_the_same_commands_and_verify_shows_the_acts() {
 
     let extend = adjutant(&["gm", "--data", data, "--campaign", ID, "extend", "24h"]);
     assert!(extend.status.success(), "{}", said(&extend));
-    assert!(said(&extend).starts_with("extend 1d: done\nthe deadline is now"), "{}", said(&extend));
+    assert!(
+        said(&extend).starts_with("extend 1d: done\nthe deadline is now"),
+        "{}",
+        said(&extend)
+    );
 
     let refused = adjutant(&["gm", "--data", data, "--campaign", ID, "resume"]);
     assert!(!refused.status.success());
-    assert!(said(&refused).contains("resume: refused\nthe campaign is not paused"), "{}", said(&refused));
+    assert!(
+        said(&refused).contains("resume: refused\nthe campaign is not paused"),
+        "{}",
+        said(&refused)
+    );
 
     let bad = adjutant(&["gm", "--data", data, "--campaign", ID, "surrender"]);
     assert!(!bad.status.success());
-    assert!(said(&bad).contains("`surrender` is not a command"), "{}", said(&bad));
+    assert!(
+        said(&bad).contains("`surrender` is not a command"),
+        "{}",
+        said(&bad)
+    );
 
     let correct = adjutant(&[
-        "gm", "--data", data, "--campaign", ID, "correct", "2-ligne", "disordered", "yes",
+        "gm",
+        "--data",
+        data,
+        "--campaign",
+        ID,
+        "correct",
+        "2-ligne",
+        "disordered",
+        "yes",
     ]);
     assert!(correct.status.success(), "{}", said(&correct));
     let resolve = adjutant(&["gm", "--data", data, "--campaign", ID, "resolve", "now"]);
     assert!(resolve.status.success(), "{}", said(&resolve));
-    assert!(said(&resolve).contains("resolution 1:"), "{}", said(&resolve));
+    assert!(
+        said(&resolve).contains("resolution 1:"),
+        "{}",
+        said(&resolve)
+    );
 
     let archive = dir.path().join("archive");
     let archive = archive.to_str().expect("utf-8");
-    let export = adjutant(&["archive", "export", "--data", data, "--campaign", ID, "--out", archive]);
+    let export = adjutant(&[
+        "archive",
+        "export",
+        "--data",
+        data,
+        "--campaign",
+        ID,
+        "--out",
+        archive,
+    ]);
     assert!(export.status.success(), "{}", said(&export));
     let verified = adjutant(&["verify", archive]);
     assert!(verified.status.success(), "{}", said(&verified));
     assert!(
-        said(&verified).contains(
-            "game master's act 1 after turn 0 (`correct 2-ligne disordered yes`): ok"
-        ),
+        said(&verified)
+            .contains("game master's act 1 after turn 0 (`correct 2-ligne disordered yes`): ok"),
         "{}",
         said(&verified)
     );

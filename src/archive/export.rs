@@ -152,7 +152,12 @@ pub fn export(store: &Store, campaign_id: &str, out: &Path) -> Result<Exported, 
     let mut sides: Vec<String> = campaign.sides.iter().map(|s| s.id.clone()).collect();
     sides.sort();
     let head = CampaignFile {
-        spec: if acts.is_empty() { SPEC } else { SPEC_WITH_ACTS }.to_string(),
+        spec: if acts.is_empty() {
+            SPEC
+        } else {
+            SPEC_WITH_ACTS
+        }
+        .to_string(),
         campaign: campaign.id.clone(),
         title: campaign.title.clone(),
         ruleset: campaign.ruleset.id.clone(),

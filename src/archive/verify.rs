@@ -10,13 +10,13 @@ use super::{
     ActFile, CampaignFile, ResolutionFile, SPEC, SPEC_WITH_ACTS, act_dir, joined_lines,
     resolution_dir,
 };
-use crate::rules::correction::parse_line;
 use crate::audit::chain::check_link;
 use crate::audit::dice::{Dice, DiceStream, Roll};
 use crate::audit::manifest::{MANIFEST_HEADER, UMPIRE};
 use crate::audit::{Digest32, Kind, Manifest, SeedInputs, SideOrders};
 use crate::canonical;
 use crate::resolution::{self, Inputs};
+use crate::rules::correction::parse_line;
 use crate::rules::{GameState, Ruleset, ruleset_for};
 
 /// The archive could not be read at all.
@@ -229,7 +229,9 @@ pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
     );
     for k in 1..=head.calls {
         let (v, _, _) = check_one(&head, ruleset, dir, Kind::Umpire, k, &mut previous, |t| {
-            usize::try_from(t).ok().and_then(|t| segments.get(t).cloned())
+            usize::try_from(t)
+                .ok()
+                .and_then(|t| segments.get(t).cloned())
         });
         verdict.resolutions.push(v);
     }
@@ -370,7 +372,10 @@ fn check_act(
         }
         "rollback" => {
             if file.command != "rollback" {
-                problems.push(format!("a rollback's command is `rollback`, not `{}`", file.command));
+                problems.push(format!(
+                    "a rollback's command is `rollback`, not `{}`",
+                    file.command
+                ));
             }
             if file.undoes_turn != Some(file.after_turn) || file.after_turn == 0 {
                 problems.push(format!(
@@ -378,9 +383,9 @@ fn check_act(
                     file.after_turn, file.undoes_turn
                 ));
             }
-            let twice = all
-                .iter()
-                .any(|(a, _)| a.n < file.n && a.kind == "rollback" && a.undoes_turn == file.undoes_turn);
+            let twice = all.iter().any(|(a, _)| {
+                a.n < file.n && a.kind == "rollback" && a.undoes_turn == file.undoes_turn
+            });
             if twice {
                 problems.push(format!("turn {} is rolled back twice", file.after_turn));
             }
@@ -395,7 +400,9 @@ fn check_act(
                 ));
             }
         }
-        other => problems.push(format!("`{other}` is not a kind of act (correction, rollback)")),
+        other => problems.push(format!(
+            "`{other}` is not a kind of act (correction, rollback)"
+        )),
     }
     (v, Some(next))
 }

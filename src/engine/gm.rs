@@ -15,11 +15,11 @@ use serde_json::json;
 use std::fmt;
 
 use super::{EngineError, mail, ruleset_of};
+use crate::audit::Kind;
 use crate::campaign::{Auth, Campaign, passphrase};
 use crate::lifecycle::{self, Clock};
 use crate::resolution;
 use crate::rules::correction::{Correction, CorrectionSyntaxError};
-use crate::audit::Kind;
 use crate::store::{ActKind, GmChange, GmEntry, OutgoingMail, Store, StoreError};
 use crate::templates::Templates;
 
@@ -432,7 +432,9 @@ fn plan(
             // players lose none of the time they had left.
             let paused_for = store
                 .paused_since(campaign_id)?
-                .map_or(Duration::zero(), |since| (now - since).max(Duration::zero()));
+                .map_or(Duration::zero(), |since| {
+                    (now - since).max(Duration::zero())
+                });
             let deadline = record.deadline + paused_for;
             simple(
                 format!(
@@ -529,7 +531,9 @@ fn plan(
                 .into_iter()
                 .find(|r| r.kind == Kind::Turn && r.k == last)
             else {
-                return Err(StoreError::Damaged(format!("turn resolution {last} is missing")).into());
+                return Err(
+                    StoreError::Damaged(format!("turn resolution {last} is missing")).into(),
+                );
             };
             let restored = store.state(&undone.prior_state_digest)?;
             let phase = ruleset.phase_of(&restored).name;

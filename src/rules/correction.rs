@@ -36,9 +36,13 @@ pub struct Position(pub u64, pub u64);
 pub enum CorrectionSyntaxError {
     #[error("a correction names a unit: `correct <unit> strength 10 formation line ...`")]
     NoUnit,
-    #[error("a correction sets at least one of: strength, formation, position, facing, shaken, disordered")]
+    #[error(
+        "a correction sets at least one of: strength, formation, position, facing, shaken, disordered"
+    )]
     NothingToSet,
-    #[error("`{0}` is not something a correction sets (strength, formation, position, facing, shaken, disordered)")]
+    #[error(
+        "`{0}` is not something a correction sets (strength, formation, position, facing, shaken, disordered)"
+    )]
     UnknownField(String),
     #[error("{0} is set twice")]
     Twice(&'static str),
@@ -156,13 +160,12 @@ impl Correction {
                     once(&c.position, "position")?;
                     let expected = "two numbers, x and y in inches (table) or column and row (hex)";
                     let mut coordinate = || {
-                        let w = words
-                            .next()
-                            .map(|w| w.trim_end_matches(','))
-                            .ok_or(CorrectionSyntaxError::Missing {
+                        let w = words.next().map(|w| w.trim_end_matches(',')).ok_or(
+                            CorrectionSyntaxError::Missing {
                                 field: "position",
                                 expected,
-                            })?;
+                            },
+                        )?;
                         Ok::<String, CorrectionSyntaxError>(w.to_string())
                     };
                     // "12,30" written without a space holds both numbers.
@@ -253,10 +256,10 @@ impl Correction {
                     .map_err(|_| CorrectionError::PositionKind("a column and a row"))?;
                 Location::Hex { column: col, row }
             } else {
-                let x = i64::try_from(x)
-                    .map_err(|_| CorrectionError::PositionKind("on the table"))?;
-                let y = i64::try_from(y)
-                    .map_err(|_| CorrectionError::PositionKind("on the table"))?;
+                let x =
+                    i64::try_from(x).map_err(|_| CorrectionError::PositionKind("on the table"))?;
+                let y =
+                    i64::try_from(y).map_err(|_| CorrectionError::PositionKind("on the table"))?;
                 Location::Table { x, y }
             };
         }
@@ -338,8 +341,10 @@ mod tests {
     fn fields_in_any_order_give_one_canonical_text() {
         let a = Correction::parse("1-ligne Shaken no strength=10 AT 12.5, 30 formation column")
             .expect("reads");
-        let b = Correction::parse("1-ligne formation column position 12.50,30 strength 10 shaken false")
-            .expect("reads");
+        let b = Correction::parse(
+            "1-ligne formation column position 12.50,30 strength 10 shaken false",
+        )
+        .expect("reads");
         assert_eq!(a, b);
         assert_eq!(
             a.to_string(),
@@ -376,11 +381,17 @@ mod tests {
         );
         assert!(matches!(
             Correction::parse("garde shaken maybe"),
-            Err(CorrectionSyntaxError::Bad { field: "shaken", .. })
+            Err(CorrectionSyntaxError::Bad {
+                field: "shaken",
+                ..
+            })
         ));
         assert!(matches!(
             Correction::parse("garde strength"),
-            Err(CorrectionSyntaxError::Missing { field: "strength", .. })
+            Err(CorrectionSyntaxError::Missing {
+                field: "strength",
+                ..
+            })
         ));
     }
 }
