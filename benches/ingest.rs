@@ -25,6 +25,7 @@ use adjutant::ingest::{IngestConfig, Outcome, ingest};
 use adjutant::lifecycle::FixedClock;
 use adjutant::store::Store;
 
+const ID: &str = "sound-the-charge-demo";
 const DEFAULT_HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$LvrDofjkF7LkLSWbAtCYrQ$at6QiSzxBn887hHdwRwlmNzKeRqP0QK+7gTUb+xKJxo";
 
 fn clock() -> FixedClock {
@@ -48,11 +49,25 @@ fn cheap_hash(passphrase: &str) -> String {
 /// A store in `root` holding the bundled campaign, with the French player's
 /// passphrase hashed as `hash`.
 fn setup(root: &Path, hash: &str) -> Store {
+    setup_with(root, hash, false)
+}
+
+/// The same, the French player also required to sign with DKIM if `dkim`.
+fn setup_with(root: &Path, hash: &str, dkim: bool) -> Store {
     let folder = root.join("campaign");
     adjutant::demo::bundled_campaign(&folder).expect("writes");
     let path = folder.join("campaign.toml");
-    let text = std::fs::read_to_string(&path).expect("read");
-    std::fs::write(&path, text.replace(DEFAULT_HASH, hash)).expect("write");
+    let mut text = std::fs::read_to_string(&path)
+        .expect("read")
+        .replace(DEFAULT_HASH, hash);
+    if dkim {
+        text = text.replacen(
+            "side = \"french\"\n",
+            "side = \"french\"\nrequire_dkim = true\n",
+            1,
+        );
+    }
+    std::fs::write(&path, text).expect("write");
     let campaign = adjutant::campaign::load(&folder).expect("loads");
     let mut store = Store::open(&root.join("data")).expect("store");
     adjutant::engine::init(&mut store, &campaign, &folder, &clock()).expect("init");
@@ -92,6 +107,26 @@ Jean Lannes, duc de Montebello\r\n\
 > Deadline: Wednesday 7 January 2026, 20:00 CET.\r\n"
     )
     .into_bytes()
+}
+
+const TEST_KEY: &str = "302e020100300506032b657004220420fcce18c963171b37e2d7f841e97cd8c31e5fe00b8b7aeaa09a49da3abc4b6fb7";
+const TEST_PUBLIC: &str = "BM2zWoR5pYJm4B9RS/9RZYyULZVCpoElPq2WC2zceF4=";
+
+/// `raw` signed by french.invalid.
+fn signed(raw: &[u8]) -> Vec<u8> {
+    use mail_auth::common::headers::HeaderWriter;
+    let key =
+        mail_auth::common::crypto::Ed25519Key::from_pkcs8_der(&hex::decode(TEST_KEY).expect("hex"))
+            .expect("key");
+    let signature = mail_auth::dkim::DkimSigner::from_key(key)
+        .domain("french.invalid")
+        .selector("s1")
+        .headers(["From", "To", "Subject", "Message-ID", "Date"])
+        .sign(raw)
+        .expect("signs");
+    let mut out = signature.to_header().into_bytes();
+    out.extend_from_slice(raw);
+    out
 }
 
 fn config() -> IngestConfig {
@@ -157,8 +192,86 @@ fn bench(c: &mut Criterion) {
             )
         });
     }
+    // DKIM on top: an Ed25519 signature (the test key of
+    // tests/ingest_gm_dkim.rs), its key handed over as a table.
+    {
+        let dir = tmpfs();
+        let mut store = setup_with(dir.path(), &cheap_hash("vive-l-empereur"), true);
+        let config = IngestConfig {
+            dkim_keys: std::sync::Arc::new(adjutant::mail::dkim::StaticKeys::new().with(
+                "s1",
+                "french.invalid",
+                &format!("v=DKIM1; k=ed25519; p={TEST_PUBLIC}"),
+            )),
+            ..self::config()
+        };
+        let first =
+            ingest(&mut store, &signed(&message()), "bench", &config, &clock()).expect("ingest");
+        assert!(matches!(first, Outcome::Accepted { .. }), "{first:?}");
+        group.bench_function("whole path, cheap argon2, DKIM-signed, tmpfs", |b| {
+            b.iter_batched(
+                || signed(&message()),
+                |raw| {
+                    black_box(
+                        ingest(&mut store, &raw, "bench", &config, &clock()).expect("ingest"),
+                    );
+                },
+                BatchSize::SmallInput,
+            )
+        });
+    }
     group.bench_function("argon2 verify alone, default cost", |b| {
         b.iter(|| adjutant::campaign::passphrase::verify("vive-l-empereur", DEFAULT_HASH))
+    });
+    group.finish();
+
+    // Where the time of the whole path goes: its larger steps, one by one,
+    // on the same campaign (tmpfs, cheap argon2).
+    let dir = tmpfs();
+    let mut store = setup(dir.path(), &cheap_hash("vive-l-empereur"));
+    let record = store.campaign(ID).expect("campaign");
+    let mut group = c.benchmark_group("ingest steps");
+    group.bench_function("adjutant's parse and order lines", |b| {
+        b.iter_batched(
+            message,
+            |raw| {
+                let m = adjutant::mail::parse(&raw, &adjutant::mail::Limits::default())
+                    .expect("parses");
+                black_box(adjutant::mail::order_text(&m.body));
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    group.bench_function("load the campaign record", |b| {
+        b.iter(|| black_box(store.campaign(ID).expect("campaign")))
+    });
+    group.bench_function("load the game state", |b| {
+        b.iter(|| black_box(store.state(&record.current_state_digest).expect("state")))
+    });
+    group.bench_function("load templates and render the reply", |b| {
+        b.iter(|| {
+            let t = adjutant::templates::Templates::for_campaign(&record.source_dir)
+                .expect("templates");
+            black_box(t.render(
+                "refused.txt",
+                serde_json::json!({"reason": "x", "hint": null}),
+            ))
+        })
+    });
+    group.bench_function("check and store the orders (engine::submit)", |b| {
+        b.iter(|| {
+            black_box(
+                adjutant::engine::submit(
+                    &mut store,
+                    ID,
+                    "french",
+                    "1-ligne: hold\n2-ligne: hold\n",
+                    &clock(),
+                    None,
+                )
+                .expect("submits"),
+            )
+        })
     });
     group.finish();
 }

@@ -285,3 +285,38 @@ fn the_verifier_says_why_for_the_log() {
         DkimVerdict::Fail(_)
     ));
 }
+
+#[test]
+fn a_player_replaced_by_mail_is_answered_at_the_new_address_only() {
+    let (_dir, mut store) = setup(false);
+    let raw = mail(
+        GM,
+        "passphrase: grand-quartier-general\ncommand: replace french ney@french.invalid passphrase Le Rougeaud\n",
+    );
+    let outcome = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+    assert!(
+        matches!(outcome, Outcome::Commands { done: 1, .. }),
+        "{outcome:?}"
+    );
+    let old = ingest(&mut store, &mail(LANNES, ORDERS), "test", &config(), &now()).expect("ingest");
+    assert!(matches!(old, Outcome::Refused { .. }), "{old:?}");
+    let new = ingest(
+        &mut store,
+        &mail(
+            "Michel Ney <ney@french.invalid>",
+            "passphrase: Le Rougeaud\n1-ligne: hold\n",
+        ),
+        "test",
+        &config(),
+        &now(),
+    )
+    .expect("ingest");
+    assert!(
+        matches!(&new, Outcome::Accepted { side, .. } if side == "french"),
+        "{new:?}"
+    );
+    // The stored message holds the passphrase as sent; the GM log does not.
+    let log = store.gm_log(ID).expect("log");
+    assert_eq!(log[0].command, "replace french ney@french.invalid");
+    assert!(!log[0].outcome.contains("Rougeaud"));
+}

@@ -190,10 +190,7 @@ pub fn verify(raw: &[u8], sender: &str, keys: &dyn KeySource) -> DkimVerdict {
             .into_owned();
         cache.insert(report.into_boxed_str(), not_found(), far);
     }
-    let Ok(authenticator) = MessageAuthenticator::new(
-        mail_auth::hickory_resolver::config::ResolverConfig::default(),
-        mail_auth::hickory_resolver::config::ResolverOpts::default(),
-    ) else {
+    let Some(authenticator) = verifier() else {
         return DkimVerdict::Fail("the DKIM verifier could not be set up".into());
     };
     let params = Parameters::new(&message).with_txt_cache(&cache);
@@ -214,6 +211,22 @@ pub fn verify(raw: &[u8], sender: &str, keys: &dyn KeySource) -> DkimVerdict {
         }
     }
     DkimVerdict::Fail(why.join("; "))
+}
+
+/// mail-auth's verifier, made once: it carries a DNS resolver, which is
+/// never asked anything here (every key is in the cache) but costs time to
+/// make.
+fn verifier() -> Option<&'static MessageAuthenticator> {
+    static VERIFIER: OnceLock<Option<MessageAuthenticator>> = OnceLock::new();
+    VERIFIER
+        .get_or_init(|| {
+            MessageAuthenticator::new(
+                mail_auth::hickory_resolver::config::ResolverConfig::default(),
+                mail_auth::hickory_resolver::config::ResolverOpts::default(),
+            )
+            .ok()
+        })
+        .as_ref()
 }
 
 /// Polls a future once. Every key is already in the cache, so the
