@@ -465,6 +465,18 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
                 failed,
                 verdict.problems.len()
             )?;
+            if !verdict.acts.is_empty() {
+                let bad = verdict
+                    .acts
+                    .iter()
+                    .filter(|a| !a.problems.is_empty())
+                    .count();
+                writeln!(
+                    out,
+                    "{} game master's acts checked, {bad} failed",
+                    verdict.acts.len()
+                )?;
+            }
             if !verdict.ok() {
                 return Ok(ExitCode::FAILURE);
             }
