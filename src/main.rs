@@ -433,6 +433,14 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
                 done.calls,
                 dir.display()
             )?;
+            if done.acts > 0 {
+                writeln!(
+                    out,
+                    "with {} game master's acts (corrections, rollbacks); the archive follows {}",
+                    done.acts,
+                    archive::SPEC_WITH_ACTS
+                )?;
+            }
             if done.pending > 0 {
                 writeln!(
                     out,

@@ -106,7 +106,13 @@ impl fmt::Display for ActVerdict {
             "game master's act {} after turn {} (`{}`)",
             self.n, self.after_turn, self.command
         );
-        if self.problems.is_empty() {
+        if self.problems.is_empty() && self.command == "rollback" {
+            write!(
+                f,
+                "{head}: ok, restores the state turn {} started from",
+                self.after_turn
+            )
+        } else if self.problems.is_empty() {
             write!(f, "{head}: ok, re-applied to the state before it")
         } else {
             write!(f, "{head}: FAILED: {}", self.problems.join("; "))
