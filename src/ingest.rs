@@ -11,9 +11,11 @@ use serde_json::json;
 
 use crate::audit::Digest32;
 use crate::campaign::{Auth, Campaign, passphrase};
+use crate::engine::gm::{GmCommand, Origin};
 use crate::engine::{self, EngineError, mail};
 use crate::lifecycle::Clock;
 use crate::mail::body::{campaign_from_subject, turn_from_subject};
+use crate::mail::dkim::{self, DkimVerdict, KeySource};
 use crate::mail::{Inbound, Limits, order_text, parse};
 use crate::resolution;
 use crate::rules::ruleset_for;
@@ -29,6 +31,9 @@ pub struct IngestConfig {
     /// The domain of Message-IDs of replies not tied to a campaign.
     pub reply_domain: String,
     pub limits: Limits,
+    /// Where the DKIM keys of `passphrase-and-dkim` people come from: the
+    /// DNS by default, a fixed table in tests.
+    pub dkim_keys: std::sync::Arc<dyn KeySource>,
 }
 
 impl Default for IngestConfig {
@@ -37,6 +42,7 @@ impl Default for IngestConfig {
             own_addresses: Vec::new(),
             reply_domain: "adjutant.invalid".to_string(),
             limits: Limits::default(),
+            dkim_keys: dkim::dns(),
         }
     }
 }
@@ -59,6 +65,12 @@ pub enum Outcome {
     },
     /// The same bytes were handled before; nothing was done again.
     Duplicate { earlier: String },
+    /// The GM's commands, each done or refused; the reply says which.
+    Commands {
+        campaign: String,
+        done: usize,
+        refused: usize,
+    },
 }
 
 /// A failure of ours (the store, a template): the message is stored and will
@@ -98,6 +110,11 @@ impl Outcome {
             Outcome::Duplicate { earlier } => {
                 format!("duplicate of a message already handled ({earlier})")
             }
+            Outcome::Commands {
+                campaign,
+                done,
+                refused,
+            } => format!("GM commands for {campaign}: {done} done, {refused} refused"),
         }
     }
 }
@@ -119,6 +136,7 @@ pub fn ingest(
     let status = match outcome {
         Outcome::Accepted { .. } => "accepted",
         Outcome::Refused { .. } => "refused",
+        Outcome::Commands { .. } => "gm",
         _ => "ignored",
     };
     store.finish_inbound(
@@ -193,38 +211,41 @@ fn handle(
         Err(e) => return Err(e.into()),
     };
     let campaign = &record.campaign;
+    // Lines `command: ...` make it a message from the GM, and only the GM's
+    // credentials are then checked, even if the GM also plays a side.
+    let commands: Vec<(usize, String)> = text
+        .lines
+        .iter()
+        .filter_map(|(n, line)| command_line(line).map(|c| (*n, c.to_string())))
+        .collect();
     // Who is writing, and do they prove it? The reply to a failure says only
     // that, never which part failed, so it cannot be used to probe.
-    let side = match authenticate(campaign, &sender, text.passphrase.as_deref()) {
-        Some(side) => side,
-        None => {
-            let reason =
-                "the sender and passphrase do not match a player of this campaign".to_string();
-            let hint =
-                "Send from your registered address, with a line `passphrase <your passphrase>`.";
-            return refuse(
-                config,
-                &message,
-                &sender,
-                &digest,
-                Some(&record.campaign),
-                reason,
-                Some(hint),
-            );
-        }
+    let proof = Proof {
+        sender: &sender,
+        passphrase: text.passphrase.as_deref(),
+        raw,
+        keys: config.dkim_keys.as_ref(),
     };
-    let Some(side) = side else {
-        let reason =
-            "orders come from the players; the GM's commands are not taken by mail yet".to_string();
+    let Some(who) = authenticate(campaign, &proof, !commands.is_empty()) else {
+        let reason = "the sender and passphrase do not match a player of this campaign".to_string();
+        let hint = "Send from your registered address, with a line `passphrase <your passphrase>`.";
         return refuse(
             config,
             &message,
             &sender,
             &digest,
-            Some(campaign),
+            Some(&record.campaign),
             reason,
-            None,
+            Some(hint),
         );
+    };
+    let side = match who {
+        Who::Player(side) => side,
+        Who::Gm => {
+            return gm_commands(
+                store, config, &message, &sender, &digest, &record, &commands, clock,
+            );
+        }
     };
     let ruleset = ruleset_for(&campaign.ruleset.id)
         .ok_or_else(|| EngineError::UnknownRuleset(campaign.ruleset.id.clone()))?;
@@ -314,24 +335,132 @@ fn handle(
     Ok((outcome, Some(campaign.id.clone()), Some(reply)))
 }
 
-/// The side of the player `sender` proves to be: `Some(Some(side))` for a
-/// player, `Some(None)` for the GM, `None` when the address or passphrase
-/// does not match.
-fn authenticate(campaign: &Campaign, sender: &str, given: Option<&str>) -> Option<Option<String>> {
-    let given = given?;
-    let ok = |auth: &Auth| match auth {
-        Auth::Passphrase { hash } | Auth::PassphraseAndDkim { hash } => {
-            passphrase::verify(given, hash)
+/// Who a message proves to come from.
+enum Who {
+    Player(String),
+    Gm,
+}
+
+/// What a message offers as proof of its sender.
+struct Proof<'a> {
+    sender: &'a str,
+    passphrase: Option<&'a str>,
+    raw: &'a [u8],
+    keys: &'a dyn KeySource,
+}
+
+impl Proof<'_> {
+    /// Whether the proof meets `auth`: the passphrase, and for
+    /// `passphrase-and-dkim` a valid DKIM signature aligned with the
+    /// sender's domain.
+    fn meets(&self, auth: &Auth) -> bool {
+        let Some(given) = self.passphrase else {
+            return false;
+        };
+        match auth {
+            Auth::Passphrase { hash } => passphrase::verify(given, hash),
+            Auth::PassphraseAndDkim { hash } => {
+                matches!(
+                    dkim::verify(self.raw, self.sender, self.keys),
+                    DkimVerdict::Pass { .. }
+                ) && passphrase::verify(given, hash)
+            }
         }
-    };
-    if let Some(player) = campaign
-        .players
-        .iter()
-        .find(|p| p.person.address.eq_ignore_ascii_case(sender))
-    {
-        return ok(&player.person.auth).then(|| Some(player.side.clone()));
     }
-    (campaign.gm.address.eq_ignore_ascii_case(sender) && ok(&campaign.gm.auth)).then_some(None)
+}
+
+/// Who the sender proves to be: a player (by side) or the GM; `None` when
+/// the address, passphrase or signature does not match. With `gm_only`, only
+/// the GM's credentials are checked.
+fn authenticate(campaign: &Campaign, proof: &Proof<'_>, gm_only: bool) -> Option<Who> {
+    let is = |address: &str| address.eq_ignore_ascii_case(proof.sender);
+    if !gm_only && let Some(player) = campaign.players.iter().find(|p| is(&p.person.address)) {
+        return proof
+            .meets(&player.person.auth)
+            .then(|| Who::Player(player.side.clone()));
+    }
+    (is(&campaign.gm.address) && proof.meets(&campaign.gm.auth)).then_some(Who::Gm)
+}
+
+/// The command of a line `command: extend 24h` (or `command extend 24h`).
+fn command_line(line: &str) -> Option<&str> {
+    let head = line.get(..7)?;
+    if !head.eq_ignore_ascii_case("command") {
+        return None;
+    }
+    let rest = &line[7..];
+    if let Some(after) = rest.strip_prefix(':') {
+        return Some(after.trim());
+    }
+    rest.starts_with(char::is_whitespace).then(|| rest.trim())
+}
+
+/// Carries out the GM's command lines in order and replies line by line.
+#[allow(clippy::too_many_arguments)]
+fn gm_commands(
+    store: &mut Store,
+    config: &IngestConfig,
+    message: &Inbound,
+    sender: &str,
+    digest: &Digest32,
+    record: &crate::store::CampaignRecord,
+    commands: &[(usize, String)],
+    clock: &dyn Clock,
+) -> Result<Handled, IngestError> {
+    let campaign = &record.campaign;
+    if commands.is_empty() {
+        let reason =
+            "orders come from the players; the GM's mail carries command lines".to_string();
+        let hint = "Write one command a line, as in `command: status` (see docs/GM-COMMANDS.md).";
+        return refuse(
+            config,
+            message,
+            sender,
+            digest,
+            Some(campaign),
+            reason,
+            Some(hint),
+        );
+    }
+    let mut lines = Vec::new();
+    let (mut done, mut refused) = (0, 0);
+    for (number, text) in commands {
+        let (command, outcome, ok) = match GmCommand::parse(text, &campaign.schedule.time_zone) {
+            Err(e) => (text.clone(), format!("refused: {e}"), false),
+            Ok(command) => {
+                let origin = Origin {
+                    source: "mail".into(),
+                    key: Some(format!("{}:{number}", digest.to_hex())),
+                };
+                let report =
+                    crate::engine::gm::execute(store, &campaign.id, &command, &origin, clock)?;
+                let word = if report.done { "done" } else { "refused" };
+                (
+                    report.command,
+                    format!("{word}: {}", report.outcome),
+                    report.done,
+                )
+            }
+        };
+        if ok {
+            done += 1;
+        } else {
+            refused += 1;
+        }
+        lines.push(json!({ "number": number, "command": command, "outcome": outcome }));
+    }
+    let templates = Templates::for_campaign(&record.source_dir)?;
+    let body = templates.render(
+        "gm-reply.txt",
+        json!({ "campaign": campaign.id, "lines": lines }),
+    )?;
+    let reply = reply_to(config, message, sender, digest, Some(campaign), body);
+    let outcome = Outcome::Commands {
+        campaign: campaign.id.clone(),
+        done,
+        refused,
+    };
+    Ok((outcome, Some(campaign.id.clone()), Some(reply)))
 }
 
 /// Orders from a TOML attachment (`orders = ["...", ...]`), which take the

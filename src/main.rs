@@ -130,6 +130,18 @@ enum Command {
         #[arg(long)]
         requeue: Option<String>,
     },
+    /// A game master's command (docs/GM-COMMANDS.md): status, extend 24h,
+    /// extend to 2026-11-25 18:00, resolve now, pause, resume,
+    /// replace SIDE ADDRESS hash HASH, correct UNIT ..., rollback.
+    Gm {
+        #[arg(long, default_value = "./var")]
+        data: PathBuf,
+        #[arg(long)]
+        campaign: String,
+        /// The command and its words.
+        #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+        command: Vec<String>,
+    },
     /// Work with a campaign's public archive.
     Archive {
         #[command(subcommand)]
@@ -493,6 +505,32 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
                 )?;
             }
         }
+        Command::Gm {
+            data,
+            campaign,
+            command,
+        } => {
+            let mut store = open(&data)?;
+            let zone = store.campaign(&campaign)?.campaign.schedule.time_zone;
+            let parsed = engine::gm::GmCommand::parse(&command.join(" "), &zone)?;
+            let report = engine::gm::execute(
+                &mut store,
+                &campaign,
+                &parsed,
+                &engine::gm::Origin::cli(),
+                clock,
+            )?;
+            writeln!(
+                out,
+                "{}: {}\n{}",
+                report.command,
+                if report.done { "done" } else { "refused" },
+                report.outcome
+            )?;
+            if !report.done {
+                return Ok(ExitCode::FAILURE);
+            }
+        }
         Command::Archive {
             command:
                 ArchiveCommand::Export {
@@ -510,6 +548,14 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
                 done.calls,
                 dir.display()
             )?;
+            if done.acts > 0 {
+                writeln!(
+                    out,
+                    "with {} game master's acts (corrections, rollbacks); the archive follows {}",
+                    done.acts,
+                    archive::SPEC_WITH_ACTS
+                )?;
+            }
             if done.pending > 0 {
                 writeln!(
                     out,
@@ -522,6 +568,9 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
             let verdict = archive::verify::verify(&dir)?;
             for line in &verdict.resolutions {
                 writeln!(out, "{line}")?;
+            }
+            for act in &verdict.acts {
+                writeln!(out, "{act}")?;
             }
             for p in &verdict.problems {
                 writeln!(out, "archive: {p}")?;
@@ -539,6 +588,18 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
                 failed,
                 verdict.problems.len()
             )?;
+            if !verdict.acts.is_empty() {
+                let bad = verdict
+                    .acts
+                    .iter()
+                    .filter(|a| !a.problems.is_empty())
+                    .count();
+                writeln!(
+                    out,
+                    "{} game master's acts checked, {bad} failed",
+                    verdict.acts.len()
+                )?;
+            }
             if !verdict.ok() {
                 return Ok(ExitCode::FAILURE);
             }

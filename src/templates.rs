@@ -20,6 +20,8 @@ pub const DEFAULTS: &[(&str, &str)] = &[
         "map-caption.txt",
         include_str!("../templates/map-caption.txt"),
     ),
+    ("gm.txt", include_str!("../templates/gm.txt")),
+    ("gm-reply.txt", include_str!("../templates/gm-reply.txt")),
 ];
 
 /// A template could not be read or rendered.

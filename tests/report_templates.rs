@@ -29,6 +29,14 @@ fn player_passphrase(campaign: &str) -> Option<(&'static str, &'static str)> {
     }
 }
 
+/// The GM's address and passphrase in the shipped campaigns.
+fn gm_passphrase(campaign: &str) -> Option<(&'static str, &'static str)> {
+    match campaign {
+        "sound-the-charge-demo" => Some(("umpire@example.org", "grand-quartier-general")),
+        _ => None,
+    }
+}
+
 fn message(from: &str, subject: &str, body: &str) -> Vec<u8> {
     format!(
         "From: {from}\r\nTo: gm@example.org\r\nSubject: {subject}\r\nMessage-ID: <{}@test>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}",
@@ -57,7 +65,9 @@ fn every_template_renders_for_every_shipped_campaign() {
             "reminder.txt",
             "report.txt",
             "report.html",
-            "map-caption.txt"
+            "map-caption.txt",
+            "gm.txt",
+            "gm-reply.txt"
         ]
     );
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns");
@@ -122,6 +132,23 @@ fn every_template_renders_for_every_shipped_campaign() {
             )
             .expect("umpire.txt");
         }
+        // The GM's commands by mail: the reply (gm-reply.txt) and the
+        // announcement to everyone (gm.txt).
+        let gm_by_mail = gm_passphrase(&campaign.id);
+        if let Some((address, passphrase)) = gm_by_mail {
+            ingest(
+                &mut store,
+                &message(
+                    address,
+                    &format!("[{}] commands", campaign.id),
+                    &format!("passphrase: {passphrase}\ncommand: status\ncommand: extend 24h\n"),
+                ),
+                "test",
+                &config,
+                &now(),
+            )
+            .expect("gm-reply.txt, gm.txt");
+        }
         let templates = adjutant::templates::Templates::for_campaign(&dir).expect("templates");
         let reminder = templates
             .render(
@@ -141,6 +168,20 @@ fn every_template_renders_for_every_shipped_campaign() {
             assert!(
                 mail.iter().any(|m| m.message_id.contains(purpose)),
                 "{}: no {purpose} mail",
+                campaign.id
+            );
+        }
+        if let Some((address, _)) = gm_by_mail {
+            let reply = mail
+                .iter()
+                .find(|m| m.recipient == address && m.body.starts_with("Your commands"))
+                .expect("the GM's reply lists the commands");
+            assert!(reply.body.contains(": status\n"), "{}", reply.body);
+            assert!(reply.body.contains(": extend 1d\n"), "{}", reply.body);
+            assert!(
+                mail.iter()
+                    .any(|m| m.message_id.contains(".gm") && m.recipient != address),
+                "{}: no announcement of the GM's command",
                 campaign.id
             );
         }

@@ -3,7 +3,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::{CampaignFile, ResolutionFile, SPEC, joined_lines, resolution_dir};
+use super::{
+    ActFile, CampaignFile, ResolutionFile, SPEC, SPEC_WITH_ACTS, act_dir, joined_lines,
+    resolution_dir,
+};
 use crate::audit::Kind;
 use crate::store::{Store, StoreError};
 
@@ -26,6 +29,8 @@ pub enum ExportError {
 pub struct Exported {
     pub turns: u64,
     pub calls: u64,
+    /// Game master's acts (corrections, rollbacks).
+    pub acts: u64,
     /// Closed phases not yet resolved, left out (they have no secret to show).
     pub pending: u64,
 }
@@ -63,6 +68,7 @@ pub fn export(store: &Store, campaign_id: &str, out: &Path) -> Result<Exported, 
     let mut done = Exported {
         turns: 0,
         calls: 0,
+        acts: 0,
         pending: 0,
     };
     // In the order they were closed, so that each call knows which turn it
@@ -117,11 +123,41 @@ pub fn export(store: &Store, campaign_id: &str, out: &Path) -> Result<Exported, 
             joined_lines(&result.events).as_bytes(),
         )?;
     }
+    // The game master's acts, each with the states before and after it.
+    let acts = store.gm_acts(campaign_id)?;
+    for act in &acts {
+        let dir = out.join(act_dir(act.n));
+        let file = ActFile {
+            kind: act.kind.as_str().to_string(),
+            n: act.n,
+            after_turn: act.after_turn,
+            undoes_turn: act.undoes_turn,
+            command: act.command.clone(),
+            prior_state_digest: act.prior_state_digest.to_hex(),
+            next_state_digest: act.next_state_digest.to_hex(),
+            at: act.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        };
+        write(&dir.join("act.json"), &pretty(&file))?;
+        write(
+            &dir.join("prior-state.json"),
+            store.state_json(&act.prior_state_digest)?.as_bytes(),
+        )?;
+        write(
+            &dir.join("next-state.json"),
+            store.state_json(&act.next_state_digest)?.as_bytes(),
+        )?;
+    }
+    done.acts = acts.len() as u64;
     let campaign = &record.campaign;
     let mut sides: Vec<String> = campaign.sides.iter().map(|s| s.id.clone()).collect();
     sides.sort();
     let head = CampaignFile {
-        spec: SPEC.to_string(),
+        spec: if acts.is_empty() {
+            SPEC
+        } else {
+            SPEC_WITH_ACTS
+        }
+        .to_string(),
         campaign: campaign.id.clone(),
         title: campaign.title.clone(),
         ruleset: campaign.ruleset.id.clone(),
@@ -134,6 +170,7 @@ pub fn export(store: &Store, campaign_id: &str, out: &Path) -> Result<Exported, 
         initial_state_digest: record.initial_state_digest.to_hex(),
         turns: done.turns,
         calls: done.calls,
+        acts: done.acts,
     };
     write(&out.join("campaign.json"), &pretty(&head))?;
     Ok(done)

@@ -6,13 +6,17 @@ use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::{CampaignFile, ResolutionFile, SPEC, joined_lines, resolution_dir};
+use super::{
+    ActFile, CampaignFile, ResolutionFile, SPEC, SPEC_WITH_ACTS, act_dir, joined_lines,
+    resolution_dir,
+};
 use crate::audit::chain::check_link;
 use crate::audit::dice::{Dice, DiceStream, Roll};
 use crate::audit::manifest::{MANIFEST_HEADER, UMPIRE};
 use crate::audit::{Digest32, Kind, Manifest, SeedInputs, SideOrders};
 use crate::canonical;
 use crate::resolution::{self, Inputs};
+use crate::rules::correction::parse_line;
 use crate::rules::{GameState, Ruleset, ruleset_for};
 
 /// The archive could not be read at all.
@@ -71,13 +75,48 @@ impl fmt::Display for ResolutionVerdict {
 pub struct Verdict {
     pub campaign: String,
     pub resolutions: Vec<ResolutionVerdict>,
+    /// The game master's acts (corrections, rollbacks), in order.
+    pub acts: Vec<ActVerdict>,
     /// Problems with the archive as a whole (missing resolutions, ...).
     pub problems: Vec<String>,
 }
 
 impl Verdict {
     pub fn ok(&self) -> bool {
-        self.problems.is_empty() && self.resolutions.iter().all(|r| r.problems.is_empty())
+        self.problems.is_empty()
+            && self.resolutions.iter().all(|r| r.problems.is_empty())
+            && self.acts.iter().all(|a| a.problems.is_empty())
+    }
+}
+
+/// The verdict on one game master's act.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActVerdict {
+    pub n: u64,
+    /// The canonical command (`correct ...`, `rollback`).
+    pub command: String,
+    pub after_turn: u64,
+    /// Empty when it checked.
+    pub problems: Vec<String>,
+}
+
+impl fmt::Display for ActVerdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let head = format!(
+            "game master's act {} after turn {} (`{}`)",
+            self.n, self.after_turn, self.command
+        );
+        if self.problems.is_empty() && self.command == "rollback" {
+            write!(
+                f,
+                "{head}: ok, restores the state turn {} started from",
+                self.after_turn
+            )
+        } else if self.problems.is_empty() {
+            write!(f, "{head}: ok, re-applied to the state before it")
+        } else {
+            write!(f, "{head}: FAILED: {}", self.problems.join("; "))
+        }
     }
 }
 
@@ -118,11 +157,12 @@ pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
     let mut verdict = Verdict {
         campaign: head.campaign.clone(),
         resolutions: Vec::new(),
+        acts: Vec::new(),
         problems: Vec::new(),
     };
-    if head.spec != SPEC {
+    if head.spec != SPEC && head.spec != SPEC_WITH_ACTS {
         verdict.problems.push(format!(
-            "the archive follows spec `{}`, this verifier knows `{SPEC}`",
+            "the archive follows spec `{}`, this verifier knows `{SPEC}` and `{SPEC_WITH_ACTS}`",
             head.spec
         ));
         return Ok(verdict);
@@ -138,16 +178,55 @@ pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
         "initial_state_digest",
         &mut verdict.problems,
     );
-    // The state after each turn, from the initial state (index 0).
-    let mut after_turn = vec![initial];
+    if head.spec == SPEC && head.acts > 0 {
+        verdict.problems.push(format!(
+            "campaign.json lists {} game master's acts, which a `{SPEC}` archive cannot hold",
+            head.acts
+        ));
+    }
+    let acts = read_acts(dir, head.acts, &mut verdict.problems)?;
+    // Every state the game passed through after each turn (index 0: before
+    // the first), in order: the turn's next state, then the state after each
+    // act that followed it. A turn starts from the last state before it; an
+    // umpire call, which changes nothing, from any of them.
+    let mut segments: Vec<Vec<Digest32>> = vec![vec![initial]];
+    let mut turn_priors: Vec<Digest32> = Vec::new();
     let mut previous = digest_field(&head.commitment, "commitment", &mut verdict.problems);
-    for k in 1..=head.turns {
-        let expected_prior = after_turn.last().copied().unwrap_or(initial);
-        let (v, next) = check_one(&head, ruleset, dir, Kind::Turn, k, &mut previous, |_| {
-            Some(expected_prior)
+    let mut next_act = acts.iter().peekable();
+    for k in 1..=head.turns + 1 {
+        let t = k - 1;
+        while let Some((file, states)) = next_act.next_if(|(a, _)| a.after_turn == t) {
+            let current = segments
+                .last()
+                .and_then(|s| s.last())
+                .copied()
+                .unwrap_or(initial);
+            let (v, next) = check_act(ruleset, file, states, current, &turn_priors, &acts);
+            if let (Some(seg), Some(next)) = (segments.last_mut(), next) {
+                seg.push(next);
+            }
+            verdict.acts.push(v);
+        }
+        if k > head.turns {
+            break;
+        }
+        let expected_prior = segments
+            .last()
+            .and_then(|s| s.last())
+            .copied()
+            .unwrap_or(initial);
+        let (v, next, prior) = check_one(&head, ruleset, dir, Kind::Turn, k, &mut previous, |_| {
+            Some(vec![expected_prior])
         });
-        after_turn.push(next.unwrap_or(Digest32::ZERO));
+        turn_priors.push(prior.unwrap_or(Digest32::ZERO));
+        segments.push(vec![next.unwrap_or(Digest32::ZERO)]);
         verdict.resolutions.push(v);
+    }
+    for (file, _) in next_act {
+        verdict.problems.push(format!(
+            "act {} says it follows turn {}, but the archive holds {} turns (or the acts are out of order)",
+            file.n, file.after_turn, head.turns
+        ));
     }
     let mut previous = digest_field(
         &head.umpire_commitment,
@@ -155,10 +234,10 @@ pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
         &mut verdict.problems,
     );
     for k in 1..=head.calls {
-        let (v, _) = check_one(&head, ruleset, dir, Kind::Umpire, k, &mut previous, |t| {
+        let (v, _, _) = check_one(&head, ruleset, dir, Kind::Umpire, k, &mut previous, |t| {
             usize::try_from(t)
                 .ok()
-                .and_then(|t| after_turn.get(t).copied())
+                .and_then(|t| segments.get(t).cloned())
         });
         verdict.resolutions.push(v);
     }
@@ -174,6 +253,166 @@ pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
     Ok(verdict)
 }
 
+/// One act's file and the bytes of its two states.
+type ActEntry = (ActFile, Option<(Vec<u8>, Vec<u8>)>);
+
+/// Reads acts 1..=count. An act whose files cannot be read is kept with no
+/// states, so that its verdict says what is missing.
+fn read_acts(
+    dir: &Path,
+    count: u64,
+    problems: &mut Vec<String>,
+) -> Result<Vec<ActEntry>, ArchiveError> {
+    let mut acts: Vec<ActEntry> = Vec::new();
+    for n in 1..=count {
+        let adir = dir.join(act_dir(n));
+        let file: ActFile = read_json(&adir.join("act.json"))?;
+        if file.n != n {
+            problems.push(format!("gm/{n:04}/act.json says it is act {}", file.n));
+        }
+        if let Some((last, _)) = acts.last()
+            && last.after_turn > file.after_turn
+        {
+            problems.push(format!(
+                "act {n} follows turn {}, but act {} followed turn {}: acts are out of order",
+                file.after_turn, last.n, last.after_turn
+            ));
+        }
+        let states = match (
+            read(&adir.join("prior-state.json")),
+            read(&adir.join("next-state.json")),
+        ) {
+            (Ok(p), Ok(x)) => Some((p, x)),
+            _ => None,
+        };
+        acts.push((file, states));
+    }
+    let held = fs::read_dir(dir.join("gm")).map_or(0, |d| d.count() as u64);
+    if held != count {
+        problems.push(format!(
+            "campaign.json lists {count} in gm/, the archive holds {held}"
+        ));
+    }
+    Ok(acts)
+}
+
+/// Checks one act: its states' digests, that it starts from the state the
+/// game was in (`current`), and that it makes its next state. A correction
+/// is re-applied to the state before it, byte for byte; a rollback must
+/// restore the state the last turn started from, once per turn. Returns the
+/// verdict and the state after the act.
+fn check_act(
+    ruleset: &'static dyn Ruleset,
+    file: &ActFile,
+    states: &Option<(Vec<u8>, Vec<u8>)>,
+    current: Digest32,
+    turn_priors: &[Digest32],
+    all: &[ActEntry],
+) -> (ActVerdict, Option<Digest32>) {
+    let mut v = ActVerdict {
+        n: file.n,
+        command: file.command.clone(),
+        after_turn: file.after_turn,
+        problems: Vec::new(),
+    };
+    let problems = &mut v.problems;
+    let prior = digest_field(&file.prior_state_digest, "prior_state_digest", problems);
+    let next = digest_field(&file.next_state_digest, "next_state_digest", problems);
+    let Some((prior_bytes, next_bytes)) = states else {
+        problems.push("prior-state.json or next-state.json is missing".to_string());
+        return (v, Some(next));
+    };
+    if Digest32::of(prior_bytes) != prior {
+        problems.push(format!(
+            "prior-state.json hashes to {}, act.json says {prior}",
+            Digest32::of(prior_bytes)
+        ));
+    }
+    if Digest32::of(next_bytes) != next {
+        problems.push(format!(
+            "next-state.json hashes to {}, act.json says {next}",
+            Digest32::of(next_bytes)
+        ));
+    }
+    if prior != current {
+        problems.push(format!(
+            "it starts from {prior}, but the game was in {current}"
+        ));
+    }
+    match file.kind.as_str() {
+        "correction" => {
+            if file.undoes_turn.is_some() {
+                problems.push("a correction undoes no turn".to_string());
+            }
+            let correction = match parse_line(&file.command) {
+                Ok(c) => c,
+                Err(e) => {
+                    problems.push(format!("the command cannot be read: {e}"));
+                    return (v, Some(next));
+                }
+            };
+            if correction.to_string() != file.command {
+                problems.push(format!(
+                    "the command is not canonical; its canonical form is `{correction}`"
+                ));
+            }
+            let state: GameState = match serde_json::from_slice(prior_bytes) {
+                Ok(s) => s,
+                Err(e) => {
+                    problems.push(format!("prior-state.json is not a game state: {e}"));
+                    return (v, Some(next));
+                }
+            };
+            match correction.apply(&state, ruleset.formations()) {
+                Ok(made) => {
+                    let made = canonical::to_string(&made);
+                    if made.as_bytes() != next_bytes.as_slice() {
+                        problems.push(format!(
+                            "re-applying it gives the state {}, next-state.json is {next}",
+                            Digest32::of(made.as_bytes())
+                        ));
+                    }
+                }
+                Err(e) => problems.push(format!("it does not apply to the state before it: {e}")),
+            }
+        }
+        "rollback" => {
+            if file.command != "rollback" {
+                problems.push(format!(
+                    "a rollback's command is `rollback`, not `{}`",
+                    file.command
+                ));
+            }
+            if file.undoes_turn != Some(file.after_turn) || file.after_turn == 0 {
+                problems.push(format!(
+                    "a rollback undoes the last turn before it ({}), it says {:?}",
+                    file.after_turn, file.undoes_turn
+                ));
+            }
+            let twice = all.iter().any(|(a, _)| {
+                a.n < file.n && a.kind == "rollback" && a.undoes_turn == file.undoes_turn
+            });
+            if twice {
+                problems.push(format!("turn {} is rolled back twice", file.after_turn));
+            }
+            let restored = usize::try_from(file.after_turn)
+                .ok()
+                .and_then(|t| t.checked_sub(1))
+                .and_then(|i| turn_priors.get(i));
+            if restored != Some(&next) {
+                problems.push(format!(
+                    "it must restore the state turn {} started from, not {next}",
+                    file.after_turn
+                ));
+            }
+        }
+        other => problems.push(format!(
+            "`{other}` is not a kind of act (correction, rollback)"
+        )),
+    }
+    (v, Some(next))
+}
+
 /// Checks resolution k of `kind`. `prior_for(after_turn)` gives the state
 /// its prior state must be. Returns the verdict and its next state's digest.
 fn check_one(
@@ -183,8 +422,8 @@ fn check_one(
     kind: Kind,
     k: u64,
     previous_secret: &mut Digest32,
-    prior_for: impl Fn(u64) -> Option<Digest32>,
-) -> (ResolutionVerdict, Option<Digest32>) {
+    prior_for: impl Fn(u64) -> Option<Vec<Digest32>>,
+) -> (ResolutionVerdict, Option<Digest32>, Option<Digest32>) {
     let rdir = dir.join(resolution_dir(kind, k));
     let mut verdict = ResolutionVerdict {
         kind,
@@ -197,7 +436,7 @@ fn check_one(
         Ok(f) => f,
         Err(e) => {
             verdict.problems.push(e.to_string());
-            return (verdict, None);
+            return (verdict, None, None);
         }
     };
     verdict.phase = file.phase.clone();
@@ -214,12 +453,13 @@ fn check_one(
     }
     *previous_secret = secret;
     let next = digest_field(&file.next_state_digest, "next_state_digest", problems);
+    let prior = digest_field(&file.prior_state_digest, "prior_state_digest", problems);
     let Some(expected_prior) = prior_for(file.after_turn) else {
         problems.push(format!(
             "it follows turn {}, which the archive does not hold",
             file.after_turn
         ));
-        return (verdict, Some(next));
+        return (verdict, Some(next), Some(prior));
     };
     if kind == Kind::Turn && file.after_turn + 1 != k {
         problems.push(format!("turn {k} says it follows turn {}", file.after_turn));
@@ -231,7 +471,7 @@ fn check_one(
         }
         Err(e) => verdict.problems.push(e.to_string()),
     }
-    (verdict, Some(next))
+    (verdict, Some(next), Some(prior))
 }
 
 /// Checks one resolution's files; returns how many rolls were re-derived
@@ -242,7 +482,7 @@ fn check_files(
     rdir: &Path,
     file: &ResolutionFile,
     secret: Digest32,
-    expected_prior: Digest32,
+    expected_prior: Vec<Digest32>,
 ) -> Result<(Option<usize>, Vec<String>), ArchiveError> {
     let mut problems = Vec::new();
     let (kind, k) = (file.kind, file.k);
@@ -266,10 +506,12 @@ fn check_files(
             file.prior_state_digest
         ));
     }
-    if prior_digest != expected_prior {
+    if !expected_prior.contains(&prior_digest) {
+        let expected: Vec<String> = expected_prior.iter().map(Digest32::to_hex).collect();
         problems.push(format!(
-            "the prior state {prior_digest} is not the state turn {} left ({expected_prior})",
-            file.after_turn
+            "the prior state {prior_digest} is not the state turn {} left ({}), nor one a game master's act made after it",
+            file.after_turn,
+            expected.join(" or ")
         ));
     }
     let next_bytes = read(&rdir.join("next-state.json"))?;

@@ -7,6 +7,7 @@
 //! the two, [`tick`] finds the closed phase and resolves it from what was
 //! stored, drawing exactly the same dice, since they depend on nothing else.
 
+pub mod gm;
 pub mod mail;
 pub mod reports;
 

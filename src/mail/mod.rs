@@ -3,6 +3,7 @@
 //! file, store or network; the sources (Maildir, IMAP, stdin) only fetch bytes.
 
 pub mod body;
+pub mod dkim;
 pub mod inbound;
 
 pub use body::{OrderText, order_text};

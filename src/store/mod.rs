@@ -3,9 +3,11 @@
 //! several tables is one transaction, so a crash leaves either all of a step
 //! or none of it.
 
+mod gm;
 mod outbox;
 mod schema;
 
+pub use gm::{ActKind, GmAct, GmChange, GmEntry};
 pub use outbox::{OutboxEntry, OutboxStatus};
 
 use chrono::{DateTime, Utc};
@@ -43,6 +45,10 @@ pub enum StoreError {
         "the phase of campaign {0} closed while the orders were being checked; send them again for the new phase"
     )]
     PhaseClosed(String),
+    #[error(
+        "campaign {0} changed while the command was being carried out (another command, or a phase closed); give it again"
+    )]
+    Changed(String),
     #[error("stored data is damaged: {0}")]
     Damaged(String),
 }

@@ -133,4 +133,39 @@ pub const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX outbox_by_due ON outbox(status, next_attempt_at);
     "#,
+    // 4: the game master's commands. `gm_log` holds every command given,
+    // done or refused, with where it came from (`origin` is unique for a
+    // command taken from a message, so a message handled again after a
+    // crash does not act twice). `gm_acts` holds the commands that changed
+    // the game state (corrections and rollbacks), numbered per campaign:
+    // the archive exports them and `verify` checks them. `paused_since`
+    // lets a resume push the deadline on by the time spent paused.
+    r#"
+    CREATE TABLE gm_log (
+        id          INTEGER PRIMARY KEY,
+        campaign_id TEXT NOT NULL REFERENCES campaigns(id),
+        n           INTEGER NOT NULL,
+        at          TEXT NOT NULL,
+        source      TEXT NOT NULL,
+        origin      TEXT UNIQUE,
+        command     TEXT NOT NULL,
+        done        INTEGER NOT NULL,
+        outcome     TEXT NOT NULL,
+        UNIQUE (campaign_id, n)
+    );
+    CREATE TABLE gm_acts (
+        campaign_id TEXT NOT NULL REFERENCES campaigns(id),
+        n           INTEGER NOT NULL,
+        kind        TEXT NOT NULL CHECK (kind IN ('correction', 'rollback')),
+        command     TEXT NOT NULL,
+        after_turn  INTEGER NOT NULL,
+        undoes_turn INTEGER,
+        prior_state TEXT NOT NULL REFERENCES states(digest),
+        next_state  TEXT NOT NULL REFERENCES states(digest),
+        at          TEXT NOT NULL,
+        log_n       INTEGER NOT NULL,
+        PRIMARY KEY (campaign_id, n)
+    );
+    ALTER TABLE campaigns ADD COLUMN paused_since TEXT;
+    "#,
 ];

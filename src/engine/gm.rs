@@ -1,0 +1,714 @@
+//! The game master's commands, shared by the mail edge and the CLI: one
+//! syntax (`docs/GM-COMMANDS.md`), one place that carries them out.
+//!
+//! Every command is logged in the store, done or refused. Every command
+//! that changes something is announced to everyone in the campaign, with a
+//! Message-ID made from the command's number, in the same transaction as
+//! the change. A correction and a rollback change the game state outside a
+//! resolution: they are recorded as acts that the archive exports and
+//! `verify` checks (docs/AUDIT.md, section 10), and they set aside the
+//! orders sent for the open phase.
+
+use chrono::{DateTime, Duration, NaiveDateTime, TimeZone, Utc};
+use chrono_tz::Tz;
+use serde_json::json;
+use std::fmt;
+
+use super::{EngineError, mail, ruleset_of};
+use crate::audit::Kind;
+use crate::campaign::{Auth, Campaign, passphrase};
+use crate::lifecycle::{self, Clock};
+use crate::resolution;
+use crate::rules::correction::{Correction, CorrectionSyntaxError};
+use crate::store::{ActKind, GmChange, GmEntry, OutgoingMail, Store, StoreError};
+use crate::templates::Templates;
+
+/// A GM command, read but not yet carried out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GmCommand {
+    /// Where the campaign stands; nothing changes.
+    Status,
+    /// Move the current phase's deadline.
+    Extend(Extension),
+    /// Close and resolve the current phase now.
+    ResolveNow,
+    Pause,
+    Resume,
+    /// A new person plays a side.
+    Replace {
+        /// A side id, or the replaced player's address when a side has
+        /// several players.
+        who: String,
+        address: String,
+        secret: Secret,
+    },
+    Correct(Correction),
+    /// Undo the last turn resolution.
+    Rollback,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Extension {
+    /// Later by this much.
+    By(Duration),
+    /// To this time.
+    To(DateTime<Utc>),
+}
+
+/// The new player's credential.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Secret {
+    /// A passphrase, hashed when the command is carried out and never stored.
+    Passphrase(String),
+    /// An argon2 PHC hash made with `adjutant passphrase`.
+    Hash(String),
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // A passphrase must not reach a log through a debug print.
+        match self {
+            Secret::Passphrase(_) => f.write_str("Passphrase(..)"),
+            Secret::Hash(h) => write!(f, "Hash({h})"),
+        }
+    }
+}
+
+/// Why a command's text could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GmSyntaxError {
+    #[error("an empty command")]
+    Empty,
+    #[error(
+        "`{0}` is not a command (status, extend, resolve, pause, resume, replace, correct, rollback)"
+    )]
+    Unknown(String),
+    #[error("`{0}` is not a duration such as 24h, 2d, 90m or 1d12h")]
+    Duration(String),
+    #[error(
+        "`{0}` is not a time such as 2026-11-25T18:00:00Z or 2026-11-25 18:00 (the campaign's time zone)"
+    )]
+    Time(String),
+    #[error("{0}")]
+    Usage(&'static str),
+    #[error("correct: {0}")]
+    Correction(#[from] CorrectionSyntaxError),
+}
+
+fn parse_duration(word: &str) -> Option<Duration> {
+    let mut total = Duration::zero();
+    let mut digits = String::new();
+    let mut any = false;
+    for c in word.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+            continue;
+        }
+        let n: i64 = digits.parse().ok()?;
+        digits.clear();
+        let part = match c {
+            'd' => Duration::try_days(n)?,
+            'h' => Duration::try_hours(n)?,
+            'm' => Duration::try_minutes(n)?,
+            _ => return None,
+        };
+        total = total.checked_add(&part)?;
+        any = true;
+    }
+    (any && digits.is_empty() && total > Duration::zero()).then_some(total)
+}
+
+fn show_duration(d: Duration) -> String {
+    let minutes = d.num_minutes();
+    let (days, hours, mins) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
+    let mut out = String::new();
+    for (n, unit) in [(days, 'd'), (hours, 'h'), (mins, 'm')] {
+        if n > 0 {
+            out.push_str(&format!("{n}{unit}"));
+        }
+    }
+    if out.is_empty() { "0m".into() } else { out }
+}
+
+fn parse_time(text: &str, zone: &str) -> Option<DateTime<Utc>> {
+    if let Ok(t) = DateTime::parse_from_rfc3339(text) {
+        return Some(t.with_timezone(&Utc));
+    }
+    let naive = NaiveDateTime::parse_from_str(text, "%Y-%m-%d %H:%M").ok()?;
+    let tz: Tz = zone.parse().ok()?;
+    tz.from_local_datetime(&naive)
+        .earliest()
+        .map(|t| t.with_timezone(&Utc))
+}
+
+/// A plain address `local@domain.tld`: no display name, no brackets, no
+/// spaces, one `@`, a dot in the domain.
+fn valid_address(a: &str) -> bool {
+    let Some((local, domain)) = a.split_once('@') else {
+        return false;
+    };
+    !local.is_empty()
+        && !domain.contains('@')
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && !a
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || "<>,;\"()[]\\".contains(c))
+}
+
+impl GmCommand {
+    /// Reads one command. Words are not case-sensitive, but a passphrase is
+    /// kept exactly as written. `zone` is the campaign's time zone, for a
+    /// time written without one.
+    pub fn parse(text: &str, zone: &str) -> Result<GmCommand, GmSyntaxError> {
+        let text = text.trim();
+        let mut words = text.split_whitespace();
+        let verb = words.next().ok_or(GmSyntaxError::Empty)?.to_lowercase();
+        let rest: Vec<&str> = words.collect();
+        let lower: Vec<String> = rest.iter().map(|w| w.to_lowercase()).collect();
+        let lower: Vec<&str> = lower.iter().map(String::as_str).collect();
+        let bare = |cmd: GmCommand| {
+            if rest.is_empty() {
+                Ok(cmd)
+            } else {
+                Err(GmSyntaxError::Usage("this command takes no words after it"))
+            }
+        };
+        match (verb.as_str(), lower.as_slice()) {
+            ("status", _) => bare(GmCommand::Status),
+            ("pause", _) => bare(GmCommand::Pause),
+            ("resume", _) => bare(GmCommand::Resume),
+            ("rollback", _) => bare(GmCommand::Rollback),
+            ("roll", ["back"]) => Ok(GmCommand::Rollback),
+            ("resolve", [] | ["now"]) => Ok(GmCommand::ResolveNow),
+            ("extend", ["to", ..]) | ("deadline", _) => {
+                let skip = usize::from(verb == "extend");
+                let when = rest[skip..].join(" ");
+                parse_time(&when, zone)
+                    .map(|t| GmCommand::Extend(Extension::To(t)))
+                    .ok_or(GmSyntaxError::Time(when))
+            }
+            ("extend", ["by", d] | [d]) => parse_duration(d)
+                .map(|d| GmCommand::Extend(Extension::By(d)))
+                .ok_or_else(|| GmSyntaxError::Duration((*d).to_string())),
+            ("extend", _) => Err(GmSyntaxError::Usage(
+                "extend 24h (or 2d, 90m, 1d12h), or extend to 2026-11-25 18:00",
+            )),
+            ("replace", [_, _, "passphrase", _, ..]) => Ok(GmCommand::Replace {
+                who: lower[0].to_string(),
+                address: lower[1].to_string(),
+                secret: Secret::Passphrase(rest[3..].join(" ")),
+            }),
+            ("replace", [_, _, "hash", _]) => Ok(GmCommand::Replace {
+                who: lower[0].to_string(),
+                address: lower[1].to_string(),
+                secret: Secret::Hash(rest[3].to_string()),
+            }),
+            ("replace", _) => Err(GmSyntaxError::Usage(
+                "replace <side> <new address> passphrase <their passphrase> (or hash <argon2 hash>)",
+            )),
+            ("correct", _) => Ok(GmCommand::Correct(Correction::parse(&rest.join(" "))?)),
+            (other, _) => Err(GmSyntaxError::Unknown(other.to_string())),
+        }
+    }
+
+    /// The command as the log and the announcements show it: a passphrase
+    /// or hash is never part of it.
+    pub fn canonical(&self) -> String {
+        match self {
+            GmCommand::Status => "status".into(),
+            GmCommand::Extend(Extension::By(d)) => format!("extend {}", show_duration(*d)),
+            GmCommand::Extend(Extension::To(t)) => format!(
+                "extend to {}",
+                t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+            ),
+            GmCommand::ResolveNow => "resolve now".into(),
+            GmCommand::Pause => "pause".into(),
+            GmCommand::Resume => "resume".into(),
+            GmCommand::Replace { who, address, .. } => format!("replace {who} {address}"),
+            GmCommand::Correct(c) => c.to_string(),
+            GmCommand::Rollback => "rollback".into(),
+        }
+    }
+}
+
+/// Where a command came from.
+#[derive(Debug, Clone)]
+pub struct Origin {
+    /// `cli` or `mail`.
+    pub source: String,
+    /// For a command in a message: the message's digest and the line, so
+    /// that a message handled again after a crash does not act twice.
+    pub key: Option<String>,
+}
+
+impl Origin {
+    pub fn cli() -> Origin {
+        Origin {
+            source: "cli".into(),
+            key: None,
+        }
+    }
+}
+
+/// What became of a command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GmReport {
+    /// Its number in the campaign's GM log (the earlier number for a command
+    /// already handled).
+    pub n: Option<u64>,
+    pub command: String,
+    pub done: bool,
+    /// What was done, or why not.
+    pub outcome: String,
+}
+
+/// What a command will do, decided before anything is written.
+struct Plan {
+    outcome: String,
+    change: GmChange,
+    /// The announcement's words ("moved the deadline ..."), if any.
+    announce: Option<String>,
+    /// Extra mail (to a replaced player).
+    extra: Vec<(String, String, String)>,
+    /// After recording: resolve the phase now.
+    resolve: bool,
+}
+
+fn refuse(why: impl Into<String>) -> Result<Result<Plan, String>, EngineError> {
+    Ok(Err(why.into()))
+}
+
+fn utc(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+/// Carries out `command` on campaign `campaign_id`: logs it, makes its
+/// change and announces it. A refusal is a report with `done: false`, not
+/// an error; an error is our own failure (the store), and nothing was done.
+pub fn execute(
+    store: &mut Store,
+    campaign_id: &str,
+    command: &GmCommand,
+    origin: &Origin,
+    clock: &dyn Clock,
+) -> Result<GmReport, EngineError> {
+    let canonical = command.canonical();
+    if let Some(key) = &origin.key
+        && let Some(outcome) = store.gm_outcome(key)?
+    {
+        return Ok(GmReport {
+            n: None,
+            command: canonical,
+            done: true,
+            outcome: format!("(already handled) {outcome}"),
+        });
+    }
+    let now = clock.now();
+    let n = store.next_gm_n(campaign_id)?;
+    let plan = plan(store, campaign_id, command, now)?;
+    let (done, outcome) = match &plan {
+        Ok(p) => (true, p.outcome.clone()),
+        Err(why) => (false, why.clone()),
+    };
+    let entry = GmEntry {
+        n,
+        at: now,
+        source: origin.source.clone(),
+        origin: origin.key.clone(),
+        command: canonical.clone(),
+        done,
+        outcome: outcome.clone(),
+    };
+    let Ok(plan) = plan else {
+        store.record_gm(campaign_id, &entry, &GmChange::Nothing, &[])?;
+        return Ok(GmReport {
+            n: Some(n),
+            command: canonical,
+            done,
+            outcome,
+        });
+    };
+    let mail = announcement(store, campaign_id, n, &plan)?;
+    store.record_gm(campaign_id, &entry, &plan.change, &mail)?;
+    let mut outcome = outcome;
+    if plan.resolve {
+        // Logged first, then resolved: a crash between the two leaves the
+        // phase to its deadline, never resolves two phases for one command.
+        match super::resolve_now(store, campaign_id, clock) {
+            Ok(done) => {
+                for r in done {
+                    outcome.push_str(&format!(
+                        "\nresolution {}: {} ({} rolls)",
+                        r.k, r.phase_label, r.rolls
+                    ));
+                }
+            }
+            Err(e @ EngineError::Store(_)) => return Err(e),
+            Err(e) => outcome.push_str(&format!("\nbut the resolution failed: {e}")),
+        }
+    }
+    Ok(GmReport {
+        n: Some(n),
+        command: canonical,
+        done,
+        outcome,
+    })
+}
+
+fn plan(
+    store: &Store,
+    campaign_id: &str,
+    command: &GmCommand,
+    now: DateTime<Utc>,
+) -> Result<Result<Plan, String>, EngineError> {
+    let record = store.campaign(campaign_id)?;
+    let campaign = &record.campaign;
+    let ruleset = ruleset_of(campaign)?;
+    let state = store.state(&record.current_state_digest)?;
+    let finished = state.finished.clone();
+    let pending = !store.pending_resolutions(campaign_id)?.is_empty();
+    let simple = |outcome: String, change: GmChange, announce: String| {
+        Ok(Ok(Plan {
+            outcome,
+            change,
+            announce: Some(announce),
+            extra: Vec::new(),
+            resolve: false,
+        }))
+    };
+    match command {
+        GmCommand::Status => Ok(Ok(Plan {
+            outcome: crate::status::describe(store, campaign_id, now)?,
+            change: GmChange::Nothing,
+            announce: None,
+            extra: Vec::new(),
+            resolve: false,
+        })),
+        GmCommand::Extend(how) => {
+            if let Some(why) = finished {
+                return refuse(format!("the game is over ({why}); there is no deadline"));
+            }
+            let deadline = match how {
+                Extension::By(d) => record.deadline + *d,
+                Extension::To(t) => *t,
+            };
+            if deadline <= now {
+                return refuse(format!(
+                    "{} has already passed; give a later time",
+                    utc(deadline)
+                ));
+            }
+            simple(
+                format!(
+                    "the deadline is now {} (it was {})",
+                    utc(deadline),
+                    utc(record.deadline)
+                ),
+                GmChange::Deadline(deadline),
+                "moved the deadline of the current phase".into(),
+            )
+        }
+        GmCommand::Pause => {
+            if record.paused {
+                return refuse("the campaign is already paused");
+            }
+            if let Some(why) = finished {
+                return refuse(format!("the game is over ({why})"));
+            }
+            simple(
+                "paused: no phase closes, no reminder is sent and no orders are taken until `resume`".into(),
+                GmChange::Pause,
+                "paused the campaign: no phase closes, no reminder is sent and no orders are taken until it resumes; the deadline will be pushed back by the time spent paused".into(),
+            )
+        }
+        GmCommand::Resume => {
+            if !record.paused {
+                return refuse("the campaign is not paused");
+            }
+            // The deadline moves on by the time spent paused, so that the
+            // players lose none of the time they had left.
+            let paused_for = store
+                .paused_since(campaign_id)?
+                .map_or(Duration::zero(), |since| {
+                    (now - since).max(Duration::zero())
+                });
+            let deadline = record.deadline + paused_for;
+            simple(
+                format!(
+                    "resumed after {}; the deadline is now {}",
+                    show_duration(paused_for),
+                    utc(deadline)
+                ),
+                GmChange::Resume { deadline },
+                format!(
+                    "resumed the campaign after a pause of {}; the deadline moved on by as much",
+                    show_duration(paused_for)
+                ),
+            )
+        }
+        GmCommand::ResolveNow => {
+            if record.paused {
+                return refuse("the campaign is paused; `resume` it first");
+            }
+            if let Some(why) = finished {
+                return refuse(format!("the game is over ({why})"));
+            }
+            let k = store.next_k(campaign_id, Kind::Turn)?;
+            if !pending && k > u64::from(record.chain.length()) {
+                return refuse(format!(
+                    "the campaign has used all {} secrets of its chain",
+                    record.chain.length()
+                ));
+            }
+            let label = resolution::phase_label(ruleset, &state);
+            Ok(Ok(Plan {
+                outcome: format!("closing and resolving {label} now"),
+                change: GmChange::Nothing,
+                announce: Some(format!(
+                    "closed {label} before its deadline, to be resolved now with whatever orders are in"
+                )),
+                extra: Vec::new(),
+                resolve: true,
+            }))
+        }
+        GmCommand::Replace {
+            who,
+            address,
+            secret,
+        } => plan_replace(campaign, who, address, secret),
+        GmCommand::Correct(correction) => {
+            if pending {
+                return refuse(
+                    "a closed phase awaits its resolution; let it resolve (`adjutant tick`) first",
+                );
+            }
+            if let Some(why) = finished {
+                return refuse(format!("the game is over ({why})"));
+            }
+            let next = match correction.apply(&state, ruleset.formations()) {
+                Ok(next) => next,
+                Err(e) => return refuse(e.to_string()),
+            };
+            if next == state {
+                return refuse("that changes nothing");
+            }
+            let after_turn = store.next_k(campaign_id, Kind::Turn)? - 1;
+            let act = store.gm_acts(campaign_id)?.len() + 1;
+            simple(
+                format!("done: {correction} (act {act})"),
+                GmChange::State {
+                    kind: ActKind::Correction,
+                    after_turn,
+                    undoes_turn: None,
+                    prior: record.current_state_digest,
+                    next: Box::new(next),
+                    phase: None,
+                },
+                format!("corrected a unit: `{correction}`"),
+            )
+        }
+        GmCommand::Rollback => {
+            if pending {
+                return refuse(
+                    "a closed phase awaits its resolution; let it resolve (`adjutant tick`) first",
+                );
+            }
+            let last = store.next_k(campaign_id, Kind::Turn)? - 1;
+            if last == 0 {
+                return refuse("no turn has been resolved yet");
+            }
+            let acts = store.gm_acts(campaign_id)?;
+            if acts.iter().any(|a| a.undoes_turn == Some(last)) {
+                return refuse(format!(
+                    "resolution {last} is already rolled back; only the last resolution can be, once"
+                ));
+            }
+            let Some(undone) = store
+                .resolutions(campaign_id)?
+                .into_iter()
+                .find(|r| r.kind == Kind::Turn && r.k == last)
+            else {
+                return Err(
+                    StoreError::Damaged(format!("turn resolution {last} is missing")).into(),
+                );
+            };
+            let restored = store.state(&undone.prior_state_digest)?;
+            let phase = ruleset.phase_of(&restored).name;
+            let deadline = lifecycle::deadline(&campaign.schedule, phase, now)?;
+            let label = resolution::phase_label(ruleset, &restored);
+            simple(
+                format!(
+                    "rolled back resolution {last} ({}); the game is back at {label}, deadline {} (act {})",
+                    undone.phase_label,
+                    utc(deadline),
+                    acts.len() + 1
+                ),
+                GmChange::State {
+                    kind: ActKind::Rollback,
+                    after_turn: last,
+                    undoes_turn: Some(last),
+                    prior: record.current_state_digest,
+                    next: Box::new(restored),
+                    phase: Some((now, deadline)),
+                },
+                format!(
+                    "rolled back resolution {last} ({}). Its dice stay in the archive, marked as rolled back; the phase will be resolved again as resolution {} with the next secret of the chain, never with the secret already revealed",
+                    undone.phase_label,
+                    last + 1
+                ),
+            )
+        }
+    }
+}
+
+fn plan_replace(
+    campaign: &Campaign,
+    who: &str,
+    address: &str,
+    secret: &Secret,
+) -> Result<Result<Plan, String>, EngineError> {
+    let matching: Vec<usize> = campaign
+        .players
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.side == who || p.person.address.eq_ignore_ascii_case(who))
+        .map(|(i, _)| i)
+        .collect();
+    let index = match matching.as_slice() {
+        [one] => *one,
+        [] => {
+            let sides: Vec<&str> = campaign.sides.iter().map(|s| s.id.as_str()).collect();
+            return refuse(format!(
+                "`{who}` is neither a side with a player ({}) nor a player's address",
+                sides.join(", ")
+            ));
+        }
+        _ => {
+            return refuse(format!(
+                "side {who} has several players; name the one to replace by address"
+            ));
+        }
+    };
+    if !valid_address(address) {
+        return refuse(format!("`{address}` is not an email address"));
+    }
+    let taken = campaign.gm.address.eq_ignore_ascii_case(address)
+        || campaign
+            .players
+            .iter()
+            .enumerate()
+            .any(|(i, p)| i != index && p.person.address.eq_ignore_ascii_case(address));
+    if taken {
+        return refuse(format!(
+            "{address} already belongs to someone else in this campaign"
+        ));
+    }
+    let hash = match secret {
+        Secret::Hash(h) if passphrase::is_phc(h) => h.clone(),
+        Secret::Hash(_) => {
+            return refuse("that is not an argon2 hash (make one with `adjutant passphrase`)");
+        }
+        Secret::Passphrase(p) if p.trim().is_empty() => {
+            return refuse("an empty passphrase protects nothing");
+        }
+        Secret::Passphrase(p) => match passphrase::hash(p) {
+            Ok(h) => h,
+            Err(e) => return refuse(format!("the passphrase could not be hashed: {e}")),
+        },
+    };
+    let mut updated = campaign.clone();
+    let player = &mut updated.players[index];
+    let old = player.person.address.clone();
+    let side = player.side.clone();
+    player.person.address = address.to_string();
+    player.person.auth = match &player.person.auth {
+        Auth::Passphrase { .. } => Auth::Passphrase { hash },
+        Auth::PassphraseAndDkim { .. } => Auth::PassphraseAndDkim { hash },
+    };
+    Ok(Ok(Plan {
+        outcome: format!("{address} now plays {side} in place of {old}"),
+        change: GmChange::Campaign(Box::new(updated)),
+        announce: Some(format!(
+            "handed side {side} to a new player, {address}, in place of {old}"
+        )),
+        extra: vec![(
+            old,
+            "you no longer play in this campaign".into(),
+            format!(
+                "The game master has handed side {side} to another player. Mail from your address is no longer taken as orders for it."
+            ),
+        )],
+        resolve: false,
+    }))
+}
+
+/// The announcement of command `n` to everyone (after the change, so that a
+/// replaced player's successor hears of it), plus any extra mail.
+fn announcement(
+    store: &Store,
+    campaign_id: &str,
+    n: u64,
+    plan: &Plan,
+) -> Result<Vec<OutgoingMail>, EngineError> {
+    let Some(what) = &plan.announce else {
+        return Ok(Vec::new());
+    };
+    let record = store.campaign(campaign_id)?;
+    let campaign = match &plan.change {
+        GmChange::Campaign(updated) => updated.as_ref().clone(),
+        _ => record.campaign.clone(),
+    };
+    let ruleset = ruleset_of(&campaign)?;
+    let (state, set_aside) = match &plan.change {
+        GmChange::State { next, .. } => (next.as_ref().clone(), true),
+        _ => (store.state(&record.current_state_digest)?, false),
+    };
+    let deadline = match &plan.change {
+        GmChange::Deadline(d) | GmChange::Resume { deadline: d } => *d,
+        GmChange::State {
+            phase: Some((_, d)),
+            ..
+        } => *d,
+        _ => record.deadline,
+    };
+    let paused = match &plan.change {
+        GmChange::Pause => true,
+        GmChange::Resume { .. } => false,
+        _ => record.paused,
+    };
+    let act = store.gm_acts(campaign_id)?.len() + 1;
+    let templates = Templates::for_campaign(&record.source_dir)?;
+    let phase = resolution::phase_label(ruleset, &state);
+    let subject = format!("the game master: {}", first_words(what));
+    let mut out = mail::to_all(&campaign, &format!("gm{n}"), &subject, |p| {
+        templates.render(
+            "gm.txt",
+            json!({
+                "what": what,
+                "orders_set_aside": set_aside,
+                "act": act,
+                "phase": phase,
+                "deadline": mail::local_time(p, deadline),
+                "paused": paused,
+            }),
+        )
+    })?;
+    for (to, subject, body) in &plan.extra {
+        out.push(OutgoingMail::text(
+            mail::message_id(&campaign, &format!("gm{n}.notice"), to),
+            to.clone(),
+            format!("[{}] {subject}", campaign.id),
+            body.clone(),
+        ));
+    }
+    Ok(out)
+}
+
+/// The start of an announcement, for its subject line.
+fn first_words(what: &str) -> String {
+    let head = what.split([':', '.', ';']).next().unwrap_or(what);
+    head.chars().take(60).collect()
+}

@@ -1,0 +1,471 @@
+//! The game master's commands through the engine: each is logged, announced
+//! and, where it changes the game state, recorded so that the archive still
+//! verifies.
+
+use chrono::{DateTime, Duration, Utc};
+
+use adjutant::archive::{export, verify};
+use adjutant::engine::gm::{GmCommand, Origin, execute};
+use adjutant::engine::{self};
+use adjutant::lifecycle::FixedClock;
+use adjutant::store::Store;
+
+const ID: &str = "sound-the-charge-demo";
+
+fn at(text: &str) -> FixedClock {
+    FixedClock(
+        DateTime::parse_from_rfc3339(text)
+            .expect("valid")
+            .with_timezone(&Utc),
+    )
+}
+
+fn start() -> FixedClock {
+    at("2026-01-05T10:00:00Z")
+}
+
+fn setup() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().expect("dir");
+    let campaign = adjutant::demo::bundled_campaign(&dir.path().join("campaign")).expect("loads");
+    let mut store = Store::open(&dir.path().join("data")).expect("store");
+    engine::init(
+        &mut store,
+        &campaign,
+        &dir.path().join("campaign"),
+        &start(),
+    )
+    .expect("init");
+    (dir, store)
+}
+
+fn gm(store: &mut Store, text: &str, clock: &FixedClock) -> adjutant::engine::gm::GmReport {
+    let command = GmCommand::parse(text, "Europe/Paris").expect("a command");
+    execute(store, ID, &command, &Origin::cli(), clock).expect("carried out")
+}
+
+fn mail_with(store: &Store, purpose: &str) -> Vec<adjutant::store::OutgoingMail> {
+    store
+        .queued_mail(ID)
+        .expect("outbox")
+        .into_iter()
+        .filter(|m| m.message_id.contains(purpose))
+        .collect()
+}
+
+fn archive_verdict(store: &Store, dir: &tempfile::TempDir, name: &str) -> verify::Verdict {
+    let out = dir.path().join(name);
+    export::export(store, ID, &out).expect("export");
+    verify::verify(&out).expect("readable")
+}
+
+#[test]
+fn the_command_syntax_reads_every_command_and_hides_passphrases() {
+    let cases = [
+        ("status", "status"),
+        ("Extend 24h", "extend 1d"),
+        ("extend by 1d12h", "extend 1d12h"),
+        ("extend 90m", "extend 1h30m"),
+        (
+            "extend to 2026-01-08T19:00:00Z",
+            "extend to 2026-01-08T19:00:00Z",
+        ),
+        // Paris is UTC+1 in January.
+        (
+            "extend to 2026-01-08 20:00",
+            "extend to 2026-01-08T19:00:00Z",
+        ),
+        (
+            "deadline 2026-01-08 20:00",
+            "extend to 2026-01-08T19:00:00Z",
+        ),
+        ("resolve now", "resolve now"),
+        ("resolve", "resolve now"),
+        ("pause", "pause"),
+        ("resume", "resume"),
+        ("roll back", "rollback"),
+        (
+            "replace french Ney@French.invalid passphrase Le Brave des Braves",
+            "replace french ney@french.invalid",
+        ),
+        (
+            "correct 1-ligne strength 10 shaken yes",
+            "correct 1-ligne strength 10 shaken yes",
+        ),
+    ];
+    for (text, canonical) in cases {
+        let command =
+            GmCommand::parse(text, "Europe/Paris").unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(command.canonical(), canonical, "{text}");
+    }
+    let replace = GmCommand::parse("replace french a@b.invalid passphrase Secret Words", "UTC")
+        .expect("reads");
+    assert!(!format!("{replace:?}").contains("Secret"), "{replace:?}");
+    for bad in [
+        "",
+        "surrender",
+        "extend soon",
+        "extend 0h",
+        "extend to yesterday",
+        "pause now",
+        "replace french",
+        "correct 1-ligne",
+    ] {
+        assert!(GmCommand::parse(bad, "UTC").is_err(), "{bad} was read");
+    }
+}
+
+#[test]
+fn status_is_logged_but_announced_to_nobody() {
+    let (_dir, mut store) = setup();
+    let report = gm(&mut store, "status", &start());
+    assert!(report.done);
+    assert!(report.outcome.contains("turn 1"), "{}", report.outcome);
+    assert_eq!(store.gm_log(ID).expect("log").len(), 1);
+    assert!(mail_with(&store, ".gm1.").is_empty());
+}
+
+#[test]
+fn extend_moves_the_deadline_and_tells_everyone_once() {
+    let (_dir, mut store) = setup();
+    let before = store.campaign(ID).expect("campaign").deadline;
+    let report = gm(&mut store, "extend 24h", &start());
+    assert!(report.done, "{report:?}");
+    let after = store.campaign(ID).expect("campaign").deadline;
+    assert_eq!(after - before, Duration::hours(24));
+    let announced = mail_with(&store, ".gm1.");
+    assert_eq!(announced.len(), 3, "the GM and both players");
+    assert!(
+        announced[1]
+            .body
+            .contains("The game master moved the deadline"),
+        "{}",
+        announced[1].body
+    );
+    // A time already past is refused, logged, and changes nothing.
+    let refused = gm(&mut store, "extend to 2026-01-01T00:00:00Z", &start());
+    assert!(!refused.done);
+    assert!(refused.outcome.contains("already passed"), "{refused:?}");
+    assert_eq!(store.campaign(ID).expect("campaign").deadline, after);
+    let log = store.gm_log(ID).expect("log");
+    assert_eq!(log.len(), 2);
+    assert!(log[0].done && !log[1].done);
+    assert!(mail_with(&store, ".gm2.").is_empty());
+}
+
+#[test]
+fn a_paused_campaign_closes_nothing_and_resuming_pushes_the_deadline_by_the_pause() {
+    let (_dir, mut store) = setup();
+    let deadline = store.campaign(ID).expect("campaign").deadline;
+    assert!(gm(&mut store, "pause", &start()).done);
+    assert!(!gm(&mut store, "pause", &start()).done, "paused twice");
+    let later = FixedClock(deadline + Duration::hours(1));
+    assert!(
+        engine::tick(&mut store, ID, &later)
+            .expect("tick")
+            .is_empty()
+    );
+    assert!(matches!(
+        engine::submit(&mut store, ID, "french", "1-ligne: hold\n", &start(), None),
+        Err(engine::EngineError::Paused(_))
+    ));
+    let paused_for = later.0 - start().0;
+    let report = gm(&mut store, "resume", &later);
+    assert!(report.done, "{report:?}");
+    let record = store.campaign(ID).expect("campaign");
+    assert!(!record.paused);
+    assert_eq!(record.deadline, deadline + paused_for);
+    assert!(!gm(&mut store, "resume", &later).done, "not paused");
+}
+
+#[test]
+fn resolve_now_resolves_the_current_phase_once() {
+    let (_dir, mut store) = setup();
+    engine::submit(&mut store, ID, "french", "1-ligne: hold\n", &start(), None).expect("orders");
+    let report = gm(&mut store, "resolve now", &start());
+    assert!(report.done, "{report:?}");
+    assert!(
+        report.outcome.contains("resolution 1"),
+        "{}",
+        report.outcome
+    );
+    assert_eq!(store.next_k(ID, adjutant::audit::Kind::Turn).expect("k"), 2);
+    assert_eq!(mail_with(&store, ".gm1.").len(), 3);
+}
+
+#[test]
+fn a_command_from_a_message_handled_twice_acts_once() {
+    let (_dir, mut store) = setup();
+    let command = GmCommand::parse("extend 24h", "UTC").expect("reads");
+    let origin = Origin {
+        source: "mail".into(),
+        key: Some("abc:3".into()),
+    };
+    let before = store.campaign(ID).expect("campaign").deadline;
+    execute(&mut store, ID, &command, &origin, &start()).expect("first");
+    let again = execute(&mut store, ID, &command, &origin, &start()).expect("second");
+    assert!(again.outcome.starts_with("(already handled)"), "{again:?}");
+    assert_eq!(
+        store.campaign(ID).expect("campaign").deadline - before,
+        Duration::hours(24)
+    );
+    assert_eq!(store.gm_log(ID).expect("log").len(), 1);
+}
+
+#[test]
+fn a_correction_is_an_act_in_the_archive_that_verify_re_applies() {
+    let (dir, mut store) = setup();
+    engine::submit(&mut store, ID, "french", "1-ligne: hold\n", &start(), None).expect("orders");
+    let report = gm(
+        &mut store,
+        "correct 1-ligne strength 10 formation column at 14.5 10 facing 15 shaken yes",
+        &start(),
+    );
+    assert!(report.done, "{report:?}");
+    let record = store.campaign(ID).expect("campaign");
+    let state = store.state(&record.current_state_digest).expect("state");
+    let unit = state.unit("1-ligne").expect("unit");
+    assert_eq!(unit.spec.strength, 10);
+    assert_eq!(unit.spec.formation, "column");
+    assert_eq!(unit.spec.facing, 15);
+    assert!(unit.shaken && !unit.disordered);
+    assert_eq!(
+        unit.spec.location,
+        adjutant::campaign::Location::Table { x: 1450, y: 1000 }
+    );
+    // The orders sent before were checked against the old state: set aside.
+    assert!(engine::sides_in(&store, ID).expect("sides").is_empty());
+    let announced = mail_with(&store, ".gm1.");
+    assert!(
+        announced[0].body.contains("Send your orders again"),
+        "{}",
+        announced[0].body
+    );
+    // Nonsense is refused and changes nothing.
+    for bad in [
+        "correct 1-ligne strength 40",
+        "correct 1-ligne formation phalanx",
+        "correct nobody shaken yes",
+        "correct 1-ligne facing 400",
+        "correct 1-ligne strength 10",
+    ] {
+        let r = gm(&mut store, bad, &start());
+        assert!(!r.done, "{bad}: {r:?}");
+    }
+    assert_eq!(store.gm_acts(ID).expect("acts").len(), 1);
+
+    engine::submit(&mut store, ID, "french", "1-ligne: hold\n", &start(), None).expect("orders");
+    engine::resolve_now(&mut store, ID, &start()).expect("resolves");
+    let verdict = archive_verdict(&store, &dir, "archive");
+    assert!(verdict.ok(), "{verdict:?}");
+    assert_eq!(verdict.acts.len(), 1);
+    let head = std::fs::read_to_string(dir.path().join("archive/campaign.json")).expect("head");
+    assert!(head.contains("adjutant-audit-v2"), "{head}");
+
+    // A correction edited after the fact no longer verifies.
+    let act = dir.path().join("archive/gm/0001/act.json");
+    let text = std::fs::read_to_string(&act).expect("act");
+    std::fs::write(&act, text.replace("strength 10", "strength 11")).expect("write");
+    let verdict = verify::verify(&dir.path().join("archive")).expect("readable");
+    assert!(!verdict.ok());
+    assert!(!verdict.acts[0].problems.is_empty(), "{verdict:?}");
+}
+
+#[test]
+fn a_silent_edit_of_the_state_between_turns_fails_verification() {
+    let (dir, mut store) = setup();
+    gm(&mut store, "correct 1-ligne strength 9", &start());
+    engine::resolve_now(&mut store, ID, &start()).expect("resolves");
+    let out = dir.path().join("archive");
+    export::export(&store, ID, &out).expect("export");
+    // Without the act, turn 1 starts from a state no turn or act left.
+    std::fs::remove_dir_all(out.join("gm")).expect("remove");
+    let head = out.join("campaign.json");
+    let text = std::fs::read_to_string(&head).expect("head");
+    std::fs::write(
+        &head,
+        text.replace("\"acts\": 1", "\"acts\": 0")
+            .replace("adjutant-audit-v2", "adjutant-audit-v1"),
+    )
+    .expect("write");
+    let verdict = verify::verify(&out).expect("readable");
+    assert!(!verdict.ok(), "{verdict:?}");
+    assert!(
+        verdict.resolutions[0]
+            .problems
+            .iter()
+            .any(|p| p.contains("prior state")),
+        "{verdict:?}"
+    );
+}
+
+#[test]
+fn a_rollback_restores_the_prior_state_and_never_reuses_the_revealed_secret() {
+    let (dir, mut store) = setup();
+    assert!(
+        !gm(&mut store, "rollback", &start()).done,
+        "nothing to undo"
+    );
+    engine::submit(&mut store, ID, "french", "1-ligne: hold\n", &start(), None).expect("orders");
+    engine::resolve_now(&mut store, ID, &start()).expect("turn 1");
+    let first = store.resolutions(ID).expect("resolutions").remove(0);
+    let revealed = first.result.as_ref().expect("resolved").secret;
+
+    let report = gm(&mut store, "rollback", &start());
+    assert!(report.done, "{report:?}");
+    let record = store.campaign(ID).expect("campaign");
+    assert_eq!(record.current_state_digest, first.prior_state_digest);
+    assert!(record.deadline > start().0);
+    assert!(!gm(&mut store, "rollback", &start()).done, "once per turn");
+    let announced = mail_with(&store, ".gm2.");
+    assert!(
+        announced[0]
+            .body
+            .contains("never with the secret already revealed"),
+        "{}",
+        announced[0].body
+    );
+
+    // The phase is played again as resolution 2, with the next secret.
+    engine::submit(&mut store, ID, "french", "1-ligne: hold\n", &start(), None).expect("orders");
+    engine::resolve_now(&mut store, ID, &start()).expect("again");
+    let all = store.resolutions(ID).expect("resolutions");
+    assert_eq!(all.len(), 2);
+    assert_eq!(all[1].phase_label, first.phase_label);
+    assert_eq!(all[1].prior_state_digest, first.prior_state_digest);
+    let second = all[1].result.as_ref().expect("resolved").secret;
+    assert_ne!(second, revealed);
+    assert_eq!(adjutant::audit::Digest32::of(second.as_bytes()), revealed);
+
+    let verdict = archive_verdict(&store, &dir, "archive");
+    assert!(verdict.ok(), "{verdict:?}");
+    assert_eq!(verdict.resolutions.len(), 2);
+    assert_eq!(verdict.acts.len(), 1);
+}
+
+#[test]
+fn a_replaced_player_is_known_by_the_new_address_and_passphrase_only() {
+    let (_dir, mut store) = setup();
+    let report = gm(
+        &mut store,
+        "replace french ney@french.invalid passphrase le brave des braves",
+        &start(),
+    );
+    assert!(report.done, "{report:?}");
+    let campaign = store.campaign(ID).expect("campaign").campaign;
+    let player = campaign
+        .players
+        .iter()
+        .find(|p| p.side == "french")
+        .expect("french player");
+    assert_eq!(player.person.address, "ney@french.invalid");
+    let adjutant::campaign::Auth::Passphrase { hash } = &player.person.auth else {
+        panic!("method kept");
+    };
+    assert!(adjutant::campaign::passphrase::verify(
+        "le brave des braves",
+        hash
+    ));
+    let log = store.gm_log(ID).expect("log");
+    assert!(!log[0].command.contains("brave"), "{:?}", log[0]);
+    let announced = mail_with(&store, ".gm1.");
+    let to: Vec<&str> = announced.iter().map(|m| m.recipient.as_str()).collect();
+    assert!(to.contains(&"ney@french.invalid"), "{to:?}");
+    assert!(to.contains(&"lannes@french.invalid"), "{to:?}");
+    for bad in [
+        "replace prussian a@b.invalid passphrase x",
+        "replace french not-an-address passphrase x",
+        "replace french hohenzollern@austrian.invalid passphrase x",
+        "replace french a@b.invalid hash not-a-hash",
+    ] {
+        assert!(!gm(&mut store, bad, &start()).done, "{bad}");
+    }
+}
+
+fn adjutant(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_adjutant"))
+        .args(["--now", "2026-01-05T10:00:00Z"])
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+fn said(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+}
+
+#[test]
+fn the_cli_gives_the_same_commands_and_verify_shows_the_acts() {
+    let dir = tempfile::tempdir().expect("dir");
+    let data = dir.path().join("data");
+    let data = data.to_str().expect("utf-8");
+    let campaign = dir.path().join("campaign");
+    adjutant::demo::bundled_campaign(&campaign).expect("loads");
+    let init = adjutant(&["init", "--data", data, campaign.to_str().expect("utf-8")]);
+    assert!(init.status.success(), "{}", said(&init));
+
+    let extend = adjutant(&["gm", "--data", data, "--campaign", ID, "extend", "24h"]);
+    assert!(extend.status.success(), "{}", said(&extend));
+    assert!(
+        said(&extend).starts_with("extend 1d: done\nthe deadline is now"),
+        "{}",
+        said(&extend)
+    );
+
+    let refused = adjutant(&["gm", "--data", data, "--campaign", ID, "resume"]);
+    assert!(!refused.status.success());
+    assert!(
+        said(&refused).contains("resume: refused\nthe campaign is not paused"),
+        "{}",
+        said(&refused)
+    );
+
+    let bad = adjutant(&["gm", "--data", data, "--campaign", ID, "surrender"]);
+    assert!(!bad.status.success());
+    assert!(
+        said(&bad).contains("`surrender` is not a command"),
+        "{}",
+        said(&bad)
+    );
+
+    let correct = adjutant(&[
+        "gm",
+        "--data",
+        data,
+        "--campaign",
+        ID,
+        "correct",
+        "2-ligne",
+        "disordered",
+        "yes",
+    ]);
+    assert!(correct.status.success(), "{}", said(&correct));
+    let resolve = adjutant(&["gm", "--data", data, "--campaign", ID, "resolve", "now"]);
+    assert!(resolve.status.success(), "{}", said(&resolve));
+    assert!(
+        said(&resolve).contains("resolution 1:"),
+        "{}",
+        said(&resolve)
+    );
+
+    let archive = dir.path().join("archive");
+    let archive = archive.to_str().expect("utf-8");
+    let export = adjutant(&[
+        "archive",
+        "export",
+        "--data",
+        data,
+        "--campaign",
+        ID,
+        "--out",
+        archive,
+    ]);
+    assert!(export.status.success(), "{}", said(&export));
+    let verified = adjutant(&["verify", archive]);
+    assert!(verified.status.success(), "{}", said(&verified));
+    assert!(
+        said(&verified)
+            .contains("game master's act 1 after turn 0 (`correct 2-ligne disordered yes`): ok"),
+        "{}",
+        said(&verified)
+    );
+}
