@@ -2,3 +2,4 @@
 //! [`crate::ingest::ingest`] and lets go of a message only once it is stored.
 
 pub mod maildir;
+pub mod imap;
