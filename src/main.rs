@@ -540,10 +540,7 @@ fn imap(args: ImapArgs, clock: &dyn Clock, out: &mut impl Write) -> Result<()> {
             Err(e) => {
                 // A dropped connection or a server restart: nothing was lost
                 // (a message is flagged only once stored), so try again.
-                eprintln!(
-                    "adjutant: {e:#}; reconnecting in {} s",
-                    backoff.as_secs()
-                );
+                eprintln!("adjutant: {e:#}; reconnecting in {} s", backoff.as_secs());
                 std::thread::sleep(backoff);
                 backoff = (backoff * 2).min(Duration::from_secs(300));
             }

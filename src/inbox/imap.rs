@@ -544,9 +544,7 @@ fn starttls(host: &str, tcp: TcpStream) -> Result<TcpStream, ImapError> {
             reason: format!("unexpected greeting {:?}", line.trim_end()),
         });
     }
-    (&tcp)
-        .write_all(b"s1 STARTTLS\r\n")
-        .map_err(io_error)?;
+    (&tcp).write_all(b"s1 STARTTLS\r\n").map_err(io_error)?;
     loop {
         line.clear();
         if reader.read_line(&mut line).map_err(io_error)? == 0 {

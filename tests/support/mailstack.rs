@@ -106,10 +106,15 @@ impl MailStack {
     /// to skip (`ADJUTANT_SKIP_MAILSTACK=1`). Panics with the reason
     /// otherwise.
     pub fn start(users: &[(&str, &str)]) -> Option<MailStack> {
-        let missing: Vec<&str> = [POSTFIX, DOVECOT, "/usr/lib/dovecot/lmtp", "/usr/lib/dovecot/imap"]
-            .into_iter()
-            .filter(|p| !Path::new(p).exists())
-            .collect();
+        let missing: Vec<&str> = [
+            POSTFIX,
+            DOVECOT,
+            "/usr/lib/dovecot/lmtp",
+            "/usr/lib/dovecot/imap",
+        ]
+        .into_iter()
+        .filter(|p| !Path::new(p).exists())
+        .collect();
         if !missing.is_empty() {
             if std::env::var("ADJUTANT_SKIP_MAILSTACK").as_deref() == Ok("1") {
                 eprintln!(
@@ -174,18 +179,42 @@ impl MailStack {
         let p = |name: &str| tls.join(name).to_string_lossy().into_owned();
         run(
             Command::new("openssl").args([
-                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-                "-nodes", "-keyout", &p("ca.key"), "-out", &p("ca.pem"), "-days", "2",
-                "-subj", "/CN=adjutant test authority",
-                "-addext", "basicConstraints=critical,CA:TRUE",
-                "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+                "req",
+                "-x509",
+                "-newkey",
+                "ec",
+                "-pkeyopt",
+                "ec_paramgen_curve:prime256v1",
+                "-nodes",
+                "-keyout",
+                &p("ca.key"),
+                "-out",
+                &p("ca.pem"),
+                "-days",
+                "2",
+                "-subj",
+                "/CN=adjutant test authority",
+                "-addext",
+                "basicConstraints=critical,CA:TRUE",
+                "-addext",
+                "keyUsage=critical,keyCertSign,cRLSign",
             ]),
             "openssl (test authority)",
         );
         run(
             Command::new("openssl").args([
-                "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                "-keyout", &p("server.key"), "-out", &p("server.csr"), "-subj", "/CN=localhost",
+                "req",
+                "-newkey",
+                "ec",
+                "-pkeyopt",
+                "ec_paramgen_curve:prime256v1",
+                "-nodes",
+                "-keyout",
+                &p("server.key"),
+                "-out",
+                &p("server.csr"),
+                "-subj",
+                "/CN=localhost",
             ]),
             "openssl (server key)",
         );
@@ -195,9 +224,21 @@ impl MailStack {
         );
         run(
             Command::new("openssl").args([
-                "x509", "-req", "-in", &p("server.csr"), "-CA", &p("ca.pem"), "-CAkey",
-                &p("ca.key"), "-CAcreateserial", "-out", &p("server.pem"), "-days", "2",
-                "-extfile", &p("ext.cnf"),
+                "x509",
+                "-req",
+                "-in",
+                &p("server.csr"),
+                "-CA",
+                &p("ca.pem"),
+                "-CAkey",
+                &p("ca.key"),
+                "-CAcreateserial",
+                "-out",
+                &p("server.pem"),
+                "-days",
+                "2",
+                "-extfile",
+                &p("ext.cnf"),
             ]),
             "openssl (server certificate)",
         );
@@ -297,7 +338,10 @@ service anvil {{
             "dovecot",
             &d.join("dovecot.out"),
         );
-        self.dovecot_pid = Some(wait_for_pid(&run_dir.join("master.pid"), &self.log("dovecot.log")));
+        self.dovecot_pid = Some(wait_for_pid(
+            &run_dir.join("master.pid"),
+            &self.log("dovecot.log"),
+        ));
         for port in [self.imap_port, self.imaps_port, self.lmtp_port] {
             wait_for_port(port, || self.logs());
         }
@@ -426,24 +470,42 @@ message_size_limit = 10240000
         smtp_send(self.smtp_port, from, to, raw)
     }
 
-    /// Every message in `user`'s INBOX, fetched over IMAP without changing
-    /// their flags.
-    pub fn read_mailbox(&self, user: &str) -> Vec<Vec<u8>> {
-        let password = self
-            .users
+    pub fn password(&self, user: &str) -> String {
+        self.users
             .iter()
             .find(|u| u.address == user.to_ascii_lowercase())
             .map(|u| u.password.clone())
-            .unwrap_or_else(|| panic!("no user {user} in the stack"));
+            .unwrap_or_else(|| panic!("no user {user} in the stack"))
+    }
+
+    /// A plain-text IMAP session (loopback) logged in as `user`, for
+    /// looking at a mailbox from the outside.
+    pub fn session(&self, user: &str) -> imap::Session<TcpStream> {
         let tcp = TcpStream::connect(("127.0.0.1", self.imap_port)).expect("connect to Dovecot");
         tcp.set_read_timeout(Some(Duration::from_secs(20)))
             .expect("timeout");
         let mut client = imap::Client::new(tcp);
         client.read_greeting().expect("greeting");
-        let mut session = client
-            .login(user, &password)
+        client
+            .login(user, self.password(user))
             .map_err(|(e, _)| e)
-            .expect("login");
+            .expect("login")
+    }
+
+    /// How many messages of `user`'s `mailbox` match an IMAP search such as
+    /// `UNSEEN` or `ALL`.
+    pub fn count(&self, user: &str, mailbox: &str, query: &str) -> usize {
+        let mut session = self.session(user);
+        session.examine(mailbox).expect("EXAMINE");
+        let n = session.search(query).expect("SEARCH").len();
+        let _ = session.logout();
+        n
+    }
+
+    /// Every message in `user`'s INBOX, fetched over IMAP without changing
+    /// their flags.
+    pub fn read_mailbox(&self, user: &str) -> Vec<Vec<u8>> {
+        let mut session = self.session(user);
         let mailbox = session.examine("INBOX").expect("EXAMINE INBOX");
         let mut messages = Vec::new();
         if mailbox.exists > 0 {
@@ -526,8 +588,7 @@ fn stop(pid: u32) {
         .status();
     // Wait for it to go, so that the next stack's ports and files are free.
     let start = Instant::now();
-    while Path::new(&format!("/proc/{pid}")).exists() && start.elapsed() < Duration::from_secs(10)
-    {
+    while Path::new(&format!("/proc/{pid}")).exists() && start.elapsed() < Duration::from_secs(10) {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
