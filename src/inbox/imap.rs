@@ -160,18 +160,24 @@ pub enum ImapError {
     #[error("the IMAP server {host} does not allow LOGIN on this connection (LOGINDISABLED)")]
     LoginDisabled { host: String },
     #[error("the IMAP server refused the login for {user}: {source}")]
-    Login { user: String, source: imap::Error },
+    Login {
+        user: String,
+        source: Box<imap::Error>,
+    },
     #[error("IMAP {step} failed: {source}")]
     Protocol {
         step: &'static str,
-        source: imap::Error,
+        source: Box<imap::Error>,
     },
     #[error(transparent)]
     Ingest(#[from] IngestError),
 }
 
 fn protocol(step: &'static str) -> impl FnOnce(imap::Error) -> ImapError {
-    move |source| ImapError::Protocol { step, source }
+    move |source| ImapError::Protocol {
+        step,
+        source: Box::new(source),
+    }
 }
 
 /// What one [`ImapInbox::fetch_once`] did.
@@ -295,7 +301,7 @@ impl ImapInbox {
             .login(&config.user, &config.password)
             .map_err(|(source, _)| ImapError::Login {
                 user: config.user.clone(),
-                source,
+                source: Box::new(source),
             })?;
         // Capabilities may change after login (RFC 3501 7.2.1).
         let capabilities = session
@@ -451,7 +457,7 @@ impl ImapInbox {
         let outcome = outcome?;
         restored.map_err(|e| ImapError::Protocol {
             step: "IDLE",
-            source: imap::Error::Io(e),
+            source: Box::new(imap::Error::Io(e)),
         })?;
         Ok(match outcome {
             imap::extensions::idle::WaitOutcome::MailboxChanged => Wake::Changed,
