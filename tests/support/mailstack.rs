@@ -582,14 +582,27 @@ fn wait_for_port(port: u16, logs: impl Fn() -> String) {
     }
 }
 
+/// Whether a process is still running: not gone, and not a zombie left for
+/// a parent that may never reap it (a container's init often does not).
+fn alive(pid: u32) -> bool {
+    fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|stat| {
+            // The state follows the command name, which is in parentheses.
+            stat.rsplit_once(')')
+                .map(|(_, rest)| !rest.trim_start().starts_with('Z'))
+                .unwrap_or(false)
+        })
+        .unwrap_or(false)
+}
+
 fn stop(pid: u32) {
     let _ = Command::new("kill")
         .args(["-TERM", &pid.to_string()])
         .status();
     // Wait for it to go, so that the next stack's ports and files are free.
     let start = Instant::now();
-    while Path::new(&format!("/proc/{pid}")).exists() && start.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(50));
+    while alive(pid) && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
     }
 }
 
