@@ -117,9 +117,7 @@ fn smtp_acceptance_to_queued_acknowledgement_with_50_senders() {
         inbox
             .fetch_once(&mut store, &ingest_config, &now())
             .expect("fetch");
-        inbox
-            .idle_wait(Duration::from_millis(500))
-            .expect("IDLE");
+        inbox.idle_wait(Duration::from_millis(500)).expect("IDLE");
     }
     for s in senders {
         s.join().expect("sender");
