@@ -40,6 +40,15 @@ mod tests {
     }
 
     #[test]
+    fn strings_are_escaped_as_docs_audit_md_says_and_no_more() {
+        let value = serde_json::json!({"s": "q\"b\\/\u{8}\t\n\u{c}\r\u{1}\u{1f}é€😀"});
+        assert_eq!(
+            to_string(&value),
+            "{\"s\":\"q\\\"b\\\\/\\b\\t\\n\\f\\r\\u0001\\u001fé€😀\"}"
+        );
+    }
+
+    #[test]
     fn a_roll_has_exactly_the_bytes_docs_audit_md_shows() {
         let roll = Roll {
             index: 0,

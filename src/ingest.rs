@@ -363,7 +363,14 @@ fn reply_to(
     } else {
         format!("Re: {}", message.subject)
     };
-    OutgoingMail::text(message_id, sender.to_string(), subject, body)
+    let mut reply = OutgoingMail::text(message_id, sender.to_string(), subject, body);
+    // The reply threads under the player's message and is marked as an
+    // automatic answer to it (RFC 3834).
+    reply.in_reply_to = message
+        .message_id
+        .as_deref()
+        .and_then(crate::outbound::message::reply_reference);
+    reply
 }
 
 #[allow(clippy::too_many_arguments)]

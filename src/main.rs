@@ -109,6 +109,31 @@ enum Command {
     /// seen (or move it) once stored; keep watching with IDLE (or polling)
     /// unless --once is given.
     Imap(ImapArgs),
+    /// Run the daemon: the inbox, deadlines, reminders and the outbox, until SIGTERM or SIGINT.
+    Daemon {
+        /// The daemon's configuration file (see deploy/adjutant.example.toml).
+        #[arg(long)]
+        config: PathBuf,
+        /// Run the loop until nothing is pending, then stop (for tests and cron).
+        #[arg(long)]
+        once: bool,
+    },
+    /// Send what is due in the outbox once, through the configured transport, and stop.
+    /// Not while the daemon runs on the same data directory.
+    Send {
+        #[arg(long)]
+        config: PathBuf,
+    },
+    /// List the outbox: each message's state, attempts and last error.
+    Outbox {
+        #[arg(long, default_value = "./var")]
+        data: PathBuf,
+        #[arg(long)]
+        campaign: Option<String>,
+        /// Put a dead message (by Message-ID) back in the queue, due now.
+        #[arg(long)]
+        requeue: Option<String>,
+    },
     /// Work with a campaign's public archive.
     Archive {
         #[command(subcommand)]
@@ -186,6 +211,25 @@ fn main() -> ExitCode {
     }
 }
 
+/// Sends logs to standard error at the configured level (the journal under
+/// systemd).
+fn init_logs(level: tracing::Level) {
+    // A second call (tests running the CLI in-process) keeps the first.
+    let _ = tracing_subscriber::fmt()
+        .with_max_level(level)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+fn daemon_from(config: &Path, clock: &dyn Clock) -> Result<adjutant::daemon::Daemon> {
+    let config = adjutant::daemon::DaemonConfig::load(config)?;
+    init_logs(config.log_level);
+    let mut daemon = adjutant::daemon::Daemon::from_config(&config)?;
+    let campaigns: Vec<&Path> = config.campaigns.iter().map(PathBuf::as_path).collect();
+    daemon.start(&campaigns, clock)?;
+    Ok(daemon)
+}
+
 fn ingest_config(own_addresses: Vec<String>) -> adjutant::ingest::IngestConfig {
     adjutant::ingest::IngestConfig {
         own_addresses,
@@ -204,10 +248,12 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
             let result = adjutant::demo::run(&dir, &mut out)?;
             writeln!(
                 out,
-                "campaign data: {}\narchive: {}\nmail: {}",
+                "campaign data: {}\norders mailed by the bots: {}\nreports and every other message sent: {}\narchive: {}  (check it: adjutant verify {})",
                 result.data_dir.display(),
+                result.maildir.display(),
+                result.outbox_dir.display(),
                 result.archive_dir.display(),
-                result.outbox_dir.display()
+                result.archive_dir.display()
             )?;
             if !result.verdict.ok() {
                 bail!("the demo's archive did not verify");
@@ -423,6 +469,75 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
             }
         }
         Command::Imap(args) => imap(args, clock, &mut out)?,
+        Command::Daemon { config, once } => {
+            let mut daemon = daemon_from(&config, clock)?;
+            daemon.stop_on_signals()?;
+            if once {
+                for pass in daemon.run_until_quiet(clock, 1000)? {
+                    for note in &pass.notes {
+                        writeln!(out, "{note}")?;
+                    }
+                }
+            } else {
+                daemon.run(clock)?;
+            }
+        }
+        Command::Send { config } => {
+            let config = adjutant::daemon::DaemonConfig::load(&config)?;
+            init_logs(config.log_level);
+            let mut daemon = adjutant::daemon::Daemon::from_config(&config)?;
+            daemon.start(&[], clock)?;
+            // Batch after batch until nothing is due: a message that failed
+            // waits for its next attempt, so this ends.
+            let mut any = false;
+            while !daemon.store().outbox_due(clock.now(), 1)?.is_empty() {
+                for note in daemon.handle(&adjutant::daemon::Event::OutboxDue, clock)? {
+                    any = true;
+                    writeln!(out, "{note}")?;
+                }
+            }
+            if !any {
+                writeln!(out, "nothing due in the outbox")?;
+            }
+        }
+        Command::Outbox {
+            data,
+            campaign,
+            requeue,
+        } => {
+            let mut store = open(&data)?;
+            if let Some(id) = requeue {
+                if !store.outbox_requeue(&id, clock.now())? {
+                    bail!("no dead message {id} in the outbox");
+                }
+                writeln!(out, "{id}: queued again")?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            for e in store.outbox(campaign.as_deref())? {
+                let when = match e.status {
+                    adjutant::store::OutboxStatus::Sent => e
+                        .sent_at
+                        .map(|t| format!(" at {}", t.to_rfc3339()))
+                        .unwrap_or_default(),
+                    adjutant::store::OutboxStatus::Queued if e.attempts > 0 => {
+                        format!(", next attempt {}", e.next_attempt_at.to_rfc3339())
+                    }
+                    _ => String::new(),
+                };
+                writeln!(
+                    out,
+                    "{} {} to {}: {}{when}, {} attempt(s){}",
+                    e.mail.message_id,
+                    e.mail.subject,
+                    e.mail.recipient,
+                    e.status.as_str(),
+                    e.attempts,
+                    e.last_error
+                        .map(|err| format!("; last error: {err}"))
+                        .unwrap_or_default()
+                )?;
+            }
+        }
         Command::Archive {
             command:
                 ArchiveCommand::Export {

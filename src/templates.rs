@@ -17,6 +17,7 @@ pub const DEFAULTS: &[(&str, &str)] = &[
     ("umpire.txt", include_str!("../templates/umpire.txt")),
     ("ack.txt", include_str!("../templates/ack.txt")),
     ("refused.txt", include_str!("../templates/refused.txt")),
+    ("reminder.txt", include_str!("../templates/reminder.txt")),
 ];
 
 /// A template could not be read or rendered.

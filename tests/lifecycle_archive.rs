@@ -283,6 +283,18 @@ fn verify_fails_when_one_order_is_changed() {
 }
 
 #[test]
+fn verify_refuses_an_empty_orders_file_as_docs_audit_md_section_2_says() {
+    let played = play();
+    let problems = tampered(&played, Kind::Umpire, 1, "orders/@umpire.txt", |_| {
+        String::new()
+    });
+    assert!(
+        problems.iter().any(|p| p.contains("is empty")),
+        "{problems:?}"
+    );
+}
+
+#[test]
 fn verify_fails_when_an_umpire_call_is_changed() {
     let played = play();
     let problems = tampered(&played, Kind::Umpire, 2, "orders/@umpire.txt", |text| {

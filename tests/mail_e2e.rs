@@ -16,6 +16,7 @@ use adjutant::engine;
 use adjutant::inbox::imap::{AfterStore, ImapConfig, ImapError, ImapInbox, Security, Wake};
 use adjutant::ingest::{IngestConfig, Outcome};
 use adjutant::lifecycle::FixedClock;
+use adjutant::outbound::{DeliveryPolicy, SmtpConfig, SmtpSecurity, SmtpTransport, deliver_due};
 use adjutant::store::Store;
 use support::mailstack::MailStack;
 
@@ -82,6 +83,34 @@ fn send(stack: &MailStack, from: &str, raw: &[u8]) {
         .unwrap_or_else(|e| panic!("SMTP refused the message: {e}\n{}", stack.logs()));
 }
 
+/// The outbox's SMTP transport pointed at the private Postfix.
+fn smtp(stack: &MailStack) -> SmtpTransport {
+    SmtpTransport::new(&SmtpConfig {
+        host: "127.0.0.1".into(),
+        port: Some(stack.smtp_port),
+        security: SmtpSecurity::Plain,
+        username: None,
+        password_file: None,
+        ca_file: None,
+        timeout_seconds: Some(20),
+    })
+    .expect("SMTP transport")
+}
+
+fn policy() -> DeliveryPolicy {
+    DeliveryPolicy {
+        from: format!("The Umpire <{GM}>"),
+        ..DeliveryPolicy::default()
+    }
+}
+
+fn text_of(raw: &[u8]) -> String {
+    mail_parser::MessageParser::default()
+        .parse(raw)
+        .and_then(|m| m.body_text(0).map(|t| t.into_owned()))
+        .unwrap_or_default()
+}
+
 fn replies_to(store: &Store, recipient: &str) -> Vec<adjutant::store::OutgoingMail> {
     store
         .queued_mail(ID)
@@ -145,6 +174,53 @@ fn orders_sent_over_smtp_are_read_over_imap_stored_acknowledged_and_flagged_seen
         .expect("fetch");
     assert_eq!(again.fetched(), 0, "{again:?}");
     assert_eq!(replies_to(&store, LANNES).len(), 1, "no second reply");
+
+    // The acknowledgement goes out through Postfix and lands in the
+    // player's own mailbox, where a mail client reads it over IMAP.
+    // (The campaign's opening messages, queued at registration, go too.)
+    let report = deliver_due(&mut store, &smtp(&stack), &policy(), &now()).expect("deliver");
+    assert!(
+        report.dead.is_empty() && report.retried.is_empty(),
+        "{report:?}"
+    );
+    assert_eq!(
+        report
+            .sent
+            .iter()
+            .filter(|id| id.contains(".reply."))
+            .count(),
+        1,
+        "{report:?}"
+    );
+    let received = stack.wait_for_mail(LANNES, 2, WAIT);
+    let ack = received
+        .iter()
+        .find(|m| text_of(m).contains("Digest of your accepted orders: "))
+        .unwrap_or_else(|| panic!("no acknowledgement among {} messages", received.len()));
+    let raw = String::from_utf8_lossy(ack).into_owned();
+    assert!(raw.contains("Auto-Submitted: auto-replied"), "{raw}");
+    assert!(raw.contains(GM), "from adjutant's address: {raw}");
+    assert!(text_of(ack).contains("1-ligne: hold"), "{}", text_of(ack));
+    // Sent once: a second pass finds nothing due, and the player has no copy.
+    let again = deliver_due(&mut store, &smtp(&stack), &policy(), &now()).expect("deliver");
+    assert!(again.sent.is_empty(), "{again:?}");
+    assert_eq!(stack.read_mailbox(LANNES).len(), 2);
+    // What adjutant sent to its own address (the GM's opening message) is
+    // read back, and never answered: no loop.
+    stack.wait_for_mail(GM, 2, WAIT);
+    let own = inbox
+        .fetch_once(&mut store, &ingest_config(), &now())
+        .expect("fetch");
+    assert!(
+        own.outcomes
+            .iter()
+            .all(|(_, o)| matches!(o, Outcome::Ignored { .. })),
+        "{own:?}"
+    );
+    assert!(
+        replies_to(&store, GM).is_empty(),
+        "no reply to our own mail"
+    );
     inbox.logout();
 }
 
@@ -294,6 +370,17 @@ fn a_wrong_passphrase_hostile_mail_and_auto_replies_get_the_documented_treatment
     );
     // Every one was let go, so none comes round again.
     assert_eq!(stack.count(GM, "INBOX", "UNSEEN"), 0);
+
+    // The refusal reaches the player; nothing reaches the machines.
+    deliver_due(&mut store, &smtp(&stack), &policy(), &now()).expect("deliver");
+    let received = stack.wait_for_mail(LANNES, 2, WAIT);
+    assert!(
+        received
+            .iter()
+            .any(|m| text_of(m).contains("do not match a player")),
+        "no refusal among {} messages",
+        received.len()
+    );
 }
 
 #[test]

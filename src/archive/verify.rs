@@ -444,6 +444,14 @@ fn check_manifest(
             }
             Some(digest) => {
                 let text = read(&path)?;
+                // AUDIT.md section 2: a side that sent orders sent at least
+                // one line; an empty file would stand for orders never given.
+                if text.is_empty() {
+                    problems.push(format!(
+                        "orders/{}.txt is empty; a side with no orders is `none` in the manifest",
+                        entry.side
+                    ));
+                }
                 if Digest32::of(&text) != digest {
                     problems.push(format!(
                         "orders/{}.txt hashes to {}, the manifest says {digest}",

@@ -203,6 +203,11 @@ mod tests {
             phase: 0,
             active_side: "a".into(),
             sides: vec!["a".into(), "b".into()],
+            map: crate::campaign::MapSpec::Table {
+                width: 7200,
+                depth: 4800,
+            },
+            terrain: Vec::new(),
             units: Vec::new(),
             generals: Vec::new(),
             standing_orders: BTreeMap::new(),

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-use crate::campaign::{GeneralSpec, UnitSpec};
+use crate::campaign::{GeneralSpec, MapSpec, Terrain, UnitSpec};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameState {
@@ -20,6 +20,11 @@ pub struct GameState {
     pub active_side: String,
     /// Sides in the order they take the active role.
     pub sides: Vec<String>,
+    /// The table or hex grid, and the terrain on it: part of the state so
+    /// that movement, sight and shooting depend on nothing the archive does
+    /// not hold.
+    pub map: MapSpec,
+    pub terrain: Vec<Terrain>,
     pub units: Vec<UnitState>,
     pub generals: Vec<GeneralState>,
     /// Canonical order lines each side gave last, kept for the

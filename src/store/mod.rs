@@ -3,7 +3,10 @@
 //! several tables is one transaction, so a crash leaves either all of a step
 //! or none of it.
 
+mod outbox;
 mod schema;
+
+pub use outbox::{OutboxEntry, OutboxStatus};
 
 use chrono::{DateTime, Utc};
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
@@ -125,6 +128,10 @@ pub struct OutgoingMail {
     /// Files sent with the message: inline images (with a `content_id`)
     /// and attachments (without).
     pub parts: Vec<MailPart>,
+    /// The Message-ID (with its angle brackets) of the message this one
+    /// answers; a reply carries it as In-Reply-To and References, and is
+    /// marked `Auto-Submitted: auto-replied` (RFC 3834).
+    pub in_reply_to: Option<String>,
 }
 
 /// A file carried by an outgoing message.
@@ -148,6 +155,7 @@ impl OutgoingMail {
             body,
             html: None,
             parts: Vec::new(),
+            in_reply_to: None,
         }
     }
 }
@@ -756,23 +764,14 @@ impl Store {
         Ok(())
     }
 
-    /// Messages waiting to be sent, oldest first.
+    /// Messages waiting to be sent (in flight ones included), oldest first.
     pub fn queued_mail(&self, campaign: &str) -> Result<Vec<OutgoingMail>> {
-        let mut stmt = self.conn.prepare(
-            "SELECT message_id, recipient, subject, body FROM outbox
-             WHERE campaign_id = ?1 AND status = 'queued' ORDER BY id",
-        )?;
-        let rows = stmt
-            .query_map([campaign], |r| {
-                Ok(OutgoingMail::text(
-                    r.get(0)?,
-                    r.get(1)?,
-                    r.get(2)?,
-                    r.get(3)?,
-                ))
-            })?
-            .collect::<std::result::Result<Vec<_>, _>>()?;
-        Ok(rows)
+        Ok(self
+            .outbox(Some(campaign))?
+            .into_iter()
+            .filter(|e| matches!(e.status, OutboxStatus::Queued | OutboxStatus::InFlight))
+            .map(|e| e.mail)
+            .collect())
     }
 }
 
@@ -787,26 +786,47 @@ fn put_state(tx: &Transaction<'_>, state: &GameState) -> Result<Digest32> {
     Ok(digest)
 }
 
-/// Queues a message. The Message-ID is unique, so queueing the same message
-/// twice (a step repeated after a crash) is a no-op rather than a duplicate.
+/// Queues a message with its parts. The Message-ID is unique, so queueing
+/// the same message twice (a step repeated after a crash) is a no-op rather
+/// than a duplicate. Returns whether it was new.
 fn queue_mail(
     tx: &Transaction<'_>,
     campaign: Option<&str>,
     mail: &OutgoingMail,
     now: DateTime<Utc>,
-) -> Result<()> {
-    tx.execute(
+) -> Result<bool> {
+    let inserted = tx.execute(
         "INSERT OR IGNORE INTO outbox (campaign_id, created_at, message_id, recipient, subject,
-            body, next_attempt_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?2)",
+            body, next_attempt_at, html, in_reply_to)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?2, ?7, ?8)",
         params![
             campaign,
             ts(&now),
             mail.message_id,
             mail.recipient,
             mail.subject,
-            mail.body
+            mail.body,
+            mail.html,
+            mail.in_reply_to,
         ],
     )?;
-    Ok(())
+    if inserted == 0 {
+        return Ok(false);
+    }
+    let id = tx.last_insert_rowid();
+    for (seq, part) in mail.parts.iter().enumerate() {
+        tx.execute(
+            "INSERT INTO outbox_parts (outbox_id, seq, filename, content_type, content_id, bytes)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                id,
+                seq as i64,
+                part.filename,
+                part.content_type,
+                part.content_id,
+                part.bytes
+            ],
+        )?;
+    }
+    Ok(true)
 }

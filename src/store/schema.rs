@@ -111,4 +111,26 @@ pub const MIGRATIONS: &[&str] = &[
     ALTER TABLE inbound_messages ADD COLUMN outcome TEXT;
     CREATE INDEX inbound_by_digest ON inbound_messages(raw_digest);
     "#,
+    // 3: what the outbox needs to send a whole message and to survive a
+    // crash mid-send: the HTML alternative, the files (inline images and
+    // attachments), the Message-ID a reply answers, when the current attempt
+    // began (set before the transport is called, cleared with its result, so
+    // a row found with it set was in flight when the process stopped), and
+    // when the message went out.
+    r#"
+    ALTER TABLE outbox ADD COLUMN html TEXT;
+    ALTER TABLE outbox ADD COLUMN in_reply_to TEXT;
+    ALTER TABLE outbox ADD COLUMN attempt_started_at TEXT;
+    ALTER TABLE outbox ADD COLUMN sent_at TEXT;
+    CREATE TABLE outbox_parts (
+        outbox_id    INTEGER NOT NULL REFERENCES outbox(id),
+        seq          INTEGER NOT NULL,
+        filename     TEXT NOT NULL,
+        content_type TEXT NOT NULL,
+        content_id   TEXT,
+        bytes        BLOB NOT NULL,
+        PRIMARY KEY (outbox_id, seq)
+    );
+    CREATE INDEX outbox_by_due ON outbox(status, next_attempt_at);
+    "#,
 ];

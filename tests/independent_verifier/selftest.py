@@ -4,9 +4,11 @@
 Builds a small synthetic archive laid out as docs/AUDIT.md section 7: sides alpha, beta and gamma, both
 chains of length 5 from a fixed h_0, three turns and three umpire calls interleaved with them (calls after
 turns 0, 2 and 2), rolls drawn from the section 5 stream. Checks that `verify.py archive` accepts it (also
-with its logs unpublished, and with a turns' chain used up to h_0), then that each tampered copy is refused,
-for the expected reason where one is given, and that malformed input is reported rather than crashing.
-Exit status 0 only if every case behaves.
+with its logs unpublished, with a turns' chain used up to h_0, and with edge cases the spec allows: other
+rulesets' phase labels, unknown keys, strings of every kind, an empty beacon, chain_length 0), then that each
+tampered copy is refused, for the expected reason where one is given, and that malformed input is reported
+rather than crashing; it also checks section 6's string escaping directly. Exit status 0 only if every case
+behaves.
 """
 
 from __future__ import annotations
@@ -109,12 +111,13 @@ def build_resolution(
     number_word: str | None = None,
     tag_kind: str | None = None,
     manifest_fn=None,
+    beacon: str | None = BEACON,
 ) -> None:
     """Writes turn or umpire call k, with every digest and roll consistent. The keyword arguments break one
     rule each: index_from and word_from shift the logged index and first_word of every roll (0 for an honest
     log, whose numbering starts again in each resolution); number_word replaces the manifest's `resolution` or
     `call`; tag_kind derives the seed with the other kind's tag; manifest_fn rewrites the manifest's bytes
-    (before its digest is taken)."""
+    (before its digest is taken); beacon is the beacon the seed is derived with (None for none)."""
     folder = res(out, kind, k)
     if folder.exists():
         shutil.rmtree(folder)
@@ -135,7 +138,7 @@ def build_resolution(
     write(folder / "prior-state.json", prior)
     write(folder / "next-state.json", nxt)
     manifest_digest = v.sha256(manifest)
-    seed = v.derive_seed(tag_kind or kind, CAMPAIGN, k, secret, manifest_digest, v.sha256(prior), BEACON)
+    seed = v.derive_seed(tag_kind or kind, CAMPAIGN, k, secret, manifest_digest, v.sha256(prior), beacon)
     stream = v.Stream(seed)
     rolls = []
     for i, (die, purpose) in enumerate(dice):
@@ -205,13 +208,15 @@ def build_call(out: Path, k: int, orders: dict[str, str | None] | None = None, *
     build_resolution(out, UMPIRE, k, **args)
 
 
-def write_campaign(out: Path, n: int = N, turns: int = len(TURNS), calls: int = len(CALLS), u0=None) -> None:
+def write_campaign(
+    out: Path, n: int = N, turns: int = len(TURNS), calls: int = len(CALLS), u0=None, beacon: str | None = BEACON
+) -> None:
     umpire = v.chain(u0, n) if u0 is not None else v.umpire_chain(H0, n)
     write(
         out / "campaign.json",
         canonical_json(
             {
-                "beacon": BEACON,
+                "beacon": beacon,
                 "calls": calls,
                 "campaign": CAMPAIGN,
                 "chain_length": n,
@@ -772,6 +777,158 @@ def exhausted_chain_umpire_not_from_h0(out: Path) -> None:
     rebuild_with_chain_length(out, len(TURNS), u0=v.sha256(b"not derived from h_0"))
 
 
+
+# ---- empty orders files (AUDIT.md section 2) -----------------------------------------------------
+
+
+def orders_file_empty(out: Path) -> None:
+    # the manifest lists the digest of the empty text, and the file is there: still refused
+    build_turn(out, 2, orders={**TURNS[2][1], "beta": ""})
+
+
+def umpire_orders_file_empty(out: Path) -> None:
+    build_call(out, 2, orders={v.UMPIRE_SIDE: ""})
+
+
+# ---- phase labels (AUDIT.md section 3) -----------------------------------------------------------
+
+# labels another ruleset could write: anything printable ASCII, not starting or ending with a space
+OTHER_PHASES = {1: "Phase 1: Move -- Blue/Red [50%] ~ ok", 2: "Turn 2 FIRE! (a & b)  {x}", 3: "x"}
+
+
+def phase_labels_of_another_ruleset(out: Path) -> None:
+    for k, phase in OTHER_PHASES.items():
+        build_turn(out, k, phase=phase)
+
+
+def phase_label(label: str):
+    def mutate(out: Path) -> None:
+        build_turn(out, 2, phase=label)
+
+    return mutate
+
+
+# ---- unknown keys of campaign.json and resolution.json (AUDIT.md section 7) ----------------------
+
+UNKNOWN = {
+    "scale": 1.5,
+    "exported_by": "adjutant 9.9 \u00e9",
+    "notes": {"a": [1.25, None, True, {"b": -2.5e-3}]},
+    "Zz": None,
+    "@later": ["x", 3],
+}
+
+
+def unknown_keys_ignored(out: Path) -> None:
+    edit_json(out / "campaign.json", lambda o: o.update(UNKNOWN))
+    edit_json(res(out, TURN, 1) / "resolution.json", lambda o: o.update(UNKNOWN, weather=0.75))
+    edit_json(res(out, UMPIRE, 2) / "resolution.json", lambda o: o.update(UNKNOWN, umpire_note="rain"))
+
+
+def prepend_raw(path: Path, raw: bytes) -> None:
+    data = path.read_bytes()
+    assert data.startswith(b"{")
+    path.write_bytes(b"{" + raw + data[1:])
+
+
+def repeated_unknown_key_ignored(out: Path) -> None:
+    prepend_raw(out / "campaign.json", b'"note":1,"note":[2.5],')
+    prepend_raw(res(out, UMPIRE, 1) / "resolution.json", b'"note":"a","note":"b",')
+
+
+def repeated_known_campaign_key(out: Path) -> None:
+    prepend_raw(out / "campaign.json", b'"turns":3,')
+
+
+def repeated_known_resolution_key(out: Path) -> None:
+    prepend_raw(res(out, TURN, 2) / "resolution.json", b'"k":2,')
+
+
+def known_key_fraction(out: Path) -> None:
+    edit_json(out / "campaign.json", lambda o: o.update(chain_length=float(N)))
+
+
+def resolution_k_fraction(out: Path) -> None:
+    edit_json(res(out, UMPIRE, 3) / "resolution.json", lambda o: o.update(k=3.0))
+
+
+# ---- the canonical form of states and log lines (AUDIT.md section 6) -----------------------------
+
+# one string with every kind of character section 6 names: quote, backslash, the five short escapes, other
+# control characters, `/`, DEL, and non-ASCII characters (two-, three- and four-byte UTF-8)
+SPECIAL = 'fire / "old guard" \\ a\tb\nc\bd\fe\rf \x00\x01\x1b\x1f \x7f \u00e9 \u2028 \U0001f600'
+STATE_SPECIAL = canonical_json({"name": SPECIAL, "turn": 4, "\u00e9": {"/": "\\"}})
+
+
+def special_strings(out: Path) -> None:
+    build_turn(out, 1, dice=[(die, f"{purpose} {SPECIAL}") for die, purpose in TURNS[1][2]])
+    p = res(out, TURN, 1) / "events.jsonl"
+    p.write_bytes(p.read_bytes() + canonical_json({"note": SPECIAL, "\u00e9t\u00e9": 1, "z": [SPECIAL]}) + b"\n")
+    build_turn(out, 3, nxt=STATE_SPECIAL)
+
+
+def respelled(name: str, raw: bytes, other: bytes):
+    """special_strings, then the first `raw` in turn 1's or 3's `name` file spelled `other` instead."""
+
+    def mutate(out: Path) -> None:
+        special_strings(out)
+        if name == "next-state.json":
+            assert raw in STATE_SPECIAL
+            build_turn(out, 3, nxt=STATE_SPECIAL.replace(raw, other, 1))  # every digest consistent
+            return
+        p = res(out, TURN, 1) / name
+        data = p.read_bytes()
+        assert raw in data, (name, raw)
+        p.write_bytes(data.replace(raw, other, 1))
+
+    return mutate
+
+
+def events_line(raw: bytes):
+    def mutate(out: Path) -> None:
+        p = res(out, UMPIRE, 1) / "events.jsonl"
+        p.write_bytes(p.read_bytes() + raw + b"\n")
+
+    return mutate
+
+
+# ---- the beacon field (AUDIT.md section 4) and the chain length (section 1) ----------------------
+
+
+def rebuild_with_beacon(out: Path, campaign_beacon: str | None, seed_beacon: str | None) -> None:
+    write_campaign(out, beacon=campaign_beacon)
+    for k in TURNS:
+        build_turn(out, k, beacon=seed_beacon)
+    for k in CALLS:
+        build_call(out, k, beacon=seed_beacon)
+
+
+def empty_beacon(out: Path) -> None:
+    rebuild_with_beacon(out, "", "")  # an empty string is a beacon: its field is SHA-256 of no bytes
+
+
+def null_beacon(out: Path) -> None:
+    rebuild_with_beacon(out, None, None)
+
+
+def empty_beacon_taken_as_none(out: Path) -> None:
+    rebuild_with_beacon(out, "", None)
+
+
+def chain_length_zero(out: Path) -> None:
+    no_resolutions(out)
+    write_campaign(out, n=0, turns=0, calls=0)  # C = h_0 and U = u_0 = SHA-256(tag || h_0)
+
+
+def chain_length_zero_wrong_umpire(out: Path) -> None:
+    no_resolutions(out)
+    write_campaign(out, n=0, turns=0, calls=0, u0=v.sha256(b"not derived from h_0"))
+
+
+def chain_length_negative(out: Path) -> None:
+    edit_json(out / "campaign.json", lambda o: o.update(chain_length=-1))
+
+
 TAMPERS = [
     ("one byte of a turn secret", flip_secret_byte, "turn 1: FAIL: chain:"),
     ("one byte of a call secret", flip_call_secret_byte, "call 2: FAIL: chain:"),
@@ -886,6 +1043,74 @@ TAMPERS = [
     ("a key missing from a roll", roll_key_missing, "keys missing: purpose"),
     ("resolved_at not RFC 3339", resolved_at_not_rfc3339, "not an RFC 3339 time"),
     ("resolved_at not in UTC", resolved_at_not_utc, "not an RFC 3339 time"),
+    # empty orders files (section 2)
+    ("an empty orders file of a side", orders_file_empty, "turn 2: FAIL: orders: orders/beta.txt is empty"),
+    ("an empty umpire call file", umpire_orders_file_empty, "call 2: FAIL: orders: orders/@umpire.txt is empty"),
+    # phase labels (section 3)
+    ("a phase label with a non-ASCII letter", phase_label("turn 1 ordres (\u00e9quipe active)"),
+     "(U+00E9), not printable ASCII"),
+    ("a phase label with a tab", phase_label("turn 1\torders (beta active)"), "(U+0009), not printable ASCII"),
+    ("a phase label with DEL", phase_label("turn 1 orders\x7f"), "(U+007F), not printable ASCII"),
+    ("a phase label with a line break", phase_label("turn 1\norders (beta active)"), "(U+000A), not printable"),
+    ("a phase label with a NUL", phase_label("turn 1 \x00"), "(U+0000), not printable ASCII"),
+    ("a phase label starting with a space", phase_label(" turn 1 orders (beta active)"), "starts with a space"),
+    ("a phase label ending with a space", phase_label("turn 1 orders (beta active) "), "ends with a space"),
+    ("a phase label that is one space", phase_label(" "), "starts with a space"),
+    # known keys of campaign.json and resolution.json (section 7); unknown ones pass, see main()
+    ("a known key of campaign.json given twice", repeated_known_campaign_key, "campaign.json: duplicate key 'turns'"),
+    ("a known key of resolution.json given twice", repeated_known_resolution_key,
+     "turn 2: FAIL: resolution.json: duplicate key 'k'"),
+    ("chain_length written as a fraction", known_key_fraction, "chain_length is not an integer: 5.0"),
+    ("a call's k written as a fraction", resolution_k_fraction, "call 3: FAIL: resolution.json: k is not an integer"),
+    # the canonical form (section 6)
+    ("a roll line with a non-ASCII character as \\u00e9", respelled("rolls.jsonl", "\u00e9".encode(), b"\\u00e9"),
+     "turn 1: FAIL: rolls: rolls.jsonl line 1 is not in canonical form"),
+    ("a roll line with a four-byte character as a surrogate pair",
+     respelled("rolls.jsonl", "\U0001f600".encode(), b"\\ud83d\\ude00"), "rolls.jsonl line 1 is not in canonical form"),
+    ("a roll line with U+2028 as \\u2028", respelled("rolls.jsonl", "\u2028".encode(), b"\\u2028"),
+     "rolls.jsonl line 1 is not in canonical form"),
+    ("a roll line with / as \\/", respelled("rolls.jsonl", b"/", b"\\/"),
+     "rolls.jsonl line 1 is not in canonical form"),
+    ("a roll line with a tab as \\u0009", respelled("rolls.jsonl", b"\\t", b"\\u0009"),
+     "rolls.jsonl line 1 is not in canonical form"),
+    ("a roll line with a line feed as \\u000a", respelled("rolls.jsonl", b"\\n", b"\\u000a"),
+     "rolls.jsonl line 1 is not in canonical form"),
+    ("a roll line with U+001F in upper-case hex", respelled("rolls.jsonl", b"\\u001f", b"\\u001F"),
+     "rolls.jsonl line 1 is not in canonical form"),
+    ("a roll line with U+001B raw, not escaped", respelled("rolls.jsonl", b"\\u001b", b"\x1b"),
+     "rolls.jsonl line 1 is not valid JSON"),
+    ("a roll line with DEL as \\u007f", respelled("rolls.jsonl", b"\x7f", b"\\u007f"),
+     "rolls.jsonl line 1 is not in canonical form"),
+    ("a roll line with a quote as \\u0022", respelled("rolls.jsonl", b'\\"', b"\\u0022"),
+     "rolls.jsonl line 1 is not in canonical form"),
+    ("a roll line with an integer written -0", respelled("rolls.jsonl", b'"index":0', b'"index":-0'),
+     "rolls.jsonl line 1 is not in canonical form"),
+    ("a roll line with a space after a colon", respelled("rolls.jsonl", b'"die":', b'"die": '),
+     "rolls.jsonl line 1 has insignificant white space"),
+    ("a roll line with its keys unsorted", respelled("rolls.jsonl", b'{"die":"d6",', b'{"faces":[0],"die":"d6",'),
+     "rolls.jsonl line 1: keys not sorted"),
+    ("an event line with a non-ASCII character as \\u00e9", respelled("events.jsonl", "\u00e9".encode(), b"\\u00e9"),
+     "turn 1: FAIL: events: events.jsonl line 2 is not in canonical form"),
+    ("an event key with a non-ASCII character as \\u00e9", respelled("events.jsonl", '"\u00e9t'.encode(), b'"\\u00e9t'),
+     "events.jsonl line 2 is not in canonical form"),
+    ("a state with a non-ASCII character as \\u00e9", respelled("next-state.json", "\u00e9".encode(), b"\\u00e9"),
+     "turn 3: FAIL: state: not canonical JSON: next-state.json is not in canonical form"),
+    ("a state with / as \\/", respelled("next-state.json", b"/", b"\\/"), "next-state.json is not in canonical form"),
+    ("a state with a control character as \\u0008", respelled("next-state.json", b"\\b", b"\\u0008"),
+     "next-state.json is not in canonical form"),
+    ("an event line with a fraction", events_line(b'{"range":2.5}'),
+     "call 1: FAIL: events: events.jsonl line 2: non-integer"),
+    ("an event line with an exponent", events_line(b'{"a":1e2}'), "events.jsonl line 2: non-integer number 1e2"),
+    ("an event line with its keys unsorted", events_line(b'{"b":1,"a":2}'), "events.jsonl line 2: keys not sorted"),
+    ("an event line with a white space", events_line(b'{"a": 1}'), "events.jsonl line 2 has insignificant white space"),
+    ("an event line with a lone surrogate", events_line(b'{"a":"\\ud800"}'), "lone surrogate"),
+    ("an event line that is not an object", events_line(b"[1,2]"), "events.jsonl line 2 is not a JSON object"),
+    ("a blank event line", events_line(b""), "events.jsonl line 2 is blank"),
+    # the beacon field (section 4) and the chain length (section 1)
+    ("an empty beacon taken for no beacon", empty_beacon_taken_as_none, "turn 1: FAIL: seed:"),
+    ("chain_length 0 with an umpire_commitment not derived from C", chain_length_zero_wrong_umpire,
+     "chain_length is 0, so commitment C is h_0"),
+    ("a negative chain_length", chain_length_negative, "chain_length -1 is not in 0 .. 100000"),
 ]
 
 
@@ -924,6 +1149,60 @@ def folder_k_cases() -> list[tuple[str, bool]]:
         "": None,
     }
     return [(f"folder name {name!r} -> {k}", v.folder_k(name) == k) for name, k in want.items()]
+
+
+def escape_cases() -> list[tuple[str, bool]]:
+    """Section 6's string escaping, checked directly on the verifier's canonical form, with the bytes the
+    section prescribes for each kind of character."""
+    want = {
+        '"': b'\\"',
+        "\\": b"\\\\",
+        "\b": b"\\b",
+        "\t": b"\\t",
+        "\n": b"\\n",
+        "\f": b"\\f",
+        "\r": b"\\r",
+        "\x00": b"\\u0000",
+        "\x01": b"\\u0001",
+        "\x0b": b"\\u000b",
+        "\x1b": b"\\u001b",
+        "\x1f": b"\\u001f",
+        " ": b" ",
+        "/": b"/",
+        "~": b"~",
+        "\x7f": b"\x7f",
+        "\u0080": b"\xc2\x80",
+        "\u00e9": b"\xc3\xa9",
+        "\u2028": b"\xe2\x80\xa8",
+        "\ufeff": b"\xef\xbb\xbf",
+        "\U0001f600": b"\xf0\x9f\x98\x80",
+    }
+    cases = [
+        (f"canonical string {ch!r} -> {raw!r}", v.canonical_json(ch) == b'"' + raw + b'"') for ch, raw in want.items()
+    ]
+    every = "".join(chr(c) for c in range(0x100)) + "\u2028\ud7ff\ue000\uffff\U0010ffff"
+    cases.append(
+        (
+            "canonical strings U+0000 .. U+00FF and more agree with json.dumps(ensure_ascii=False)",
+            all(v.canonical_json(ch) == json.dumps(ch, ensure_ascii=False).encode() for ch in every),
+        )
+    )
+    obj = {"z": 1, "\u00e9": 2, "\uffff": 3, "\U0001f600": 4, "Z": [True, False, None, -7, "a"], "": {}}
+    cases.append(
+        (
+            "canonical object: keys sorted by their UTF-8 bytes, no white space",
+            v.canonical_json(obj)
+            == b'{"":{},"Z":[true,false,null,-7,"a"],"z":1,"\xc3\xa9":2,"\xef\xbf\xbf":3,"\xf0\x9f\x98\x80":4}',
+        )
+    )
+    for name, value in (("a fraction", 1.5), ("a lone surrogate", "\ud800"), ("a fraction in a list", [1, 0.5])):
+        try:
+            v.canonical_json(value)
+            refused = False
+        except v.Fail:
+            refused = True
+        cases.append((f"canonical form refuses {name}", refused))
+    return cases
 
 
 def report_shape_ok(stdout: str, rolls: int | None) -> bool:
@@ -986,9 +1265,18 @@ def main() -> int:
         case("salt-only orders, side id with digits and -", salt_only_orders, True)
         case("turns' chain used up to h_0, umpire chain derived from it", exhausted_turn_chain, True)
         case("no turns and no calls yet", no_resolutions, True)
+        case("phase labels of another ruleset (upper case, punctuation, one letter)", phase_labels_of_another_ruleset,
+             True)
+        case("unknown keys of campaign.json and resolution.json, fractions included, are ignored",
+             unknown_keys_ignored, True)
+        case("a repeated unknown key is ignored", repeated_unknown_key_ignored, True)
+        case("strings of every kind in rolls, events and a state, written as section 6 says", special_strings, True)
+        case("an empty beacon, hashed as a string", empty_beacon, True)
+        case("no beacon (null), 32 zero bytes", null_beacon, True)
+        case("chain_length 0, no resolutions, U derived from C = h_0", chain_length_zero, True)
         for name, mutate, *reason in TAMPERS:
             case(f"refused: {name}", mutate, False, *reason)
-        for name, good in folder_k_cases():
+        for name, good in folder_k_cases() + escape_cases():
             print(f"{'ok' if good else 'FAIL'} {name}")
             failures += not good
 

@@ -26,6 +26,14 @@ UMPIRE_SIDE = "@umpire"
 UMPIRE_PHASE = "umpire"
 MAX_CHAIN_LENGTH = 100000
 SIDE_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
+# The keys section 7 gives campaign.json and resolution.json; a verifier ignores any other key.
+CAMPAIGN_KEYS = frozenset(
+    "spec campaign title ruleset sides chain_length commitment umpire_commitment beacon no_orders_policy "
+    "initial_state_digest turns calls".split()
+)
+RESOLUTION_KEYS = frozenset(
+    "kind k after_turn phase secret manifest_digest seed prior_state_digest next_state_digest resolved_at".split()
+)
 MASK32 = 0xFFFFFFFF
 
 # The two kinds of resolution (section 1). `kind` is the word of resolution.json.
@@ -434,12 +442,20 @@ def _no_constants(s: str):
     raise Fail(f"non-JSON constant {s}")
 
 
-def _unique_keys(pairs):
-    obj = {}
+class _Object(dict):
+    """A parsed JSON object that remembers which of its keys occurred more than once."""
+
+    duplicates: frozenset = frozenset()
+
+
+def _keep_duplicates(pairs):
+    obj = _Object()
+    seen = set()
     for k, v in pairs:
         if k in obj:
-            raise Fail(f"duplicate key {k!r}")
+            seen.add(k)
         obj[k] = v
+    obj.duplicates = frozenset(seen)
     return obj
 
 
@@ -457,6 +473,8 @@ def _unique_sorted_keys(pairs):
 
 
 def parse_json(data: bytes, what: str, integers_only: bool = True, sorted_keys: bool = False):
+    """Parses UTF-8 JSON. With sorted_keys, objects must have unique keys sorted by their UTF-8 bytes;
+    without, objects are _Object and remember their duplicated keys (for the caller to judge)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -466,12 +484,81 @@ def parse_json(data: bytes, what: str, integers_only: bool = True, sorted_keys: 
             text,
             parse_float=_no_floats if integers_only else None,
             parse_constant=_no_constants,
-            object_pairs_hook=_unique_sorted_keys if sorted_keys else _unique_keys,
+            object_pairs_hook=_unique_sorted_keys if sorted_keys else _keep_duplicates,
         )
     except Fail as e:
         raise Fail(f"{what}: {e}") from None
     except (ValueError, RecursionError) as e:
         raise Fail(f"{what} is not valid JSON: {e}") from None
+
+
+# Section 6: strings are written as JSON requires and no more. `"` and `\` with a backslash; these five
+# control characters by their short escapes; every other character below U+0020 as \u00XX (lower-case hex);
+# everything else, `/` and all non-ASCII characters included, as its own UTF-8 bytes.
+SHORT_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
+
+
+def canonical_string(s: str) -> str:
+    out = ['"']
+    for ch in s:
+        if ch in SHORT_ESCAPES:
+            out.append(SHORT_ESCAPES[ch])
+        elif ord(ch) < 0x20:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def canonical_json(value) -> bytes:
+    """The canonical form of section 6: UTF-8, no insignificant white space, object keys sorted by their
+    UTF-8 bytes, integers only, strings escaped as JSON requires and no more. Raises Fail on a value that has
+    no canonical form (a fraction, or a string holding a lone surrogate, which has no UTF-8 form)."""
+
+    def enc(v) -> str:
+        if v is None:
+            return "null"
+        if v is True:
+            return "true"
+        if v is False:
+            return "false"
+        if isinstance(v, int):
+            return str(v)
+        if isinstance(v, str):
+            return canonical_string(v)
+        if isinstance(v, list):
+            return "[" + ",".join(enc(x) for x in v) + "]"
+        if isinstance(v, dict):
+            keys = sorted(v, key=_utf8_key)
+            return "{" + ",".join(canonical_string(k) + ":" + enc(v[k]) for k in keys) + "}"
+        raise Fail(f"{type(v).__name__} value {v!r} has no canonical form (integers only)")
+
+    try:
+        return enc(value).encode("utf-8")
+    except UnicodeEncodeError:
+        raise Fail("a string holds a lone surrogate (\\ud800-\\udfff), which has no UTF-8 form") from None
+    except RecursionError:
+        raise Fail("nested too deeply") from None
+
+
+def check_canonical_json(data: bytes, name: str):
+    """Section 6: the bytes are exactly the canonical form of the value they hold. Returns the value."""
+    value = parse_json(data, name, integers_only=True, sorted_keys=True)
+    at = whitespace_outside_strings(data.decode("utf-8"))
+    if at is not None:
+        raise Fail(f"{name} has insignificant white space (character {at})")
+    try:
+        canon = canonical_json(value)
+    except Fail as e:
+        raise Fail(f"{name}: {e}") from None
+    if canon != data:
+        i = next((i for i, (a, b) in enumerate(zip(data, canon)) if a != b), min(len(data), len(canon)))
+        raise Fail(
+            f"{name} is not in canonical form at byte {i}: it has {data[i:i + 12]!r}, the canonical form "
+            f"{canon[i:i + 12]!r} (section 6)"
+        )
+    return value
 
 
 def read_bytes(path: Path, what: str) -> bytes:
@@ -483,10 +570,15 @@ def read_bytes(path: Path, what: str) -> bytes:
         raise Fail(f"{what} unreadable: {e}") from None
 
 
-def read_json_object(path: Path, what: str) -> dict:
-    obj = parse_json(read_bytes(path, what), what)
+def read_json_object(path: Path, what: str, known_keys: frozenset[str]) -> dict:
+    """campaign.json or resolution.json (section 7). Keys the verifier does not know are ignored, whatever
+    they hold (fractions, nested objects, even a repeated key); a known key must occur once."""
+    obj = parse_json(read_bytes(path, what), what, integers_only=False)
     if not isinstance(obj, dict):
         raise Fail(f"{what} is not a JSON object")
+    twice = sorted(obj.duplicates & known_keys)
+    if twice:
+        raise Fail(f"{what}: duplicate key {twice[0]!r}")
     return obj
 
 
@@ -521,15 +613,15 @@ class Campaign:
     """campaign.json, section 7."""
 
     def __init__(self, out: Path):
-        obj = read_json_object(out / "campaign.json", "campaign.json")
+        obj = read_json_object(out / "campaign.json", "campaign.json", CAMPAIGN_KEYS)
         w = "campaign.json"
         spec = get_field(obj, "spec", str, w)
         if spec != SPEC:
             raise Fail(f"campaign.json: spec is {spec!r}, expected {SPEC!r}")
         self.id: str = get_field(obj, "campaign", str, w)
         self.chain_length: int = get_field(obj, "chain_length", int, w)
-        if not 1 <= self.chain_length <= MAX_CHAIN_LENGTH:
-            raise Fail(f"campaign.json: chain_length {self.chain_length} is not in 1 .. {MAX_CHAIN_LENGTH}")
+        if not 0 <= self.chain_length <= MAX_CHAIN_LENGTH:  # section 1 sets no lower bound but 0
+            raise Fail(f"campaign.json: chain_length {self.chain_length} is not in 0 .. {MAX_CHAIN_LENGTH}")
         self.commitment: bytes = get_field(obj, "commitment", "hex32", w)
         self.umpire_commitment: bytes = get_field(obj, "umpire_commitment", "hex32", w)
         self.beacon: str | None = get_field(obj, "beacon", "str_or_null", w)
@@ -648,9 +740,9 @@ def first_difference(got: bytes, want: bytes) -> str:
 
 
 def check_orders_text(data: bytes, side: str) -> None:
-    """Section 2. A side's canonical orders text: one order per line, then its salt lines, each line ending
-    with LF, lower case and single spaces, no blank lines. An umpire call's is the canonical call and LF: one
-    line (section 2 does not say more of a call's canonical form)."""
+    """Section 2. A side's canonical orders text: never empty; one order per line, then its salt lines, each
+    line ending with LF, lower case and single spaces, no blank lines. An umpire call's is the canonical call
+    and LF: one line (section 2 does not say more of a call's canonical form)."""
     name = f"orders/{side}.txt"
     try:
         text = data.decode("utf-8")
@@ -660,8 +752,11 @@ def check_orders_text(data: bytes, side: str) -> None:
         raise Fail(f"{name} has a carriage return")
     if not text:
         if side == UMPIRE_SIDE:
-            raise Fail(f"{name} is empty, not one line ending with LF")
-        return
+            raise Fail(f"{name} is empty, not the canonical call and LF")
+        raise Fail(
+            f"{name} is empty (a canonical orders text is never empty: a side that sent no orders reads none "
+            "in the manifest and has no file)"
+        )
     if not text.endswith("\n"):
         raise Fail(f"{name} does not end with LF")
     lines = text[:-1].split("\n")
@@ -703,11 +798,9 @@ def whitespace_outside_strings(text: str) -> int | None:
 
 def check_state_json(data: bytes, name: str) -> None:
     """Section 6: canonical JSON, UTF-8, no insignificant white space, object keys sorted by their UTF-8 bytes,
-    integers only. (How strings are escaped is not specified, so it is not checked.)"""
-    parse_json(data, name, integers_only=True, sorted_keys=True)
-    at = whitespace_outside_strings(data.decode("utf-8"))
-    if at is not None:
-        raise Fail(f"{name} has insignificant white space (character {at})")
+    integers only, strings escaped as JSON requires and no more: the file is byte for byte the canonical form
+    of the value it holds (and, like the section 9 state `{}`, has no final LF)."""
+    check_canonical_json(data, name)
 
 
 ROLL_KEYS = {"die", "faces", "first_word", "index", "purpose", "sides", "value", "words"}
@@ -715,19 +808,13 @@ ROLL_KEYS = {"die", "faces", "first_word", "index", "purpose", "sides", "value",
 
 def replay_rolls(data: bytes, seed: bytes) -> int:
     """Section 8 step 5. Returns the number of rolls; raises Fail at the first difference."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise Fail(f"rolls.jsonl is not UTF-8: {e}") from None
-    if text and not text.endswith("\n"):
-        raise Fail("rolls.jsonl does not end with LF")
-    lines = text[:-1].split("\n") if text else []
+    lines = jsonl_lines(data, "rolls.jsonl")
     stream = Stream(seed)
     for i, line in enumerate(lines):
         where = f"rolls.jsonl line {i + 1}"
         if not line.strip():
             raise Fail(f"{where} is blank")
-        r = parse_json(line.encode("utf-8"), where)
+        r = check_canonical_json(line, where)  # section 6: the same form as a state
         if not isinstance(r, dict):
             raise Fail(f"{where} is not a JSON object")
         missing = ROLL_KEYS - set(r)
@@ -760,18 +847,26 @@ def replay_rolls(data: bytes, seed: bytes) -> int:
     return len(lines)
 
 
-def check_events(data: bytes) -> None:
+def jsonl_lines(data: bytes, name: str) -> list[bytes]:
+    """The lines of a log (section 7: every line ends with LF; an empty file has no lines)."""
     try:
-        text = data.decode("utf-8")
+        data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise Fail(f"events.jsonl is not UTF-8: {e}") from None
-    if text and not text.endswith("\n"):
-        raise Fail("events.jsonl does not end with LF")
-    for i, line in enumerate(text[:-1].split("\n") if text else []):
-        # AUDIT.md does not restrict the numbers of the event log, so fractions are let through here
-        obj = parse_json(line.encode("utf-8"), f"events.jsonl line {i + 1}", integers_only=False)
+        raise Fail(f"{name} is not UTF-8: {e}") from None
+    if data and not data.endswith(b"\n"):
+        raise Fail(f"{name} does not end with LF")
+    return data[:-1].split(b"\n") if data else []
+
+
+def check_events(data: bytes) -> None:
+    """Section 7: one JSON object per line; section 6: each line in the canonical form (integers only)."""
+    for i, line in enumerate(jsonl_lines(data, "events.jsonl")):
+        where = f"events.jsonl line {i + 1}"
+        if not line.strip():
+            raise Fail(f"{where} is blank")
+        obj = check_canonical_json(line, where)
         if not isinstance(obj, dict):
-            raise Fail(f"events.jsonl line {i + 1} is not a JSON object")
+            raise Fail(f"{where} is not a JSON object")
 
 
 def hash_times(x: bytes, times: int) -> bytes:
@@ -923,7 +1018,7 @@ def verify_resolution(
     fails, notes = out.fails, out.notes
     label = LABEL[kind]
 
-    res = read_json_object(folder / "resolution.json", "resolution.json")
+    res = read_json_object(folder / "resolution.json", "resolution.json", RESOLUTION_KEYS)
     w = "resolution.json"
     rkind = get_field(res, "kind", str, w)
     if rkind not in KINDS:
@@ -947,8 +1042,9 @@ def verify_resolution(
     resolved_at = get_field(res, "resolved_at", str, w)
     if not is_rfc3339_utc(resolved_at):
         fails.append(f"resolution.json: resolved_at {resolved_at!r} is not an RFC 3339 time in UTC")
-    if "\n" in phase or "\r" in phase:
-        fails.append(f"phase: the phase label {phase!r} has a line break, so it cannot be a manifest line")
+    problem = phase_label_problem(phase)
+    if problem:
+        fails.append(f"phase: the phase label {phase!r} {problem}")
     if kind == UMPIRE and phase != UMPIRE_PHASE:
         fails.append(f"phase: an umpire call's phase label is {phase!r}, expected {UMPIRE_PHASE!r}")
 
@@ -1057,6 +1153,19 @@ def verify_resolution(
             fails.append(f"events: {e}")
 
 
+def phase_label_problem(label: str) -> str | None:
+    """Section 3: a phase label is printable ASCII (0x20 to 0x7E), neither starting nor ending with a space.
+    It is not checked against the pattern adjutant writes, so other rulesets' phase names still check."""
+    bad = next((c for c in label if not 0x20 <= ord(c) <= 0x7E), None)
+    if bad is not None:
+        return f"has the character {bad!r} (U+{ord(bad):04X}), not printable ASCII (0x20 to 0x7E)"
+    if label.startswith(" "):
+        return "starts with a space"
+    if label.endswith(" "):
+        return "ends with a space"
+    return None
+
+
 def is_rfc3339_utc(t: str) -> bool:
     """RFC 3339 date-time with the UTC offset (Z, or +00:00 / -00:00); resolved_at is not an input to anything."""
     m = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]00:00)", t, re.ASCII)
@@ -1140,6 +1249,12 @@ def run_archive(out: Path) -> int:
     try:
         campaign_fails: list[str] = []
         folders = {kind: collect_folders(out, kind, camp.count[kind], campaign_fails) for kind in KINDS}
+        if camp.chain_length == 0 and umpire_start(camp.commitment) != camp.umpire_commitment:
+            # N = 0: C is h_0 itself, so U = u_0 = SHA-256("adjutant-umpire-chain-v1" || C) (section 1)
+            campaign_fails.append(
+                f"chain_length is 0, so commitment C is h_0 and umpire_commitment must be "
+                f"{umpire_start(camp.commitment).hex()}, not {camp.umpire_commitment.hex()}"
+            )
         for msg in campaign_fails:
             print(f"campaign: FAIL: {msg}")
         failures += len(campaign_fails)

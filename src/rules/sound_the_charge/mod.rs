@@ -62,6 +62,8 @@ impl Ruleset for SoundTheCharge {
             phase: 0,
             active_side: scenario.first_active.clone(),
             sides: campaign.sides.iter().map(|s| s.id.clone()).collect(),
+            map: scenario.map.clone(),
+            terrain: scenario.terrain.clone(),
             units: scenario
                 .units
                 .iter()

@@ -1,0 +1,310 @@
+//! `adjutant demo`: plays the bundled campaign end to end through the mail
+//! edge, on embedded defaults.
+//!
+//! Bot players (`bots`) write real order emails into a Maildir; the daemon's
+//! event loop, driven turn by turn by a fixed clock, takes them in,
+//! acknowledges them, sends a reminder to a side that is late, resolves each
+//! turn when its orders are in, and writes every outgoing message to a folder
+//! through the file transport. After the last turn the GM asks a series of
+//! umpire calls (shooting, the morale test after shooting, a round of close
+//! combat, a rally test), which are mailed too; then the archive is exported
+//! and verified.
+
+pub mod bots;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Duration, Utc};
+
+use crate::archive;
+use crate::campaign::Campaign;
+use crate::daemon::{Daemon, DaemonError, MaildirSource, Pass};
+use crate::engine;
+use crate::inbox::maildir;
+use crate::ingest::IngestConfig;
+use crate::lifecycle::{self, FixedClock};
+use crate::outbound::{DeliveryPolicy, FileTransport};
+use crate::rules::ruleset_for;
+use crate::store::Store;
+
+/// The bundled campaign's files, compiled in so that the demo needs nothing
+/// but the binary.
+pub const CAMPAIGN_TOML: &str = include_str!("../../campaigns/sound-the-charge-demo/campaign.toml");
+pub const SCENARIO_TOML: &str = include_str!("../../campaigns/sound-the-charge-demo/scenario.toml");
+
+/// The demo players' passphrases, by side: public, as the campaign file says.
+pub const PASSPHRASES: &[(&str, &str)] = &[
+    ("french", "vive-l-empereur"),
+    ("austrian", "gott-erhalte-franz"),
+];
+
+/// The address the demo's daemon sends from and players write to.
+pub const DEMO_ADDRESS: &str = "adjutant@example.org";
+
+/// The file that marks a folder as the demo's own.
+const MARKER: &str = ".adjutant-demo";
+
+/// More turns than any bundled scenario lasts: a guard, should a scenario
+/// never end.
+const MAX_TURNS: u32 = 50;
+
+/// The umpire calls the demo asks for, in order.
+pub const DEMO_CALLS: &[&str] = &[
+    "shoot 12 line-infantry grade B range 3",
+    "morale grade C hits 2",
+    "combat attacker 12 line-infantry grade B vs defender 4 field-guns grade C",
+    "rally grade C enemy-can-charge",
+];
+
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DemoError {
+    #[error("cannot prepare {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{0} is not empty and was not made by `adjutant demo`; give --out a new folder")]
+    NotADemoFolder(PathBuf),
+    #[error("the bundled campaign does not load:\n{0}")]
+    Campaign(String),
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+    #[error(transparent)]
+    Engine(#[from] engine::EngineError),
+    #[error(transparent)]
+    Daemon(#[from] DaemonError),
+    #[error(transparent)]
+    Maildir(#[from] maildir::MaildirError),
+    #[error(transparent)]
+    Export(#[from] archive::export::ExportError),
+    #[error(transparent)]
+    Archive(#[from] archive::verify::ArchiveError),
+}
+
+/// Where the demo put things, and whether its archive verified.
+#[derive(Debug)]
+pub struct DemoResult {
+    pub data_dir: PathBuf,
+    pub archive_dir: PathBuf,
+    /// Every message the daemon sent, one `.eml` file each.
+    pub outbox_dir: PathBuf,
+    /// The Maildir the bot players wrote their orders into.
+    pub maildir: PathBuf,
+    /// How many messages went out.
+    pub sent: usize,
+    /// How many turns were played.
+    pub turns: u32,
+    pub verdict: archive::verify::Verdict,
+}
+
+/// Writes the embedded campaign to `dir` and loads it.
+pub fn bundled_campaign(dir: &Path) -> Result<Campaign, DemoError> {
+    let io = |source| DemoError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
+    std::fs::create_dir_all(dir).map_err(io)?;
+    std::fs::write(dir.join("campaign.toml"), CAMPAIGN_TOML).map_err(io)?;
+    std::fs::write(dir.join("scenario.toml"), SCENARIO_TOML).map_err(io)?;
+    crate::campaign::load(dir).map_err(|p| DemoError::Campaign(p.to_string()))
+}
+
+/// Prints what the passes did, but the bare counts of mail sent.
+fn tell(say: &mut dyn Write, passes: &[Pass]) {
+    for pass in passes {
+        for note in &pass.notes {
+            if !note.starts_with("sent ") {
+                let _ = writeln!(say, "  {note}");
+            }
+        }
+        for (event, error) in &pass.failures {
+            let _ = writeln!(say, "  FAILED {event:?}: {error}");
+        }
+    }
+}
+
+/// Plays the demo into `out`, writing progress to `say`.
+pub fn run(out: &Path, say: &mut dyn Write) -> Result<DemoResult, DemoError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| DemoError::Io { path, source }
+    };
+    // Only a folder an earlier demo made (it holds the marker) is cleared:
+    // `--out .` must never wipe a user's files.
+    let marker = out.join(MARKER);
+    if out.exists() {
+        let empty = std::fs::read_dir(out)
+            .map(|mut d| d.next().is_none())
+            .map_err(io(out))?;
+        if !empty && !marker.exists() {
+            return Err(DemoError::NotADemoFolder(out.to_path_buf()));
+        }
+        std::fs::remove_dir_all(out).map_err(io(out))?;
+    }
+    std::fs::create_dir_all(out).map_err(io(out))?;
+    std::fs::write(
+        &marker,
+        "made by `adjutant demo`; the next demo run clears this folder\n",
+    )
+    .map_err(io(&marker))?;
+    let campaign_dir = out.join("campaign");
+    let data_dir = out.join("data");
+    let archive_dir = out.join("archive");
+    let maildir_dir = out.join("maildir");
+    let mail_dir = out.join("mail");
+    let campaign = bundled_campaign(&campaign_dir)?;
+    let ruleset = ruleset_for(&campaign.ruleset.id)
+        .ok_or_else(|| DemoError::Campaign(format!("unknown ruleset {}", campaign.ruleset.id)))?;
+    let _ = writeln!(
+        say,
+        "adjutant demo: {} ({}), {} units, sides {}.\n\
+         Bot players mail their orders to {DEMO_ADDRESS} (a Maildir in {}); the daemon's loop\n\
+         answers, resolves and mails every message as a file into {}.",
+        campaign.title,
+        campaign.ruleset.id,
+        campaign.scenario.units.len(),
+        campaign
+            .sides
+            .iter()
+            .map(|s| s.id.as_str())
+            .collect::<Vec<_>>()
+            .join(" and "),
+        maildir_dir.display(),
+        mail_dir.display(),
+    );
+    // A fixed start time and a clock moved by hand keep the demo's output
+    // the same on every run, except for the chain secret, which is fresh
+    // each time.
+    let start: DateTime<Utc> = DateTime::parse_from_rfc3339("2026-01-05T09:00:00Z")
+        .map(|t| t.with_timezone(&Utc))
+        .unwrap_or_default();
+    let mut daemon = Daemon::new(
+        Store::open(&data_dir)?,
+        Some(Box::new(MaildirSource::new(&maildir_dir))),
+        Box::new(FileTransport::new(&mail_dir)),
+        DeliveryPolicy {
+            from: format!("adjutant <{DEMO_ADDRESS}>"),
+            ..DeliveryPolicy::default()
+        },
+        IngestConfig {
+            own_addresses: vec![DEMO_ADDRESS.to_string()],
+            reply_domain: "example.org".to_string(),
+            ..IngestConfig::default()
+        },
+        Duration::seconds(30),
+    );
+    daemon.start(&[campaign_dir.as_path()], &FixedClock(start))?;
+    let mut now = start;
+    tell(say, &daemon.run_until_quiet(&FixedClock(now), 100)?);
+    let record = daemon.store().campaign(&campaign.id)?;
+    let _ = writeln!(say, "commitment C = {}", record.commitment);
+    let mut turns = 0;
+    for turn in 1..=MAX_TURNS {
+        let record = daemon.store().campaign(&campaign.id)?;
+        let state = daemon.store().state(&record.current_state_digest)?;
+        if let Some(why) = &state.finished {
+            let _ = writeln!(say, "the game is over: {why}");
+            break;
+        }
+        turns = turn;
+        if turn == 1 {
+            // The first side is late, to show the reminder: the clock jumps
+            // into the reminder window before its orders are written.
+            let lead = Duration::minutes(i64::from(campaign.schedule.reminder_minutes));
+            now = record.deadline - lead + Duration::hours(1);
+            let _ = writeln!(
+                say,
+                "turn 1: no orders yet, {} hours before the deadline",
+                lead.num_hours() - 1
+            );
+            tell(say, &daemon.run_until_quiet(&FixedClock(now), 100)?);
+        }
+        now += Duration::hours(1);
+        for side in lifecycle::required_sides(ruleset, &state) {
+            let lines = bots::orders_for(&state, &side);
+            let passphrase = PASSPHRASES
+                .iter()
+                .find(|(s, _)| *s == side)
+                .map(|(_, p)| *p)
+                .ok_or_else(|| DemoError::Campaign(format!("no demo passphrase for {side}")))?;
+            for player in campaign.players.iter().filter(|p| p.side == side) {
+                let raw = bots::order_email(
+                    &player.person.name,
+                    &player.person.address,
+                    DEMO_ADDRESS,
+                    &campaign.id,
+                    passphrase,
+                    &lines,
+                    &format!("<turn{turn}.{side}@bots.demo.invalid>"),
+                    now,
+                );
+                maildir::deliver(&maildir_dir, &format!("{turn:04}.{side}"), &raw)?;
+                let _ = writeln!(
+                    say,
+                    "turn {}: {} ({side}) mails {}",
+                    state.turn,
+                    player.person.name,
+                    lines.join("; ")
+                );
+            }
+        }
+        tell(say, &daemon.run_until_quiet(&FixedClock(now), 100)?);
+        if let Some(last) = daemon.store().resolutions(&campaign.id)?.last()
+            && let Some(result) = &last.result
+        {
+            for event in &result.events {
+                if let Some(text) = serde_json::from_str::<serde_json::Value>(event)
+                    .ok()
+                    .and_then(|e| e.get("text").and_then(|t| t.as_str()).map(str::to_string))
+                {
+                    let _ = writeln!(say, "    {text}");
+                }
+            }
+        }
+    }
+    for call in DEMO_CALLS {
+        now += Duration::minutes(10);
+        let (k, report) = engine::umpire(daemon.store_mut(), &campaign.id, call, &FixedClock(now))?;
+        let _ = writeln!(say, "umpire call {k}:\n{report}\n");
+    }
+    tell(say, &daemon.run_until_quiet(&FixedClock(now), 100)?);
+    let exported = archive::export::export(daemon.store(), &campaign.id, &archive_dir)?;
+    let verdict = archive::verify::verify(&archive_dir)?;
+    let sent = daemon
+        .store()
+        .outbox(Some(&campaign.id))?
+        .iter()
+        .filter(|e| e.status == crate::store::OutboxStatus::Sent)
+        .count();
+    let _ = writeln!(
+        say,
+        "archive: {} turn resolutions and {} umpire calls in {}",
+        exported.turns,
+        exported.calls,
+        archive_dir.display()
+    );
+    for line in &verdict.resolutions {
+        let _ = writeln!(say, "  verify: {line}");
+    }
+    let _ = writeln!(
+        say,
+        "verify: {}\n{sent} messages sent to the GM and players, one .eml file each, in {}",
+        if verdict.ok() {
+            "all resolutions check"
+        } else {
+            "FAILED"
+        },
+        mail_dir.display()
+    );
+    Ok(DemoResult {
+        data_dir,
+        archive_dir,
+        outbox_dir: mail_dir,
+        maildir: maildir_dir,
+        sent,
+        turns,
+        verdict,
+    })
+}

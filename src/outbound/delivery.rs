@@ -1,0 +1,217 @@
+//! Delivery from the durable outbox.
+//!
+//! A message is in the outbox (committed with the step that made it) before
+//! anything tries to send it. To send it, delivery
+//! 1. marks the attempt (`attempt_started_at`, attempts + 1) and commits,
+//! 2. hands the bytes to the transport,
+//! 3. records the result: sent; queued again after an exponential backoff
+//!    (capped) on a transient error; dead, with the error, on a permanent
+//!    error or once the attempts run out.
+//!
+//! A crash between 1 and 3 leaves the message marked in flight.
+//! [`reconcile`], run when the daemon or `adjutant send` starts, asks the
+//! transport whether the message went out. The file transport knows (the
+//! file exists or not), so nothing is written twice and nothing is lost.
+//! SMTP and sendmail cannot be asked: a server may have taken the message in
+//! the instant before the crash. For them [`InDoubt`] chooses: send it again
+//! (the default: a report arrives, perhaps twice, with the same Message-ID,
+//! which many mail stores and clients fold into one), or set it aside as
+//! dead for the GM to look at and requeue. The window is the time between
+//! the server's final reply and one small SQLite commit.
+
+use chrono::{DateTime, Duration, Utc};
+use serde::Deserialize;
+
+use super::{Delivered, Transport, build};
+use crate::lifecycle::Clock;
+use crate::store::{Store, StoreError};
+
+/// What to do with a message found in flight when the transport cannot say
+/// whether it went out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum InDoubt {
+    /// Send it again: nothing is lost, and a recipient may get it twice.
+    #[default]
+    Resend,
+    /// Mark it dead with an explanation: nothing goes out twice, and the GM
+    /// decides (`adjutant outbox --requeue ID`).
+    DeadLetter,
+}
+
+/// How delivery behaves.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DeliveryPolicy {
+    /// The sender of every message, e.g. `adjutant <adjutant@example.org>`.
+    pub from: String,
+    /// The wait after the first transient failure; it doubles each time.
+    pub first_retry_seconds: u32,
+    /// The longest wait between two attempts.
+    pub max_retry_seconds: u32,
+    /// Attempts before a message is given up as dead.
+    pub max_attempts: u32,
+    /// Messages sent in one pass, so a long queue cannot starve the rest of
+    /// the daemon's work.
+    pub batch: usize,
+    pub in_doubt: InDoubt,
+}
+
+impl Default for DeliveryPolicy {
+    fn default() -> Self {
+        DeliveryPolicy {
+            from: "adjutant <adjutant@localhost>".to_string(),
+            first_retry_seconds: 60,
+            max_retry_seconds: 6 * 3600,
+            max_attempts: 10,
+            batch: 100,
+            in_doubt: InDoubt::Resend,
+        }
+    }
+}
+
+impl DeliveryPolicy {
+    /// The wait after the `attempts`th failed attempt: the first wait, doubled
+    /// for each attempt after the first, never more than the cap.
+    pub fn backoff(&self, attempts: u32) -> Duration {
+        let doublings = attempts.saturating_sub(1).min(32);
+        let wait = u64::from(self.first_retry_seconds).saturating_mul(1u64 << doublings);
+        Duration::seconds(wait.min(u64::from(self.max_retry_seconds)) as i64)
+    }
+}
+
+/// What one pass did, by Message-ID.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DeliveryReport {
+    pub sent: Vec<String>,
+    /// Messages to be tried again, and when.
+    pub retried: Vec<(String, DateTime<Utc>)>,
+    /// Messages given up, with the error.
+    pub dead: Vec<(String, String)>,
+    /// Messages found in flight that had gone out already.
+    pub already_sent: Vec<String>,
+}
+
+impl DeliveryReport {
+    pub fn is_empty(&self) -> bool {
+        *self == DeliveryReport::default()
+    }
+}
+
+/// Settles every message found in flight (after a crash): sent if the
+/// transport knows it went out, queued again at once if it knows it did not,
+/// and as `policy.in_doubt` says if it cannot tell.
+///
+/// Run it once when a process starts, before [`deliver_due`], and never
+/// while another process may be sending from the same store.
+pub fn reconcile(
+    store: &mut Store,
+    transport: &dyn Transport,
+    policy: &DeliveryPolicy,
+    clock: &dyn Clock,
+) -> Result<DeliveryReport, StoreError> {
+    let mut report = DeliveryReport::default();
+    let now = clock.now();
+    for entry in store.outbox_in_flight()? {
+        let id = &entry.mail.message_id;
+        match (transport.delivered(id), policy.in_doubt) {
+            (Delivered::Yes, _) => {
+                tracing::info!(message_id = %id, "found in flight and already delivered; not sent again");
+                store.outbox_sent(entry.id, now)?;
+                report.already_sent.push(id.clone());
+            }
+            (Delivered::No, _) => {
+                tracing::info!(message_id = %id, "found in flight and not delivered; queued again");
+                store.outbox_retry(entry.id, now, "interrupted before it went out")?;
+                report.retried.push((id.clone(), now));
+            }
+            (Delivered::Unknown, InDoubt::Resend) => {
+                tracing::warn!(message_id = %id, "found in flight; the transport cannot tell whether it went out, so it is sent again");
+                store.outbox_retry(
+                    entry.id,
+                    now,
+                    "interrupted mid-send; sent again (a recipient may see it twice, with the same Message-ID)",
+                )?;
+                report.retried.push((id.clone(), now));
+            }
+            (Delivered::Unknown, InDoubt::DeadLetter) => {
+                let error = "interrupted mid-send; it may or may not have gone out: check, then `adjutant outbox --requeue ID` it if not";
+                tracing::warn!(message_id = %id, "{error}");
+                store.outbox_dead(entry.id, error)?;
+                report.dead.push((id.clone(), error.to_string()));
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// Sends the messages that are due, at most `policy.batch` of them.
+pub fn deliver_due(
+    store: &mut Store,
+    transport: &dyn Transport,
+    policy: &DeliveryPolicy,
+    clock: &dyn Clock,
+) -> Result<DeliveryReport, StoreError> {
+    let mut report = DeliveryReport::default();
+    for entry in store.outbox_due(clock.now(), policy.batch)? {
+        let id = entry.mail.message_id.clone();
+        // The Date is when the message was queued, so every attempt sends
+        // the same bytes.
+        let built = match build(&entry.mail, &policy.from, entry.created_at) {
+            Ok(b) => b,
+            Err(e) => {
+                let error = format!("cannot be built: {e}");
+                tracing::error!(message_id = %id, "{error}");
+                store.outbox_dead(entry.id, &error)?;
+                report.dead.push((id, error));
+                continue;
+            }
+        };
+        let now = clock.now();
+        if !store.outbox_begin_attempt(entry.id, now)? {
+            continue;
+        }
+        let attempts = entry.attempts + 1;
+        match transport.send(&built) {
+            Ok(()) => {
+                tracing::info!(message_id = %id, to = %entry.mail.recipient, "sent");
+                store.outbox_sent(entry.id, clock.now())?;
+                report.sent.push(id);
+            }
+            Err(e) if e.is_transient() && attempts < policy.max_attempts => {
+                let next = clock.now() + policy.backoff(attempts);
+                tracing::warn!(message_id = %id, attempts, %next, "transient failure: {e}");
+                store.outbox_retry(entry.id, next, &e.message)?;
+                report.retried.push((id, next));
+            }
+            Err(e) => {
+                let error = if e.is_transient() {
+                    format!("gave up after {attempts} attempts: {e}")
+                } else {
+                    format!("permanent failure: {e}")
+                };
+                tracing::error!(message_id = %id, "{error}");
+                store.outbox_dead(entry.id, &error)?;
+                report.dead.push((id, error));
+            }
+        }
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_backoff_doubles_from_the_first_wait_up_to_the_cap() {
+        let p = DeliveryPolicy {
+            first_retry_seconds: 60,
+            max_retry_seconds: 3600,
+            ..DeliveryPolicy::default()
+        };
+        let waits: Vec<i64> = (1..=8).map(|n| p.backoff(n).num_seconds()).collect();
+        assert_eq!(waits, vec![60, 120, 240, 480, 960, 1920, 3600, 3600]);
+        assert_eq!(p.backoff(u32::MAX).num_seconds(), 3600);
+    }
+}

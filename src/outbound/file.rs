@@ -1,0 +1,120 @@
+//! The file transport: one `.eml` file per message in a folder, for the demo,
+//! for tests, and for a GM who would rather hand mail on by other means.
+//!
+//! A file is named after the message's Message-ID, so writing the same
+//! message twice leaves one file with the same bytes, and
+//! [`Transport::delivered`] can say for certain whether a message went out:
+//! the file is written in full under a temporary name and then renamed, so
+//! it exists only once complete.
+//!
+//! lettre's own file transport names each file after a fresh random id,
+//! which cannot be asked afterwards; this one keeps lettre's message bytes
+//! and names the file itself.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::{BuiltMessage, Delivered, SendError, Transport};
+use crate::audit::Digest32;
+
+pub struct FileTransport {
+    dir: PathBuf,
+}
+
+impl FileTransport {
+    pub fn new(dir: impl Into<PathBuf>) -> FileTransport {
+        FileTransport { dir: dir.into() }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The file a message with this Message-ID is written to.
+    pub fn path_for(&self, message_id: &str) -> PathBuf {
+        self.dir.join(file_name(message_id))
+    }
+}
+
+/// A file name made from a Message-ID: its safe characters as they are, and
+/// a digest of the whole ID when anything had to be replaced, so that two
+/// IDs never share a file.
+pub fn file_name(message_id: &str) -> String {
+    let inner = message_id
+        .trim()
+        .trim_start_matches('<')
+        .trim_end_matches('>');
+    let safe: String = inner
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | '@' | '+') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let safe = safe.trim_start_matches('.');
+    if safe == inner && !safe.is_empty() {
+        format!("{safe}.eml")
+    } else {
+        let digest = Digest32::of(message_id.as_bytes()).to_hex();
+        format!("{safe}-{}.eml", &digest[..12])
+    }
+}
+
+impl Transport for FileTransport {
+    fn describe(&self) -> String {
+        format!("file {}", self.dir.display())
+    }
+
+    fn send(&self, message: &BuiltMessage) -> Result<(), SendError> {
+        // A full disk or a missing permission may be fixed; nothing about
+        // the message itself stops it being written.
+        let fail = |what: &str, path: &Path, e: std::io::Error| {
+            SendError::transient(format!("cannot {what} {}: {e}", path.display()))
+        };
+        std::fs::create_dir_all(&self.dir).map_err(|e| fail("create", &self.dir, e))?;
+        let target = self.path_for(&message.message_id);
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let tmp = self.dir.join(format!(".tmp-{name}"));
+        let mut file = std::fs::File::create(&tmp).map_err(|e| fail("create", &tmp, e))?;
+        file.write_all(&message.bytes)
+            .and_then(|()| file.sync_all())
+            .map_err(|e| fail("write", &tmp, e))?;
+        drop(file);
+        std::fs::rename(&tmp, &target).map_err(|e| fail("rename", &target, e))?;
+        Ok(())
+    }
+
+    fn delivered(&self, message_id: &str) -> Delivered {
+        if self.path_for(message_id).is_file() {
+            Delivered::Yes
+        } else {
+            Delivered::No
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_are_the_message_id_or_carry_a_digest() {
+        assert_eq!(
+            file_name("<c.r1.result@example.org>"),
+            "c.r1.result@example.org.eml"
+        );
+        let odd = file_name("<a/b@example.org>");
+        assert!(
+            odd.starts_with("a_b@example.org-") && odd.ends_with(".eml"),
+            "{odd}"
+        );
+        assert_ne!(file_name("<a/b@x>"), file_name("<a_b@x>"));
+        assert!(!file_name("<../x@y>").starts_with('.'));
+    }
+}

@@ -1,0 +1,326 @@
+//! The daemon's event loop, driven to quiescence with a fixed clock: mail in
+//! through a Maildir, acknowledgements, resolution when every side is in,
+//! reminders once per phase and side, everything out through the file
+//! transport, and a clean stop.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+
+use chrono::{DateTime, Duration, Utc};
+
+use adjutant::daemon::{Daemon, DaemonConfig, Event, MaildirSource};
+use adjutant::inbox::maildir;
+use adjutant::ingest::IngestConfig;
+use adjutant::lifecycle::FixedClock;
+use adjutant::outbound::{DeliveryPolicy, FileTransport};
+use adjutant::store::{OutboxStatus, Store};
+
+const ID: &str = "sound-the-charge-demo";
+
+fn t0() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2026-01-05T09:00:00Z")
+        .expect("valid")
+        .with_timezone(&Utc)
+}
+
+struct Setup {
+    dir: tempfile::TempDir,
+}
+
+impl Setup {
+    fn new() -> Setup {
+        let dir = tempfile::tempdir().expect("dir");
+        adjutant::demo::bundled_campaign(&dir.path().join("campaign")).expect("loads");
+        Setup { dir }
+    }
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+    fn daemon(&self) -> Daemon {
+        let store = Store::open(&self.path("data")).expect("store");
+        let mut d = Daemon::new(
+            store,
+            Some(Box::new(MaildirSource::new(self.path("Maildir")))),
+            Box::new(FileTransport::new(self.path("mail"))),
+            DeliveryPolicy {
+                from: "adjutant <adjutant@example.org>".into(),
+                ..DeliveryPolicy::default()
+            },
+            IngestConfig {
+                own_addresses: vec!["adjutant@example.org".into()],
+                ..IngestConfig::default()
+            },
+            Duration::seconds(30),
+        );
+        d.start(&[self.path("campaign").as_path()], &FixedClock(t0()))
+            .expect("starts");
+        d
+    }
+    fn mail_files(&self) -> Vec<String> {
+        files(&self.path("mail"))
+    }
+}
+
+fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| !n.starts_with('.'))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+fn orders(n: u32) -> Vec<u8> {
+    format!(
+        "From: Jean Lannes <lannes@french.invalid>\r\nTo: adjutant@example.org\r\n\
+         Subject: [{ID}] orders\r\nMessage-ID: <orders-{n}@french.invalid>\r\n\
+         Date: Mon, 05 Jan 2026 10:00:00 +0000\r\n\
+         Content-Type: text/plain; charset=utf-8\r\n\r\n\
+         passphrase: vive-l-empereur\r\n1-ligne: hold\r\n"
+    )
+    .into_bytes()
+}
+
+fn count(names: &[String], part: &str) -> usize {
+    names.iter().filter(|n| n.contains(part)).count()
+}
+
+#[test]
+fn the_loop_acknowledges_resolves_and_mails_everything_once() {
+    let s = Setup::new();
+    let mut d = s.daemon();
+    let clock = FixedClock(t0());
+    d.run_until_quiet(&clock, 20).expect("settles");
+    // The opening message, to the GM and both players.
+    assert_eq!(
+        count(&s.mail_files(), ".opening."),
+        3,
+        "{:?}",
+        s.mail_files()
+    );
+
+    maildir::deliver(&s.path("Maildir"), "1.orders", &orders(1)).expect("delivered");
+    let clock = FixedClock(t0() + Duration::hours(1));
+    let passes = d.run_until_quiet(&clock, 20).expect("settles");
+    let events: Vec<&Event> = passes.iter().flat_map(|p| &p.events).collect();
+    assert!(events.contains(&&Event::MailArrived), "{events:?}");
+    assert!(
+        events.contains(&&Event::DeadlineReached {
+            campaign: ID.into()
+        }),
+        "the only side due is in, so the phase closes: {events:?}"
+    );
+    let names = s.mail_files();
+    assert_eq!(count(&names, ".reply."), 1, "{names:?}");
+    assert_eq!(count(&names, ".r1.manifest."), 3, "{names:?}");
+    assert_eq!(count(&names, ".r1.result."), 3, "{names:?}");
+    let ack = names.iter().find(|n| n.contains(".reply.")).expect("ack");
+    let ack = std::fs::read_to_string(s.path("mail").join(ack)).expect("reads");
+    assert!(
+        ack.contains("In-Reply-To: <orders-1@french.invalid>"),
+        "{ack}"
+    );
+    assert!(ack.contains("Auto-Submitted: auto-replied"), "{ack}");
+    assert!(files(&s.path("Maildir").join("new")).is_empty());
+    assert!(
+        d.store()
+            .outbox(Some(ID))
+            .expect("outbox")
+            .iter()
+            .all(|e| e.status == OutboxStatus::Sent)
+    );
+
+    // Nothing more to do: another pass finds nothing and sends nothing.
+    let before = s.mail_files();
+    let passes = d.run_until_quiet(&clock, 5).expect("settles");
+    assert_eq!(passes.len(), 1);
+    assert!(passes[0].events.is_empty());
+    assert_eq!(s.mail_files(), before);
+}
+
+#[test]
+fn a_silent_side_is_reminded_once_even_across_a_restart() {
+    let s = Setup::new();
+    let mut d = s.daemon();
+    d.run_until_quiet(&FixedClock(t0()), 20).expect("settles");
+    let deadline = d.store().campaign(ID).expect("campaign").deadline;
+    // The demo campaign reminds 12 hours before the deadline.
+    let early = FixedClock(deadline - Duration::hours(13));
+    d.run_until_quiet(&early, 20).expect("settles");
+    assert_eq!(count(&s.mail_files(), ".remind."), 0);
+
+    let within = FixedClock(deadline - Duration::hours(11));
+    let passes = d.run_until_quiet(&within, 20).expect("settles");
+    assert!(
+        passes[0].events.contains(&Event::ReminderDue {
+            campaign: ID.into(),
+            sides: vec!["french".into()]
+        }),
+        "{:?}",
+        passes[0].events
+    );
+    let names = s.mail_files();
+    assert_eq!(
+        count(&names, ".remind.turn-1-orders.french."),
+        1,
+        "{names:?}"
+    );
+    let reminder = names.iter().find(|n| n.contains(".remind.")).expect("sent");
+    let raw = std::fs::read(s.path("mail").join(reminder)).expect("reads");
+    let m = mail_parser::MessageParser::default()
+        .parse(&raw)
+        .expect("parses");
+    let to = m.to().and_then(|a| a.first()).and_then(|a| a.address());
+    assert_eq!(to, Some("lannes@french.invalid"));
+    let body = m.body_text(0).expect("body");
+    assert!(body.contains("no orders from"), "{body}");
+    assert!(body.contains("stands fast"), "{body}");
+
+    d.run_until_quiet(&FixedClock(deadline - Duration::hours(2)), 20)
+        .expect("settles");
+    drop(d);
+    let mut d = s.daemon();
+    d.run_until_quiet(&FixedClock(deadline - Duration::hours(1)), 20)
+        .expect("settles");
+    assert_eq!(count(&s.mail_files(), ".remind."), 1, "one reminder, ever");
+
+    // At the deadline the phase resolves without the silent side.
+    let passes = d
+        .run_until_quiet(&FixedClock(deadline), 20)
+        .expect("settles");
+    assert!(passes[0].events.contains(&Event::DeadlineReached {
+        campaign: ID.into()
+    }));
+    assert_eq!(count(&s.mail_files(), ".r1.result."), 3);
+}
+
+#[test]
+fn a_shutdown_request_stops_the_loop_before_any_work() {
+    let s = Setup::new();
+    let mut d = s.daemon();
+    d.shutdown_flag().store(true, Ordering::SeqCst);
+    let passes = d.run_until_quiet(&FixedClock(t0()), 20).expect("stops");
+    assert_eq!(passes.len(), 1);
+    assert_eq!(passes[0].events, vec![Event::Shutdown]);
+    assert!(s.mail_files().is_empty(), "nothing was sent");
+    // `run` returns at once too.
+    d.run(&FixedClock(t0())).expect("stops cleanly");
+}
+
+#[test]
+fn the_next_wake_is_the_nearest_of_poll_reminder_deadline_and_retry() {
+    let s = Setup::new();
+    let mut d = s.daemon();
+    d.run_until_quiet(&FixedClock(t0()), 20).expect("settles");
+    let deadline = d.store().campaign(ID).expect("campaign").deadline;
+    assert_eq!(
+        d.next_wake(t0()).expect("wake"),
+        t0() + Duration::seconds(30)
+    );
+    let near = deadline - Duration::hours(12) - Duration::seconds(10);
+    assert_eq!(
+        d.next_wake(near).expect("wake"),
+        deadline - Duration::hours(12)
+    );
+    let nearer = deadline - Duration::seconds(5);
+    assert_eq!(d.next_wake(nearer).expect("wake"), deadline);
+}
+
+#[test]
+fn the_example_config_loads() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/adjutant.example.toml");
+    let config = DaemonConfig::load(&path).expect("the example loads");
+    assert_eq!(config.log_level, tracing::Level::INFO);
+    assert!(config.data_dir.is_absolute());
+}
+
+#[test]
+fn a_restart_after_a_crash_mid_send_writes_no_message_twice() {
+    let s = Setup::new();
+    let mut d = s.daemon();
+    // The crash: one opening message is marked as being sent and written,
+    // and the process dies before recording the result.
+    let entry = d.store().outbox_due(t0(), 1).expect("due").remove(0);
+    assert!(
+        d.store_mut()
+            .outbox_begin_attempt(entry.id, t0())
+            .expect("marked")
+    );
+    let files_transport = FileTransport::new(s.path("mail"));
+    let built = adjutant::outbound::build(&entry.mail, "adjutant@example.org", entry.created_at)
+        .expect("builds");
+    adjutant::outbound::Transport::send(&files_transport, &built).expect("written");
+    let first = std::fs::metadata(files_transport.path_for(&entry.mail.message_id))
+        .and_then(|m| m.modified())
+        .expect("written");
+    drop(d);
+
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let mut d = s.daemon();
+    d.run_until_quiet(&FixedClock(t0()), 20).expect("settles");
+    assert_eq!(count(&s.mail_files(), ".opening."), 3);
+    let again = std::fs::metadata(files_transport.path_for(&entry.mail.message_id))
+        .and_then(|m| m.modified())
+        .expect("still there");
+    assert_eq!(
+        first, again,
+        "the file written before the crash was not written again"
+    );
+    let e = d
+        .store()
+        .outbox(None)
+        .expect("outbox")
+        .into_iter()
+        .find(|e| e.id == entry.id)
+        .expect("kept");
+    assert_eq!((e.status, e.attempts), (OutboxStatus::Sent, 1));
+}
+
+/// An inbox that cannot be reached, as an IMAP server may not be.
+struct Unreachable;
+
+impl adjutant::daemon::InboxSource for Unreachable {
+    fn describe(&self) -> String {
+        "unreachable".into()
+    }
+    fn pending(&mut self) -> Result<bool, adjutant::daemon::SourceError> {
+        Err(adjutant::daemon::SourceError {
+            source_name: "unreachable".into(),
+            message: "connection refused".into(),
+        })
+    }
+    fn take(
+        &mut self,
+        _: &mut Store,
+        _: &IngestConfig,
+        _: &dyn adjutant::lifecycle::Clock,
+    ) -> Result<Vec<(String, adjutant::ingest::Outcome)>, adjutant::daemon::SourceError> {
+        Ok(Vec::new())
+    }
+}
+
+#[test]
+fn an_unreachable_inbox_does_not_stop_deadlines_or_mail() {
+    let s = Setup::new();
+    let store = Store::open(&s.path("data")).expect("store");
+    let mut d = Daemon::new(
+        store,
+        Some(Box::new(Unreachable)),
+        Box::new(FileTransport::new(s.path("mail"))),
+        DeliveryPolicy::default(),
+        IngestConfig::default(),
+        Duration::seconds(30),
+    );
+    d.start(&[s.path("campaign").as_path()], &FixedClock(t0()))
+        .expect("starts");
+    d.run_until_quiet(&FixedClock(t0()), 20).expect("settles");
+    assert_eq!(count(&s.mail_files(), ".opening."), 3);
+    let deadline = d.store().campaign(ID).expect("campaign").deadline;
+    d.run_until_quiet(&FixedClock(deadline), 20)
+        .expect("settles");
+    assert_eq!(count(&s.mail_files(), ".r1.result."), 3);
+}

@@ -1,0 +1,206 @@
+//! `adjutant demo` through the mail edge, and the daemon, `send` and
+//! `outbox` subcommands run as a process.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use mail_parser::MessageParser;
+
+const BIN: &str = env!("CARGO_BIN_EXE_adjutant");
+
+fn adjutant(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("runs")
+}
+
+fn text(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+}
+
+fn files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+#[test]
+fn the_demo_plays_the_game_to_its_end_by_mail_and_verifies() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut said = Vec::new();
+    let result = adjutant::demo::run(&dir.path().join("demo"), &mut said).expect("demo runs");
+    let said = String::from_utf8_lossy(&said).into_owned();
+    assert!(result.verdict.ok(), "{said}");
+    assert!(said.contains("the game is over"), "{said}");
+    assert!(said.contains("reminder to "), "{said}");
+    assert!(!said.contains("FAILED"), "{said}");
+    // Every bot message was taken from new/ and stored.
+    assert!(files(&result.maildir.join("new")).is_empty());
+    assert_eq!(
+        files(&result.maildir.join("cur")).len() as u32,
+        result.turns
+    );
+
+    let mail = files(&result.outbox_dir);
+    assert_eq!(mail.len(), result.sent, "one file per message sent");
+    let (mut acks, mut reminders, mut results) = (0, 0, 0);
+    for path in &mail {
+        let raw = std::fs::read(path).expect("reads");
+        let m = MessageParser::default()
+            .parse(&raw)
+            .expect("each file is a message");
+        let id = m.message_id().expect("has its Message-ID").to_string();
+        assert!(
+            m.header_raw("Auto-Submitted").is_some(),
+            "{} is marked automatic",
+            path.display()
+        );
+        assert_eq!(
+            adjutant::outbound::file::file_name(&format!("<{id}>")),
+            path.file_name().expect("name").to_string_lossy()
+        );
+        if id.contains(".reply.") {
+            acks += 1;
+            assert!(
+                m.in_reply_to().as_text().is_some(),
+                "an ack threads under the orders"
+            );
+            let body = m.body_text(0).expect("body");
+            assert!(body.contains("accepted"), "{body}");
+        }
+        reminders += usize::from(id.contains(".remind."));
+        results += usize::from(id.contains(".result."));
+    }
+    assert_eq!(acks as u32, result.turns, "one acknowledgement a turn");
+    assert_eq!(reminders, 1, "the late side of turn 1 is reminded once");
+    assert_eq!(
+        results as u32,
+        3 * result.turns,
+        "each result to the GM and both players"
+    );
+
+    // Running it again replaces its own folder.
+    let mut sink = Vec::new();
+    adjutant::demo::run(&dir.path().join("demo"), &mut sink).expect("runs again");
+}
+
+#[test]
+fn the_daemon_runs_once_from_its_config_and_the_outbox_lists_what_it_sent() {
+    let dir = tempfile::tempdir().expect("dir");
+    adjutant::demo::bundled_campaign(&dir.path().join("campaign")).expect("campaign");
+    let config = dir.path().join("adjutant.toml");
+    std::fs::write(
+        &config,
+        r#"
+data_dir = "var"
+campaigns = ["campaign"]
+log_level = "warn"
+[mail]
+from = "adjutant <adjutant@example.org>"
+[inbox]
+kind = "maildir"
+path = "Maildir"
+[transport]
+kind = "file"
+dir = "sent"
+"#,
+    )
+    .expect("config");
+    let config = config.to_string_lossy().into_owned();
+    let now = "--now=2026-01-05T09:00:00Z";
+    let out = adjutant(&["daemon", "--config", &config, "--once", now]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("sent 3 message(s)"), "{}", text(&out));
+    assert_eq!(files(&dir.path().join("sent")).len(), 3);
+
+    let data = dir.path().join("var").to_string_lossy().into_owned();
+    let out = adjutant(&["outbox", "--data", &data]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        text(&out).matches(": sent at ").count(),
+        3,
+        "{}",
+        text(&out)
+    );
+
+    // Nothing is due now: `send` says so, and a second run sends nothing.
+    let out = adjutant(&["send", "--config", &config, now]);
+    assert!(text(&out).contains("nothing due"), "{}", text(&out));
+    let out = adjutant(&["daemon", "--config", &config, "--once", now]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(files(&dir.path().join("sent")).len(), 3);
+}
+
+#[test]
+fn requeue_refuses_a_message_that_is_not_dead() {
+    let dir = tempfile::tempdir().expect("dir");
+    let data = dir.path().join("var").to_string_lossy().into_owned();
+    let out = adjutant(&[
+        "outbox",
+        "--data",
+        &data,
+        "--requeue",
+        "<nothing@example.org>",
+    ]);
+    assert!(!out.status.success());
+    assert!(text(&out).contains("no dead message"), "{}", text(&out));
+}
+
+/// Waits up to a minute for `done`, polling; false if it never came.
+fn eventually(mut done: impl FnMut() -> bool) -> bool {
+    for _ in 0..600 {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    false
+}
+
+#[test]
+fn sigterm_stops_the_daemon_cleanly() {
+    let dir = tempfile::tempdir().expect("dir");
+    adjutant::demo::bundled_campaign(&dir.path().join("campaign")).expect("campaign");
+    let config = dir.path().join("adjutant.toml");
+    std::fs::write(
+        &config,
+        r#"
+data_dir = "var"
+campaigns = ["campaign"]
+log_level = "info"
+[mail]
+from = "adjutant@example.org"
+[inbox]
+kind = "maildir"
+path = "Maildir"
+[transport]
+kind = "file"
+dir = "sent"
+[intervals]
+poll_seconds = 1
+"#,
+    )
+    .expect("config");
+    let mut child = Command::new(BIN)
+        .args(["daemon", "--config", &config.to_string_lossy()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let sent = dir.path().join("sent");
+    let opened = eventually(|| files(&sent).len() == 3);
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let exited = eventually(|| child.try_wait().ok().flatten().is_some());
+    if !exited {
+        let _ = child.kill();
+    }
+    let out = child.wait_with_output().expect("waits");
+    assert!(opened, "the opening mail went out: {}", text(&out));
+    assert!(exited, "the daemon stopped after SIGTERM: {}", text(&out));
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("shutting down"), "{}", text(&out));
+}
