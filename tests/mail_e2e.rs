@@ -561,3 +561,39 @@ with smtplib.SMTP("127.0.0.1", int(sys.argv[1]), timeout=30) as s:
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert!(stderr.contains("plain text is allowed only"), "{stderr}");
 }
+
+#[test]
+fn the_daemon_takes_mail_through_the_imap_source_and_comes_to_rest() {
+    use adjutant::daemon::InboxSource;
+    use adjutant::inbox::imap::ImapSource;
+
+    let Some(stack) = stack() else { return };
+    let (_dir, mut store) = campaign_store();
+    let mut source = ImapSource::new(imap_config(&stack));
+    assert!(!source.pending().expect("pending"), "an empty mailbox");
+    send(
+        &stack,
+        LANNES,
+        &mail(
+            LANNES,
+            SUBJECT,
+            "",
+            "passphrase vive-l-empereur\n1-ligne: hold\n",
+        ),
+    );
+    stack.wait_for_mail(GM, 1, WAIT);
+    assert!(source.pending().expect("pending"));
+    let taken = source
+        .take(&mut store, &ingest_config(), &now())
+        .expect("take");
+    assert!(
+        matches!(taken[..], [(_, Outcome::Accepted { .. })]),
+        "{taken:?}"
+    );
+    assert!(!source.pending().expect("pending"), "nothing left");
+    assert!(
+        source
+            .describe()
+            .starts_with("imap umpire@example.org@127.0.0.1:")
+    );
+}

@@ -349,10 +349,7 @@ impl ImapInbox {
         // A NOOP lets the server tell us about mail delivered since the
         // SELECT; SEARCH then sees it.
         self.session.noop().map_err(protocol("NOOP"))?;
-        let query = match self.config.after {
-            AfterStore::MarkSeen => "UNSEEN UNDELETED",
-            AfterStore::MoveTo(_) => "UNDELETED",
-        };
+        let query = self.search_query();
         let mut uids: Vec<u32> = self
             .session
             .uid_search(query)
@@ -385,6 +382,23 @@ impl ImapInbox {
             summary.outcomes.push((uid, outcome));
         }
         Ok(summary)
+    }
+
+    /// Whether a message is waiting: one NOOP and one SEARCH, no fetch.
+    pub fn pending(&mut self) -> Result<bool, ImapError> {
+        self.session.noop().map_err(protocol("NOOP"))?;
+        Ok(!self
+            .session
+            .uid_search(self.search_query())
+            .map_err(protocol("SEARCH"))?
+            .is_empty())
+    }
+
+    fn search_query(&self) -> &'static str {
+        match self.config.after {
+            AfterStore::MarkSeen => "UNSEEN UNDELETED",
+            AfterStore::MoveTo(_) => "UNDELETED",
+        }
     }
 
     /// Marks a stored message done on the server.
@@ -468,6 +482,84 @@ impl ImapInbox {
     /// Logs out politely; errors are of no interest at that point.
     pub fn logout(mut self) {
         let _ = self.session.logout();
+    }
+}
+
+/// The IMAP mailbox as one of the daemon's inbox sources: it connects when
+/// first needed and again after any failure, so a server restart or a
+/// dropped connection costs one poll, and a message is let go only once
+/// stored whatever happens in between.
+pub struct ImapSource {
+    config: ImapConfig,
+    inbox: Option<ImapInbox>,
+}
+
+impl ImapSource {
+    pub fn new(config: ImapConfig) -> ImapSource {
+        ImapSource {
+            config,
+            inbox: None,
+        }
+    }
+
+    fn error(&self, e: &ImapError) -> crate::daemon::SourceError {
+        crate::daemon::SourceError {
+            source_name: crate::daemon::InboxSource::describe(self),
+            message: e.to_string(),
+        }
+    }
+
+    fn connected(&mut self) -> Result<&mut ImapInbox, crate::daemon::SourceError> {
+        if self.inbox.is_none() {
+            match ImapInbox::connect(self.config.clone()) {
+                Ok(inbox) => self.inbox = Some(inbox),
+                Err(e) => return Err(self.error(&e)),
+            }
+        }
+        self.inbox
+            .as_mut()
+            .ok_or_else(|| crate::daemon::SourceError {
+                source_name: "imap".to_string(),
+                message: "not connected".to_string(),
+            })
+    }
+}
+
+impl crate::daemon::InboxSource for ImapSource {
+    fn describe(&self) -> String {
+        format!(
+            "imap {}@{}:{}/{}",
+            self.config.user, self.config.host, self.config.port, self.config.mailbox
+        )
+    }
+
+    fn pending(&mut self) -> Result<bool, crate::daemon::SourceError> {
+        let result = self.connected()?.pending();
+        result.map_err(|e| {
+            // A broken connection is dropped, to be made anew next time.
+            self.inbox = None;
+            self.error(&e)
+        })
+    }
+
+    fn take(
+        &mut self,
+        store: &mut Store,
+        config: &IngestConfig,
+        clock: &dyn Clock,
+    ) -> Result<Vec<(String, Outcome)>, crate::daemon::SourceError> {
+        let result = self.connected()?.fetch_once(store, config, clock);
+        match result {
+            Ok(summary) => Ok(summary
+                .outcomes
+                .into_iter()
+                .map(|(uid, outcome)| (format!("uid {uid}"), outcome))
+                .collect()),
+            Err(e) => {
+                self.inbox = None;
+                Err(self.error(&e))
+            }
+        }
     }
 }
 
