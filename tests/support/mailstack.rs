@@ -111,6 +111,7 @@ impl MailStack {
             DOVECOT,
             "/usr/lib/dovecot/lmtp",
             "/usr/lib/dovecot/imap",
+            "/usr/bin/openssl",
         ]
         .into_iter()
         .filter(|p| !Path::new(p).exists())
