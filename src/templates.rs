@@ -10,14 +10,16 @@ use std::path::Path;
 pub const DEFAULTS: &[(&str, &str)] = &[
     ("opening.txt", include_str!("../templates/opening.txt")),
     ("manifest.txt", include_str!("../templates/manifest.txt")),
-    (
-        "resolution.txt",
-        include_str!("../templates/resolution.txt"),
-    ),
     ("umpire.txt", include_str!("../templates/umpire.txt")),
     ("ack.txt", include_str!("../templates/ack.txt")),
     ("refused.txt", include_str!("../templates/refused.txt")),
     ("reminder.txt", include_str!("../templates/reminder.txt")),
+    ("report.txt", include_str!("../templates/report.txt")),
+    ("report.html", include_str!("../templates/report.html")),
+    (
+        "map-caption.txt",
+        include_str!("../templates/map-caption.txt"),
+    ),
 ];
 
 /// A template could not be read or rendered.
@@ -44,10 +46,22 @@ pub struct Templates {
 impl Templates {
     fn empty() -> Templates {
         let mut env = Environment::new();
-        // Mail is plain text: nothing is HTML-escaped, and a missing value is
-        // an error rather than a silent blank in a player's report.
-        env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
+        // Mail is plain text: nothing is HTML-escaped but the HTML report
+        // (`.html` templates), and a missing value is an error rather than
+        // a silent blank in a player's report.
+        env.set_auto_escape_callback(|name| {
+            if name.ends_with(".html") {
+                minijinja::AutoEscape::Html
+            } else {
+                minijinja::AutoEscape::None
+            }
+        });
         env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+        // `{{ text | wrap }}` (or `wrap(60)`) folds a paragraph of plain
+        // text at 72 columns, for the text reports.
+        env.add_filter("wrap", |text: String, width: Option<usize>| {
+            crate::report::narrative::wrap(&text, width.unwrap_or(72))
+        });
         Templates { env }
     }
 

@@ -8,6 +8,7 @@
 //! stored, drawing exactly the same dice, since they depend on nothing else.
 
 pub mod mail;
+pub mod reports;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -61,6 +62,8 @@ pub enum EngineError {
     Call(#[from] UmpireError),
     #[error(transparent)]
     Template(#[from] TemplateError),
+    #[error(transparent)]
+    Report(#[from] crate::report::ReportError),
 }
 
 pub type Result<T> = std::result::Result<T, EngineError>;
@@ -380,22 +383,23 @@ fn resolve_closed(
             })?
         }
         None => {
-            let subject = format!("resolution {k}: {}", closed.phase_label);
-            mail::to_all(campaign, &format!("r{k}.result"), &subject, |p| {
-                templates.render(
-                    "resolution.txt",
-                    json!({
-                        "k": k,
-                        "phase": closed.phase_label,
-                        "events": narrative,
-                        "finished": output.next_state.finished,
-                        "next_phase": resolution::phase_label(ruleset, &output.next_state),
-                        "deadline": next_phase.map(|(_, d)| mail::local_time(p, d)),
-                        "secret": secret.to_hex(),
-                        "commitment": record.commitment.to_hex(),
-                    }),
-                )
-            })?
+            let (events, rolls) = reports::decode(&output.events, &output.rolls);
+            let input = crate::report::ReportInput {
+                campaign,
+                ruleset,
+                k,
+                phase: &closed.phase_label,
+                prior,
+                next: &output.next_state,
+                events: &events,
+                rolls: &rolls,
+                orders: &closed.orders,
+                manifest_digest: closed.manifest_digest.to_hex(),
+                secret: secret.to_hex(),
+                commitment: record.commitment.to_hex(),
+                deadline: next_phase.map(|(_, d)| d),
+            };
+            reports::resolution_mail(campaign, &input, &templates)?
         }
     };
     let result = ResolvedRecord {

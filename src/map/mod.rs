@@ -1,0 +1,696 @@
+//! The map of a resolution, as SVG and as PNG.
+//!
+//! The SVG is written here by hand, in integers only: coordinates are the
+//! table's own hundredths of an inch (y turned to run down the page), so the
+//! same state gives the same bytes on every machine and a golden file can pin
+//! them. The PNG is rendered from that SVG by resvg, with a font compiled into
+//! the program, never the machine's, so it too looks the same everywhere.
+//!
+//! What is drawn: the table (or hex grid) with an inch grid and a scale bar,
+//! terrain by kind, every unit the reader may see to scale from its
+//! footprint (formation, facing, side colour, id), markers for shaken,
+//! disordered and blown units, arrows for this turn's moves, charges and
+//! retreats (where each unit stood before and stands now), lines for fire
+//! (events that name a firer and its targets), generals, and a legend. A
+//! table too large for a picture of a million pixels at 15 pixels to the
+//! inch is drawn smaller, and then without the units' ids once they would
+//! be under 6 pixels high.
+
+pub mod kinds;
+mod png;
+pub mod style;
+mod svg;
+
+pub use png::{MapError, png};
+
+use std::collections::BTreeSet;
+
+use crate::campaign::{Location, MapSpec, TerrainShape};
+use crate::geometry::Rect;
+use crate::rules::ruleset::Event;
+use crate::rules::state::UnitState;
+use crate::rules::{GameState, Ruleset};
+use svg::Svg;
+
+/// Pixels per inch of table in the PNG (the SVG's width and height).
+pub const PX_PER_INCH: i64 = 15;
+/// The widest picture drawn, in pixels; a larger table is drawn smaller.
+const MAX_PX_WIDTH: i64 = 1800;
+/// The most pixels a map picture has; a larger one is drawn smaller.
+const MAX_PIXELS: i64 = 1_000_000;
+/// Pixels per hex across, on a hex map.
+const PX_PER_HEX: i64 = 40;
+
+/// Margins around the table, in hundredths of an inch: room for the title
+/// above, the grid's figures at the side, the scale bar and legend below.
+const LEFT: i64 = 200;
+const RIGHT: i64 = 150;
+const TOP: i64 = 300;
+const BOTTOM: i64 = 550;
+/// The width of one entry of the legend.
+const LEGEND_STEP: i64 = 520;
+
+/// Hex size on a hex map, in the SVG's units: the distance from centre to
+/// corner, and the height flat side to flat side (100 * sqrt 3, rounded to
+/// an even number so that half of it is whole).
+const HEX_R: i64 = 100;
+const HEX_H: i64 = 174;
+
+/// What one map shows.
+pub struct MapInput<'a> {
+    pub title: &'a str,
+    pub ruleset: &'a dyn Ruleset,
+    /// The state before the resolution, for where units stood.
+    pub prior: &'a GameState,
+    /// The state after it: the map shows this.
+    pub next: &'a GameState,
+    pub events: &'a [Event],
+    /// The units the reader may see, by id; `None` shows every unit (the GM's
+    /// map).
+    pub visible: Option<&'a BTreeSet<String>>,
+}
+
+impl MapInput<'_> {
+    fn sees(&self, id: &str) -> bool {
+        self.visible.is_none_or(|v| v.contains(id))
+    }
+}
+
+/// Where the map's pieces go: table coordinates to SVG coordinates.
+struct Frame {
+    /// The map's own width and height in SVG units.
+    width: i64,
+    height: i64,
+    hex: bool,
+    /// The margin under the map, tall enough for the legend.
+    bottom: i64,
+}
+
+impl Frame {
+    fn of(map: &MapSpec, legend_items: i64) -> Frame {
+        let mut frame = match *map {
+            MapSpec::Table { width, depth } => Frame {
+                width,
+                height: depth,
+                hex: false,
+                bottom: BOTTOM,
+            },
+            MapSpec::Hex { columns, rows } => Frame {
+                width: 2 * HEX_R + (i64::from(columns.max(1)) - 1) * (3 * HEX_R / 2),
+                height: HEX_H * i64::from(rows.max(1)) + HEX_H / 2,
+                hex: true,
+                bottom: BOTTOM,
+            },
+        };
+        let (_, last_y) = frame.legend_slot(legend_items.max(1) - 1);
+        frame.bottom = frame.bottom.max(last_y - TOP - frame.height + 80);
+        frame
+    }
+
+    /// Where the legend's entry `i` goes: rows of entries under the map,
+    /// beside the scale bar on a table.
+    fn legend_slot(&self, i: i64) -> (i64, i64) {
+        let start = if self.hex { LEFT } else { LEFT + 1600 };
+        let room = LEFT + self.width + RIGHT - start;
+        let per_row = (room / LEGEND_STEP).max(1);
+        (
+            start + (i % per_row) * LEGEND_STEP,
+            TOP + self.height + 130 + (i / per_row) * 90,
+        )
+    }
+
+    /// A table point (y north) as an SVG point (y down), inside the margins.
+    fn table(&self, x: i64, y: i64) -> (i64, i64) {
+        (LEFT + x, TOP + self.height - y)
+    }
+
+    /// The centre of a hex, flat-topped, odd columns shifted down.
+    fn hex_centre(&self, column: u32, row: u32) -> (i64, i64) {
+        let (c, r) = (i64::from(column), i64::from(row));
+        let shift = if column % 2 == 1 { HEX_H / 2 } else { 0 };
+        (
+            LEFT + HEX_R + c * (3 * HEX_R / 2),
+            TOP + HEX_H / 2 + r * HEX_H + shift,
+        )
+    }
+
+    /// The six corners of a hex, clockwise from the north-west one, so that
+    /// hexside `s` (0 north, clockwise) runs from corner `s` to `s + 1`.
+    fn hex_corners(&self, column: u32, row: u32) -> [(i64, i64); 6] {
+        let (x, y) = self.hex_centre(column, row);
+        let (r, h) = (HEX_R, HEX_H / 2);
+        [
+            (x - r / 2, y - h),
+            (x + r / 2, y - h),
+            (x + r, y),
+            (x + r / 2, y + h),
+            (x - r / 2, y + h),
+            (x - r, y),
+        ]
+    }
+
+    fn location(&self, location: Location) -> (i64, i64) {
+        match location {
+            Location::Table { x, y } => self.table(x, y),
+            Location::Hex { column, row } => self.hex_centre(column, row),
+        }
+    }
+
+    fn total(&self) -> (i64, i64) {
+        (LEFT + self.width + RIGHT, TOP + self.height + self.bottom)
+    }
+
+    /// Whether a unit's id (55 units high) comes out at least 6 pixels
+    /// high. A table so large that the picture is drawn smaller than that
+    /// leaves the ids out: they could not be read, and a thousand of them
+    /// would only blot the field.
+    fn labels_readable(&self) -> bool {
+        let (w, _) = self.total();
+        let (pw, _) = self.pixels();
+        55 * pw >= 6 * w
+    }
+
+    /// The picture's size in pixels.
+    fn pixels(&self) -> (i64, i64) {
+        let (w, h) = self.total();
+        let (pw, ph) = if self.hex {
+            // One hex across is 150 units of width between centres; keep
+            // the same scale for the whole picture.
+            (w * PX_PER_HEX / 150, h * PX_PER_HEX / 150)
+        } else {
+            (w * PX_PER_INCH / 100, h * PX_PER_INCH / 100)
+        };
+        // A large table is drawn smaller rather than wider than a screen
+        // or bigger than a mail should carry.
+        let (pw, ph) = if pw > MAX_PX_WIDTH {
+            (MAX_PX_WIDTH, ph * MAX_PX_WIDTH / pw)
+        } else {
+            (pw, ph)
+        };
+        if pw * ph > MAX_PIXELS {
+            // Scale both sides by the largest k/1000 that brings the area
+            // under the bound, in integers.
+            let mut k = 1000;
+            while k > 1 && pw * ph * k * k > MAX_PIXELS * 1_000_000 {
+                k -= 1;
+            }
+            (pw * k / 1000, ph * k / 1000)
+        } else {
+            (pw, ph)
+        }
+    }
+}
+
+/// The SVG of the map.
+pub fn svg(input: &MapInput) -> String {
+    let frame = Frame::of(&input.next.map, legend_entries(input.next).len() as i64);
+    let (w, h) = frame.total();
+    let (pw, ph) = frame.pixels();
+    let mut s = Svg::new(w, h, pw, ph);
+    s.defs_arrows(&[style::MOVE, style::CHARGE, style::RETREAT, style::FIRE]);
+    s.raw(&format!(
+        "<rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" fill=\"#ffffff\"/>\n"
+    ));
+    s.text(LEFT, TOP - 120, 110, "start", "#1a1a1a", input.title);
+    if frame.hex {
+        hex_ground(&mut s, &frame, input);
+    } else {
+        table_ground(&mut s, &frame, input);
+    }
+    for unit in input.next.units.iter() {
+        if unit.eliminated.is_none() && input.sees(&unit.spec.id) {
+            draw_unit(&mut s, &frame, input, unit);
+        }
+    }
+    // Arrows and fire over the units, so that their heads show where a
+    // unit came to stand.
+    fire_lines(&mut s, &frame, input);
+    arrows(&mut s, &frame, input);
+    generals(&mut s, &frame, input);
+    legend(&mut s, &frame, input);
+    s.finish()
+}
+
+/// The table: its cloth, the inch grid, terrain, the scale bar.
+fn table_ground(s: &mut Svg, frame: &Frame, input: &MapInput) {
+    let (w, h) = (frame.width, frame.height);
+    s.raw(&format!(
+        "<rect x=\"{LEFT}\" y=\"{TOP}\" width=\"{w}\" height=\"{h}\" fill=\"#f3f1e4\" stroke=\"#555555\" stroke-width=\"6\"/>\n"
+    ));
+    for terrain in &input.next.terrain {
+        let st = style::terrain(&terrain.kind);
+        match &terrain.shape {
+            TerrainShape::Area { points } => {
+                let pts: Vec<(i64, i64)> = points.iter().map(|p| frame.table(p.x, p.y)).collect();
+                s.polygon(&pts, st.fill, st.stroke, st.width, st.dash, "");
+            }
+            TerrainShape::Line { points } => {
+                let pts: Vec<(i64, i64)> = points.iter().map(|p| frame.table(p.x, p.y)).collect();
+                s.polyline(&pts, st.stroke, st.width, st.dash);
+            }
+            // Hexes on a table have no place; the campaign check refuses them.
+            TerrainShape::Hexes { .. } | TerrainShape::Hexsides { .. } => {}
+        }
+    }
+    // The grid is drawn over the terrain, faint, so that distances can be
+    // read anywhere: a line every inch, a stronger one every six, numbered.
+    let mut grid = String::new();
+    let mut major = String::new();
+    for x in (0..=w).step_by(100) {
+        let (sx, top) = frame.table(x, h);
+        let (_, bottom) = frame.table(x, 0);
+        let line = format!("M{sx} {top}V{bottom}");
+        (if x % 600 == 0 { &mut major } else { &mut grid }).push_str(&line);
+    }
+    for y in (0..=h).step_by(100) {
+        let (left, sy) = frame.table(0, y);
+        let (right, _) = frame.table(w, y);
+        let line = format!("M{left} {sy}H{right}");
+        (if y % 600 == 0 { &mut major } else { &mut grid }).push_str(&line);
+    }
+    s.raw(&format!(
+        "<path d=\"{grid}\" fill=\"none\" stroke=\"#000000\" stroke-opacity=\"0.07\" stroke-width=\"2\"/>\n"
+    ));
+    s.raw(&format!(
+        "<path d=\"{major}\" fill=\"none\" stroke=\"#000000\" stroke-opacity=\"0.18\" stroke-width=\"3\"/>\n"
+    ));
+    for x in (0..=w).step_by(600) {
+        let (sx, sy) = frame.table(x, 0);
+        s.text(sx, sy + 75, 55, "middle", "#555555", &(x / 100).to_string());
+    }
+    for y in (0..=h).step_by(600) {
+        let (sx, sy) = frame.table(0, y);
+        s.text(
+            sx - 30,
+            sy + 20,
+            55,
+            "end",
+            "#555555",
+            &(y / 100).to_string(),
+        );
+    }
+    scale_bar(s, frame);
+}
+
+/// A bar of twelve inches, marked every two, under the table's west end.
+fn scale_bar(s: &mut Svg, frame: &Frame) {
+    let x0 = LEFT;
+    let y0 = TOP + frame.height + 170;
+    for i in 0..6 {
+        let fill = if i % 2 == 0 { "#1a1a1a" } else { "#ffffff" };
+        s.raw(&format!(
+            "<rect x=\"{}\" y=\"{y0}\" width=\"200\" height=\"30\" fill=\"{fill}\" stroke=\"#1a1a1a\" stroke-width=\"3\"/>\n",
+            x0 + i * 200
+        ));
+    }
+    for i in 0..=6 {
+        s.text(
+            x0 + i * 200,
+            y0 - 15,
+            50,
+            "middle",
+            "#1a1a1a",
+            &(i * 2).to_string(),
+        );
+    }
+    s.text(x0 + 1250, y0 + 28, 55, "start", "#1a1a1a", "inches");
+}
+
+/// The hex grid with its terrain: hexes filled, hexsides drawn thick.
+fn hex_ground(s: &mut Svg, frame: &Frame, input: &MapInput) {
+    let MapSpec::Hex { columns, rows } = input.next.map else {
+        return;
+    };
+    let mut grid = String::new();
+    for c in 0..columns {
+        for r in 0..rows {
+            grid.push_str(&svg::closed_path(&frame.hex_corners(c, r)));
+        }
+    }
+    s.raw(&format!(
+        "<path d=\"{grid}\" fill=\"#f3f1e4\" stroke=\"#8a8a7a\" stroke-width=\"3\"/>\n"
+    ));
+    for terrain in &input.next.terrain {
+        let st = style::terrain(&terrain.kind);
+        match &terrain.shape {
+            TerrainShape::Hexes { hexes } => {
+                for &(c, r) in hexes {
+                    s.polygon(&frame.hex_corners(c, r), st.fill, st.stroke, 3, "", "");
+                }
+            }
+            TerrainShape::Hexsides { sides } => {
+                for &(c, r, side) in sides {
+                    let corners = frame.hex_corners(c, r);
+                    let i = usize::from(side % 6);
+                    let (a, b) = (corners[i], corners[(i + 1) % 6]);
+                    let width = st.width.clamp(12, 24);
+                    s.polyline(&[a, b], st.stroke, width, st.dash);
+                }
+            }
+            TerrainShape::Area { .. } | TerrainShape::Line { .. } => {}
+        }
+    }
+    // Hex numbers, small, at the top of each hex, so that orders can name them.
+    for c in 0..columns {
+        for r in 0..rows {
+            let (x, y) = frame.hex_centre(c, r);
+            s.text(
+                x,
+                y - HEX_H / 2 + 30,
+                24,
+                "middle",
+                "#7a7a6a",
+                &format!("{:02}{:02}", c, r),
+            );
+        }
+    }
+}
+
+/// Dashed lines from each firer to each of its targets, both in sight.
+fn fire_lines(s: &mut Svg, frame: &Frame, input: &MapInput) {
+    for event in input.events.iter().filter(|e| kinds::is_fire(&e.kind)) {
+        let Some((firer, targets)) = event.units.split_first() else {
+            continue;
+        };
+        let Some(from) = anchor(frame, input, firer, false) else {
+            continue;
+        };
+        for target in targets {
+            if let Some(to) = anchor(frame, input, target, true) {
+                s.arrow(from, to, &style::FIRE);
+            }
+        }
+    }
+}
+
+/// Where a line to or from a unit starts: its front centre, or the centre of
+/// its footprint; `None` for a unit the reader cannot see.
+fn anchor(frame: &Frame, input: &MapInput, id: &str, centre: bool) -> Option<(i64, i64)> {
+    if !input.sees(id) {
+        return None;
+    }
+    let unit = input.next.unit(id).or_else(|| input.prior.unit(id))?;
+    if centre && let Some(rect) = input.ruleset.footprint(&unit.spec) {
+        let c = rect.centre();
+        return Some(frame.table(c.x, c.y));
+    }
+    Some(frame.location(unit.spec.location))
+}
+
+/// An arrow for each unit in sight that stands elsewhere than before,
+/// styled by what moved it.
+fn arrows(s: &mut Svg, frame: &Frame, input: &MapInput) {
+    for unit in &input.next.units {
+        let id = &unit.spec.id;
+        if !input.sees(id) {
+            continue;
+        }
+        let Some(before) = input.prior.unit(id) else {
+            continue;
+        };
+        if before.spec.location == unit.spec.location {
+            continue;
+        }
+        let named_first = |test: fn(&str) -> bool| {
+            input
+                .events
+                .iter()
+                .any(|e| test(&e.kind) && e.units.first() == Some(id))
+        };
+        let style = if named_first(kinds::is_charge) {
+            &style::CHARGE
+        } else if named_first(kinds::is_retreat) {
+            &style::RETREAT
+        } else {
+            &style::MOVE
+        };
+        let from = frame.location(before.spec.location);
+        let to = frame.location(unit.spec.location);
+        s.arrow(from, to, style);
+    }
+}
+
+fn side_index(state: &GameState, side: &str) -> usize {
+    state.sides.iter().position(|s| s == side).unwrap_or(0)
+}
+
+fn draw_unit(s: &mut Svg, frame: &Frame, input: &MapInput, unit: &UnitState) {
+    let colour = style::side_colour(side_index(input.next, &unit.spec.side));
+    let (label_x, label_y, right_x, mid_y) = match input.ruleset.footprint(&unit.spec) {
+        Some(rect) if !frame.hex => draw_footprint(s, frame, &rect, &unit.spec.formation, colour),
+        _ => draw_counter(s, frame, unit, colour),
+    };
+    if frame.labels_readable() {
+        s.text(label_x, label_y, 55, "middle", "#1a1a1a", &unit.spec.id);
+    }
+    let mut markers = Vec::new();
+    if unit.shaken {
+        markers.push(&style::SHAKEN);
+    }
+    if unit.disordered {
+        markers.push(&style::DISORDERED);
+    }
+    if unit.spec.marks.iter().any(|m| m == "blown") {
+        markers.push(&style::BLOWN);
+    }
+    for (i, m) in markers.into_iter().enumerate() {
+        s.marker(right_x + 45 + 80 * i as i64, mid_y, m);
+    }
+}
+
+/// Draws a unit to scale; returns where its label and markers go.
+fn draw_footprint(
+    s: &mut Svg,
+    frame: &Frame,
+    rect: &Rect,
+    formation: &str,
+    colour: &str,
+) -> (i64, i64, i64, i64) {
+    let corners: Vec<(i64, i64)> = rect
+        .corners()
+        .iter()
+        .map(|p| frame.table(p.x, p.y))
+        .collect();
+    let front = (corners[0], corners[1]);
+    let mid = |a: (i64, i64), b: (i64, i64)| ((a.0 + b.0) / 2, (a.1 + b.1) / 2);
+    let front_mid = mid(corners[0], corners[1]);
+    let rear_mid = mid(corners[2], corners[3]);
+    let centre = mid(front_mid, rear_mid);
+    match formation {
+        // Skirmishers are a loose cloud: pale, with a broken outline.
+        "skirmish" => s.polygon(&corners, colour, "#1a1a1a", 3, "10 8", "0.45"),
+        // A square faces every way: a heavy edge all round.
+        "square" => s.polygon(&corners, colour, "#1a1a1a", 14, "", ""),
+        _ => s.polygon(&corners, colour, "#1a1a1a", 3, "", ""),
+    }
+    // The front is the heavy edge, so facing reads at a glance.
+    s.polyline(&[front.0, front.1], "#1a1a1a", 12, "");
+    match formation {
+        // A column: a line down its length.
+        "column" | "limbered" => s.polyline(&[front_mid, rear_mid], "#ffffff", 6, ""),
+        _ => {}
+    }
+    if matches!(formation, "unlimbered" | "limbered") {
+        // Guns: a wheel at the centre.
+        s.raw(&format!(
+            "<circle cx=\"{}\" cy=\"{}\" r=\"18\" fill=\"#1a1a1a\"/>\n",
+            centre.0, centre.1
+        ));
+    }
+    let min_y = corners.iter().map(|c| c.1).min().unwrap_or(centre.1);
+    let max_y = corners.iter().map(|c| c.1).max().unwrap_or(centre.1);
+    let max_x = corners.iter().map(|c| c.0).max().unwrap_or(centre.0);
+    // The id goes below the unit on the page, or above for a unit whose
+    // rear is towards the bottom edge of the page.
+    let label_y = if rear_mid.1 >= front_mid.1 {
+        max_y + 60
+    } else {
+        min_y - 25
+    };
+    (centre.0, label_y, max_x, centre.1)
+}
+
+/// A unit with no footprint (a hex map, or a troop type the ruleset does
+/// not size): a counter at its location, a notch towards its facing.
+fn draw_counter(
+    s: &mut Svg,
+    frame: &Frame,
+    unit: &UnitState,
+    colour: &str,
+) -> (i64, i64, i64, i64) {
+    let (x, y) = frame.location(unit.spec.location);
+    let half = if frame.hex { 50 } else { 60 };
+    s.polygon(
+        &[
+            (x - half, y - half),
+            (x + half, y - half),
+            (x + half, y + half),
+            (x - half, y + half),
+        ],
+        colour,
+        "#1a1a1a",
+        4,
+        "",
+        "",
+    );
+    // The facing: on a hex map a hexside (0 north, clockwise), on a table
+    // degrees; the notch points at the nearest of eight directions.
+    let eighth = if frame.hex {
+        (unit.spec.facing % 6) * 60
+    } else {
+        unit.spec.facing % 360
+    };
+    let (dx, dy) = compass_step((eighth + 22) / 45 % 8, half);
+    s.polyline(&[(x, y), (x + dx, y + dy)], "#1a1a1a", 10, "");
+    (x, y + half + 55, x + half, y)
+}
+
+/// A step of `len` towards one of the eight compass points (0 north,
+/// clockwise), in SVG directions (y down).
+fn compass_step(point: u32, len: i64) -> (i64, i64) {
+    match point {
+        0 => (0, -len),
+        1 => (len, -len),
+        2 => (len, 0),
+        3 => (len, len),
+        4 => (0, len),
+        5 => (-len, len),
+        6 => (-len, 0),
+        _ => (-len, -len),
+    }
+}
+
+/// Whether a reader who sees the units in `visible` (`None`: every unit)
+/// sees `general`: with the unit he is attached to, or, standing alone, only
+/// if the reader sees every unit of his side (which is his own side, or the
+/// GM).
+pub fn general_seen(
+    state: &GameState,
+    visible: Option<&BTreeSet<String>>,
+    general: &crate::rules::state::GeneralState,
+) -> bool {
+    let attached = general
+        .spec
+        .attached_to
+        .as_deref()
+        .and_then(|id| state.unit(id));
+    match (visible, attached) {
+        (None, _) => true,
+        (Some(v), Some(u)) => v.contains(&u.spec.id),
+        (Some(v), None) => state
+            .units
+            .iter()
+            .filter(|u| u.spec.side == general.spec.side)
+            .all(|u| v.contains(&u.spec.id)),
+    }
+}
+
+/// Generals: a diamond with the general's id, beside the unit he is
+/// attached to or where he stands.
+fn generals(s: &mut Svg, frame: &Frame, input: &MapInput) {
+    for general in input.next.generals.iter().filter(|g| g.lost.is_none()) {
+        if !general_seen(input.next, input.visible, general) {
+            continue;
+        }
+        let attached = general
+            .spec
+            .attached_to
+            .as_deref()
+            .and_then(|id| input.next.unit(id));
+        let (x, y) = match attached {
+            Some(u) => {
+                let (x, y) = frame.location(u.spec.location);
+                (x - 70, y)
+            }
+            None => frame.location(general.spec.location),
+        };
+        let colour = style::side_colour(side_index(input.next, &general.spec.side));
+        s.polygon(
+            &[(x, y - 45), (x + 45, y), (x, y + 45), (x - 45, y)],
+            "#ffd700",
+            colour,
+            10,
+            "",
+            "",
+        );
+        if frame.labels_readable() {
+            s.text(x, y - 60, 45, "middle", "#1a1a1a", &general.spec.id);
+        }
+    }
+}
+
+/// One entry of the legend.
+enum Entry<'a> {
+    Side(usize, &'a str),
+    Terrain(&'a str),
+    Marker(&'static style::Marker),
+    Arrow(&'static style::ArrowStyle),
+}
+
+/// The legend's entries: the sides, the terrain kinds on the map, the
+/// markers and the arrows.
+fn legend_entries(state: &GameState) -> Vec<Entry<'_>> {
+    let mut entries: Vec<Entry> = state
+        .sides
+        .iter()
+        .enumerate()
+        .map(|(i, side)| Entry::Side(i, side))
+        .collect();
+    let mut kinds_seen: Vec<&str> = Vec::new();
+    for t in &state.terrain {
+        if !kinds_seen.contains(&t.kind.as_str()) {
+            kinds_seen.push(&t.kind);
+        }
+    }
+    entries.extend(kinds_seen.into_iter().map(Entry::Terrain));
+    entries.extend([&style::SHAKEN, &style::DISORDERED, &style::BLOWN].map(Entry::Marker));
+    entries.extend([&style::MOVE, &style::CHARGE, &style::RETREAT, &style::FIRE].map(Entry::Arrow));
+    entries
+}
+
+/// The key under the map.
+fn legend(s: &mut Svg, frame: &Frame, input: &MapInput) {
+    let swatch = |x: i64, y: i64| [(x, y - 40), (x + 60, y - 40), (x + 60, y + 10), (x, y + 10)];
+    for (i, entry) in legend_entries(input.next).into_iter().enumerate() {
+        let (x, y) = frame.legend_slot(i as i64);
+        let label = match entry {
+            Entry::Side(index, side) => {
+                s.polygon(
+                    &swatch(x, y),
+                    style::side_colour(index),
+                    "#1a1a1a",
+                    3,
+                    "",
+                    "",
+                );
+                side
+            }
+            Entry::Terrain(kind) => {
+                let st = style::terrain(kind);
+                if st.fill == "none" {
+                    s.polyline(
+                        &[(x, y - 15), (x + 60, y - 15)],
+                        st.stroke,
+                        st.width.min(20),
+                        st.dash,
+                    );
+                } else {
+                    s.polygon(&swatch(x, y), st.fill, st.stroke, 3, "", "");
+                }
+                st.label
+            }
+            Entry::Marker(m) => {
+                s.marker(x + 30, y - 15, m);
+                m.label
+            }
+            Entry::Arrow(a) => {
+                s.arrow((x, y - 15), (x + 65, y - 15), a);
+                a.label
+            }
+        };
+        s.text(x + 80, y, 50, "start", "#1a1a1a", label);
+    }
+}
+
+#[cfg(test)]
+mod tests;

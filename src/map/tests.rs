@@ -1,0 +1,148 @@
+use std::collections::BTreeSet;
+
+use super::*;
+use crate::campaign::{Location, Terrain};
+use crate::report::sample;
+use crate::rules::ruleset_for;
+
+fn input<'a>(turn: &'a sample::SampleTurn, visible: Option<&'a BTreeSet<String>>) -> MapInput<'a> {
+    MapInput {
+        title: "test",
+        ruleset: ruleset_for(&turn.prior.ruleset).expect("known ruleset"),
+        prior: &turn.prior,
+        next: &turn.next,
+        events: &turn.events,
+        visible,
+    }
+}
+
+#[test]
+fn the_same_turn_gives_the_same_bytes() {
+    let turn = sample::demo_turn().expect("the demo campaign loads");
+    assert_eq!(svg(&input(&turn, None)), svg(&input(&turn, None)));
+}
+
+/// Every number the writer puts in a coordinate is a whole number: no float
+/// formatting can differ between machines.
+#[test]
+fn coordinates_are_integers() {
+    let turn = sample::demo_turn().expect("the demo campaign loads");
+    let text = svg(&input(&turn, None));
+    for attr in ["points=\"", " x=\"", " y=\"", " cx=\"", " x1=\"", " d=\""] {
+        for value in text.split(attr).skip(1) {
+            let value = &value[..value.find('"').unwrap_or(0)];
+            assert!(
+                !value.contains('.'),
+                "a decimal in {attr}{value}\" of the map"
+            );
+        }
+    }
+}
+
+#[test]
+fn units_out_of_sight_are_not_drawn() {
+    let turn = sample::demo_turn().expect("the demo campaign loads");
+    let visible: BTreeSet<String> = turn
+        .next
+        .units
+        .iter()
+        .filter(|u| u.spec.side == "french")
+        .map(|u| u.spec.id.clone())
+        .collect();
+    let text = svg(&input(&turn, Some(&visible)));
+    assert!(text.contains(">1-ligne<"));
+    assert!(
+        !text.contains(">ir-1<"),
+        "an Austrian unit drawn on a French map"
+    );
+    let all = svg(&input(&turn, None));
+    assert!(all.contains(">ir-1<"));
+}
+
+#[test]
+fn moves_charges_and_fire_are_drawn() {
+    let turn = sample::demo_turn().expect("the demo campaign loads");
+    let text = svg(&input(&turn, None));
+    assert!(text.contains("marker-end=\"url(#head-move)\""));
+    assert!(text.contains("marker-end=\"url(#head-charge)\""));
+    assert!(text.contains("marker-end=\"url(#head-fire)\""));
+    assert!(text.contains("marker-end=\"url(#head-retreat)\""));
+}
+
+#[test]
+fn a_hex_map_is_drawn_as_hexes_with_hexsides() {
+    let mut turn = sample::demo_turn().expect("the demo campaign loads");
+    for state in [&mut turn.prior, &mut turn.next] {
+        state.map = MapSpec::Hex {
+            columns: 4,
+            rows: 3,
+        };
+        state.terrain = vec![
+            Terrain {
+                id: "wood".to_string(),
+                kind: "light-woods".to_string(),
+                shape: TerrainShape::Hexes {
+                    hexes: vec![(1, 1)],
+                },
+            },
+            Terrain {
+                id: "stream".to_string(),
+                kind: "river".to_string(),
+                shape: TerrainShape::Hexsides {
+                    sides: vec![(2, 0, 3)],
+                },
+            },
+        ];
+        state.units.truncate(2);
+        state.units[0].spec.location = Location::Hex { column: 0, row: 0 };
+        state.units[1].spec.location = Location::Hex { column: 3, row: 2 };
+    }
+    let text = svg(&input(&turn, None));
+    // The grid: twelve hexes in one path, each with six corners.
+    let grid = text
+        .lines()
+        .find(|l| l.starts_with("<path d=\"M") && l.contains("#8a8a7a"))
+        .expect("the hex grid");
+    assert_eq!(grid.matches('Z').count(), 12);
+    // Hex (2, 0)'s south side (3): column 2 is even, its centre is at
+    // (200 + 100 + 300, 300 + 87); the side runs from (650, 474) to (550, 474).
+    assert!(text.contains("points=\"650,474 550,474\" fill=\"none\" stroke=\"#5b8fd6\""));
+    assert!(text.contains(">0000<") && text.contains(">0302<"));
+    png(&text).expect("the hex map renders");
+}
+
+#[test]
+fn the_png_has_the_svg_size_and_text_is_drawn() {
+    let turn = sample::demo_turn().expect("the demo campaign loads");
+    let text = svg(&input(&turn, None));
+    let bytes = png(&text).expect("renders");
+    let pixmap = resvg::tiny_skia::Pixmap::decode_png(&bytes).expect("decodes");
+    let frame = Frame::of(&turn.next.map, legend_entries(&turn.next).len() as i64);
+    let (w, h) = frame.pixels();
+    assert_eq!(
+        (i64::from(pixmap.width()), i64::from(pixmap.height())),
+        (w, h)
+    );
+    // The title is drawn in the font compiled in: pixels clearly darker than
+    // the white page lie where it is written, at the top left (the light
+    // face, anti-aliased, leaves few fully black ones).
+    let dark = |xs: std::ops::Range<u32>| {
+        (0..40)
+            .flat_map(|y| xs.clone().map(move |x| (x, y)))
+            .filter(|&(x, y)| {
+                pixmap.pixel(x, y).is_some_and(|p| {
+                    u32::from(p.red()) + u32::from(p.green()) + u32::from(p.blue()) < 450
+                })
+            })
+            .count()
+    };
+    let title = dark(30..200);
+    assert!(title > 50, "the title shows {title} dark pixels");
+    // Where nothing is written, the page is blank.
+    assert_eq!(dark(1000..1100), 0);
+}
+
+#[test]
+fn text_is_escaped() {
+    assert_eq!(svg::escape("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
+}

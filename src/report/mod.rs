@@ -1,0 +1,398 @@
+//! The report of a resolution: one for each side, showing only what that
+//! side can see, and one for the GM with everything. Each is a plain-text
+//! body and an HTML body from the templates `report.txt` and `report.html`
+//! (the map's caption from `map-caption.txt`), with the map as SVG and PNG.
+//!
+//! [`prepare`] does the work that depends on the reader (what they see, the
+//! despatch, the map); [`render`] fills the templates for one person, whose
+//! time zone the deadline is given in.
+
+pub mod narrative;
+pub mod sample;
+pub mod visibility;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::audit::dice::Roll;
+use crate::audit::manifest::orders_digest;
+use crate::campaign::{Campaign, Person};
+use crate::map::{self, MapError, MapInput};
+use crate::rules::ruleset::Event;
+use crate::rules::state::UnitState;
+use crate::rules::{GameState, PhaseKind, Ruleset};
+use crate::store::MailPart;
+use crate::templates::{TemplateError, Templates};
+
+/// A report could not be made.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReportError {
+    #[error(transparent)]
+    Map(#[from] MapError),
+    #[error(transparent)]
+    Template(#[from] TemplateError),
+}
+
+/// Everything a resolution's reports are made from.
+pub struct ReportInput<'a> {
+    pub campaign: &'a Campaign,
+    pub ruleset: &'a dyn Ruleset,
+    /// The resolution's number.
+    pub k: u64,
+    /// The phase that was resolved, e.g. `turn 1 orders (french active)`.
+    pub phase: &'a str,
+    pub prior: &'a GameState,
+    pub next: &'a GameState,
+    pub events: &'a [Event],
+    pub rolls: &'a [Roll],
+    /// Each side's canonical orders, by side id; a side that sent none is
+    /// absent.
+    pub orders: &'a BTreeMap<String, String>,
+    pub manifest_digest: String,
+    /// The secret r_k this resolution revealed, and the commitment C.
+    pub secret: String,
+    pub commitment: String,
+    /// The next phase's deadline, if the game goes on.
+    pub deadline: Option<DateTime<Utc>>,
+}
+
+/// Who a report is for.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Audience {
+    Side(String),
+    Gm,
+}
+
+/// A report made for one audience, before it is written for one person.
+pub struct Prepared {
+    pub audience: Audience,
+    /// The template context, without the person's own lines.
+    context: Value,
+    pub svg: String,
+    pub png: Vec<u8>,
+}
+
+/// One person's report.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub subject: String,
+    pub text: String,
+    pub html: String,
+    /// The inline map PNG (with a content id) and the PNG and SVG attached.
+    pub parts: Vec<MailPart>,
+}
+
+#[derive(Serialize)]
+struct UnitLine {
+    id: String,
+    name: String,
+    troop_type: String,
+    grade: String,
+    formation: String,
+    strength: u32,
+    original_strength: u32,
+    /// "shaken, disordered", or empty.
+    states: String,
+    /// Why it left play, if it did.
+    eliminated: Option<String>,
+}
+
+fn unit_line(u: &UnitState) -> UnitLine {
+    let mut states = Vec::new();
+    if u.shaken {
+        states.push("shaken");
+    }
+    if u.disordered {
+        states.push("disordered");
+    }
+    if u.spec.marks.iter().any(|m| m == "blown") {
+        states.push("blown");
+    }
+    UnitLine {
+        id: u.spec.id.clone(),
+        name: u.spec.name.clone(),
+        troop_type: u.spec.troop_type.clone(),
+        grade: u.spec.grade.clone(),
+        formation: u.spec.formation.clone(),
+        strength: u.spec.strength,
+        original_strength: u.original_strength,
+        states: states.join(", "),
+        eliminated: u.eliminated.clone(),
+    }
+}
+
+fn side_name(campaign: &Campaign, id: &str) -> String {
+    campaign.side(id).map_or(id.to_string(), |s| s.name.clone())
+}
+
+/// Whether a roll's purpose names a unit out of sight: its id as a whole
+/// word, or its name anywhere (case does not matter).
+fn names_hidden(purpose: &str, hidden: &[&UnitState]) -> bool {
+    let lower = purpose.to_lowercase();
+    let words: BTreeSet<&str> = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
+        .collect();
+    hidden.iter().any(|u| {
+        words.contains(u.spec.id.to_lowercase().as_str())
+            || lower.contains(&u.spec.name.to_lowercase())
+    })
+}
+
+fn roll_line(r: &Roll) -> Value {
+    let faces = if r.faces.len() > 1 {
+        format!(
+            " ({})",
+            r.faces
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join("+")
+        )
+    } else {
+        String::new()
+    };
+    json!({
+        "index": r.index,
+        "purpose": r.purpose,
+        "die": r.die.label(),
+        "value": r.value,
+        "faces": faces,
+    })
+}
+
+/// The work of one audience's report: what it sees, its despatch, its map.
+pub fn prepare(input: &ReportInput, audience: Audience) -> Result<Prepared, ReportError> {
+    let next = input.next;
+    let side = match &audience {
+        Audience::Side(s) => Some(s.as_str()),
+        Audience::Gm => None,
+    };
+    let visible = side.map(|s| visibility::visible_to(input.ruleset, next, s, input.events));
+    let sees = |id: &str| visible.as_ref().is_none_or(|v| v.contains(id));
+    let reader = narrative::Reader {
+        side,
+        visible: visible.as_ref(),
+    };
+    let sectors = narrative::despatch(input.prior, next, input.events, &reader);
+
+    // The order of battle: the reader's own side first, then the others as
+    // far as they are seen.
+    let mut sides: Vec<&String> = next.sides.iter().collect();
+    if let Some(own) = side {
+        sides.sort_by_key(|s| s.as_str() != own);
+    }
+    let forces: Vec<Value> = sides
+        .iter()
+        .map(|s| {
+            let units: Vec<UnitLine> = next
+                .units
+                .iter()
+                .filter(|u| &u.spec.side == *s && sees(&u.spec.id))
+                .map(unit_line)
+                .collect();
+            let generals: Vec<Value> = next
+                .generals
+                .iter()
+                .filter(|g| &g.spec.side == *s)
+                .filter(|g| map::general_seen(next, visible.as_ref(), g))
+                .map(|g| {
+                    json!({
+                        "id": g.spec.id,
+                        "name": g.spec.name,
+                        "attached_to": g.spec.attached_to.as_deref().map(|u| next.unit(u).map_or(u.to_string(), |u| u.spec.name.clone())),
+                        "lost": g.lost,
+                    })
+                })
+                .collect();
+            json!({
+                "id": s,
+                "name": side_name(input.campaign, s),
+                "own": side.is_none_or(|own| own == s.as_str()),
+                "units": units,
+                "generals": generals,
+            })
+        })
+        .collect();
+
+    let hidden: Vec<&UnitState> = next.units.iter().filter(|u| !sees(&u.spec.id)).collect();
+    let (shown, withheld): (Vec<&Roll>, Vec<&Roll>) = input
+        .rolls
+        .iter()
+        .partition(|r| !names_hidden(&r.purpose, &hidden));
+    let dice: Vec<Value> = shown.into_iter().map(roll_line).collect();
+
+    let orders: Vec<Value> = next
+        .sides
+        .iter()
+        .map(|s| {
+            let text = input.orders.get(s);
+            let lines: Vec<&str> = match text {
+                Some(t) if side.is_none_or(|own| own == s.as_str()) => t.lines().collect(),
+                _ => Vec::new(),
+            };
+            json!({
+                "side": s,
+                "name": side_name(input.campaign, s),
+                "digest": text.map(|t| orders_digest(t).to_hex()),
+                "lines": lines,
+            })
+        })
+        .collect();
+
+    let phase = input.ruleset.phase_of(next);
+    let gives_orders = match (side, phase.kind) {
+        (None, _) => false,
+        (Some(_), PhaseKind::AllSides) => true,
+        (Some(s), PhaseKind::ActiveSide) => s == next.active_side,
+    };
+    let template: Vec<String> = next
+        .units
+        .iter()
+        .filter(|u| side == Some(u.spec.side.as_str()) && u.eliminated.is_none())
+        .map(|u| format!("{}: hold", u.spec.id))
+        .collect();
+    let reader_name = match side {
+        Some(s) => side_name(input.campaign, s),
+        None => "the GM".to_string(),
+    };
+    let file_stem = format!(
+        "{}-r{}-{}",
+        input.campaign.id,
+        input.k,
+        side.unwrap_or("gm")
+    );
+    let svg = map::svg(&MapInput {
+        title: &format!(
+            "{}: after {} ({})",
+            input.campaign.title, input.phase, reader_name
+        ),
+        ruleset: input.ruleset,
+        prior: input.prior,
+        next,
+        events: input.events,
+        visible: visible.as_ref(),
+    });
+    let png = map::png(&svg)?;
+    let context = json!({
+        "campaign": {
+            "id": input.campaign.id,
+            "title": input.campaign.title,
+            "ruleset": input.campaign.ruleset.id,
+        },
+        "k": input.k,
+        "phase": input.phase,
+        "reader": {
+            "gm": side.is_none(),
+            "side": side,
+            "name": reader_name,
+        },
+        "sectors": sectors,
+        "forces": forces,
+        "dice": dice,
+        "dice_withheld": withheld.len(),
+        "orders": orders,
+        "manifest_digest": input.manifest_digest,
+        "finished": next.finished,
+        "next": {
+            "phase": crate::resolution::phase_label(input.ruleset, next),
+            "summary": phase.summary,
+            "active_side": next.active_side,
+            "active_side_name": side_name(input.campaign, &next.active_side),
+            "gives_orders": gives_orders,
+            "subject": format!("[{}] orders turn {}", input.campaign.id, next.turn),
+            "template": template,
+        },
+        "secret": input.secret,
+        "commitment": input.commitment,
+        "map": {
+            "cid": format!("{file_stem}.png@adjutant"),
+            "png": format!("{file_stem}.png"),
+            "svg": format!("{file_stem}.svg"),
+        },
+    });
+    Ok(Prepared {
+        audience,
+        context,
+        svg,
+        png,
+    })
+}
+
+/// The reports of several audiences, each made on its own thread: they
+/// share nothing but the input, and the map of each is the larger part of
+/// the work.
+pub fn prepare_all(
+    input: &ReportInput,
+    audiences: Vec<Audience>,
+) -> Result<Vec<Prepared>, ReportError> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = audiences
+            .into_iter()
+            .map(|a| scope.spawn(move || prepare(input, a)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| match h.join() {
+                Ok(result) => result,
+                // A panic in one report is the program's fault, not the
+                // input's; it is passed on as it is.
+                Err(panic) => std::panic::resume_unwind(panic),
+            })
+            .collect()
+    })
+}
+
+/// The report of `prepared` written for `person`.
+pub fn render(
+    input: &ReportInput,
+    prepared: &Prepared,
+    person: &Person,
+    templates: &Templates,
+) -> Result<Report, ReportError> {
+    let mut context = prepared.context.clone();
+    context["person"] = json!({ "name": person.name, "address": person.address });
+    context["next"]["deadline"] = json!(
+        input
+            .deadline
+            .map(|d| crate::engine::mail::local_time(person, d))
+    );
+    let caption = templates.render("map-caption.txt", &context)?;
+    context["map"]["caption"] = json!(caption.trim_end());
+    let text = templates.render("report.txt", &context)?;
+    let html = templates.render("report.html", &context)?;
+    let names = &context["map"];
+    let name = |key: &str| names[key].as_str().unwrap_or_default().to_string();
+    let parts = vec![
+        MailPart {
+            filename: name("png"),
+            content_type: "image/png".to_string(),
+            content_id: Some(name("cid")),
+            bytes: prepared.png.clone(),
+        },
+        MailPart {
+            filename: name("png"),
+            content_type: "image/png".to_string(),
+            content_id: None,
+            bytes: prepared.png.clone(),
+        },
+        MailPart {
+            filename: name("svg"),
+            content_type: "image/svg+xml".to_string(),
+            content_id: None,
+            bytes: prepared.svg.clone().into_bytes(),
+        },
+    ];
+    Ok(Report {
+        subject: format!("resolution {}: {}", input.k, input.phase),
+        text,
+        html,
+        parts,
+    })
+}
+
+#[cfg(test)]
+mod tests;

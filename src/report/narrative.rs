@@ -1,0 +1,305 @@
+//! The despatch: the event log told as prose, sector by sector.
+//!
+//! Events are grouped by where their first unit stood when the action began
+//! (the western third of the field, the centre, the eastern third), events
+//! with no unit first. Within a sector they keep the log's order, except
+//! that every unit that stood fast is named once, in one sentence, at the
+//! sector's end. A move is told from the two states (how far, which way,
+//! whether forward); every other kind is told by the text the rules wrote
+//! for it, so a kind added later reads well without a change here.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use crate::campaign::{Location, MapSpec};
+use crate::rules::GameState;
+use crate::rules::ruleset::Event;
+use crate::rules::state::UnitState;
+
+/// One sector's paragraph.
+#[derive(Debug, Clone, Serialize)]
+pub struct Sector {
+    pub title: String,
+    pub sentences: Vec<String>,
+    /// The sentences as one paragraph wrapped for a plain-text mail.
+    pub text: String,
+}
+
+/// Who reads: the units they may see, `None` for everything.
+pub struct Reader<'a> {
+    pub side: Option<&'a str>,
+    pub visible: Option<&'a BTreeSet<String>>,
+}
+
+impl Reader<'_> {
+    fn sees(&self, id: &str) -> bool {
+        self.visible.is_none_or(|v| v.contains(id))
+    }
+}
+
+const SECTORS: [&str; 4] = [
+    "Across the field",
+    "On the western flank",
+    "In the centre",
+    "On the eastern flank",
+];
+
+/// The sector (an index into [`SECTORS`]) of a location on a map.
+fn sector_of(map: &MapSpec, location: Location) -> usize {
+    let (at, across) = match (map, location) {
+        (MapSpec::Table { width, .. }, Location::Table { x, .. }) => (x, *width),
+        (MapSpec::Hex { columns, .. }, Location::Hex { column, .. }) => {
+            (i64::from(column), i64::from(*columns))
+        }
+        _ => return 0,
+    };
+    let third = (at.clamp(0, across.max(1) - 1) * 3 / across.max(1)).clamp(0, 2);
+    1 + third as usize
+}
+
+/// A length in hundredths of an inch as the players speak of it: whole
+/// inches, with a half where there is one.
+pub fn inches(length: i64) -> String {
+    let halves = (length + 25) / 50;
+    let (whole, half) = (halves / 2, halves % 2 == 1);
+    match (whole, half) {
+        (0, false) => "less than half an inch".to_string(),
+        (0, true) => "half an inch".to_string(),
+        (1, false) => "1 inch".to_string(),
+        (w, false) => format!("{w} inches"),
+        (w, true) => format!("{w}-1/2 inches"),
+    }
+}
+
+/// The compass point of a step `dx` east and `dy` north, by integer
+/// comparison with tan 22.5° (about 0.4142).
+fn compass(dx: i64, dy: i64) -> &'static str {
+    let (ax, ay) = (dx.abs() * 10000, dy.abs() * 10000);
+    let steep = ay > dx.abs() * 24142;
+    let flat = ax > dy.abs() * 24142;
+    match (steep, flat, dx >= 0, dy >= 0) {
+        (true, _, _, true) => "north",
+        (true, _, _, false) => "south",
+        (_, true, true, _) => "east",
+        (_, true, false, _) => "west",
+        (_, _, true, true) => "north-east",
+        (_, _, true, false) => "south-east",
+        (_, _, false, true) => "north-west",
+        (_, _, false, false) => "south-west",
+    }
+}
+
+/// "advanced", "fell back" or "moved", from the step and the facing.
+fn verb(dx: i64, dy: i64, facing: u32) -> &'static str {
+    let rad = f64::from(facing % 360).to_radians();
+    let (fx, fy) = (libm::sin(rad), libm::cos(rad));
+    let (x, y) = (dx as f64, dy as f64);
+    let along = x * fx + y * fy;
+    let length = libm::sqrt(x * x + y * y);
+    if along >= length * std::f64::consts::FRAC_1_SQRT_2 {
+        "advanced"
+    } else if along <= -length * std::f64::consts::FRAC_1_SQRT_2 {
+        "fell back"
+    } else {
+        "moved"
+    }
+}
+
+fn name(state: &GameState, id: &str) -> String {
+    state
+        .unit(id)
+        .map_or(id.to_string(), |u| u.spec.name.clone())
+}
+
+/// A move told from the two states, or `None` when they do not tell it.
+fn told_move(before: &UnitState, after: &UnitState) -> Option<String> {
+    let name = &after.spec.name;
+    let formed = if before.spec.formation != after.spec.formation {
+        format!(", forming {}", after.spec.formation)
+    } else {
+        String::new()
+    };
+    match (before.spec.location, after.spec.location) {
+        (Location::Table { x: x0, y: y0 }, Location::Table { x: x1, y: y1 }) => {
+            let (dx, dy) = (x1 - x0, y1 - y0);
+            if dx == 0 && dy == 0 {
+                if before.spec.facing != after.spec.facing {
+                    return Some(format!(
+                        "{name} turned to face {}{formed}.",
+                        compass_of_facing(after.spec.facing)
+                    ));
+                }
+                return (!formed.is_empty()).then(|| format!("{name} stood its ground{formed}."));
+            }
+            let length = libm::sqrt((dx * dx + dy * dy) as f64).round() as i64;
+            Some(format!(
+                "{name} {} {} {}{formed}.",
+                verb(dx, dy, before.spec.facing),
+                inches(length),
+                compass(dx, dy)
+            ))
+        }
+        (Location::Hex { .. }, Location::Hex { column, row }) => {
+            Some(format!("{name} moved to hex {column:02}{row:02}{formed}."))
+        }
+        _ => None,
+    }
+}
+
+fn compass_of_facing(facing: u32) -> &'static str {
+    const POINTS: [&str; 8] = [
+        "north",
+        "north-east",
+        "east",
+        "south-east",
+        "south",
+        "south-west",
+        "west",
+        "north-west",
+    ];
+    POINTS[(((facing % 360) + 22) / 45 % 8) as usize]
+}
+
+/// "A", "A and B", "A, B and C".
+pub fn join_names(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// Wraps `text` at `width` columns (counted in characters).
+pub fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = 0;
+    for word in text.split_whitespace() {
+        let len = word.chars().count();
+        if line > 0 && line + 1 + len > width {
+            out.push('\n');
+            line = 0;
+        } else if line > 0 {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(word);
+        line += len;
+    }
+    out
+}
+
+/// The despatch for `reader`.
+pub fn despatch(
+    prior: &GameState,
+    next: &GameState,
+    events: &[Event],
+    reader: &Reader,
+) -> Vec<Sector> {
+    let mut sentences: [Vec<String>; 4] = Default::default();
+    let mut stood: [Vec<String>; 4] = Default::default();
+    for event in events {
+        let sector = event
+            .units
+            .first()
+            .and_then(|id| prior.unit(id).or_else(|| next.unit(id)))
+            .map_or(0, |u| sector_of(&next.map, u.spec.location));
+        let hidden = event.units.iter().any(|u| !reader.sees(u));
+        if hidden {
+            // A unit out of the reader's sight is never named. If the
+            // reader's own troops were in it, they hear that much.
+            let own: Vec<String> = event
+                .units
+                .iter()
+                .filter(|u| {
+                    reader.side.is_some()
+                        && next
+                            .unit(u)
+                            .is_some_and(|s| Some(s.spec.side.as_str()) == reader.side)
+                })
+                .map(|u| name(next, u))
+                .collect();
+            if !own.is_empty() {
+                sentences[sector].push(format!(
+                    "{} {} in action against troops out of sight.",
+                    join_names(&own),
+                    if own.len() == 1 { "was" } else { "were" }
+                ));
+            }
+            continue;
+        }
+        let told = match event.kind.as_str() {
+            "hold" => {
+                for id in &event.units {
+                    stood[sector].push(name(next, id));
+                }
+                continue;
+            }
+            "move" => event
+                .units
+                .first()
+                .and_then(|id| Some((prior.unit(id)?, next.unit(id)?)))
+                .and_then(|(b, a)| told_move(b, a)),
+            _ => None,
+        };
+        let sentence = told.unwrap_or_else(|| event.text.trim().to_string());
+        if !sentence.is_empty() {
+            sentences[sector].push(sentence);
+        }
+    }
+    let mut out = Vec::new();
+    for (i, mut list) in sentences.into_iter().enumerate() {
+        if !stood[i].is_empty() {
+            list.push(format!("{} stood fast.", join_names(&stood[i])));
+        }
+        if list.is_empty() {
+            continue;
+        }
+        out.push(Sector {
+            title: SECTORS[i].to_string(),
+            text: wrap(&list.join(" "), 72),
+            sentences: list,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lengths_read_as_players_say_them() {
+        assert_eq!(inches(400), "4 inches");
+        assert_eq!(inches(450), "4-1/2 inches");
+        assert_eq!(inches(100), "1 inch");
+        assert_eq!(inches(60), "half an inch");
+        assert_eq!(inches(10), "less than half an inch");
+    }
+
+    #[test]
+    fn compass_points() {
+        assert_eq!(compass(0, 100), "north");
+        assert_eq!(compass(100, 100), "north-east");
+        assert_eq!(compass(-100, 0), "west");
+        assert_eq!(compass(-100, -300), "south");
+        assert_eq!(compass(100, -90), "south-east");
+        assert_eq!(verb(0, 100, 0), "advanced");
+        assert_eq!(verb(0, 100, 180), "fell back");
+        assert_eq!(verb(100, 0, 0), "moved");
+    }
+
+    #[test]
+    fn names_are_joined_as_in_a_sentence() {
+        let n = |v: &[&str]| join_names(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(n(&["A"]), "A");
+        assert_eq!(n(&["A", "B"]), "A and B");
+        assert_eq!(n(&["A", "B", "C"]), "A, B and C");
+    }
+
+    #[test]
+    fn wrapping_keeps_words_whole() {
+        assert_eq!(wrap("aaa bbb ccc", 7), "aaa bbb\nccc");
+        assert_eq!(wrap("Jäger Jäger", 5), "Jäger\nJäger");
+    }
+}

@@ -1,0 +1,177 @@
+use super::*;
+use crate::report::sample::{self, SampleTurn};
+use crate::rules::ruleset_for;
+
+pub(crate) fn input_of<'a>(
+    turn: &'a SampleTurn,
+    orders: &'a BTreeMap<String, String>,
+) -> ReportInput<'a> {
+    ReportInput {
+        campaign: &turn.campaign,
+        ruleset: ruleset_for(&turn.prior.ruleset).expect("known ruleset"),
+        k: 1,
+        phase: "turn 1 orders (french active)",
+        prior: &turn.prior,
+        next: &turn.next,
+        events: &turn.events,
+        rolls: &turn.rolls,
+        orders,
+        manifest_digest: "ab".repeat(32),
+        secret: "cd".repeat(32),
+        commitment: "ef".repeat(32),
+        deadline: DateTime::parse_from_rfc3339("2026-11-25T19:00:00Z")
+            .ok()
+            .map(|d| d.with_timezone(&Utc)),
+    }
+}
+
+fn orders() -> BTreeMap<String, String> {
+    BTreeMap::from([(
+        "french".to_string(),
+        "1-ligne: hold\n12-dragons: hold\n".to_string(),
+    )])
+}
+
+/// The text with its line breaks and runs of spaces made single spaces, so
+/// that a sentence is found however the paragraph was wrapped.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn report_for(audience: Audience) -> (SampleTurn, Report, Prepared) {
+    let turn = sample::demo_turn().expect("the demo campaign loads");
+    let orders = orders();
+    let input = input_of(&turn, &orders);
+    let prepared = prepare(&input, audience).expect("prepares");
+    let person = turn.campaign.players[0].person.clone();
+    let templates = Templates::embedded().expect("templates");
+    let report = render(&input, &prepared, &person, &templates).expect("renders");
+    (turn, report, prepared)
+}
+
+/// A side's report never names a unit hidden from it: not in the text, the
+/// HTML, the map, nor the dice.
+#[test]
+fn a_side_never_reads_of_a_unit_it_cannot_see() {
+    let (turn, report, prepared) = report_for(Audience::Side("french".to_string()));
+    let jaeger = turn.next.unit("jaeger").expect("in the sample");
+    for (what, text) in [
+        ("text", report.text.as_str()),
+        ("html", report.html.as_str()),
+        ("svg", prepared.svg.as_str()),
+    ] {
+        assert!(
+            !text.contains("jaeger"),
+            "the {what} names the hidden Jäger"
+        );
+        assert!(
+            !text.contains(&jaeger.spec.name),
+            "the {what} names the hidden Jäger"
+        );
+        assert!(!text.contains("Jäger"), "the {what} names the hidden Jäger");
+    }
+    assert!(
+        report
+            .text
+            .contains("1 more roll concerns troops out of your sight")
+    );
+    // What is in sight is told.
+    assert!(report.text.contains("IR 49 Kerpen"));
+    assert!(report.text.contains("Warasdiner Grenzer"));
+}
+
+#[test]
+fn the_gm_reads_of_everything() {
+    let (_, report, prepared) = report_for(Audience::Gm);
+    assert!(flat(&report.text).contains("2. Jäger-Bataillon moved 1-1/2 inches west."));
+    assert!(report.html.contains("2. Jäger-Bataillon"));
+    assert!(prepared.svg.contains(">jaeger<"));
+    assert!(
+        report
+            .text
+            .contains("#8 d6 = 3  move: jaeger through heavy woods")
+    );
+    assert!(!report.text.contains("out of your sight"));
+}
+
+#[test]
+fn the_despatch_is_told_by_sector() {
+    let (_, report, _) = report_for(Audience::Side("french".to_string()));
+    let text = &flat(&report.text);
+    let at = |s: &str| {
+        text.find(s)
+            .unwrap_or_else(|| panic!("no `{s}` in\n{text}"))
+    };
+    assert!(at("Across the field:") < at("On the western flank:"));
+    assert!(at("On the western flank:") < at("In the centre:"));
+    assert!(text.contains("1er Régiment de Ligne and 12e Dragons stood fast."));
+    assert!(text.contains("2e Régiment de Ligne advanced 4 inches north."));
+}
+
+#[test]
+fn an_action_against_hidden_troops_names_only_ones_own() {
+    let mut turn = sample::demo_turn().expect("loads");
+    turn.events.push(Event {
+        kind: "combat".to_string(),
+        units: vec!["12-dragons".to_string(), "jaeger".to_string()],
+        text: "12e Dragons fight the 2. Jäger-Bataillon.".to_string(),
+    });
+    // A combat reveals both sides to each other; a shooting from a hidden
+    // unit reveals the firer; only an event of another kind keeps it hidden.
+    turn.events.last_mut().expect("pushed").kind = "ambush".to_string();
+    let orders = orders();
+    let input = input_of(&turn, &orders);
+    let prepared = prepare(&input, Audience::Side("french".to_string())).expect("prepares");
+    let templates = Templates::embedded().expect("templates");
+    let person = turn.campaign.players[0].person.clone();
+    let report = render(&input, &prepared, &person, &templates).expect("renders");
+    assert!(flat(&report.text).contains("12e Dragons was in action against troops out of sight."));
+    assert!(!report.text.contains("Jäger"));
+}
+
+#[test]
+fn the_deadline_is_in_the_readers_own_time_zone() {
+    let (turn, report, _) = report_for(Audience::Side("french".to_string()));
+    assert_eq!(turn.campaign.players[0].person.time_zone, "Europe/Paris");
+    assert!(
+        report
+            .text
+            .contains("Deadline: Wednesday 25 November 2026, 20:00 CET.")
+    );
+}
+
+#[test]
+fn the_map_is_inline_and_attached() {
+    let (_, report, _) = report_for(Audience::Side("french".to_string()));
+    let inline: Vec<&MailPart> = report
+        .parts
+        .iter()
+        .filter(|p| p.content_id.is_some())
+        .collect();
+    assert_eq!(inline.len(), 1);
+    let cid = inline[0].content_id.as_deref().expect("cid");
+    assert!(report.html.contains(&format!("src=\"cid:{cid}\"")));
+    assert!(inline[0].bytes.starts_with(b"\x89PNG"));
+    let attached: Vec<&str> = report
+        .parts
+        .iter()
+        .filter(|p| p.content_id.is_none())
+        .map(|p| p.content_type.as_str())
+        .collect();
+    assert_eq!(attached, ["image/png", "image/svg+xml"]);
+}
+
+#[test]
+fn html_escapes_what_players_wrote() {
+    let mut turn = sample::demo_turn().expect("loads");
+    turn.events[0].text = "<script>alert(1)</script> & more".to_string();
+    let orders = orders();
+    let input = input_of(&turn, &orders);
+    let prepared = prepare(&input, Audience::Gm).expect("prepares");
+    let templates = Templates::embedded().expect("templates");
+    let person = turn.campaign.gm.clone();
+    let report = render(&input, &prepared, &person, &templates).expect("renders");
+    assert!(!report.html.contains("<script>"));
+    assert!(report.html.contains("&lt;script&gt;"));
+    assert!(report.text.contains("<script>alert(1)</script> & more"));
+}

@@ -1,0 +1,231 @@
+//! The report templates a GM can edit: every template renders for every
+//! shipped campaign, and one edited in a campaign folder changes the mail at
+//! the next resolution without a rebuild.
+
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+
+use adjutant::engine;
+use adjutant::ingest::{IngestConfig, ingest};
+use adjutant::lifecycle::FixedClock;
+use adjutant::store::Store;
+use adjutant::templates::DEFAULTS;
+
+fn now() -> FixedClock {
+    FixedClock(
+        DateTime::parse_from_rfc3339("2026-01-05T10:00:00Z")
+            .expect("valid")
+            .with_timezone(&Utc),
+    )
+}
+
+/// The demo passphrases of the shipped campaigns, as their files give them
+/// in their comments (a shipped campaign's passphrases are no secret).
+fn player_passphrase(campaign: &str) -> Option<(&'static str, &'static str)> {
+    match campaign {
+        "sound-the-charge-demo" => Some(("lannes@french.invalid", "vive-l-empereur")),
+        _ => None,
+    }
+}
+
+fn message(from: &str, subject: &str, body: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: gm@example.org\r\nSubject: {subject}\r\nMessage-ID: <{}@test>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}",
+        body.len() + subject.len(),
+        body.replace('\n', "\r\n")
+    )
+    .into_bytes()
+}
+
+/// Every template is rendered for every shipped campaign: the opening mail,
+/// an acknowledgement and a refusal, the manifest, the reports (text, HTML,
+/// map caption) and an umpire call through the engine, and the reminder
+/// (which the daemon's loop sends) with the context the daemon gives it.
+#[test]
+fn every_template_renders_for_every_shipped_campaign() {
+    // A template added to the defaults must be added to this test too.
+    let names: Vec<&str> = DEFAULTS.iter().map(|(n, _)| *n).collect();
+    assert_eq!(
+        names,
+        [
+            "opening.txt",
+            "manifest.txt",
+            "umpire.txt",
+            "ack.txt",
+            "refused.txt",
+            "reminder.txt",
+            "report.txt",
+            "report.html",
+            "map-caption.txt"
+        ]
+    );
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&root).expect("campaigns/") {
+        let dir = entry.expect("entry").path();
+        if !dir.join("campaign.toml").exists() {
+            continue;
+        }
+        seen += 1;
+        let campaign = adjutant::campaign::load(&dir).expect("a shipped campaign loads");
+        let data = tempfile::tempdir().expect("dir");
+        let mut store = Store::open(data.path()).expect("store");
+        engine::init(&mut store, &campaign, &dir, &now()).expect("opening.txt");
+        let config = IngestConfig::default();
+        // A stranger's mail is refused (refused.txt).
+        ingest(
+            &mut store,
+            &message(
+                "stranger@nowhere.invalid",
+                &format!("[{}] orders", campaign.id),
+                "x",
+            ),
+            "test",
+            &config,
+            &now(),
+        )
+        .expect("refused.txt");
+        if let Some((address, passphrase)) = player_passphrase(&campaign.id) {
+            let unit = campaign
+                .scenario
+                .units
+                .iter()
+                .find(|u| {
+                    campaign
+                        .players
+                        .iter()
+                        .any(|p| p.person.address == address && p.side == u.side)
+                })
+                .expect("the player has a unit");
+            ingest(
+                &mut store,
+                &message(
+                    address,
+                    &format!("[{}] orders turn 1", campaign.id),
+                    &format!("passphrase {passphrase}\n{}: hold\n", unit.id),
+                ),
+                "test",
+                &config,
+                &now(),
+            )
+            .expect("ack.txt");
+        }
+        engine::resolve_now(&mut store, &campaign.id, &now())
+            .expect("manifest.txt, report.txt, report.html, map-caption.txt");
+        if campaign.ruleset.id == "sound-the-charge" {
+            engine::umpire(
+                &mut store,
+                &campaign.id,
+                adjutant::demo::DEMO_CALLS[0],
+                &now(),
+            )
+            .expect("umpire.txt");
+        }
+        let templates = adjutant::templates::Templates::for_campaign(&dir).expect("templates");
+        let reminder = templates
+            .render(
+                "reminder.txt",
+                serde_json::json!({
+                    "campaign": {"id": campaign.id, "title": campaign.title},
+                    "side": campaign.sides[0].name,
+                    "phase": "turn 1 orders",
+                    "deadline": "Monday 5 January 2026, 20:00 CET",
+                    "no_orders": campaign.no_orders_policy,
+                }),
+            )
+            .expect("reminder.txt");
+        assert!(reminder.contains("turn 1 orders"));
+        let mail = store.queued_mail(&campaign.id).expect("outbox");
+        for purpose in [".opening.", ".r1.manifest.", ".r1.result.", ".r1.umpire."] {
+            assert!(
+                mail.iter().any(|m| m.message_id.contains(purpose)),
+                "{}: no {purpose} mail",
+                campaign.id
+            );
+        }
+        let report = mail
+            .iter()
+            .find(|m| m.message_id.contains(".r1.result."))
+            .expect("a report");
+        assert!(report.body.contains("== Despatch =="));
+    }
+    assert!(seen > 0, "no shipped campaign found");
+}
+
+/// A GM edits the report template in the campaign folder: the next report
+/// uses it, with no rebuild and no restart.
+#[test]
+fn a_template_edited_in_the_campaign_folder_changes_the_report() {
+    let dir = tempfile::tempdir().expect("dir");
+    let folder = dir.path().join("campaign");
+    let campaign = adjutant::demo::bundled_campaign(&folder).expect("loads");
+    let mut store = Store::open(&dir.path().join("data")).expect("store");
+    engine::init(&mut store, &campaign, &folder, &now()).expect("init");
+    std::fs::create_dir_all(folder.join("templates")).expect("templates/");
+    std::fs::write(
+        folder.join("templates/report.txt"),
+        "Despatch number {{ k }} for {{ reader.name }}.",
+    )
+    .expect("write");
+    engine::resolve_now(&mut store, &campaign.id, &now()).expect("resolves");
+    std::fs::write(
+        folder.join("templates/report.txt"),
+        "A second hand wrote number {{ k }}.",
+    )
+    .expect("write");
+    engine::resolve_now(&mut store, &campaign.id, &now()).expect("resolves");
+    let bodies: Vec<String> = store
+        .queued_mail(&campaign.id)
+        .expect("outbox")
+        .into_iter()
+        .filter(|m| m.recipient == "lannes@french.invalid" && m.message_id.contains(".result."))
+        .map(|m| m.body)
+        .collect();
+    assert_eq!(
+        bodies,
+        [
+            "Despatch number 1 for IIe Corps de l'Armée d'Allemagne.\n",
+            "A second hand wrote number 2.\n"
+        ]
+    );
+}
+
+/// The HTML report and the caption can be replaced the same way.
+#[test]
+fn the_html_report_and_caption_can_be_replaced_too() {
+    use adjutant::report::{self, Audience, sample};
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::create_dir_all(dir.path().join("templates")).expect("templates/");
+    std::fs::write(
+        dir.path().join("templates/report.html"),
+        "<p>{{ map.caption }}</p>",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join("templates/map-caption.txt"),
+        "Our field & theirs",
+    )
+    .expect("write");
+    let templates = adjutant::templates::Templates::for_campaign(dir.path()).expect("loads");
+    let turn = sample::demo_turn().expect("sample");
+    let orders = Default::default();
+    let input = report::ReportInput {
+        campaign: &turn.campaign,
+        ruleset: adjutant::rules::ruleset_for(&turn.prior.ruleset).expect("known"),
+        k: 3,
+        phase: "turn 2 orders (austrian active)",
+        prior: &turn.prior,
+        next: &turn.next,
+        events: &turn.events,
+        rolls: &turn.rolls,
+        orders: &orders,
+        manifest_digest: String::new(),
+        secret: String::new(),
+        commitment: String::new(),
+        deadline: None,
+    };
+    let prepared = report::prepare(&input, Audience::Gm).expect("prepares");
+    let r = report::render(&input, &prepared, &turn.campaign.gm, &templates).expect("renders");
+    assert_eq!(r.html, "<p>Our field &amp; theirs</p>\n");
+}
