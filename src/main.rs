@@ -105,6 +105,10 @@ enum Command {
         own_addresses: Vec<String>,
         maildir: PathBuf,
     },
+    /// Read a mailbox over IMAP: ingest each waiting message, then flag it
+    /// seen (or move it) once stored; keep watching with IDLE (or polling)
+    /// unless --once is given.
+    Imap(ImapArgs),
     /// Run the daemon: the inbox, deadlines, reminders and the outbox, until SIGTERM or SIGINT.
     Daemon {
         /// The daemon's configuration file (see deploy/adjutant.example.toml).
@@ -149,6 +153,46 @@ enum Command {
     },
     /// Check an exported archive: chain, manifests, seeds, every die, every resolution.
     Verify { archive: PathBuf },
+}
+
+#[derive(clap::Args)]
+struct ImapArgs {
+    #[arg(long, default_value = "./var")]
+    data: PathBuf,
+    #[arg(long = "own-address")]
+    own_addresses: Vec<String>,
+    /// The IMAP server's name or address.
+    #[arg(long)]
+    host: String,
+    /// The port; by default 993 for tls, 143 for starttls and plain.
+    #[arg(long)]
+    port: Option<u16>,
+    #[arg(long)]
+    user: String,
+    /// A file holding the password (its first line). Never given on the
+    /// command line, where other users of the machine could read it.
+    #[arg(long, conflicts_with = "password_env")]
+    password_file: Option<PathBuf>,
+    /// The environment variable holding the password.
+    #[arg(long, default_value = "ADJUTANT_IMAP_PASSWORD")]
+    password_env: String,
+    #[arg(long, default_value = "INBOX")]
+    mailbox: String,
+    /// tls, starttls, or plain (plain only to a loopback address).
+    #[arg(long, default_value = "tls")]
+    security: adjutant::inbox::imap::Security,
+    /// PEM certificates to trust besides the system's.
+    #[arg(long)]
+    ca_file: Option<PathBuf>,
+    /// Move each stored message to this folder instead of flagging it seen.
+    #[arg(long)]
+    move_to: Option<String>,
+    /// Take what is waiting and stop.
+    #[arg(long)]
+    once: bool,
+    /// Seconds between polls when the server has no IDLE.
+    #[arg(long, default_value_t = 60)]
+    poll_seconds: u64,
 }
 
 #[derive(Subcommand)]
@@ -436,6 +480,7 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
                 writeln!(out, "{name}: {}", outcome.summary())?;
             }
         }
+        Command::Imap(args) => imap(args, clock, &mut out)?,
         Command::Daemon { config, once } => {
             let mut daemon = daemon_from(&config, clock)?;
             daemon.stop_on_signals()?;
@@ -606,4 +651,75 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn imap(args: ImapArgs, clock: &dyn Clock, out: &mut impl Write) -> Result<()> {
+    use adjutant::inbox::imap::{AfterStore, ImapConfig, ImapInbox, Security};
+    use std::time::Duration;
+
+    let password = match &args.password_file {
+        Some(path) => std::fs::read_to_string(path)
+            .with_context(|| format!("reading the password file {}", path.display()))?
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string(),
+        None => std::env::var(&args.password_env).with_context(|| {
+            format!(
+                "no IMAP password: set {} or give --password-file",
+                args.password_env
+            )
+        })?,
+    };
+    let port = args.port.unwrap_or(match args.security {
+        Security::Tls => 993,
+        Security::StartTls | Security::Plain => 143,
+    });
+    let mut config = ImapConfig::new(&args.host, port, &args.user, &password);
+    config.mailbox = args.mailbox.clone();
+    config.security = args.security;
+    config.ca_file = args.ca_file.clone();
+    if let Some(folder) = &args.move_to {
+        config.after = AfterStore::MoveTo(folder.clone());
+    }
+    let mut store = open(&args.data)?;
+    let ingest_config = ingest_config(args.own_addresses.clone());
+    // IDLE is renewed well inside the 29 minutes RFC 2177 allows.
+    let idle_timeout = Duration::from_secs(25 * 60);
+    let poll = Duration::from_secs(args.poll_seconds.max(1));
+    let mut backoff = Duration::from_secs(5);
+    loop {
+        let round = (|| -> Result<()> {
+            let mut inbox = ImapInbox::connect(config.clone())?;
+            loop {
+                let summary = inbox.fetch_once(&mut store, &ingest_config, clock)?;
+                for (uid, outcome) in &summary.outcomes {
+                    writeln!(out, "uid {uid}: {}", outcome.summary())?;
+                }
+                out.flush()?;
+                if args.once {
+                    inbox.logout();
+                    return Ok(());
+                }
+                backoff = Duration::from_secs(5);
+                let wait = if inbox.supports_idle() {
+                    idle_timeout
+                } else {
+                    poll
+                };
+                inbox.idle_wait(wait)?;
+            }
+        })();
+        match round {
+            Ok(()) => return Ok(()),
+            Err(e) if args.once => return Err(e),
+            Err(e) => {
+                // A dropped connection or a server restart: nothing was lost
+                // (a message is flagged only once stored), so try again.
+                eprintln!("adjutant: {e:#}; reconnecting in {} s", backoff.as_secs());
+                std::thread::sleep(backoff);
+                backoff = (backoff * 2).min(Duration::from_secs(300));
+            }
+        }
+    }
 }
