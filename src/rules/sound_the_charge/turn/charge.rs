@@ -39,7 +39,7 @@ fn front_touches(r: &Rect, target: &Rect) -> bool {
 fn advance_to_contact(from: &Rect, target: &Rect, most: Hundredths) -> Option<Hundredths> {
     let touching = |d: Hundredths| {
         let r = geometry::move_forward(from, d);
-        rect_distance(&r, target) <= CONTACT
+        rect_distance(&r, target) == 0
     };
     if touching(0) {
         return front_touches(from, target).then_some(0);
@@ -208,6 +208,17 @@ pub fn charge(
         return;
     }
     let u = p.state.units[i].clone();
+    if matches!(
+        u.spec.formation.as_str(),
+        "square" | "l-left" | "l-right" | "u"
+    ) {
+        p.impossible(
+            i,
+            what,
+            "the unit may not move in its formation (Movement; Formations)",
+        );
+        return;
+    }
     let tu = p.state.units[t].clone();
     let (id, name) = (p.id(i), p.name(i));
     let (tid, tname) = (p.id(t), p.name(t));

@@ -95,6 +95,9 @@ pub struct TurnRecord {
     /// Units that charged into the rear of a friend in combat to fight with
     /// it, and the friend: (unit, friend).
     pub reinforcements: Vec<(String, String)>,
+    /// Units of the active side disordered when the turn began: only they
+    /// can have stood a whole turn disordered, and so reform (STC-53).
+    pub disordered_at_start: BTreeSet<String>,
     /// Units that took a rally test this turn, passed or not.
     pub rallied: BTreeSet<String>,
     /// Hits each unit took from shooting this turn, for the morale test's
@@ -171,7 +174,15 @@ pub fn run(
         .filter(|s| **s != active_side)
         .map(|s| typed_orders(s, orders.get(s).map_or(&[][..], Vec::as_slice), &mut events))
         .collect();
-    let mut record = TurnRecord::default();
+    let mut record = TurnRecord {
+        disordered_at_start: state
+            .units
+            .iter()
+            .filter(|u| u.disordered && u.spec.side == active_side)
+            .map(|u| u.spec.id.clone())
+            .collect(),
+        ..TurnRecord::default()
+    };
 
     // "The active side tests to rally shaken units".
     rally::phase(&mut next, &active, &mut record, dice, &mut events);

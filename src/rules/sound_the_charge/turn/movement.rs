@@ -349,6 +349,7 @@ pub fn allowed(state: &GameState, side: &str, order: &StcOrder) -> Result<(), Re
     if moves(order)
         && !matches!(order, StcOrder::Retreat { .. })
         && let Some((why, clause)) = may_not_move(&u.spec.formation)
+        && maneuver_cost(state, u, Formation::Line).0 == 2
     {
         return refuse(why, clause);
     }
@@ -360,12 +361,6 @@ pub fn allowed(state: &GameState, side: &str, order: &StcOrder) -> Result<(), Re
             through,
             ..
         } => {
-            if guns && u.spec.formation == "unlimbered" {
-                return refuse(
-                    "unlimbered guns are manhandled (`manhandle to x,y`) or limbered first",
-                    ARTILLERY_MOVEMENT,
-                );
-            }
             if *road && !moves_at_column_rate(&u.spec.formation) {
                 return refuse(
                     "only \"a column or limbered battery\" moves at road speed",
@@ -1330,6 +1325,18 @@ pub fn move_unit(
         return;
     }
     let u = p.state.units[i].clone();
+    if let Some((why, clause)) = may_not_move(&u.spec.formation) {
+        p.impossible(i, what, &format!("{why} ({clause})"));
+        return;
+    }
+    if arm(&u.spec.troop_type) == Some(Arm::Guns) && u.spec.formation == "unlimbered" {
+        p.impossible(
+            i,
+            what,
+            &format!("unlimbered guns are manhandled (`manhandle to x,y`) or limbered first ({ARTILLERY_MOVEMENT})"),
+        );
+        return;
+    }
     let free = u.spec.formation == "skirmish";
     let bypass = p.bypassable(&u.spec.side);
     let rules = PathRules {
@@ -1493,6 +1500,21 @@ pub fn maneuver(p: &mut Phase, i: usize, formation: Option<Formation>, facing: O
         0
     });
     p.movers[i].maneuvered = true;
+    // The rest of the turn is at the new formation's rate (STC-54): the
+    // share of the turn used is kept, the allowance is the new one.
+    let old_allowance = p.movers[i].allowance;
+    let mut changed = p.state.clone();
+    changed.units[i].spec.formation = spec.formation.clone();
+    let fresh = allowance(&changed, &p.field, i);
+    let fresh = if p.movers[i].in_command {
+        fresh
+    } else {
+        fresh / 2
+    };
+    if old_allowance > 0 {
+        p.movers[i].used = p.movers[i].used * fresh / old_allowance;
+    }
+    p.movers[i].allowance = fresh;
     p.record.maneuvered.insert(u.spec.id.clone());
     p.state.units[i].spec.formation = spec.formation.clone();
     p.state.units[i].spec.facing = spec.facing;

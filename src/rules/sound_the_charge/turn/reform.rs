@@ -28,7 +28,9 @@ pub fn phase(
                 let shot = active
                     .for_unit(id)
                     .any(|g| matches!(g.order, StcOrder::Shoot { .. }));
-                let why = if record.moved.contains_key(id) || record.charged(id) {
+                let why = if !record.disordered_at_start.contains(id) {
+                    Some("it became disordered only this turn")
+                } else if record.moved.contains_key(id) || record.charged(id) {
                     Some("it moved this turn")
                 } else if record.maneuvered.contains(id) {
                     Some("it changed formation or facing this turn")
