@@ -58,8 +58,8 @@ pub fn in_cover(field: &Field, i: usize) -> bool {
 /// charge when it may charge at all (not shaken, not guns, not in square,
 /// "L", "U" or battalion-masse, not held in a continuing combat, and as
 /// skirmishers only at guns or skirmishers), some part of the unit lies
-/// ahead of its frontage line within its move plus its charge bonus (halved
-/// out of command), and no crest line blocks the view from its front centre
+/// ahead of its frontage line within its move plus its charge bonus, and no
+/// crest line blocks the view from its front centre
 /// to the unit's nearest point (STC-52).
 pub fn enemy_can_charge(field: &Field, i: usize) -> bool {
     let state = field.state;
@@ -107,10 +107,9 @@ pub fn enemy_can_charge(field: &Field, i: usize) -> bool {
         };
         let blown = state.options.iter().any(|o| o == "blown-cavalry") && e.status.blown;
         let bonus = if blown { 0 } else { r.charge.unwrap_or(0) };
-        let mut reach: Hundredths = base + bonus;
-        if !field.in_command(j) {
-            reach /= 2;
-        }
+        // Command is measured at the start of the enemy's own movement
+        // phase, which has not come: its full reach counts (STC-52).
+        let reach: Hundredths = base + bonus;
         let ahead = rect
             .corners()
             .iter()
