@@ -8,6 +8,7 @@
 //! inactive this turn." The two sides trade the active role each turn.
 
 pub mod basing;
+pub mod bot;
 pub mod combat;
 pub mod general;
 pub mod morale;
