@@ -764,7 +764,12 @@ impl Store {
         )?;
         let rows = stmt
             .query_map([campaign], |r| {
-                Ok(OutgoingMail::text(r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                Ok(OutgoingMail::text(
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                ))
             })?
             .collect::<std::result::Result<Vec<_>, _>>()?;
         Ok(rows)

@@ -17,6 +17,7 @@ pub mod setup;
 pub mod shooting;
 pub mod syntax;
 pub mod tables;
+pub mod turn;
 pub mod umpire;
 
 use std::collections::BTreeMap;
