@@ -438,6 +438,12 @@ impl Grid {
 pub struct Table {
     pub rects: Vec<Option<Rect>>,
     pub grid: Grid,
+    /// Unit indices by id.
+    ids: BTreeMap<String, usize>,
+    /// Generals in play by the cell of a command-radius grid, and by the
+    /// unit they are attached to.
+    generals: BTreeMap<(i64, i64), Vec<usize>>,
+    attached: BTreeMap<String, Vec<usize>>,
 }
 
 /// The grid's cell: a little more than the longest range a table asks about
@@ -448,7 +454,73 @@ impl Table {
     pub fn new(state: &GameState) -> Table {
         let rects = footprints(state);
         let grid = Grid::new(&rects, GRID_CELL);
-        Table { rects, grid }
+        let ids = state
+            .units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| (u.spec.id.clone(), i))
+            .collect();
+        let mut generals: BTreeMap<(i64, i64), Vec<usize>> = BTreeMap::new();
+        let mut attached: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (g, gs) in state.generals.iter().enumerate() {
+            if gs.lost.is_some() {
+                continue;
+            }
+            if let Some(to) = &gs.spec.attached_to {
+                attached.entry(to.clone()).or_default().push(g);
+            } else if let crate::campaign::Location::Table { x, y } = gs.spec.location {
+                generals
+                    .entry((x.div_euclid(COMMAND_RADIUS), y.div_euclid(COMMAND_RADIUS)))
+                    .or_default()
+                    .push(g);
+            }
+        }
+        Table {
+            rects,
+            grid,
+            ids,
+            generals,
+            attached,
+        }
+    }
+
+    /// The index of a unit by its id.
+    pub fn index(&self, id: &str) -> Option<usize> {
+        self.ids.get(id).copied()
+    }
+
+    /// [`no_general_in_cr`] through the table's index of generals, so that
+    /// a test costs the generals nearby, not every general.
+    pub fn no_general_in_cr(&self, state: &GameState, i: usize) -> bool {
+        let u = &state.units[i];
+        let Some(rect) = self.rects[i] else {
+            return no_general_in_cr(state, u);
+        };
+        let attached = self.attached.get(&u.spec.id).is_some_and(|gs| {
+            gs.iter()
+                .any(|&g| state.generals[g].spec.side == u.spec.side)
+        });
+        if attached {
+            return false;
+        }
+        let (x0, y0, x1, y1) = bounds(&rect);
+        let c = COMMAND_RADIUS;
+        for cx in (x0 - c).div_euclid(c)..=(x1 + c).div_euclid(c) {
+            for cy in (y0 - c).div_euclid(c)..=(y1 + c).div_euclid(c) {
+                for &g in self.generals.get(&(cx, cy)).into_iter().flatten() {
+                    let gs = &state.generals[g];
+                    if gs.spec.side != u.spec.side {
+                        continue;
+                    }
+                    if let crate::campaign::Location::Table { x, y } = gs.spec.location
+                        && distance_to_rect(Point { x, y }, &rect) <= COMMAND_RADIUS
+                    {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
     }
 
     /// Takes unit `i`'s footprint again from the state after it moved,
@@ -540,53 +612,64 @@ pub fn apply_hits(u: &mut UnitState, hits: u32) {
     } else {
         u.spec.strength = u.spec.strength.saturating_sub(hits);
     }
+    u.status.loss_hits += hits;
 }
 
-/// Shattered Units: "A unit reduced to one quarter of its original strength
-/// is "shattered" and removed from play at the end of the current phase."
-/// Ruling STC-64: at or below a quarter; a battery counts its gunners
-/// against full crews of two a model, and is gone when no gunner is left.
-pub fn is_shattered(u: &UnitState) -> bool {
-    if u.eliminated.is_some() {
-        return false;
-    }
+/// Rout Hits: "Each rout hit removes one figure from play the same as a loss
+/// hit. Rout hits are not regained during the battle."
+pub fn apply_rout_hits(u: &mut UnitState, hits: u32) {
     if arm_of(&u.spec) == Some(Arm::Artillery) {
-        let full = u.original_strength * 2;
-        u.spec.gunners == 0 || u.spec.gunners * 4 <= full
+        u.spec.gunners = u.spec.gunners.saturating_sub(hits);
     } else {
-        u.spec.strength == 0 || u.spec.strength * 4 <= u.original_strength
+        u.spec.strength = u.spec.strength.saturating_sub(hits);
     }
+    u.status.rout_hits += hits;
 }
 
-/// Removes the shattered units at the end of a phase, with an event each.
-pub fn remove_shattered(state: &mut GameState, events: &mut Vec<Event>) {
-    for u in &mut state.units {
-        if is_shattered(u) {
-            u.eliminated = Some("shattered".to_string());
-            events.push(event(
-                "shattered",
-                &[&u.spec.id],
-                format!(
-                    "{} is shattered ({} of {} {}) and removed from play (Shattered Units: \"A unit reduced to one quarter of its original strength is shattered and removed from play at the end of the current phase\").",
-                    u.spec.name,
-                    if arm_of(&u.spec) == Some(Arm::Artillery) {
-                        u.spec.gunners
-                    } else {
-                        u.spec.strength
-                    },
-                    if arm_of(&u.spec) == Some(Arm::Artillery) {
-                        u.original_strength * 2
-                    } else {
-                        u.original_strength
-                    },
-                    if arm_of(&u.spec) == Some(Arm::Artillery) {
-                        "gunners"
-                    } else {
-                        "figures"
-                    }
-                ),
-            ));
+impl TurnFacts {
+    /// What the turn's movement did, from the turn's record and the units'
+    /// status.
+    pub fn from_record(state: &GameState, record: &super::TurnRecord) -> TurnFacts {
+        let mut f = TurnFacts::default();
+        for (id, m) in &record.moved {
+            // Ruling STC-74: a change of formation or facing alone (no
+            // distance) is not a move for shooting, so guns may unlimber and
+            // fire.
+            if m.distance == 0 {
+                continue;
+            }
+            f.moved.insert(id.clone());
+            if m.distance * 2 > m.allowance {
+                f.beyond_half_speed.insert(id.clone());
+            }
         }
+        for c in &record.charges {
+            f.charged.insert(c.attacker.clone());
+        }
+        for u in &state.units {
+            let id = &u.spec.id;
+            if u.status.advanced_full_speed {
+                f.advanced_full_speed.insert(id.clone());
+            }
+            if u.status.last_advance == 0 && !record.moved.contains_key(id) {
+                f.stationary.insert(id.clone());
+            }
+            // Stationary Cavalry: "if it did not advance at least two
+            // inches on its most-recent active turn, and it was not in
+            // combat on the most-recent game turn".
+            if arm_of(&u.spec) == Some(Arm::Cavalry)
+                && u.status.last_advance < 200
+                && !record
+                    .charges
+                    .iter()
+                    .any(|c| c.attacker == *id && c.contacted)
+                && u.status.last_combat_turn + 1 < state.turn
+            {
+                f.stationary_cavalry.insert(id.clone());
+            }
+            f.combat_rounds.insert(id.clone(), u.status.combat_rounds);
+        }
+        f
     }
 }
 
@@ -630,6 +713,7 @@ pub(crate) mod testing {
             shaken: false,
             disordered: false,
             eliminated: None,
+            status: Default::default(),
         }
     }
 
@@ -678,6 +762,7 @@ mod tests {
 
     #[test]
     fn shattered_at_a_quarter() {
+        use super::super::army_morale::is_shattered;
         let mut u = unit("a", "blue", "line-infantry", "C", 12, "line", (0, 0), 0);
         u.spec.strength = 4;
         assert!(!is_shattered(&u));

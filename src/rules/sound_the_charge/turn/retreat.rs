@@ -13,17 +13,14 @@
 //! line in the cone lets out is eliminated, with the restriction that
 //! stopped the centre line as the reason.
 
-use std::collections::BTreeSet;
-
-use super::fighting::{Table, arm_of, event};
+use super::fighting::{Table, event};
 use crate::campaign::{Hundredths, Location, MapSpec, Point};
 use crate::geometry::{
-    RETREAT_ZONE_LENGTH, Rect, RetreatZone, is_behind_frontage_line, rect_distance,
+    RETREAT_ZONE_LENGTH, Rect, RetreatZone, distance_ahead_of_frontage_line, rect_distance,
     segments_intersect, straight_move_hits,
 };
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::basing;
-use crate::rules::sound_the_charge::tables::Arm;
 use crate::rules::state::GameState;
 
 /// Restriction 3: "A retreating unit needs a four-inch gap to retreat
@@ -50,11 +47,40 @@ pub enum Cause {
 
 /// How a retreat ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
-    /// The unit retreated this far (hundredths).
-    Retreated(Hundredths),
-    /// The unit was eliminated, for this reason.
-    Eliminated(String),
+pub enum RetreatOutcome {
+    /// The unit retreated this far and stands there.
+    Retreated { distance: Hundredths },
+    /// The unit was eliminated, for the reason given (the restriction of
+    /// Retreat Moves it broke).
+    Eliminated { reason: String },
+}
+
+/// Retreats the unit `id` at least `distance` away from `cause`, inside the
+/// retreat zone, by the restrictions 1-5 of Retreat Moves.
+pub fn retreat(
+    state: &mut GameState,
+    id: &str,
+    cause: &Rect,
+    distance: Hundredths,
+    events: &mut Vec<Event>,
+) -> RetreatOutcome {
+    let Some(i) = state.units.iter().position(|u| u.spec.id == id) else {
+        return RetreatOutcome::Eliminated {
+            reason: format!("no unit `{id}`"),
+        };
+    };
+    // The cause's id, when it is a unit on the table, names it in the event.
+    let cause_id = state
+        .units
+        .iter()
+        .find(|u| basing::footprint(&u.spec).as_ref() == Some(cause) && u.eliminated.is_none())
+        .map(|u| u.spec.id.clone());
+    let mut table = Table::new(state);
+    let cause = match cause_id {
+        Some(c) => Cause::Unit(*cause, c),
+        None => Cause::Point(cause.centre()),
+    };
+    retreat_in(state, &mut table, i, cause, distance, events)
 }
 
 /// Restriction 4, the unit's status: an enemy is unengaged when it touches
@@ -206,21 +232,23 @@ fn try_line(
 }
 
 /// Makes unit `i` retreat `min` hundredths away from `cause`, shaken; or
-/// eliminates it. `opposite_sides` marks restriction 5, decided by combat.
-/// Returns the outcome, with an event either way.
-pub fn retreat(
+/// eliminates it (restriction 5, attack from opposite sides, is decided by
+/// the combat before any retreat). Returns the outcome, with an event
+/// either way; `table` follows the unit.
+pub fn retreat_in(
     state: &mut GameState,
     table: &mut Table,
     i: usize,
     cause: Cause,
     min: Hundredths,
-    _already: &BTreeSet<usize>,
     events: &mut Vec<Event>,
-) -> Outcome {
+) -> RetreatOutcome {
     let id = state.units[i].spec.id.clone();
     let name = state.units[i].spec.name.clone();
     let Some(start) = table.rects[i] else {
-        return Outcome::Eliminated("not on the table".to_string());
+        return RetreatOutcome::Eliminated {
+            reason: "not on the table".to_string(),
+        };
     };
     let centre = start.centre();
     let (zone, cause_point, cause_id) = match &cause {
@@ -247,10 +275,10 @@ pub fn retreat(
         |z| z.axis,
     );
     // "made with the unit facing the enemy": a unit whose enemy is behind
-    // its frontage line turns about (ruling STC-66); "Squares that retreat
+    // its rear turns about (ruling STC-66); "Squares that retreat
     // end the move in column."
     let mut spec = state.units[i].spec.clone();
-    if is_behind_frontage_line(&start, cause_point) {
+    if distance_ahead_of_frontage_line(&start, cause_point) < -start.depth {
         spec.facing = (spec.facing + 180) % 360;
         let back = Point {
             x: 2 * centre.x - start.front_centre.x,
@@ -307,12 +335,12 @@ pub fn retreat(
                 ),
             ));
             table.refresh(state, i);
-            Outcome::Retreated(d)
+            RetreatOutcome::Retreated { distance: d }
         }
         None => {
             let why = first_err.unwrap_or_else(|| "it cannot retreat".to_string());
-            eliminate(state, table, i, &units, &why, events);
-            Outcome::Eliminated(why)
+            eliminate(state, table, i, "retreat", &units, &why, events);
+            RetreatOutcome::Eliminated { reason: why }
         }
     }
 }
@@ -326,6 +354,7 @@ pub fn eliminate(
     state: &mut GameState,
     table: &mut Table,
     i: usize,
+    kind: &str,
     units: &[&str],
     why: &str,
     events: &mut Vec<Event>,
@@ -334,16 +363,13 @@ pub fn eliminate(
     let u = &mut state.units[i];
     u.eliminated = Some(if why.contains("off the table") {
         "forced off-table".to_string()
-    } else {
+    } else if kind == "retreat" {
         "eliminated retreating".to_string()
+    } else {
+        "eliminated in close combat".to_string()
     });
     u.shaken = true;
-    let guns = arm_of(&u.spec) == Some(Arm::Artillery);
-    events.push(event(
-        "retreat",
-        units,
-        format!("{name} is eliminated: {why}.{}", if guns { "" } else { "" }),
-    ));
+    events.push(event(kind, units, format!("{name} is eliminated: {why}.")));
     table.refresh(state, i);
 }
 
@@ -352,20 +378,11 @@ mod tests {
     use super::super::fighting::testing::{state, unit};
     use super::*;
 
-    fn run(s: &mut GameState, i: usize, cause: usize, inches: i64) -> (Outcome, Vec<Event>) {
-        let mut table = Table::new(s);
-        let c = table.rects[cause].unwrap();
-        let cid = s.units[cause].spec.id.clone();
+    fn run(s: &mut GameState, i: usize, cause: usize, inches: i64) -> (RetreatOutcome, Vec<Event>) {
+        let c = basing::footprint(&s.units[cause].spec).unwrap();
+        let id = s.units[i].spec.id.clone();
         let mut ev = Vec::new();
-        let o = retreat(
-            s,
-            &mut table,
-            i,
-            Cause::Unit(c, cid),
-            inches * 100,
-            &BTreeSet::new(),
-            &mut ev,
-        );
+        let o = retreat(s, &id, &c, inches * 100, &mut ev);
         (o, ev)
     }
 
@@ -396,7 +413,7 @@ mod tests {
             ),
         ]);
         let (o, ev) = run(&mut s, 1, 0, 2);
-        assert_eq!(o, Outcome::Retreated(200), "{ev:?}");
+        assert_eq!(o, RetreatOutcome::Retreated { distance: 200 }, "{ev:?}");
         assert_eq!(
             s.units[1].spec.location,
             Location::Table { x: 2000, y: 2500 }
@@ -444,7 +461,7 @@ mod tests {
         ]);
         let (o, _) = run(&mut s, 1, 0, 2);
         assert!(
-            matches!(o, Outcome::Eliminated(ref w) if w.contains("restriction 2")),
+            matches!(o, RetreatOutcome::Eliminated { reason: ref w } if w.contains("restriction 2")),
             "{o:?}"
         );
         assert!(s.units[1].eliminated.is_some());
@@ -498,7 +515,7 @@ mod tests {
         ]);
         let (o, _) = run(&mut s, 1, 0, 6);
         assert!(
-            matches!(o, Outcome::Eliminated(ref w) if w.contains("restriction 3")),
+            matches!(o, RetreatOutcome::Eliminated { reason: ref w } if w.contains("restriction 3")),
             "{o:?}"
         );
     }
@@ -529,7 +546,7 @@ mod tests {
         ]);
         let (o, _) = run(&mut s, 1, 0, 4);
         assert!(
-            matches!(o, Outcome::Eliminated(ref w) if w.contains("off the table")),
+            matches!(o, RetreatOutcome::Eliminated { reason: ref w } if w.contains("off the table")),
             "{o:?}"
         );
         assert_eq!(s.units[1].eliminated.as_deref(), Some("forced off-table"));
@@ -571,7 +588,7 @@ mod tests {
             ),
         ]);
         let (o, ev) = run(&mut s, 1, 0, 2);
-        let Outcome::Retreated(d) = o else {
+        let RetreatOutcome::Retreated { distance: d } = o else {
             panic!("{ev:?}")
         };
         assert_eq!(d, 300, "carried on past the friend");

@@ -13,11 +13,12 @@
 //! umpire call given the same facts give the same answer.
 
 use super::fighting::{
-    Cover, Table, TurnFacts, apply_hits, arm_of, event, find_unit, formation_of,
-    front_rank_figures, general_attached, grade_of, in_play, is_dense, nation_of, no_general_in_cr,
-    option, remove_shattered, shooting_cover, troop_of, wider_basing,
+    Cover, Table, TurnFacts, apply_hits, apply_rout_hits, arm_of, event, find_unit, formation_of,
+    front_rank_figures, general_attached, grade_of, in_play, is_dense, nation_of, option,
+    shooting_cover, troop_of, wider_basing,
 };
 use super::retreat::{self, Cause};
+use super::{SideOrders, TurnRecord};
 use crate::audit::dice::Dice;
 use crate::campaign::{Hundredths, Point, TerrainShape};
 use crate::geometry::{
@@ -257,7 +258,7 @@ pub fn validate(
         split: split_id,
         through_skirmishers: *through_skirmishers,
     };
-    if !moves {
+    if !moves && !sheet.is_empty() {
         let table = Table::new(state);
         aim(state, &table, &shot).map_err(|w| reject(line, name, w))?;
     }
@@ -377,7 +378,7 @@ fn firing_figures(state: &GameState, table: &Table, fi: usize, target: &Rect) ->
         let c = rect.centre();
         let t = target.centre();
         let bearing = crate::geometry::bearing(c, t).unwrap_or(0);
-        let rel = ((bearing / 100) as i64 - i64::from(rect.facing)).rem_euclid(360);
+        let rel = (bearing / 100 - i64::from(rect.facing)).rem_euclid(360);
         let turn = (((rel + 45) / 90) % 4) as u32 * 90;
         let facing = (rect.facing + turn) % 360;
         let half = rect.width / 2;
@@ -653,10 +654,7 @@ fn aim_at(
 /// Both targets of a shot, measured: the first, and the split target with
 /// the figures that cannot hit the first.
 fn aim(state: &GameState, table: &Table, shot: &Shot) -> Result<(Aim, Option<Aim>), NoShot> {
-    let (Some(fi), Some(ti)) = (
-        find_unit(state, &shot.firer),
-        find_unit(state, &shot.target),
-    ) else {
+    let (Some(fi), Some(ti)) = (table.index(&shot.firer), table.index(&shot.target)) else {
         return Err(NoShot::new("a unit of the order is gone", "Shooting", ""));
     };
     let Some(trect) = table.rects[ti] else {
@@ -686,7 +684,7 @@ fn aim(state: &GameState, table: &Table, shot: &Shot) -> Result<(Aim, Option<Aim
             "A unit must concentrate all of its fire against one target if at all possible.",
         ));
     }
-    let Some(si) = find_unit(state, split) else {
+    let Some(si) = table.index(split) else {
         return Err(NoShot::new("the split target is gone", SPLITTING, ""));
     };
     let second = aim_at(
@@ -785,7 +783,7 @@ fn call_for(
 
 /// The running count of shooting hits each unit has suffered this turn
 /// (ruling STC-6: each test counts them all).
-type HitsThisTurn = std::collections::BTreeMap<String, u32>;
+pub type HitsThisTurn = std::collections::BTreeMap<String, u32>;
 
 /// Resolves the shooting phase: every shot in turn (by the firer's id, so
 /// the order the sides' orders came in does not matter), each target's
@@ -795,11 +793,11 @@ pub fn resolve(
     state: &mut GameState,
     shots: &[Shot],
     facts: &TurnFacts,
+    hits_this_turn: &mut HitsThisTurn,
     dice: &mut dyn Dice,
 ) -> Vec<Event> {
     let mut events = Vec::new();
     let mut table = Table::new(state);
-    let mut hits_this_turn = HitsThisTurn::new();
     let mut order: Vec<&Shot> = shots.iter().collect();
     order.sort_by(|a, b| a.firer.cmp(&b.firer).then(a.line.cmp(&b.line)));
     for shot in order {
@@ -808,13 +806,72 @@ pub fn resolve(
             &mut table,
             facts,
             shot,
-            &mut hits_this_turn,
+            hits_this_turn,
             dice,
             &mut events,
         );
     }
-    remove_shattered(state, &mut events);
+    super::army_morale::remove_shattered(state, &mut events);
     events
+}
+
+/// The shooting phase of the turn: the active side's `shoot` orders, with
+/// what movement did this turn taken from `record`.
+pub fn phase(
+    state: &mut GameState,
+    active: &SideOrders,
+    record: &mut TurnRecord,
+    dice: &mut dyn Dice,
+    events: &mut Vec<Event>,
+) {
+    let facts = TurnFacts::from_record(state, record);
+    let mut shots = Vec::new();
+    for given in &active.orders {
+        let StcOrder::Shoot {
+            unit,
+            target,
+            split,
+            through_skirmishers,
+            ..
+        } = &given.order
+        else {
+            continue;
+        };
+        if record.reforming.contains(unit.as_str()) {
+            events.push(event(
+                "shooting",
+                &[unit.as_str(), target.as_str()],
+                format!(
+                    "{} stands to reform and does not shoot (Steadiness and Disorder: \"The unit may not move, shoot, or be in combat on a turn during which it wishes to reform.\").",
+                    unit.as_str()
+                ),
+            ));
+            continue;
+        }
+        shots.push(Shot {
+            line: given.line,
+            firer: unit.as_str().to_string(),
+            target: target.as_str().to_string(),
+            split: split.as_ref().map(|s| s.as_str().to_string()),
+            through_skirmishers: *through_skirmishers,
+        });
+    }
+    let mut hits = std::mem::take(&mut record.shooting_hits);
+    events.extend(resolve(state, &shots, &facts, &mut hits, dice));
+    record.shooting_hits = hits;
+}
+
+/// The validation step's check of a `shoot` order whose units are already
+/// resolved to ids: who may not shoot at all. Range, arc and sight depend on
+/// where movement leaves the units, so they are measured when the phase is
+/// resolved, and a shot they forbid becomes an outcome with its reason.
+pub fn allowed(state: &GameState, side: &str, order: &StcOrder) -> Result<(), NoShot> {
+    validate(state, side, 0, order, &[])
+        .map(|_| ())
+        .map_err(|r| NoShot {
+            problem: r.problem,
+            clause: r.clause.unwrap_or_default(),
+        })
 }
 
 fn fire(
@@ -826,7 +883,7 @@ fn fire(
     dice: &mut dyn Dice,
     events: &mut Vec<Event>,
 ) {
-    let Some(fi) = find_unit(state, &shot.firer) else {
+    let Some(fi) = table.index(&shot.firer) else {
         return;
     };
     let fname = state.units[fi].spec.name.clone();
@@ -847,13 +904,13 @@ fn fire(
         Ok(a) => a,
         Err(why) => return no_shot(why, events),
     };
-    let Some(ti) = find_unit(state, &shot.target) else {
+    let Some(ti) = table.index(&shot.target) else {
         return;
     };
     let guns = arm_of(&state.units[fi].spec) == Some(Arm::Artillery);
     let mut volleys = vec![(ti, first)];
     if let (Some(split), Some(second)) = (&shot.split, second)
-        && let Some(si) = find_unit(state, split)
+        && let Some(si) = table.index(split)
     {
         volleys.push((si, second));
     }
@@ -1010,7 +1067,7 @@ fn take_hits(
         formation: formation_of(&t.spec),
         shaken: t.shaken,
         general_attached: general_attached(state, &tid),
-        no_general: no_general_in_cr(state, t),
+        no_general: table.no_general_in_cr(state, ti),
         advanced: facts.advanced_full_speed.contains(&tid),
         stationary: facts.stationary.contains(&tid),
         in_cover,
@@ -1041,7 +1098,7 @@ fn take_hits(
     }
     let u = &mut state.units[ti];
     u.shaken = true;
-    apply_hits(u, r.rout_hits);
+    apply_rout_hits(u, r.rout_hits);
     events.push(event(
         "rout",
         &[&tid, &fid],
@@ -1051,13 +1108,12 @@ fn take_hits(
             if r.rout_hits == 1 { "hit" } else { "hits" }
         ),
     ));
-    retreat::retreat(
+    retreat::retreat_in(
         state,
         table,
         ti,
         Cause::Unit(cause, fid),
         Hundredths::from(r.retreat_inches) * 100,
-        &std::collections::BTreeSet::new(),
         events,
     );
 }

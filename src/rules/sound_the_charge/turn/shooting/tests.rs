@@ -46,7 +46,7 @@ fn shots(s: &GameState, side: &str, lines: &[&str]) -> Result<Vec<Shot>, Rejecti
 
 fn run(s: &mut GameState, shots: &[Shot], facts: &TurnFacts, dice: &[u32]) -> Vec<Event> {
     let mut d = ForcedDice::new(dice.iter().copied());
-    let ev = resolve(s, shots, facts, &mut d);
+    let ev = resolve(s, shots, facts, &mut HitsThisTurn::new(), &mut d);
     assert!(d.problems().is_empty(), "{:?}\n{ev:#?}", d.problems());
     ev
 }

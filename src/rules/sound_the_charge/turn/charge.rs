@@ -1,0 +1,1 @@
+//! Charges and evades: Charging and Evading.
