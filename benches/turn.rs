@@ -152,6 +152,13 @@ fn bench_turn(c: &mut Criterion) {
     group.sample_size(10);
     for n in [50, 500, 5000] {
         let (state, orders) = armies(n);
+        // The turn measured does the work it is meant to: fire, tests and
+        // combats on every row.
+        let (_, events) = turn::run(&state, &orders, &mut DiceStream::new(&Digest32([7; 32])));
+        for kind in ["shooting", "morale", "combat", "retreat"] {
+            let count = events.iter().filter(|e| e.kind == kind).count();
+            assert!(count >= n / 20, "only {count} `{kind}` events at 2x{n}");
+        }
         group.bench_with_input(BenchmarkId::new("2x", n), &n, |b, _| {
             b.iter(|| {
                 let mut dice = DiceStream::new(&Digest32([7; 32]));
