@@ -23,6 +23,7 @@ const PITCH: i64 = 600;
 /// Between one pair of rows and the next.
 const ROW_GAP: i64 = 2000;
 
+#[allow(clippy::too_many_arguments)]
 fn unit(
     id: String,
     side: &str,

@@ -679,6 +679,7 @@ pub(crate) mod testing {
     use super::*;
     use crate::campaign::{Location, MapSpec};
 
+    #[allow(clippy::too_many_arguments)]
     pub fn unit(
         id: &str,
         side: &str,

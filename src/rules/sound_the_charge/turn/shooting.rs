@@ -418,6 +418,7 @@ fn woods_visibility(kind: &str) -> Option<Hundredths> {
 }
 
 /// What blocks one figure's line of fire, if anything.
+#[allow(clippy::too_many_arguments)]
 fn blocked(
     state: &GameState,
     table: &Table,
@@ -501,9 +502,7 @@ fn blocked(
 fn close_combat_bar(state: &GameState, table: &Table, fi: usize, ti: usize) -> Option<NoShot> {
     let t = &state.units[ti];
     let side = &state.units[fi].spec.side;
-    let Some(rect) = table.rects[ti] else {
-        return None;
-    };
+    let rect = table.rects[ti]?;
     let engaged: Vec<Rect> = table
         .within(ti, super::fighting::CONTACT)
         .into_iter()
@@ -1188,7 +1187,7 @@ fn bounce(
     let Some(row) = tables::fire_row(first.troop) else {
         return;
     };
-    let far = u32::try_from(row.far).unwrap_or(0) * 100;
+    let far = row.far * 100;
     let extra: Vec<usize> = table
         .grid
         .along(a, b)
