@@ -7,7 +7,6 @@ use crate::campaign::{Hundredths, Location, Point, Terrain, TerrainShape};
 use crate::geometry::{
     self, Rect, point_is_within_rect, rect_distance, rect_intersects_polygon, segment_touches_rect,
 };
-use crate::rules::sound_the_charge::basing;
 use crate::rules::sound_the_charge::setup::{Arm, arm};
 use crate::rules::state::{GameState, UnitState};
 
@@ -40,7 +39,7 @@ impl<'a> Field<'a> {
                 if u.eliminated.is_some() {
                     None
                 } else {
-                    basing::footprint(&u.spec)
+                    super::movement::footprint(&u.spec)
                 }
             })
             .collect();
@@ -59,6 +58,13 @@ impl<'a> Field<'a> {
     /// The unit's footprint, if it is on the table.
     pub fn rect(&self, i: usize) -> Option<Rect> {
         self.rects.get(i).copied().flatten()
+    }
+
+    /// Puts a unit's footprint where a phase has moved it.
+    pub fn set_rect(&mut self, i: usize, rect: Option<Rect>) {
+        if let Some(slot) = self.rects.get_mut(i) {
+            *slot = rect;
+        }
     }
 
     /// The indices of every unit on the table.

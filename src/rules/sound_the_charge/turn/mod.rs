@@ -93,6 +93,9 @@ pub struct TurnRecord {
     /// Units standing to reform ("The unit may not move, shoot, or be in
     /// combat on a turn during which it wishes to reform").
     pub reforming: BTreeSet<String>,
+    /// Units that charged into the rear of a friend in combat to fight with
+    /// it, and the friend: (unit, friend).
+    pub reinforcements: Vec<(String, String)>,
     /// Units that took a rally test this turn, passed or not.
     pub rallied: BTreeSet<String>,
     /// Hits each unit took from shooting this turn, for the morale test's
