@@ -103,6 +103,12 @@ impl<'a> Field<'a> {
     /// Puts a unit's footprint where a phase has moved it.
     pub fn set_rect(&mut self, i: usize, rect: Option<Rect>) {
         if let Some(slot) = self.rects.get_mut(i) {
+            if let Some(old) = slot {
+                self.grid.remove(i, old);
+            }
+            if let Some(new) = &rect {
+                self.grid.insert(i, new);
+            }
             *slot = rect;
         }
     }
@@ -217,8 +223,7 @@ impl<'a> Field<'a> {
 
     /// Whether a general is attached to unit `i`.
     pub fn general_attached(&self, i: usize) -> bool {
-        self.attached
-            .contains(self.state.units[i].spec.id.as_str())
+        self.attached.contains(self.state.units[i].spec.id.as_str())
     }
 
     /// Command Radius: "A unit within CR of a general acts normally". A
@@ -235,8 +240,9 @@ impl<'a> Field<'a> {
         let side = &self.state.units[i].spec.side;
         let (x0, y0, x1, y1) = bounds(&r);
         let c = COMMAND_RADIUS;
-        let cells = ((x0 - c).div_euclid(c)..=(x1 + c).div_euclid(c))
-            .flat_map(|cx| ((y0 - c).div_euclid(c)..=(y1 + c).div_euclid(c)).map(move |cy| (cx, cy)));
+        let cells = ((x0 - c).div_euclid(c)..=(x1 + c).div_euclid(c)).flat_map(|cx| {
+            ((y0 - c).div_euclid(c)..=(y1 + c).div_euclid(c)).map(move |cy| (cx, cy))
+        });
         cells
             .filter_map(|cell| self.general_cells.get(&cell))
             .flatten()
