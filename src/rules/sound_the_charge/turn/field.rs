@@ -9,6 +9,9 @@ use crate::geometry::{
 };
 use crate::rules::sound_the_charge::setup::{Arm, arm};
 use crate::rules::state::{GameState, UnitState};
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::fighting::{GRID_CELL, Grid, bounds};
 
 /// Two footprints this close (on the grid) are in contact; positions are
 /// rounded to the hundredth, so units moved into contact at an angle may
@@ -28,6 +31,14 @@ pub struct Field<'a> {
     /// Each unit's footprint, by its index in `state.units`; `None` for a
     /// unit out of play or without a footprint.
     rects: Vec<Option<Rect>>,
+    /// The footprints on a spatial grid, unit indices by id, generals by
+    /// the cell they stand in and by the unit they are attached to, so
+    /// that contact, zone of control and command cost the neighbours and
+    /// not every unit (the turn benchmark, docs/PERFORMANCE.md).
+    grid: Grid,
+    ids: BTreeMap<&'a str, usize>,
+    general_cells: BTreeMap<(i64, i64), Vec<usize>>,
+    attached: BTreeSet<&'a str>,
 }
 
 impl<'a> Field<'a> {
@@ -42,13 +53,42 @@ impl<'a> Field<'a> {
                     super::movement::footprint(&u.spec)
                 }
             })
-            .collect();
-        Field { state, rects }
+            .collect::<Vec<_>>();
+        let grid = Grid::new(&rects, GRID_CELL);
+        let mut ids = BTreeMap::new();
+        for (i, u) in state.units.iter().enumerate() {
+            ids.entry(u.spec.id.as_str()).or_insert(i);
+        }
+        let mut general_cells: BTreeMap<(i64, i64), Vec<usize>> = BTreeMap::new();
+        let mut attached = BTreeSet::new();
+        for (g, general) in state.generals.iter().enumerate() {
+            if general.lost.is_some() {
+                continue;
+            }
+            match (&general.spec.attached_to, general.spec.location) {
+                (Some(unit), _) => {
+                    attached.insert(unit.as_str());
+                }
+                (None, Location::Table { x, y }) => general_cells
+                    .entry((x.div_euclid(COMMAND_RADIUS), y.div_euclid(COMMAND_RADIUS)))
+                    .or_default()
+                    .push(g),
+                (None, Location::Hex { .. }) => {}
+            }
+        }
+        Field {
+            state,
+            rects,
+            grid,
+            ids,
+            general_cells,
+            attached,
+        }
     }
 
     /// The index of a unit by id.
     pub fn index(&self, id: &str) -> Option<usize> {
-        self.state.units.iter().position(|u| u.spec.id == id)
+        self.ids.get(id).copied()
     }
 
     pub fn unit(&self, i: usize) -> &'a UnitState {
@@ -63,6 +103,12 @@ impl<'a> Field<'a> {
     /// Puts a unit's footprint where a phase has moved it.
     pub fn set_rect(&mut self, i: usize, rect: Option<Rect>) {
         if let Some(slot) = self.rects.get_mut(i) {
+            if let Some(old) = slot {
+                self.grid.remove(i, old);
+            }
+            if let Some(new) = &rect {
+                self.grid.insert(i, new);
+            }
             *slot = rect;
         }
     }
@@ -90,7 +136,10 @@ impl<'a> Field<'a> {
             return Vec::new();
         };
         let side = &self.state.units[i].spec.side;
-        self.enemies_of(side)
+        self.grid
+            .near_rect(&r, CONTACT)
+            .into_iter()
+            .filter(|&j| self.state.units[j].spec.side != *side)
             .filter(|&j| self.rect(j).is_some_and(|o| touches(&r, &o)))
             .collect()
     }
@@ -103,7 +152,10 @@ impl<'a> Field<'a> {
     /// Enemies of `side` that a footprint at `rect` would come within 1" of
     /// (closer than 1", STC-36), leaving out `except`.
     pub fn zone_of_control(&self, rect: &Rect, side: &str, except: &[usize]) -> Vec<usize> {
-        self.enemies_of(side)
+        self.grid
+            .near_rect(rect, ZONE_OF_CONTROL)
+            .into_iter()
+            .filter(|&j| self.state.units[j].spec.side != side)
             .filter(|j| !except.contains(j))
             .filter(|&j| {
                 self.rect(j)
@@ -115,7 +167,9 @@ impl<'a> Field<'a> {
     /// Units (of any side) a footprint at `rect` overlaps, leaving out
     /// `except`.
     pub fn overlapping(&self, rect: &Rect, except: &[usize]) -> Vec<usize> {
-        self.on_table()
+        self.grid
+            .near_rect(rect, 0)
+            .into_iter()
             .filter(|j| !except.contains(j))
             .filter(|&j| self.rect(j).is_some_and(|o| rect.overlaps(&o)))
             .collect()
@@ -169,11 +223,7 @@ impl<'a> Field<'a> {
 
     /// Whether a general is attached to unit `i`.
     pub fn general_attached(&self, i: usize) -> bool {
-        let id = &self.state.units[i].spec.id;
-        self.state
-            .generals
-            .iter()
-            .any(|g| g.lost.is_none() && g.spec.attached_to.as_deref() == Some(id))
+        self.attached.contains(self.state.units[i].spec.id.as_str())
     }
 
     /// Command Radius: "A unit within CR of a general acts normally". A
@@ -188,13 +238,21 @@ impl<'a> Field<'a> {
             return false;
         };
         let side = &self.state.units[i].spec.side;
-        self.state.generals.iter().enumerate().any(|(g, general)| {
-            general.spec.side == *side
-                && general.spec.attached_to.is_none()
-                && self
-                    .general_at(g)
-                    .is_some_and(|p| point_is_within_rect(p, &r, COMMAND_RADIUS))
-        })
+        let (x0, y0, x1, y1) = bounds(&r);
+        let c = COMMAND_RADIUS;
+        let cells = ((x0 - c).div_euclid(c)..=(x1 + c).div_euclid(c)).flat_map(|cx| {
+            ((y0 - c).div_euclid(c)..=(y1 + c).div_euclid(c)).map(move |cy| (cx, cy))
+        });
+        cells
+            .filter_map(|cell| self.general_cells.get(&cell))
+            .flatten()
+            .any(|&g| {
+                let general = &self.state.generals[g];
+                general.spec.side == *side
+                    && self
+                        .general_at(g)
+                        .is_some_and(|p| point_is_within_rect(p, &r, COMMAND_RADIUS))
+            })
     }
 
     /// The unit's arm, if its troop type is known.

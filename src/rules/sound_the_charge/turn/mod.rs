@@ -20,6 +20,7 @@ pub mod army_morale;
 pub mod charge;
 pub mod combat;
 pub mod field;
+pub mod fighting;
 pub mod movement;
 pub mod rally;
 pub mod reform;

@@ -265,5 +265,13 @@ pub fn check(
         problem: r.problem,
         clause: r.clause,
     })?;
+    if matches!(resolved, StcOrder::Shoot { .. }) {
+        super::shooting::allowed(state, side, &resolved).map_err(|r| Rejection {
+            line,
+            unit: Some(id.clone()),
+            problem: r.problem,
+            clause: Some(r.clause),
+        })?;
+    }
     Ok(resolved)
 }
