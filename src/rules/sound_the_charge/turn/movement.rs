@@ -777,6 +777,9 @@ pub struct PathPlan {
     /// Friends the path passed through.
     pub passed: Vec<usize>,
     pub forward: Hundredths,
+    /// Whether the path crosses a line of fieldworks: "It costs a full move
+    /// to cross a line of fieldworks".
+    pub crosses_works: bool,
 }
 
 /// What a path may pass.
@@ -814,6 +817,7 @@ pub fn plan_path(
     let mut forward = 0;
     let mut disorders = false;
     let mut passed = Vec::new();
+    let mut crosses_works = false;
     let infantry = arm(&u.spec.troop_type) == Some(Arm::Infantry);
     let skirmish = u.spec.formation == "skirmish";
     let (others, other_rects) = field.rects_except(&[i]);
@@ -865,7 +869,7 @@ pub fn plan_path(
                     ));
                 }
                 // "It costs a full move to cross a line of fieldworks".
-                "fieldworks" => cost += Hundredths::MAX / 4,
+                "fieldworks" => crosses_works = true,
                 "river" if !rules.road => {
                     return blocked(format!(
                         "the river ({}) cannot be crossed but by a road (STC-43)",
@@ -940,6 +944,7 @@ pub fn plan_path(
         disorders,
         passed,
         forward,
+        crosses_works,
     })
 }
 
@@ -1280,6 +1285,15 @@ fn carry_out(
         }
         StcOrder::Screen { screened, .. } => {
             p.state.units[i].status.screening = screened.iter().map(|s| s.0.clone()).collect();
+            // A screen formed before it moves advances at the columns' rate.
+            if !p.movers[i].moved {
+                let full = allowance(p.state, &p.field, i);
+                p.movers[i].allowance = if p.movers[i].in_command {
+                    full
+                } else {
+                    full / 2
+                };
+            }
             let (id, name) = (p.id(i), p.name(i));
             p.event(
                 "screen",
@@ -1380,7 +1394,26 @@ pub fn move_unit(
         }
         allowance *= 2;
     }
-    let cost = plan.cost * through_factor;
+    let mut cost = plan.cost * through_factor;
+    // Towns: "It costs half a move to emerge from a block (unless
+    // retreating)".
+    let in_town = |r: &Rect| p.field.is_on(r, "town-block") || p.field.is_on(r, "chateau");
+    if in_town(&start) && !in_town(&plan.end) {
+        cost += p.movers[i].allowance / 2;
+    }
+    // Fieldworks: "It costs a full move to cross a line of fieldworks": the
+    // crossing must be the unit's whole move this turn.
+    if plan.crosses_works {
+        if p.movers[i].used > 0 {
+            p.impossible(
+                i,
+                what,
+                "crossing a line of fieldworks takes a full move (Terrain Suggestions, Fieldworks)",
+            );
+            return;
+        }
+        cost = cost.max(p.movers[i].allowance);
+    }
     if cost > allowance {
         p.impossible(
             i,
