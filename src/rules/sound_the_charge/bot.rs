@@ -8,9 +8,9 @@
 use super::SoundTheCharge;
 use super::setup::{Arm, arm};
 use super::turn::field::Field;
-use super::turn::movement::{coord, is_steady, nation_of, rates};
+use super::turn::movement::{PathRules, coord, nation_of, plan_path, rates};
 use crate::campaign::{Hundredths, Point};
-use crate::geometry::{self, Rect, bearing, rect_distance, rect_is_in_arc};
+use crate::geometry::{self, Flank, Rect, Step, bearing, rect_distance, rect_is_in_arc};
 use crate::rules::Ruleset;
 use crate::rules::state::GameState;
 
@@ -175,7 +175,7 @@ fn plan_unit(state: &GameState, field: &Field, i: usize) -> Option<String> {
             ),
             "unlimbered" => format!("{id}: limber"),
             _ if dist <= range * 3 / 4 => format!("{id}: unlimber"),
-            _ => advance(id, &rect, off, dist, allowance, is_steady(u), &u.spec.grade),
+            _ => advance(field, i, &rect, off, dist, allowance),
         });
     }
     if u.spec.formation == "skirmish" {
@@ -219,43 +219,53 @@ fn plan_unit(state: &GameState, field: &Field, i: usize) -> Option<String> {
     if a == Arm::Infantry && u.spec.formation == "column" && dist <= 800 {
         return Some(format!("{id}: form line"));
     }
-    Some(advance(
-        id,
-        &rect,
-        off,
-        dist,
-        allowance,
-        is_steady(u),
-        &u.spec.grade,
-    ))
+    Some(advance(field, i, &rect, off, dist, allowance))
+}
+
+/// Whether a path of steps is open to unit `i` and costs no more than
+/// `allowance`, by the movement phase's own planner.
+fn fits(field: &Field, i: usize, rect: &Rect, steps: &[Step], allowance: Hundredths) -> bool {
+    let u = field.unit(i);
+    let rules = PathRules {
+        through: &[],
+        exempt: &[],
+        road: false,
+        free: u.spec.formation == "skirmish",
+        bypass: &[],
+    };
+    plan_path(field, u, i, rect, steps, &rules).is_ok_and(|p| p.cost <= allowance)
 }
 
 /// Turn toward the enemy, or go straight at it, stopping short of its zone
-/// of control.
+/// of control; the longest step the planner finds open, or `hold`.
 fn advance(
-    id: &str,
+    field: &Field,
+    i: usize,
     rect: &Rect,
     off: i64,
     dist: Hundredths,
     allowance: Hundredths,
-    steady: bool,
-    grade: &str,
 ) -> String {
+    let u = field.unit(i);
+    let id = &u.spec.id;
     if off.abs() > 12 {
-        let slow = !steady || grade == "D";
-        let most = i64::from(geometry::wheel_angle_for(
-            rect.width,
-            if slow { allowance / 2 } else { allowance },
-        ));
-        let degrees = off.abs().min(most).min(90);
-        if degrees >= 1 {
-            let side = if off > 0 { "right" } else { "left" };
-            return format!("{id}: wheel {side} {degrees}");
+        let side = if off > 0 { Flank::Right } else { Flank::Left };
+        let mut degrees = off.abs().min(90);
+        while degrees >= 5 {
+            let deg = i32::try_from(degrees).unwrap_or(90);
+            if fits(field, i, rect, &[Step::Wheel(side, deg)], allowance) {
+                let word = if off > 0 { "right" } else { "left" };
+                return format!("{id}: wheel {word} {degrees}");
+            }
+            degrees = degrees * 2 / 3;
         }
     }
-    let d = allowance.min(dist - 120);
-    if d < 25 {
-        return format!("{id}: hold");
+    let mut d = allowance.min(dist - 120);
+    while d >= 25 {
+        if fits(field, i, rect, &[Step::Forward(d)], allowance) {
+            return format!("{id}: forward {}", coord(d));
+        }
+        d = d * 2 / 3;
     }
-    format!("{id}: forward {}", coord(d))
+    format!("{id}: hold")
 }

@@ -103,7 +103,7 @@ fn straight(
     // The ground can slow the advance: scan at its worst factor first.
     let d = advance_to_contact(start, target, reach)?;
     let f = ground_factor(p, i, start, d).ok()?;
-    let cost = d * f;
+    let cost = d.saturating_mul(f);
     (cost <= reach).then(|| Approached {
         steps: vec![Step::Forward(d)],
         end: geometry::move_forward(start, d),
@@ -138,7 +138,7 @@ fn wheel_or_oblique(
             return;
         };
         let f = ground_factor(p, i, &turned, d).unwrap_or(Hundredths::MAX / 8);
-        let cost = first_cost + d * f;
+        let cost = first_cost.saturating_add(d.saturating_mul(f));
         if cost <= allowance && best.as_ref().is_none_or(|b| cost < b.cost) {
             best = Some(Approached {
                 steps: vec![first, Step::Forward(d)],
@@ -482,7 +482,7 @@ fn short_charge(
         let zone = p
             .field
             .zone_of_control(&end, &p.state.units[i].spec.side.clone(), &[]);
-        if hits.is_empty() && d * f <= reach && on && zone.is_empty() {
+        if hits.is_empty() && d.saturating_mul(f) <= reach && on && zone.is_empty() {
             break;
         }
         d -= 10;
