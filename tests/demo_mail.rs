@@ -33,13 +33,20 @@ fn the_demo_plays_the_game_to_its_end_by_mail_and_verifies() {
     assert!(result.verdict.ok(), "{said}");
     assert!(said.contains("the game is over"), "{said}");
     assert!(said.contains("reminder to "), "{said}");
+    // The bots fight: they move, fire and charge, and the rules resolve it.
+    for deed in [" moves to ", " shoots at ", " charges "] {
+        assert!(said.contains(deed), "no{deed}in:\n{said}");
+    }
     assert!(!said.contains("FAILED"), "{said}");
     // Every bot message was taken from new/ and stored.
     assert!(files(&result.maildir.join("new")).is_empty());
     assert_eq!(
         files(&result.maildir.join("cur")).len() as u32,
-        result.turns
+        result.orders_mailed
     );
+    // The active side writes every turn, and the passive side its standing
+    // orders (its guns and skirmishers evade) whenever it has some.
+    assert!(result.orders_mailed > result.turns, "{said}");
 
     let mail = files(&result.outbox_dir);
     assert_eq!(mail.len(), result.sent, "one file per message sent");
@@ -71,7 +78,10 @@ fn the_demo_plays_the_game_to_its_end_by_mail_and_verifies() {
         reminders += usize::from(id.contains(".remind."));
         results += usize::from(id.contains(".result."));
     }
-    assert_eq!(acks as u32, result.turns, "one acknowledgement a turn");
+    assert_eq!(
+        acks as u32, result.orders_mailed,
+        "one acknowledgement an order email"
+    );
     assert_eq!(reminders, 1, "the late side of turn 1 is reminded once");
     assert_eq!(
         results as u32,

@@ -287,7 +287,7 @@ fn a_maildir_message_leaves_new_only_once_stored_and_is_not_acted_on_twice() {
 }
 
 #[test]
-fn a_well_written_order_not_yet_adjudicated_is_refused_in_so_many_words() {
+fn a_well_written_order_is_taken_and_a_misspelt_one_refused_with_its_column() {
     let (_dir, mut store) = setup();
     let raw = mail(
         LANNES,
@@ -296,14 +296,17 @@ fn a_well_written_order_not_yet_adjudicated_is_refused_in_so_many_words() {
         "passphrase vive-l-empereur\n1-ligne: advance 4\n1-ligne forwrd 4\n",
     );
     let outcome = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
-    assert!(matches!(outcome, Outcome::Refused { .. }), "{outcome:?}");
-    let body = &replies(&store)[0].body;
     assert!(
-        body.contains(
-            "line 2: `1-ligne: forward 4` is written correctly, but only `hold` is adjudicated"
+        matches!(
+            outcome,
+            Outcome::Accepted {
+                refused_lines: 1,
+                ..
+            }
         ),
-        "{body}"
+        "{outcome:?}"
     );
+    let body = &replies(&store)[0].body;
     assert!(
         body.contains("line 3: column"),
         "a misspelling is a syntax error with its column: {body}"

@@ -1,17 +1,20 @@
 //! The demo's bot players: what each side orders, and the order email a
 //! player would write.
 //!
-//! [`orders_for`] is the one place the bots think. Today every bot holds its
-//! first unit, the one order the rules adjudicate so far; as the rules learn
-//! moves, charges and fire, a better bot replaces its body and nothing else.
+//! [`orders_for`] is the one place the demo asks a bot what to order: a
+//! ruleset with a bot of its own (Sound the Charge:
+//! `rules::sound_the_charge::bot`) answers; any other holds its first unit.
 
 use chrono::{DateTime, Utc};
 
 use crate::rules::GameState;
 
-/// The order lines `side` sends in `state`, one order a line, as a player
-/// would type them.
-pub fn orders_for(state: &GameState, side: &str) -> Vec<String> {
+/// The order lines `side` sends in `state` under the ruleset `ruleset_id`,
+/// one order a line, as a player would type them.
+pub fn orders_for(ruleset_id: &str, state: &GameState, side: &str) -> Vec<String> {
+    if ruleset_id == crate::rules::sound_the_charge::ID {
+        return crate::rules::sound_the_charge::bot::orders_for(state, side);
+    }
     state
         .units
         .iter()

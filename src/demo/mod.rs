@@ -96,6 +96,9 @@ pub struct DemoResult {
     pub sent: usize,
     /// How many turns were played.
     pub turns: u32,
+    /// How many order emails the bots wrote (the active side's each turn,
+    /// and the passive side's standing orders when it had any).
+    pub orders_mailed: u32,
     pub verdict: archive::verify::Verdict,
 }
 
@@ -201,6 +204,7 @@ pub fn run(out: &Path, say: &mut dyn Write) -> Result<DemoResult, DemoError> {
     let record = daemon.store().campaign(&campaign.id)?;
     let _ = writeln!(say, "commitment C = {}", record.commitment);
     let mut turns = 0;
+    let mut orders_mailed = 0;
     for turn in 1..=MAX_TURNS {
         let record = daemon.store().campaign(&campaign.id)?;
         let state = daemon.store().state(&record.current_state_digest)?;
@@ -222,8 +226,21 @@ pub fn run(out: &Path, say: &mut dyn Write) -> Result<DemoResult, DemoError> {
             tell(say, &daemon.run_until_quiet(&FixedClock(now), 100)?);
         }
         now += Duration::hours(1);
-        for side in lifecycle::required_sides(ruleset, &state) {
-            let lines = bots::orders_for(&state, &side);
+        // Every side that has something to order writes: the passive side's
+        // standing orders (evade) first, since the phase may resolve as soon
+        // as the sides whose orders it needs have sent theirs.
+        let required = lifecycle::required_sides(ruleset, &state);
+        let writers = state
+            .sides
+            .iter()
+            .filter(|s| !required.contains(s))
+            .chain(required.iter());
+        for side in writers {
+            let side = side.clone();
+            let lines = bots::orders_for(&campaign.ruleset.id, &state, &side);
+            if lines.is_empty() && !required.contains(&side) {
+                continue;
+            }
             let passphrase = PASSPHRASES
                 .iter()
                 .find(|(s, _)| *s == side)
@@ -241,6 +258,7 @@ pub fn run(out: &Path, say: &mut dyn Write) -> Result<DemoResult, DemoError> {
                     now,
                 );
                 maildir::deliver(&maildir_dir, &format!("{turn:04}.{side}"), &raw)?;
+                orders_mailed += 1;
                 let _ = writeln!(
                     say,
                     "turn {}: {} ({side}) mails {}",
@@ -305,6 +323,7 @@ pub fn run(out: &Path, say: &mut dyn Write) -> Result<DemoResult, DemoError> {
         maildir: maildir_dir,
         sent,
         turns,
+        orders_mailed,
         verdict,
     })
 }

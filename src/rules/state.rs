@@ -52,6 +52,73 @@ pub struct UnitState {
     pub disordered: bool,
     /// Set when the unit leaves play, with the reason.
     pub eliminated: Option<String>,
+    /// The turn-by-turn status the rules keep on a unit. Every field has a
+    /// serde default and is left out of the canonical JSON while it holds
+    /// its default, so states written before a field existed read back and
+    /// digest exactly as they did.
+    #[serde(flatten)]
+    pub status: UnitStatus,
+}
+
+/// What the rules remember about a unit from turn to turn, beyond its
+/// morale and order.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnitStatus {
+    /// Rout hits suffered ("Rout hits are not regained during the battle").
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rout_hits: u32,
+    /// Loss hits suffered by shooting and in close combat.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub loss_hits: u32,
+    /// Optional rule Blown Cavalry: "After completing its second round of
+    /// combat during a game, a cavalry regiment is blown".
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub blown: bool,
+    /// Rounds of close combat the unit has completed this game.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub combat_rounds: u32,
+    /// Set when the unit fought a round of close combat in the last combat
+    /// phase and is still in contact: "Units in a continuing close combat
+    /// may not move."
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub in_combat: bool,
+    /// The turn of the unit's most recent combat round, for Stationary
+    /// Cavalry ("it was not in combat on the most-recent game turn").
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub last_combat_turn: u32,
+    /// How far the unit advanced (straight ahead or charging) on its side's
+    /// most recent active turn, in hundredths of an inch; for Stationary
+    /// Cavalry and the French, Russian and Spanish column modifiers.
+    #[serde(default, skip_serializing_if = "is_zero_i64")]
+    pub last_advance: i64,
+    /// Whether that advance was at its full speed.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub advanced_full_speed: bool,
+    /// Where the gunners stand when they have left their guns (the point of
+    /// their stand's front centre); `None` while they serve the guns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gunners_at: Option<crate::campaign::Point>,
+    /// A battalion's organic skirmish screen is out.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub skirmishers_out: bool,
+    /// The units a separate skirmish unit screens, by id.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub screening: Vec<String>,
+    /// Optional rule Boats: the boat the unit is in, by id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boat: Option<String>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+fn is_zero_i64(n: &i64) -> bool {
+    *n == 0
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

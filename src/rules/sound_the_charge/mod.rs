@@ -8,6 +8,7 @@
 //! inactive this turn." The two sides trade the active role each turn.
 
 pub mod basing;
+pub mod bot;
 pub mod combat;
 pub mod general;
 pub mod morale;
@@ -17,13 +18,14 @@ pub mod setup;
 pub mod shooting;
 pub mod syntax;
 pub mod tables;
+pub mod turn;
 pub mod umpire;
 
 use std::collections::BTreeMap;
 
 use super::orders::{Order, ParseError, Rejection};
 use super::ruleset::{Event, PhaseKind, PhaseSpec, Resolution, Ruleset, SetupProblem};
-use super::state::{GameState, GeneralState, UnitState};
+use super::state::{GameState, GeneralState, UnitState, UnitStatus};
 use super::umpire::{UmpireError, UmpireReport};
 use crate::audit::dice::Dice;
 use crate::campaign::{Campaign, UnitSpec};
@@ -73,6 +75,10 @@ impl Ruleset for SoundTheCharge {
                     shaken: u.marks.iter().any(|m| m == "shaken"),
                     disordered: u.marks.iter().any(|m| m == "disordered"),
                     eliminated: None,
+                    status: UnitStatus {
+                        blown: u.marks.iter().any(|m| m == "blown"),
+                        ..UnitStatus::default()
+                    },
                 })
                 .collect(),
             generals: scenario
@@ -96,26 +102,12 @@ impl Ruleset for SoundTheCharge {
     }
 
     fn parse_order(&self, line: usize, text: &str) -> Result<Order, ParseError> {
-        match orders::parse(text) {
-            Ok(orders::StcOrder::Hold { unit }) => Ok(Order {
-                verb: "hold".to_string(),
-                unit: Some(unit.0),
-                words: Vec::new(),
-            }),
-            // The whole language is read (docs/ORDERS.md); what is not yet
-            // adjudicated is refused in so many words, never misread.
-            Ok(other) => Err(ParseError {
-                line,
-                problem: format!(
-                    "`{other}` is written correctly, but only `hold` is adjudicated automatically so far; \
-                     ask the GM to resolve it with an umpire call"
-                ),
-            }),
-            Err(e) => Err(ParseError {
+        orders::parse(text)
+            .map(|o| to_order(&o))
+            .map_err(|e| ParseError {
                 line,
                 problem: e.to_string(),
-            }),
-        }
+            })
     }
 
     fn validate(
@@ -123,59 +115,27 @@ impl Ruleset for SoundTheCharge {
         state: &GameState,
         side: &str,
         line: usize,
-        mut order: Order,
+        order: Order,
     ) -> Result<Order, Rejection> {
-        let reference = order.unit.clone().unwrap_or_default();
-        let unit = find_unit(state, side, &reference).map_err(|problem| Rejection {
+        let parsed = orders::parse(&order.to_string()).map_err(|e| Rejection {
             line,
-            unit: Some(reference.clone()),
-            problem,
+            unit: order.unit.clone(),
+            problem: e.to_string(),
             clause: None,
         })?;
-        if let Some(why) = &unit.eliminated {
-            return Err(Rejection {
-                line,
-                unit: Some(unit.spec.id.clone()),
-                problem: format!("the unit is no longer in play ({why})"),
-                clause: None,
-            });
-        }
-        order.unit = Some(unit.spec.id.clone());
-        Ok(order)
+        turn::validate::check(state, side, line, &parsed).map(|o| to_order(&o))
     }
 
     fn resolve(
         &self,
         state: &GameState,
         orders: &BTreeMap<String, Vec<Order>>,
-        _dice: &mut dyn Dice,
+        dice: &mut dyn Dice,
     ) -> Resolution {
-        let mut next = state.clone();
-        let mut events = Vec::new();
-        for side in &state.sides {
-            match orders.get(side) {
-                None if *side == state.active_side => events.push(Event {
-                    kind: "no-orders".to_string(),
-                    units: Vec::new(),
-                    text: format!("{side} sent no orders; every unit stands fast."),
-                }),
-                None => {}
-                Some(list) => {
-                    for order in list {
-                        let id = order.unit.clone().unwrap_or_default();
-                        let name = state.unit(&id).map_or(id.clone(), |u| u.spec.name.clone());
-                        events.push(Event {
-                            kind: "hold".to_string(),
-                            units: vec![id],
-                            text: format!("{name} stands fast."),
-                        });
-                    }
-                    next.standing_orders
-                        .insert(side.clone(), list.iter().map(ToString::to_string).collect());
-                }
-            }
+        let (mut next, mut events) = turn::run(state, orders, dice);
+        if next.finished.is_none() {
+            advance_phase(&mut next, PHASES.len(), &mut events);
         }
-        advance_phase(&mut next, PHASES.len(), &mut events);
         Resolution {
             state: next,
             events,
@@ -251,41 +211,20 @@ fn advance_phase(state: &mut GameState, phases: usize, events: &mut Vec<Event>) 
     }
 }
 
-/// Finds one of `side`'s units by id or by an unambiguous prefix of its name
-/// (case-insensitive).
-fn find_unit<'a>(
-    state: &'a GameState,
-    side: &str,
-    reference: &str,
-) -> Result<&'a UnitState, String> {
-    let wanted = reference.to_lowercase();
-    let own = || state.units.iter().filter(|u| u.spec.side == side);
-    if let Some(u) = own().find(|u| u.spec.id.to_lowercase() == wanted) {
-        return Ok(u);
-    }
-    let matches: Vec<&UnitState> = own()
-        .filter(|u| u.spec.name.to_lowercase().starts_with(&wanted))
-        .collect();
-    match matches.as_slice() {
-        [one] => Ok(one),
-        [] => {
-            if state
-                .units
-                .iter()
-                .any(|u| u.spec.id.to_lowercase() == wanted)
-            {
-                Err("that unit is not yours".to_string())
-            } else {
-                Err("no unit of yours has that id or a name starting so".to_string())
-            }
-        }
-        many => Err(format!(
-            "the name fits {} units ({}); give its id",
-            many.len(),
-            many.iter()
-                .map(|u| u.spec.id.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
+/// The generic order of a typed order: the unit, the verb (the first word
+/// after the unit) and the rest of its canonical text, so that
+/// `Order::to_string` gives back the canonical line.
+pub fn to_order(order: &orders::StcOrder) -> Order {
+    let unit = order.unit().as_str().to_string();
+    let text = order.to_string();
+    let rest = text
+        .strip_prefix(&format!("{unit}: "))
+        .or_else(|| text.strip_prefix(&format!("\"{unit}\": ")))
+        .unwrap_or(&text);
+    let mut words = rest.split_whitespace().map(str::to_string);
+    Order {
+        verb: words.next().unwrap_or_default(),
+        unit: Some(unit),
+        words: words.collect(),
     }
 }

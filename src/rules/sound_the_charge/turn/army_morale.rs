@@ -1,0 +1,235 @@
+//! Shattered units and the optional rule Army Morale.
+
+use super::fighting::{arm_of, event, option};
+use crate::audit::dice::Dice;
+use crate::rules::ruleset::Event;
+use crate::rules::sound_the_charge::tables::Arm;
+use crate::rules::state::{GameState, UnitState};
+
+/// The optional rule's name in `state.options`.
+pub const ARMY_MORALE: &str = "army-morale";
+
+/// Shattered Units: "A unit reduced to one quarter of its original strength
+/// is "shattered" and removed from play at the end of the current phase."
+/// Ruling STC-64: at or below a quarter; a battery counts its gunners
+/// against full crews of two a model, and is gone when no gunner is left.
+pub fn is_shattered(u: &UnitState) -> bool {
+    if u.eliminated.is_some() {
+        return false;
+    }
+    if arm_of(&u.spec) == Some(Arm::Artillery) {
+        let full = u.original_strength * 2;
+        u.spec.gunners == 0 || u.spec.gunners * 4 <= full
+    } else {
+        u.spec.strength == 0 || u.spec.strength * 4 <= u.original_strength
+    }
+}
+
+/// Removes the shattered units at the end of a phase, with an event each.
+pub fn remove_shattered(state: &mut GameState, events: &mut Vec<Event>) {
+    for u in &mut state.units {
+        if is_shattered(u) {
+            u.eliminated = Some("shattered".to_string());
+            events.push(event(
+                "shattered",
+                &[&u.spec.id],
+                format!(
+                    "{} is shattered ({} of {} {}) and removed from play (Shattered Units: \"A unit reduced to one quarter of its original strength is shattered and removed from play at the end of the current phase\").",
+                    u.spec.name,
+                    if arm_of(&u.spec) == Some(Arm::Artillery) {
+                        u.spec.gunners
+                    } else {
+                        u.spec.strength
+                    },
+                    if arm_of(&u.spec) == Some(Arm::Artillery) {
+                        u.original_strength * 2
+                    } else {
+                        u.original_strength
+                    },
+                    if arm_of(&u.spec) == Some(Arm::Artillery) {
+                        "gunners"
+                    } else {
+                        "figures"
+                    }
+                ),
+            ));
+        }
+    }
+}
+
+/// Army Morale (optional rule): "An army's overall will to fight will break
+/// if that side ends any turn (active or passive) with half or more of its
+/// units eliminated (shattered or forced off-table) or in shaken status. If
+/// both sides end the turn with their morale broken, then the passive side's
+/// morale breaks but the active side's morale holds." Sets `state.finished`
+/// when the game ends: "At a convention or in a one-off game, play ends at
+/// that point, with the broken side losing" (ruling STC-69: adjutant plays
+/// the one-off reading; the campaign retreat off-table is not played).
+pub fn check(state: &mut GameState, _dice: &mut dyn Dice, events: &mut Vec<Event>) {
+    if !option(state, ARMY_MORALE) || state.finished.is_some() {
+        return;
+    }
+    let mut broken = Vec::new();
+    for side in &state.sides {
+        let units: Vec<&UnitState> = state
+            .units
+            .iter()
+            .filter(|u| u.spec.side == *side)
+            .collect();
+        if units.is_empty() {
+            continue;
+        }
+        let gone = units.iter().filter(|u| u.eliminated.is_some()).count();
+        let shaken = units
+            .iter()
+            .filter(|u| u.eliminated.is_none() && u.shaken)
+            .count();
+        if (gone + shaken) * 2 >= units.len() {
+            broken.push((side.clone(), gone, shaken, units.len()));
+        }
+    }
+    if broken.len() > 1 {
+        let active = state.active_side.clone();
+        if let Some((side, ..)) = broken.iter().find(|(s, ..)| *s == active) {
+            events.push(event(
+                "army-morale",
+                &[],
+                format!(
+                    "Both armies end the turn broken; {side} is the active side and its morale holds (Army Morale: \"If both sides end the turn with their morale broken, then the passive side's morale breaks but the active side's morale holds.\")."
+                ),
+            ));
+        }
+        broken.retain(|(s, ..)| *s != active);
+    }
+    let Some((side, gone, shaken, total)) = broken.into_iter().next() else {
+        return;
+    };
+    let text = format!(
+        "{side}'s army morale breaks: {gone} of its {total} units eliminated and {shaken} shaken, half or more (Army Morale: \"An army's overall will to fight will break if that side ends any turn (active or passive) with half or more of its units eliminated (shattered or forced off-table) or in shaken status.\"). The game ends with {side} losing."
+    );
+    events.push(event("army-morale", &[], text.clone()));
+    state.finished = Some(text);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fighting::testing::{state, unit};
+    use super::*;
+    use crate::audit::dice::ForcedDice;
+
+    fn armies() -> GameState {
+        let mut s = state(vec![
+            unit(
+                "b1",
+                "blue",
+                "line-infantry",
+                "C",
+                12,
+                "line",
+                (1000, 1000),
+                0,
+            ),
+            unit(
+                "b2",
+                "blue",
+                "line-infantry",
+                "C",
+                12,
+                "line",
+                (2000, 1000),
+                0,
+            ),
+            unit(
+                "r1",
+                "red",
+                "line-infantry",
+                "C",
+                12,
+                "line",
+                (1000, 3000),
+                180,
+            ),
+            unit(
+                "r2",
+                "red",
+                "line-infantry",
+                "C",
+                12,
+                "line",
+                (2000, 3000),
+                180,
+            ),
+            unit(
+                "r3",
+                "red",
+                "line-infantry",
+                "C",
+                12,
+                "line",
+                (3000, 3000),
+                180,
+            ),
+        ]);
+        s.options.push(ARMY_MORALE.to_string());
+        s
+    }
+
+    fn run(s: &mut GameState) -> Vec<Event> {
+        let mut ev = Vec::new();
+        check(s, &mut ForcedDice::new([]), &mut ev);
+        ev
+    }
+
+    #[test]
+    fn half_shaken_or_eliminated_breaks_the_army() {
+        // "half or more of its units eliminated (shattered or forced
+        // off-table) or in shaken status": one of two blue units shaken.
+        let mut s = armies();
+        s.units[0].shaken = true;
+        let ev = run(&mut s);
+        assert_eq!(ev.len(), 1);
+        assert_eq!(ev[0].kind, "army-morale");
+        assert!(
+            s.finished
+                .as_deref()
+                .unwrap_or("")
+                .starts_with("blue's army morale breaks")
+        );
+    }
+
+    #[test]
+    fn less_than_half_holds() {
+        // Red has one of three eliminated: less than half.
+        let mut s = armies();
+        s.units[2].eliminated = Some("shattered".to_string());
+        assert!(run(&mut s).is_empty());
+        assert!(s.finished.is_none());
+    }
+
+    #[test]
+    fn both_broken_the_passive_side_breaks() {
+        // "If both sides end the turn with their morale broken, then the
+        // passive side's morale breaks but the active side's morale holds."
+        let mut s = armies();
+        s.units[0].shaken = true;
+        s.units[2].shaken = true;
+        s.units[3].eliminated = Some("forced off-table".to_string());
+        let ev = run(&mut s);
+        assert_eq!(ev.len(), 2, "{ev:#?}");
+        assert!(
+            s.finished
+                .as_deref()
+                .unwrap_or("")
+                .starts_with("red's army morale breaks")
+        );
+    }
+
+    #[test]
+    fn the_rule_is_optional() {
+        let mut s = armies();
+        s.options.clear();
+        s.units[0].shaken = true;
+        assert!(run(&mut s).is_empty());
+        assert!(s.finished.is_none());
+    }
+}

@@ -1,0 +1,660 @@
+//! The close combat phase: "Both sides fight one round of close combat with
+//! units in contact with each other. Losing units automatically do retreat
+//! moves and suffer rout hits."
+//!
+//! Every unit in contact with an enemy fights. Each pair of enemies in
+//! contact is one umpire combat call ([`crate::rules::sound_the_charge::combat`])
+//! built from the table: points, modifiers, dice and scores to hit come from
+//! that call's code, so a one-against-one combat in a turn gives exactly what
+//! the umpire call gives. "If a unit is under attack by multiple enemies, the
+//! unit divides its dice as evenly as possible among all enemy units": a unit
+//! with several enemies gives each pair its share of dice, and wins or loses
+//! on all the hits it suffered against all it inflicted (ruling STC-70).
+//! Losers retreat after every combat on the table has been fought.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::TurnRecord;
+use super::fighting::{
+    CONTACT, Cover, Table, TurnFacts, apply_hits, apply_rout_hits, arm_of, combat_cover,
+    combat_figures, event, formation_of, general_attached, grade_of, has_mark,
+    in_disordering_terrain, in_play, nation_of, on_steep_slope, option, troop_of, wider_basing,
+};
+use super::retreat::{Cause, RetreatOutcome, eliminate, retreat_in};
+use crate::audit::dice::Dice;
+use crate::campaign::{Hundredths, Point};
+use crate::geometry::{
+    Rect, are_mutually_protected, bearing, distance_ahead_of_frontage_line, rect_distance,
+};
+use crate::rules::ruleset::Event;
+use crate::rules::sound_the_charge::combat::{
+    self as table, CombatCall, CombatResult, CombatSide, Decision,
+};
+use crate::rules::sound_the_charge::tables::{self, Arm, Nation};
+use crate::rules::state::GameState;
+
+/// Blown Cavalry: "After completing its second round of combat during a
+/// game, a cavalry regiment is blown".
+const BLOWN_AFTER: u32 = 2;
+
+/// Which face of a unit an enemy touches, by the bearing from the unit's
+/// centre to the enemy's centre.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Face {
+    Front,
+    Right,
+    Rear,
+    Left,
+}
+
+fn face_towards(me: &Rect, other: &Rect) -> Face {
+    let Some(b) = bearing(me.centre(), other.centre()) else {
+        return Face::Front;
+    };
+    let rel = (b / 100 - i64::from(me.facing)).rem_euclid(360);
+    match rel {
+        0..=45 | 315..=359 => Face::Front,
+        46..=134 => Face::Right,
+        135..=225 => Face::Rear,
+        _ => Face::Left,
+    }
+}
+
+/// Flank/rear Attacks: the enemy has figures "behind the target unit's
+/// frontage line". Squares and troops in town blocks "have no flanks or
+/// rear". Mutually Protected Flanks: "flank/rear charges may not be
+/// launched against the inner ends of the two units. Such attacks count as
+/// frontal attacks."
+fn under_flank_attack(state: &GameState, table: &Table, me: usize, enemy: usize) -> bool {
+    let (Some(r), Some(e)) = (table.rects[me], table.rects[enemy]) else {
+        return false;
+    };
+    let u = &state.units[me];
+    if u.spec.formation == "square"
+        || super::fighting::kinds_under(state, &r)
+            .iter()
+            .any(|k| matches!(*k, "town-block" | "chateau"))
+    {
+        return false;
+    }
+    let behind = e
+        .corners()
+        .iter()
+        .any(|&c| distance_ahead_of_frontage_line(&r, c) < -CONTACT);
+    if !behind {
+        return false;
+    }
+    // The inner end of a mutually protected pair: a friend beside the unit
+    // with the flanker touching or within an inch of that friend.
+    let protected = table.within(me, 100).into_iter().any(|f| {
+        state.units[f].spec.side == u.spec.side
+            && matches!(
+                arm_of(&state.units[f].spec),
+                Some(Arm::Infantry | Arm::Cavalry)
+            )
+            && table.rects[f]
+                .is_some_and(|fr| are_mutually_protected(&r, &fr) && rect_distance(&e, &fr) <= 100)
+    });
+    !protected
+}
+
+/// Figures behind one rank of a friend that reinforce it: "If a unit is one
+/// rank deep and engaged in an ongoing combat, a friend may charge into the
+/// rear of the first unit and fight with its front rank. Cavalry may only
+/// reinforce cavalry, and infantry may only reinforce infantry."
+fn reinforcing_figures(
+    state: &GameState,
+    table: &Table,
+    me: usize,
+    engaged: &BTreeSet<usize>,
+) -> (u32, Vec<usize>) {
+    let u = &state.units[me];
+    let arm = arm_of(&u.spec);
+    if u.spec.formation != "line"
+        || u.spec.ranks > 1
+        || !matches!(arm, Some(Arm::Infantry | Arm::Cavalry))
+    {
+        return (0, Vec::new());
+    }
+    let Some(r) = table.rects[me] else {
+        return (0, Vec::new());
+    };
+    let mut figures = 0;
+    let mut who = Vec::new();
+    for f in table.within(me, CONTACT) {
+        let fu = &state.units[f];
+        if fu.spec.side != u.spec.side || engaged.contains(&f) || arm_of(&fu.spec) != arm {
+            continue;
+        }
+        let Some(fr) = table.rects[f] else { continue };
+        if face_towards(&r, &fr) != Face::Rear {
+            continue;
+        }
+        let per = if arm == Some(Arm::Cavalry) { 3 } else { 4 };
+        let front = match fu.spec.formation.as_str() {
+            "column" => fu.spec.strength.min(per),
+            "line" => {
+                let stands = fu.spec.strength.div_ceil(per);
+                fu.spec
+                    .strength
+                    .min(stands.div_ceil(fu.spec.ranks.clamp(1, stands.max(1))) * per)
+            }
+            _ => 0,
+        };
+        figures += front;
+        who.push(f);
+    }
+    (figures, who)
+}
+
+/// The figures that give `dice` dice of this unit's arm.
+fn figures_for_dice(state: &GameState, i: usize, dice: u32) -> u32 {
+    match arm_of(&state.units[i].spec) {
+        Some(Arm::Infantry) => dice * 4,
+        Some(Arm::Cavalry) if wider_basing(state) => dice * 2,
+        Some(Arm::Cavalry) => dice * 3,
+        _ => dice,
+    }
+}
+
+fn dice_for_figures(state: &GameState, i: usize, figures: u32) -> u32 {
+    match arm_of(&state.units[i].spec) {
+        Some(Arm::Infantry) => tables::infantry_combat_dice(figures),
+        Some(Arm::Cavalry) if wider_basing(state) => tables::wide_cavalry_combat_dice(figures),
+        Some(Arm::Cavalry) => tables::cavalry_combat_dice(figures),
+        _ => figures,
+    }
+}
+
+/// One unit as the combat call describes it, against one enemy.
+#[allow(clippy::too_many_arguments)]
+fn side(
+    state: &GameState,
+    table: &Table,
+    facts: &TurnFacts,
+    me: usize,
+    enemy: usize,
+    figures: u32,
+    attacker: bool,
+    faces: &BTreeSet<Face>,
+) -> CombatSide {
+    let u = &state.units[me];
+    let r = table.rects[me];
+    let e = table.rects[enemy];
+    let cover = match (attacker, r, e) {
+        (false, Some(r), Some(e)) => combat_cover(state, &r, &e),
+        _ => Cover::Open,
+    };
+    let cavalry = arm_of(&u.spec) == Some(Arm::Cavalry);
+    CombatSide {
+        figures,
+        troop: troop_of(&u.spec).unwrap_or(tables::Troop::LineInfantry),
+        grade: grade_of(&u.spec),
+        nation: nation_of(state, &u.spec.side),
+        formation: formation_of(&u.spec),
+        disordered: u.disordered,
+        shaken: u.shaken,
+        flank_rear: under_flank_attack(state, table, me, enemy),
+        opposite_sides: (faces.contains(&Face::Front) && faces.contains(&Face::Rear))
+            || (faces.contains(&Face::Left) && faces.contains(&Face::Right)),
+        general_attached: general_attached(state, &u.spec.id),
+        no_general: table.no_general_in_cr(state, me),
+        elite: has_mark(&u.spec, "elite"),
+        blown: cavalry
+            && option(state, "blown-cavalry")
+            && (u.status.blown || has_mark(&u.spec, "blown")),
+        stationary: cavalry
+            && option(state, "stationary-cavalry")
+            && facts.stationary_cavalry.contains(&u.spec.id),
+        up_steep_slope: attacker && r.is_some_and(|r| on_steep_slope(state, &r)),
+        soft_cover: cover == Cover::Soft,
+        hard_cover: cover == Cover::Hard,
+        disordering_terrain: r.is_some_and(|r| in_disordering_terrain(state, &r)),
+    }
+}
+
+/// What one unit's round came to, over all its enemies.
+#[derive(Debug, Default)]
+struct Tally {
+    inflicted: u32,
+    suffered: u32,
+    /// Decided outright by a pair: overrun, guns held, bounced.
+    overrun: bool,
+    guns_held_by: Option<usize>,
+    bounced_from: Option<usize>,
+    guns_overrun: bool,
+    general_rolled: bool,
+    general_lost: bool,
+    enemies: Vec<usize>,
+    shaken_or_flanked: bool,
+    opposite_sides: bool,
+}
+
+/// Fights one round of every close combat on the table, applies hits,
+/// retreats and rout hits, and sets each unit's `status.in_combat`,
+/// `combat_rounds`, `last_combat_turn` and `blown`.
+pub fn phase(
+    state: &mut GameState,
+    record: &mut TurnRecord,
+    dice: &mut dyn Dice,
+    events: &mut Vec<Event>,
+) {
+    let facts = TurnFacts::from_record(state, record);
+    events.extend(resolve(state, &facts, dice));
+}
+
+/// The combat phase on a state, with what movement did this turn in
+/// `facts`.
+pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) -> Vec<Event> {
+    let mut events = Vec::new();
+    let mut table = Table::new(state);
+    let n = state.units.len();
+    // Enemies in contact, by unit.
+    let mut contacts: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for i in 0..n {
+        if table.rects[i].is_none() || !in_play(&state.units[i]) {
+            continue;
+        }
+        let side = &state.units[i].spec.side;
+        let enemies: Vec<usize> = table
+            .within(i, CONTACT)
+            .into_iter()
+            .filter(|&j| state.units[j].spec.side != *side)
+            .collect();
+        if !enemies.is_empty() {
+            contacts.insert(i, enemies);
+        }
+    }
+    if contacts.is_empty() {
+        return events;
+    }
+    let engaged: BTreeSet<usize> = contacts.keys().copied().collect();
+    // Each unit's dice, shared out among its enemies.
+    let mut share: BTreeMap<(usize, usize), u32> = BTreeMap::new();
+    let mut reinforced: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (&i, enemies) in &contacts {
+        let (extra, who) = reinforcing_figures(state, &table, i, &engaged);
+        if !who.is_empty() {
+            reinforced.insert(i, who);
+        }
+        let figures = combat_figures(&state.units[i].spec) + extra;
+        if enemies.len() == 1 {
+            share.insert((i, enemies[0]), figures);
+            continue;
+        }
+        let total = dice_for_figures(state, i, figures);
+        let k = u32::try_from(enemies.len()).unwrap_or(1);
+        for (n, &j) in enemies.iter().enumerate() {
+            let d = total / k + u32::from((n as u32) < total % k);
+            share.insert((i, j), figures_for_dice(state, i, d));
+        }
+    }
+    for (i, who) in &reinforced {
+        let names: Vec<String> = who
+            .iter()
+            .map(|&f| state.units[f].spec.name.clone())
+            .collect();
+        events.push(event(
+            "combat",
+            &[&state.units[*i].spec.id],
+            format!(
+                "{} reinforce {} and fight with their front rank (Reinforcing a Combat).",
+                names.join(", "),
+                state.units[*i].spec.name
+            ),
+        ));
+    }
+    let mut tally: BTreeMap<usize, Tally> = BTreeMap::new();
+    let active = state.active_side.clone();
+    let mut fought: BTreeSet<(usize, usize)> = BTreeSet::new();
+    for (&i, enemies) in &contacts {
+        for &j in enemies {
+            let key = (i.min(j), i.max(j));
+            if !fought.insert(key) {
+                continue;
+            }
+            // The attacker is the active side's unit, unless it is a
+            // square or a battery, which cannot attack: then the combat is
+            // one the other unit began on its own turn.
+            let (mut a, mut d) = if state.units[i].spec.side == active {
+                (i, j)
+            } else {
+                (j, i)
+            };
+            let cannot_attack = |k: usize| {
+                state.units[k].spec.formation == "square"
+                    || arm_of(&state.units[k].spec) == Some(Arm::Artillery)
+            };
+            if cannot_attack(a) && !cannot_attack(d) {
+                std::mem::swap(&mut a, &mut d);
+            }
+            let aid = state.units[a].spec.id.clone();
+            let did = state.units[d].spec.id.clone();
+            let continuing = !facts.charged.contains(&aid) || state.units[d].status.in_combat;
+            let faces = |me: usize| -> BTreeSet<Face> {
+                let Some(r) = table.rects[me] else {
+                    return BTreeSet::new();
+                };
+                contacts[&me]
+                    .iter()
+                    .filter_map(|&e| table.rects[e].map(|er| face_towards(&r, &er)))
+                    .collect()
+            };
+            let call = CombatCall {
+                attacker: side(state, &table, facts, a, d, share[&(a, d)], true, &faces(a)),
+                defender: side(state, &table, facts, d, a, share[&(d, a)], false, &faces(d)),
+                continuing,
+                wider_basing: wider_basing(state),
+            };
+            let called = match table::resolve(&call, dice) {
+                Ok(c) => c,
+                Err(e) => {
+                    events.push(event(
+                        "combat",
+                        &[&aid, &did],
+                        format!(
+                            "{} and {} do not fight: {e}.",
+                            state.units[a].spec.name, state.units[d].spec.name
+                        ),
+                    ));
+                    continue;
+                }
+            };
+            record_pair(&mut tally, a, d, &call, &called.result);
+            let modifiers: Vec<String> = called
+                .report
+                .lines
+                .iter()
+                .filter_map(|l| match l {
+                    crate::rules::umpire::UmpireLine::Modifier { reason, value } => {
+                        Some(format!("{reason} {value:+}"))
+                    }
+                    _ => None,
+                })
+                .collect();
+            let r = &called.result;
+            events.push(event(
+                "combat",
+                &[&aid, &did],
+                format!(
+                    "{} ({} points, {} dice needing {}, rolled {:?}) against {} ({} points, {} dice needing {}, rolled {:?}): {}{}",
+                    state.units[a].spec.name,
+                    r.attacker.points,
+                    r.attacker.dice,
+                    tables::needed_text(r.attacker.needed),
+                    r.attacker.rolls,
+                    state.units[d].spec.name,
+                    r.defender.points,
+                    r.defender.dice,
+                    tables::needed_text(r.defender.needed),
+                    r.defender.rolls,
+                    called.report.outcome,
+                    if modifiers.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" Modifiers: {}.", modifiers.join("; "))
+                    }
+                ),
+            ));
+        }
+    }
+    settle(
+        state,
+        &mut table,
+        facts,
+        &contacts,
+        &tally,
+        dice,
+        &mut events,
+    );
+    super::army_morale::remove_shattered(state, &mut events);
+    events
+}
+
+/// Adds one pair's result to both units' tallies.
+fn record_pair(
+    tally: &mut BTreeMap<usize, Tally>,
+    a: usize,
+    d: usize,
+    call: &CombatCall,
+    r: &CombatResult,
+) {
+    let at = tally.entry(a).or_default();
+    at.inflicted += r.attacker.hits;
+    at.suffered += r.attacker.hits_suffered;
+    at.enemies.push(d);
+    at.shaken_or_flanked |= call.attacker.shaken || call.attacker.flank_rear;
+    at.opposite_sides |= call.attacker.opposite_sides;
+    at.general_rolled |= r.attacker.general_roll.is_some();
+    at.general_lost |= r.attacker.general_lost;
+    match r.decision {
+        Decision::GunsHeld => at.guns_held_by = Some(d),
+        Decision::BouncedOffSquare => at.bounced_from = Some(d),
+        _ => {}
+    }
+    let dt = tally.entry(d).or_default();
+    dt.inflicted += r.defender.hits;
+    dt.suffered += r.defender.hits_suffered;
+    dt.enemies.push(a);
+    dt.shaken_or_flanked |= call.defender.shaken || call.defender.flank_rear;
+    dt.opposite_sides |= call.defender.opposite_sides;
+    dt.general_rolled |= r.defender.general_roll.is_some();
+    dt.general_lost |= r.defender.general_lost;
+    match r.decision {
+        Decision::SkirmishersOverrun => dt.overrun = true,
+        Decision::GunsOverrun => dt.guns_overrun = true,
+        _ => {}
+    }
+}
+
+/// "If a unit suffers more hits than it inflicts in a given round of
+/// combat, it has lost"; Russia: "Russian infantry does not lose a round of
+/// combat unless it suffers at least two more hits than it inflicted."
+fn lost(state: &GameState, i: usize, t: &Tally) -> bool {
+    let u = &state.units[i];
+    if nation_of(state, &u.spec.side) == Some(Nation::Russia)
+        && arm_of(&u.spec) == Some(Arm::Infantry)
+    {
+        t.suffered >= t.inflicted + 2
+    } else {
+        t.suffered > t.inflicted
+    }
+}
+
+/// The centre of a set of units, the cause of a retreat from several.
+fn centre_of(table: &Table, units: &[usize]) -> Option<Point> {
+    let pts: Vec<Point> = units
+        .iter()
+        .filter_map(|&j| table.rects[j].map(|r| r.centre()))
+        .collect();
+    let k = i64::try_from(pts.len()).ok().filter(|&k| k > 0)?;
+    Some(Point {
+        x: pts.iter().map(|p| p.x).sum::<i64>() / k,
+        y: pts.iter().map(|p| p.y).sum::<i64>() / k,
+    })
+}
+
+/// Applies every unit's round: hits, the loser's rout hits and retreat,
+/// the winners' disorder, overruns and bounces; then the combat status.
+fn settle(
+    state: &mut GameState,
+    table: &mut Table,
+    facts: &TurnFacts,
+    contacts: &BTreeMap<usize, Vec<usize>>,
+    tally: &BTreeMap<usize, Tally>,
+    dice: &mut dyn Dice,
+    events: &mut Vec<Event>,
+) {
+    let _ = facts;
+    let mut retreats: Vec<(usize, Cause, Hundredths)> = Vec::new();
+    // Units removed by the round itself, with the reason.
+    let mut removals: Vec<(usize, String)> = Vec::new();
+    for (&i, t) in tally {
+        let id = state.units[i].spec.id.clone();
+        let name = state.units[i].spec.name.clone();
+        let is_guns = arm_of(&state.units[i].spec) == Some(Arm::Artillery);
+        let is_infantry = arm_of(&state.units[i].spec) == Some(Arm::Infantry);
+        if t.overrun {
+            removals.push((i, "overrun: \"Skirmishers in the open are unable to face attacks by close-order troops; if they cannot evade the enemy charge they are overrun and eliminated.\" (Skirmishers in Combat)".to_string()));
+            continue;
+        }
+        if t.guns_overrun {
+            removals.push((i, "the gun crews are eliminated: \"if the troops charging the guns win that round of combat, they suffer whatever hits were inflicted, but eliminate the gun crews.\" (Artillery in Combat)".to_string()));
+            continue;
+        }
+        apply_hits(&mut state.units[i], t.suffered);
+        if t.general_lost {
+            let lost_general = state
+                .generals
+                .iter_mut()
+                .find(|g| g.lost.is_none() && g.spec.attached_to.as_deref() == Some(id.as_str()));
+            if let Some(g) = lost_general {
+                g.lost = Some("killed or disabled".to_string());
+            }
+        } else if !t.general_rolled {
+            super::shooting::general_risk(state, i, t.suffered, dice, events);
+        }
+        let u = &state.units[i];
+        let wide_cav = wider_basing(state) && arm_of(&u.spec) == Some(Arm::Cavalry);
+        let loses = t.guns_held_by.is_some() || (!is_guns_pairing(state, t) && lost(state, i, t));
+        if loses {
+            if t.opposite_sides {
+                removals.push((i, "Retreat Moves, restriction 5: \"If a unit is under attack from two opposite sides, and it loses the close combat round, it cannot retreat and is eliminated.\"".to_string()));
+                continue;
+            }
+            let (inches, listed) = tables::combat_loser(u.shaken || t.shaken_or_flanked);
+            let cavalry_enemy = t
+                .enemies
+                .iter()
+                .any(|&e| arm_of(&state.units[e].spec) == Some(Arm::Cavalry));
+            let mut rout = listed;
+            let mut why = format!(
+                "Combat Results to Loser: {}retreats {inches} inches, becomes shaken, and suffers {listed} rout hits",
+                if u.shaken || t.shaken_or_flanked {
+                    "already shaken, or under flank/rear attack: "
+                } else {
+                    ""
+                }
+            );
+            if is_infantry && cavalry_enemy {
+                rout *= 2;
+                why.push_str(&format!(
+                    "; \"Infantry losing to cavalry suffers double rout hits\": {rout}"
+                ));
+            }
+            if wide_cav {
+                rout = tables::wide_cavalry_rout_hits(rout);
+                why.push_str(&format!("; Wider Cavalry Basing, one less: {rout}"));
+            }
+            let u = &mut state.units[i];
+            u.shaken = true;
+            apply_rout_hits(u, rout);
+            events.push(event(
+                "rout",
+                &[&id],
+                format!(
+                    "{name} lost the round ({} hits suffered against {} inflicted) and suffers {rout} rout {} ({why}).",
+                    t.suffered,
+                    t.inflicted,
+                    if rout == 1 { "hit" } else { "hits" }
+                ),
+            ));
+            let cause = if t.enemies.len() == 1 {
+                let e = t.enemies[0];
+                table.rects[e].map(|r| Cause::Unit(r, state.units[e].spec.id.clone()))
+            } else {
+                centre_of(table, &t.enemies).map(Cause::Point)
+            };
+            if let Some(c) = cause {
+                retreats.push((i, c, Hundredths::from(inches) * 100));
+            }
+            continue;
+        }
+        if let Some(sq) = t.bounced_from {
+            // Cavalry Bouncing off Squares: "the cavalry unit must still
+            // make a retreat move of at least four inches. The cavalry unit
+            // is disordered but not shaken."
+            state.units[i].disordered = true;
+            if let Some(r) = table.rects[sq] {
+                retreats.push((
+                    i,
+                    Cause::Unit(r, state.units[sq].spec.id.clone()),
+                    Hundredths::from(tables::BOUNCE_OFF_SQUARE_INCHES) * 100,
+                ));
+            }
+            continue;
+        }
+        // Winners and units in a continuing combat: "Winning units remain
+        // in position, disordered"; "After one round of close combat, if the
+        // unit suffers any hits that round" it is disordered. "Note that
+        // atty. is never disordered."
+        let won = t.enemies.iter().any(|e| {
+            tally.get(e).is_some_and(|et| {
+                et.overrun || et.guns_overrun || et.guns_held_by.is_some() || lost(state, *e, et)
+            })
+        });
+        if !is_guns && (won || t.suffered > 0) {
+            state.units[i].disordered = true;
+        }
+    }
+    for (i, why) in removals {
+        let id = state.units[i].spec.id.clone();
+        eliminate(state, table, i, "combat", &[&id], &why, events);
+    }
+    for (i, cause, d) in retreats {
+        if state.units[i].eliminated.is_some() {
+            continue;
+        }
+        let bounced = tally.get(&i).is_some_and(|t| t.bounced_from.is_some());
+        let was_shaken = state.units[i].shaken;
+        let outcome = retreat_in(state, table, i, cause, d, events);
+        if bounced && matches!(outcome, RetreatOutcome::Retreated { .. }) {
+            state.units[i].shaken = was_shaken;
+        }
+    }
+    // The combat status the next turn reads.
+    let turn = state.turn;
+    let blown_rule = option(state, "blown-cavalry");
+    for &i in contacts.keys() {
+        let u = &mut state.units[i];
+        if u.eliminated.is_some() {
+            continue;
+        }
+        u.status.combat_rounds += 1;
+        u.status.last_combat_turn = turn;
+        if blown_rule
+            && arm_of(&u.spec) == Some(Arm::Cavalry)
+            && u.status.combat_rounds >= BLOWN_AFTER
+            && !u.status.blown
+        {
+            u.status.blown = true;
+            let (id, name) = (u.spec.id.clone(), u.spec.name.clone());
+            events.push(event(
+                "combat",
+                &[&id],
+                format!("{name} is blown (Blown Cavalry: \"After completing its second round of combat during a game, a cavalry regiment is blown\")."),
+            ));
+        }
+    }
+    for i in 0..state.units.len() {
+        let side = state.units[i].spec.side.clone();
+        let still = in_play(&state.units[i])
+            && table
+                .within(i, CONTACT)
+                .into_iter()
+                .any(|j| state.units[j].spec.side != side);
+        state.units[i].status.in_combat = still;
+    }
+}
+
+/// Whether the unit's only fights were against or as a battery decided all
+/// or nothing (its loss is decided by the pair, not by the count).
+fn is_guns_pairing(state: &GameState, t: &Tally) -> bool {
+    t.enemies
+        .iter()
+        .all(|&e| arm_of(&state.units[e].spec) == Some(Arm::Artillery))
+        && !t.enemies.is_empty()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,830 @@
+//! What shooting, close combat and retreats need to know about the units on
+//! the table: their troop type, grade, nation and formation in the tables'
+//! own terms, their footprints, command, cover, and a spatial grid so that
+//! target and contact queries cost a few neighbours, not every pair.
+//!
+//! Everything here reads the [`GameState`] and a [`TurnFacts`] (what the
+//! movement phase did this turn); nothing here changes either.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::campaign::{Hundredths, Point, TerrainShape, UnitSpec};
+use crate::geometry::{Rect, distance_to_rect, point_in_polygon};
+use crate::rules::ruleset::Event;
+use crate::rules::sound_the_charge::basing;
+use crate::rules::sound_the_charge::setup::WIDER_CAVALRY_BASING;
+use crate::rules::sound_the_charge::tables::{Arm, Formation, Grade, Nation, Troop};
+use crate::rules::state::{GameState, UnitState};
+
+/// Generals: "Generals have a command radius (CR) of eight inches".
+pub const COMMAND_RADIUS: Hundredths = 800;
+
+/// Units this close are in contact: touching on the grid, with a hundredth
+/// for the rounding of units set up at an angle (ruling STC-26).
+pub const CONTACT: Hundredths = 1;
+
+/// What the movement phase of this turn did, as shooting and combat ask
+/// about it. The turn sequence fills it; cases and benches may give it
+/// directly. Unit ids throughout.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TurnFacts {
+    /// Units that moved this turn ("The firing unit moved this turn: -1").
+    pub moved: BTreeSet<String>,
+    /// Units that moved more than half their speed: "Infantry may move half
+    /// speed and fire at a penalty."
+    pub beyond_half_speed: BTreeSet<String>,
+    /// Units that charged this turn ("Charging units may not shoot"); a
+    /// combat with a charger in it is the round of the charge.
+    pub charged: BTreeSet<String>,
+    /// Units that advanced full speed on their most recent move (the French
+    /// and Spanish column modifiers to shooting morale).
+    pub advanced_full_speed: BTreeSet<String>,
+    /// Units that stood still on their most recent turn (the Russian column
+    /// modifier to shooting morale).
+    pub stationary: BTreeSet<String>,
+    /// Footprints at the start of the turn, for "the charging [unit] must
+    /// begin the turn with one or more of its figures behind the target
+    /// unit's frontage line". A unit absent here is taken where it stands.
+    pub start: BTreeMap<String, Rect>,
+    /// Cavalry that advanced less than two inches on its most recent active
+    /// turn and was not in combat on the most recent game turn (Stationary
+    /// Cavalry, optional rule).
+    pub stationary_cavalry: BTreeSet<String>,
+    /// Rounds of combat each cavalry unit has completed in the game (Blown
+    /// Cavalry, optional rule: "After completing its second round of combat
+    /// during a game, a cavalry regiment is blown").
+    pub combat_rounds: BTreeMap<String, u32>,
+}
+
+/// The tables' troop type for a unit. Horse guns are "light or field
+/// caliber" and the unit does not say which: ruling STC-61 reads them as
+/// light guns.
+pub fn troop_of(spec: &UnitSpec) -> Option<Troop> {
+    Some(match spec.troop_type.as_str() {
+        "line-infantry" => Troop::LineInfantry,
+        "light-infantry" => Troop::LightInfantry,
+        "light-cavalry" => Troop::LightCavalry,
+        "medium-cavalry" => Troop::MediumCavalry,
+        "heavy-cavalry" => Troop::HeavyCavalry,
+        "light-guns" | "horse-guns" => Troop::LightGuns,
+        "field-guns" => Troop::FieldGuns,
+        "heavy-guns" => Troop::HeavyGuns,
+        _ => return None,
+    })
+}
+
+pub fn arm_of(spec: &UnitSpec) -> Option<Arm> {
+    troop_of(spec).map(Troop::arm)
+}
+
+/// The unit's grade; the campaign check admits only A-D, so C, the middle,
+/// stands in for anything else.
+pub fn grade_of(spec: &UnitSpec) -> Grade {
+    Grade::parse(&spec.grade.to_lowercase()).unwrap_or(Grade::C)
+}
+
+/// The side's nation, for the national modifiers, when the campaign names one.
+pub fn nation_of(state: &GameState, side: &str) -> Option<Nation> {
+    state.nations.get(side).and_then(|n| Nation::parse(n))
+}
+
+/// The formation in the tables' terms; guns have none.
+pub fn formation_of(spec: &UnitSpec) -> Option<Formation> {
+    Formation::parse(&spec.formation)
+}
+
+pub fn option(state: &GameState, name: &str) -> bool {
+    state.options.iter().any(|o| o == name)
+}
+
+pub fn wider_basing(state: &GameState) -> bool {
+    option(state, WIDER_CAVALRY_BASING)
+}
+
+/// Whether a unit is still on the table.
+pub fn in_play(u: &UnitState) -> bool {
+    u.eliminated.is_none() && u.spec.strength > 0
+}
+
+pub fn has_mark(spec: &UnitSpec, mark: &str) -> bool {
+    spec.marks.iter().any(|m| m == mark)
+}
+
+/// "A unit is steady if it is not disordered and is in good morale."
+pub fn steady(u: &UnitState) -> bool {
+    !u.shaken && !u.disordered
+}
+
+/// A general is attached to the unit and still in play.
+pub fn general_attached(state: &GameState, unit: &str) -> bool {
+    state
+        .generals
+        .iter()
+        .any(|g| g.lost.is_none() && g.spec.attached_to.as_deref() == Some(unit))
+}
+
+/// No general of the unit's side has it in command radius: "measured from
+/// the head of the general's figure to the nearest point of the target
+/// unit"; "a general's CR drops to zero if he attaches to a unit" (so an
+/// attached general commands only his own unit).
+pub fn no_general_in_cr(state: &GameState, u: &UnitState) -> bool {
+    let Some(rect) = basing::footprint(&u.spec) else {
+        return false;
+    };
+    !state.generals.iter().any(|g| {
+        if g.lost.is_some() || g.spec.side != u.spec.side {
+            return false;
+        }
+        if let Some(to) = &g.spec.attached_to {
+            return *to == u.spec.id;
+        }
+        match g.spec.location {
+            crate::campaign::Location::Table { x, y } => {
+                distance_to_rect(Point { x, y }, &rect) <= COMMAND_RADIUS
+            }
+            _ => false,
+        }
+    })
+}
+
+/// The figures a unit has in its front rank: "one die per four front-rank
+/// infantry figures", or its unlimbered gun models.
+pub fn front_rank_figures(spec: &UnitSpec) -> u32 {
+    let n = spec.strength;
+    match (arm_of(spec), spec.formation.as_str()) {
+        (Some(Arm::Infantry), "line") => {
+            let stands = n.div_ceil(4);
+            let ranks = spec.ranks.clamp(1, stands.max(1));
+            n.min(stands.div_ceil(ranks) * 4)
+        }
+        (Some(Arm::Infantry), "column") => n.min(4),
+        // "A square may fire from any face": the face towards the target,
+        // a quarter of the stands (ruling STC-22).
+        (Some(Arm::Infantry), "square") => n.min(n.div_ceil(4).div_ceil(4) * 4),
+        (Some(Arm::Infantry), _) => n,
+        (Some(Arm::Artillery), "unlimbered") => n,
+        _ => 0,
+    }
+}
+
+/// "Eligible Figures in Combat: Each unit fights using all the figures in its
+/// first two ranks, regardless of width [...] A unit in square strikes with
+/// the side in contact plus the two adjacent sides." Guns: one die per model
+/// (ruling STC-3).
+pub fn combat_figures(spec: &UnitSpec) -> u32 {
+    let n = spec.strength;
+    let per_stand = match arm_of(spec) {
+        Some(Arm::Infantry) => 4,
+        Some(Arm::Cavalry) => 3,
+        _ => return n,
+    };
+    match spec.formation.as_str() {
+        "line" => {
+            let stands = n.div_ceil(per_stand);
+            let ranks = spec.ranks.clamp(1, stands.max(1));
+            n.min(stands.div_ceil(ranks) * per_stand * 2)
+        }
+        "column" => n.min(per_stand * 2),
+        "square" => n.min(n.div_ceil(per_stand).div_ceil(4) * per_stand * 3),
+        _ => n,
+    }
+}
+
+/// Dense Targets: "A dense target is a unit two or more ranks of figures
+/// deep, [...] or in square." (The enfilade is a matter of the line of fire
+/// and is judged by the shooter.) A column or a line in ranks with more than
+/// one stand is two ranks of figures deep.
+pub fn is_dense(spec: &UnitSpec) -> bool {
+    let per_stand = match arm_of(spec) {
+        Some(Arm::Infantry) => 4,
+        Some(Arm::Cavalry) => 3,
+        _ => return false,
+    };
+    let stands = spec.strength.div_ceil(per_stand);
+    match spec.formation.as_str() {
+        "square" => true,
+        "column" => stands > 1,
+        "line" => spec.ranks > 1 && stands > 1,
+        _ => false,
+    }
+}
+
+/// Cover a target takes against shooting or an attacker in combat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Cover {
+    Open,
+    Soft,
+    Hard,
+}
+
+/// Terrain areas whose kind is `kind` and that hold `p`.
+fn area_kinds_at(state: &GameState, p: Point) -> Vec<&str> {
+    state
+        .terrain
+        .iter()
+        .filter_map(|t| match &t.shape {
+            TerrainShape::Area { points } if point_in_polygon(p, points) => Some(t.kind.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The terrain under a unit's centre of mass (ruling STC-62: a unit is in an
+/// area when its centre is).
+pub fn kinds_under<'a>(state: &'a GameState, rect: &Rect) -> Vec<&'a str> {
+    area_kinds_at(state, rect.centre())
+}
+
+/// Cover against shooting by `troop`. Terrain Suggestions: woods are "Soft
+/// cover vs. shooting but not combat"; town blocks "usually give hard cover
+/// [...] vs. musketry, or vs. light guns, and soft cover vs. field or heavy
+/// artillery fire"; "Fieldworks give hard cover vs. all attacks"; obstacles
+/// "usually give soft cover benefits" to troops behind them. A linear
+/// obstacle or work covers a target when the line of fire crosses it within
+/// two inches of the target ("if the troops are within two inches of the
+/// works").
+pub fn shooting_cover(
+    state: &GameState,
+    target: &Rect,
+    from: Point,
+    to: Point,
+    troop: Troop,
+) -> Cover {
+    let mut cover = Cover::Open;
+    for kind in kinds_under(state, target) {
+        let c = match kind {
+            "light-woods" | "heavy-woods" | "obstacle" => Cover::Soft,
+            "town-block" | "chateau" => {
+                if matches!(troop, Troop::FieldGuns | Troop::HeavyGuns) {
+                    Cover::Soft
+                } else {
+                    Cover::Hard
+                }
+            }
+            "fieldworks" => Cover::Hard,
+            _ => Cover::Open,
+        };
+        cover = cover.max(c);
+    }
+    for t in &state.terrain {
+        let TerrainShape::Line { points } = &t.shape else {
+            continue;
+        };
+        let c = match t.kind.as_str() {
+            "obstacle" => Cover::Soft,
+            "fieldworks" => Cover::Hard,
+            _ => continue,
+        };
+        if crate::geometry::segment_crosses_polyline(from, to, points)
+            && points
+                .windows(2)
+                .any(|w| crate::geometry::distance_to_segment(to, w[0], w[1]) <= 200)
+        {
+            cover = cover.max(c);
+        }
+    }
+    cover
+}
+
+/// Cover a defender has in close combat: woods give none ("Soft cover vs.
+/// shooting but not combat"); town blocks "usually give hard cover in
+/// combat"; fieldworks hard "vs. all attacks"; linear obstacles soft.
+pub fn combat_cover(state: &GameState, defender: &Rect, attacker: &Rect) -> Cover {
+    let mut cover = Cover::Open;
+    for kind in kinds_under(state, defender) {
+        cover = cover.max(match kind {
+            "town-block" | "chateau" | "fieldworks" => Cover::Hard,
+            _ => Cover::Open,
+        });
+    }
+    shooting_lines_cover(state, attacker.centre(), defender.centre(), cover)
+}
+
+fn shooting_lines_cover(state: &GameState, from: Point, to: Point, mut cover: Cover) -> Cover {
+    for t in &state.terrain {
+        let TerrainShape::Line { points } = &t.shape else {
+            continue;
+        };
+        let c = match t.kind.as_str() {
+            "obstacle" => Cover::Soft,
+            "fieldworks" => Cover::Hard,
+            _ => continue,
+        };
+        if crate::geometry::segment_crosses_polyline(from, to, points) {
+            cover = cover.max(c);
+        }
+    }
+    cover
+}
+
+/// Disordering terrain for "Skirmishers in disordering terrain such as
+/// woods, rough ground, towns, etc."; "a simple linear obstacle such as a
+/// wall or stream does not count".
+pub fn in_disordering_terrain(state: &GameState, rect: &Rect) -> bool {
+    kinds_under(state, rect).iter().any(|k| {
+        matches!(
+            *k,
+            "light-woods" | "heavy-woods" | "rough" | "steep-slope" | "town-block" | "chateau"
+        )
+    })
+}
+
+/// Whether the centre of `rect` is on a steep slope ("Attacking up steep
+/// slope: -1"; ruling STC-63: the state has no heights, so an attacker whose
+/// centre stands on a steep slope attacks up it).
+pub fn on_steep_slope(state: &GameState, rect: &Rect) -> bool {
+    kinds_under(state, rect).contains(&"steep-slope")
+}
+
+/// Axis-aligned bounds of a rectangle.
+pub fn bounds(r: &Rect) -> (i64, i64, i64, i64) {
+    let c = r.corners();
+    let xs = c.iter().map(|p| p.x);
+    let ys = c.iter().map(|p| p.y);
+    (
+        xs.clone().min().unwrap_or(0),
+        ys.clone().min().unwrap_or(0),
+        xs.max().unwrap_or(0),
+        ys.max().unwrap_or(0),
+    )
+}
+
+/// Unit footprints bucketed by square cells, so that "which units lie
+/// within d of here" visits only the cells d reaches. Each unit sits in
+/// every cell its bounds touch.
+#[derive(Debug, Clone)]
+pub struct Grid {
+    cell: i64,
+    cells: BTreeMap<(i64, i64), Vec<usize>>,
+}
+
+impl Grid {
+    /// A grid of `cell`-sized squares over the given footprints (by index;
+    /// `None` are left out).
+    pub fn new(rects: &[Option<Rect>], cell: Hundredths) -> Grid {
+        let cell = cell.max(1);
+        // Built in bulk from sorted pairs: a map built from sorted input
+        // costs far less than one insertion at a time.
+        let mut pairs: Vec<((i64, i64), usize)> = Vec::with_capacity(rects.len() * 2);
+        for (i, r) in rects.iter().enumerate() {
+            let Some(r) = r else { continue };
+            let (x0, y0, x1, y1) = bounds(r);
+            for cx in x0.div_euclid(cell)..=x1.div_euclid(cell) {
+                for cy in y0.div_euclid(cell)..=y1.div_euclid(cell) {
+                    pairs.push(((cx, cy), i));
+                }
+            }
+        }
+        pairs.sort_unstable();
+        let mut grouped: Vec<((i64, i64), Vec<usize>)> = Vec::new();
+        for (c, i) in pairs {
+            match grouped.last_mut() {
+                Some((last, v)) if *last == c => v.push(i),
+                _ => grouped.push((c, vec![i])),
+            }
+        }
+        Grid {
+            cell,
+            cells: grouped.into_iter().collect(),
+        }
+    }
+
+    /// Indices of units whose bounds come within `d` of the box
+    /// `(x0, y0, x1, y1)`, each once, in ascending order. A superset: the
+    /// caller measures exactly.
+    pub fn near_box(&self, b: (i64, i64, i64, i64), d: Hundredths) -> Vec<usize> {
+        let (x0, y0, x1, y1) = (b.0 - d, b.1 - d, b.2 + d, b.3 + d);
+        let mut out = Vec::new();
+        for cx in x0.div_euclid(self.cell)..=x1.div_euclid(self.cell) {
+            for cy in y0.div_euclid(self.cell)..=y1.div_euclid(self.cell) {
+                if let Some(v) = self.cells.get(&(cx, cy)) {
+                    out.extend_from_slice(v);
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    fn cells_of(&self, r: &Rect) -> Vec<(i64, i64)> {
+        let (x0, y0, x1, y1) = bounds(r);
+        let mut out = Vec::new();
+        for cx in x0.div_euclid(self.cell)..=x1.div_euclid(self.cell) {
+            for cy in y0.div_euclid(self.cell)..=y1.div_euclid(self.cell) {
+                out.push((cx, cy));
+            }
+        }
+        out
+    }
+
+    pub fn insert(&mut self, i: usize, r: &Rect) {
+        for c in self.cells_of(r) {
+            let v = self.cells.entry(c).or_default();
+            if let Err(at) = v.binary_search(&i) {
+                v.insert(at, i);
+            }
+        }
+    }
+
+    pub fn remove(&mut self, i: usize, r: &Rect) {
+        for c in self.cells_of(r) {
+            if let Some(v) = self.cells.get_mut(&c) {
+                v.retain(|&j| j != i);
+            }
+        }
+    }
+
+    pub fn near_rect(&self, r: &Rect, d: Hundredths) -> Vec<usize> {
+        self.near_box(bounds(r), d)
+    }
+
+    /// Units whose bounds meet the box around the segment `a`-`b`.
+    pub fn along(&self, a: Point, b: Point) -> Vec<usize> {
+        self.near_box((a.x.min(b.x), a.y.min(b.y), a.x.max(b.x), a.y.max(b.y)), 0)
+    }
+}
+
+/// Every unit's footprint and the grid over them, kept in step as units
+/// retreat or leave play during a phase.
+#[derive(Debug, Clone)]
+pub struct Table {
+    pub rects: Vec<Option<Rect>>,
+    pub grid: Grid,
+    /// Unit indices by id.
+    ids: BTreeMap<String, usize>,
+    /// Generals in play by the cell of a command-radius grid, and by the
+    /// unit they are attached to.
+    generals: BTreeMap<(i64, i64), Vec<usize>>,
+    attached: BTreeMap<String, Vec<usize>>,
+}
+
+/// The grid's cell: a little more than the longest range a table asks about
+/// often (musketry and the close ranges), so most queries visit few cells.
+pub const GRID_CELL: Hundredths = 800;
+
+impl Table {
+    pub fn new(state: &GameState) -> Table {
+        let rects = footprints(state);
+        let grid = Grid::new(&rects, GRID_CELL);
+        let ids = state
+            .units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| (u.spec.id.clone(), i))
+            .collect();
+        let mut generals: BTreeMap<(i64, i64), Vec<usize>> = BTreeMap::new();
+        let mut attached: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (g, gs) in state.generals.iter().enumerate() {
+            if gs.lost.is_some() {
+                continue;
+            }
+            if let Some(to) = &gs.spec.attached_to {
+                attached.entry(to.clone()).or_default().push(g);
+            } else if let crate::campaign::Location::Table { x, y } = gs.spec.location {
+                generals
+                    .entry((x.div_euclid(COMMAND_RADIUS), y.div_euclid(COMMAND_RADIUS)))
+                    .or_default()
+                    .push(g);
+            }
+        }
+        Table {
+            rects,
+            grid,
+            ids,
+            generals,
+            attached,
+        }
+    }
+
+    /// The index of a unit by its id.
+    pub fn index(&self, id: &str) -> Option<usize> {
+        self.ids.get(id).copied()
+    }
+
+    /// [`no_general_in_cr`] through the table's index of generals, so that
+    /// a test costs the generals nearby, not every general.
+    pub fn no_general_in_cr(&self, state: &GameState, i: usize) -> bool {
+        let u = &state.units[i];
+        let Some(rect) = self.rects[i] else {
+            return no_general_in_cr(state, u);
+        };
+        let attached = self.attached.get(&u.spec.id).is_some_and(|gs| {
+            gs.iter()
+                .any(|&g| state.generals[g].spec.side == u.spec.side)
+        });
+        if attached {
+            return false;
+        }
+        let (x0, y0, x1, y1) = bounds(&rect);
+        let c = COMMAND_RADIUS;
+        for cx in (x0 - c).div_euclid(c)..=(x1 + c).div_euclid(c) {
+            for cy in (y0 - c).div_euclid(c)..=(y1 + c).div_euclid(c) {
+                for &g in self.generals.get(&(cx, cy)).into_iter().flatten() {
+                    let gs = &state.generals[g];
+                    if gs.spec.side != u.spec.side {
+                        continue;
+                    }
+                    if let crate::campaign::Location::Table { x, y } = gs.spec.location
+                        && distance_to_rect(Point { x, y }, &rect) <= COMMAND_RADIUS
+                    {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Takes unit `i`'s footprint again from the state after it moved,
+    /// changed formation or left play.
+    pub fn refresh(&mut self, state: &GameState, i: usize) {
+        let new = state
+            .units
+            .get(i)
+            .filter(|u| in_play(u))
+            .and_then(|u| basing::footprint(&u.spec));
+        if let Some(old) = self.rects[i] {
+            self.grid.remove(i, &old);
+        }
+        if let Some(r) = new {
+            self.grid.insert(i, &r);
+        }
+        self.rects[i] = new;
+    }
+
+    /// Units in play within `d` of unit `i`'s footprint (exactly measured),
+    /// other than `i`.
+    pub fn within(&self, i: usize, d: Hundredths) -> Vec<usize> {
+        let Some(r) = self.rects[i] else {
+            return Vec::new();
+        };
+        self.grid
+            .near_rect(&r, d)
+            .into_iter()
+            .filter(|&j| {
+                j != i && self.rects[j].is_some_and(|o| crate::geometry::rect_distance(&r, &o) <= d)
+            })
+            .collect()
+    }
+}
+
+/// Footprints of every unit in play, by index into `state.units`.
+pub fn footprints(state: &GameState) -> Vec<Option<Rect>> {
+    state
+        .units
+        .iter()
+        .map(|u| {
+            if in_play(u) {
+                basing::footprint(&u.spec)
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+/// The index of a unit named by id or by an unambiguous prefix of its name
+/// (lower case, single spaces), as orders name them.
+pub fn find_unit(state: &GameState, name: &str) -> Option<usize> {
+    if let Some(i) = state.units.iter().position(|u| u.spec.id == name) {
+        return Some(i);
+    }
+    let norm = |s: &str| {
+        s.split_whitespace()
+            .map(str::to_lowercase)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let want = norm(name);
+    let hits: Vec<usize> = state
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| norm(&u.spec.name).starts_with(&want) || u.spec.id.to_lowercase() == want)
+        .map(|(i, _)| i)
+        .collect();
+    (hits.len() == 1).then(|| hits[0])
+}
+
+/// An event in the turn's log.
+pub fn event(kind: &str, units: &[&str], text: impl Into<String>) -> Event {
+    Event {
+        kind: kind.to_string(),
+        units: units.iter().map(|s| s.to_string()).collect(),
+        text: text.into(),
+    }
+}
+
+/// "Each hit a unit suffers removes one figure from the unit"; "Each hit
+/// against an artillery unit removes one gunner figure. The gun models
+/// themselves are never destroyed."
+pub fn apply_hits(u: &mut UnitState, hits: u32) {
+    if arm_of(&u.spec) == Some(Arm::Artillery) {
+        u.spec.gunners = u.spec.gunners.saturating_sub(hits);
+    } else {
+        u.spec.strength = u.spec.strength.saturating_sub(hits);
+    }
+    u.status.loss_hits += hits;
+}
+
+/// Rout Hits: "Each rout hit removes one figure from play the same as a loss
+/// hit. Rout hits are not regained during the battle."
+pub fn apply_rout_hits(u: &mut UnitState, hits: u32) {
+    if arm_of(&u.spec) == Some(Arm::Artillery) {
+        u.spec.gunners = u.spec.gunners.saturating_sub(hits);
+    } else {
+        u.spec.strength = u.spec.strength.saturating_sub(hits);
+    }
+    u.status.rout_hits += hits;
+}
+
+impl TurnFacts {
+    /// What the turn's movement did, from the turn's record and the units'
+    /// status.
+    pub fn from_record(state: &GameState, record: &super::TurnRecord) -> TurnFacts {
+        let mut f = TurnFacts::default();
+        for (id, m) in &record.moved {
+            // Ruling STC-74: a change of formation or facing alone (no
+            // distance) is not a move for shooting, so guns may unlimber and
+            // fire.
+            if m.distance == 0 {
+                continue;
+            }
+            f.moved.insert(id.clone());
+            if m.distance * 2 > m.allowance {
+                f.beyond_half_speed.insert(id.clone());
+            }
+        }
+        for c in &record.charges {
+            f.charged.insert(c.attacker.clone());
+        }
+        for u in &state.units {
+            let id = &u.spec.id;
+            if u.status.advanced_full_speed {
+                f.advanced_full_speed.insert(id.clone());
+            }
+            if u.status.last_advance == 0 && !record.moved.contains_key(id) {
+                f.stationary.insert(id.clone());
+            }
+            // Stationary Cavalry: "if it did not advance at least two
+            // inches on its most-recent active turn, and it was not in
+            // combat on the most-recent game turn".
+            if arm_of(&u.spec) == Some(Arm::Cavalry)
+                && u.status.last_advance < 200
+                && !record
+                    .charges
+                    .iter()
+                    .any(|c| c.attacker == *id && c.contacted)
+                && u.status.last_combat_turn + 1 < state.turn
+            {
+                f.stationary_cavalry.insert(id.clone());
+            }
+            f.combat_rounds.insert(id.clone(), u.status.combat_rounds);
+        }
+        f
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! Small states for the unit tests of the turn's fighting modules.
+    use super::*;
+    use crate::campaign::{Location, MapSpec};
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn unit(
+        id: &str,
+        side: &str,
+        troop: &str,
+        grade: &str,
+        strength: u32,
+        formation: &str,
+        at: (i64, i64),
+        facing: u32,
+    ) -> UnitState {
+        UnitState {
+            spec: UnitSpec {
+                id: id.to_string(),
+                name: id.to_string(),
+                side: side.to_string(),
+                troop_type: troop.to_string(),
+                grade: grade.to_string(),
+                strength,
+                gunners: if troop.ends_with("guns") {
+                    strength * 2
+                } else {
+                    0
+                },
+                formation: formation.to_string(),
+                ranks: 1,
+                figure_frontage: None,
+                location: Location::Table { x: at.0, y: at.1 },
+                facing,
+                marks: Vec::new(),
+            },
+            original_strength: strength,
+            shaken: false,
+            disordered: false,
+            eliminated: None,
+            status: Default::default(),
+        }
+    }
+
+    pub fn state(units: Vec<UnitState>) -> GameState {
+        GameState {
+            campaign: "test".to_string(),
+            ruleset: "sound-the-charge".to_string(),
+            turn: 1,
+            phase: 0,
+            active_side: "blue".to_string(),
+            sides: vec!["blue".to_string(), "red".to_string()],
+            map: MapSpec::Table {
+                width: 7200,
+                depth: 4800,
+            },
+            terrain: Vec::new(),
+            units,
+            generals: Vec::new(),
+            standing_orders: BTreeMap::new(),
+            turn_limit: None,
+            options: Vec::new(),
+            nations: BTreeMap::new(),
+            finished: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::*;
+    use super::*;
+
+    #[test]
+    fn front_rank_and_combat_figures() {
+        let line = unit("a", "blue", "line-infantry", "C", 11, "line", (0, 0), 0);
+        assert_eq!(front_rank_figures(&line.spec), 11);
+        let col = unit("a", "blue", "line-infantry", "C", 12, "column", (0, 0), 0);
+        assert_eq!(front_rank_figures(&col.spec), 4);
+        assert_eq!(combat_figures(&col.spec), 8);
+        assert!(is_dense(&col.spec));
+        assert!(!is_dense(&line.spec));
+        let cav = unit("c", "red", "heavy-cavalry", "B", 12, "line", (0, 0), 0);
+        assert_eq!(front_rank_figures(&cav.spec), 0);
+        assert_eq!(combat_figures(&cav.spec), 12);
+    }
+
+    #[test]
+    fn shattered_at_a_quarter() {
+        use super::super::army_morale::is_shattered;
+        let mut u = unit("a", "blue", "line-infantry", "C", 12, "line", (0, 0), 0);
+        u.spec.strength = 4;
+        assert!(!is_shattered(&u));
+        u.spec.strength = 3;
+        assert!(is_shattered(&u));
+        let mut g = unit("g", "blue", "field-guns", "C", 4, "unlimbered", (0, 0), 0);
+        g.spec.gunners = 3;
+        assert!(!is_shattered(&g));
+        g.spec.gunners = 2;
+        assert!(is_shattered(&g));
+    }
+
+    #[test]
+    fn grid_finds_neighbours_only() {
+        let a = unit(
+            "a",
+            "blue",
+            "line-infantry",
+            "C",
+            12,
+            "line",
+            (1000, 1000),
+            0,
+        );
+        let b = unit(
+            "b",
+            "red",
+            "line-infantry",
+            "C",
+            12,
+            "line",
+            (1000, 1300),
+            180,
+        );
+        let c = unit(
+            "c",
+            "red",
+            "line-infantry",
+            "C",
+            12,
+            "line",
+            (6000, 4000),
+            180,
+        );
+        let s = state(vec![a, b, c]);
+        let rects = footprints(&s);
+        let grid = Grid::new(&rects, 1200);
+        let near = grid.near_rect(rects[0].as_ref().unwrap(), 400);
+        assert_eq!(near, vec![0, 1]);
+    }
+}

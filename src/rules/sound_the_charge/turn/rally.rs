@@ -1,0 +1,204 @@
+//! The rally step: "The active side tests to rally shaken units".
+//!
+//! Every shaken unit of the active side takes the Rally from Shaken Status
+//! Test at the start of the turn, without an order (STC-51): a test can only
+//! help it. The test is the umpire call's own (`rally.rs` of the ruleset),
+//! with its flags read off the table.
+
+use super::field::Field;
+use super::movement::{nation_of, rates};
+use super::{SideOrders, TurnRecord};
+use crate::audit::dice::Dice;
+use crate::campaign::{Hundredths, TerrainShape};
+use crate::geometry::{
+    distance_ahead_of_frontage_line, is_sight_blocked_by_lines, nearest_point_of_rect,
+    rect_distance,
+};
+use crate::rules::ruleset::Event;
+use crate::rules::sound_the_charge::rally::{RallyCall, resolve};
+use crate::rules::sound_the_charge::setup::{Arm, arm};
+use crate::rules::sound_the_charge::tables::{Formation, Grade, Nation, TROOP_WORDS, Troop};
+use crate::rules::state::GameState;
+use crate::rules::umpire::UmpireError;
+
+/// The table's troop type for a unit's type word; horse guns, which the
+/// tables do not name, are artillery.
+pub fn troop_of(troop_type: &str) -> Option<Troop> {
+    TROOP_WORDS
+        .iter()
+        .find(|(_, words)| words.contains(&troop_type))
+        .map(|(t, _)| *t)
+        .or_else(|| (troop_type == "horse-guns").then_some(Troop::Artillery))
+}
+
+/// The tables' formation for a unit's formation word: a folded line is a
+/// line, battalion-masse a column.
+pub fn formation_of(formation: &str) -> Option<Formation> {
+    match formation {
+        "l-left" | "l-right" | "u" => Some(Formation::Line),
+        "masse" => Some(Formation::Column),
+        other => Formation::parse(other),
+    }
+}
+
+/// Whether unit `i` stands in cover: woods, a town block, a chateau or
+/// fieldworks.
+pub fn in_cover(field: &Field, i: usize) -> bool {
+    field.rect(i).is_some_and(|r| {
+        field.terrain_under(&r).iter().any(|t| {
+            matches!(
+                t.kind.as_str(),
+                "light-woods" | "heavy-woods" | "town-block" | "chateau" | "fieldworks"
+            )
+        })
+    })
+}
+
+/// Rally: "Any visible enemies able to charge the unit?" An enemy is able to
+/// charge when it may charge at all (not shaken, not guns, not in square,
+/// "L", "U" or battalion-masse, not held in a continuing combat, and as
+/// skirmishers only at guns or skirmishers), some part of the unit lies
+/// ahead of its frontage line within its move plus its charge bonus, and no
+/// crest line blocks the view from its front centre
+/// to the unit's nearest point (STC-52).
+pub fn enemy_can_charge(field: &Field, i: usize) -> bool {
+    let state = field.state;
+    let Some(rect) = field.rect(i) else {
+        return false;
+    };
+    let target = &state.units[i];
+    let crests: Vec<Vec<crate::campaign::Point>> = state
+        .terrain
+        .iter()
+        .filter(|t| t.kind == "crest")
+        .filter_map(|t| match &t.shape {
+            TerrainShape::Line { points } => Some(points.clone()),
+            _ => None,
+        })
+        .collect();
+    field.enemies_of(&target.spec.side).any(|j| {
+        let e = &state.units[j];
+        let Some(er) = field.rect(j) else {
+            return false;
+        };
+        if e.shaken
+            || arm(&e.spec.troop_type) == Some(Arm::Guns)
+            || matches!(
+                e.spec.formation.as_str(),
+                "square" | "l-left" | "l-right" | "u" | "masse"
+            )
+            || (e.status.in_combat && field.is_engaged(j))
+        {
+            return false;
+        }
+        if e.spec.formation == "skirmish"
+            && !(target.spec.formation == "skirmish"
+                || arm(&target.spec.troop_type) == Some(Arm::Guns))
+        {
+            return false;
+        }
+        let Some(r) = rates(&e.spec.troop_type, nation_of(state, &e.spec.side)) else {
+            return false;
+        };
+        let base = if matches!(e.spec.formation.as_str(), "column" | "limbered") {
+            r.column
+        } else {
+            r.line
+        };
+        let blown = state.options.iter().any(|o| o == "blown-cavalry") && e.status.blown;
+        let bonus = if blown { 0 } else { r.charge.unwrap_or(0) };
+        // Command is measured at the start of the enemy's own movement
+        // phase, which has not come: its full reach counts (STC-52).
+        let reach: Hundredths = base + bonus;
+        let ahead = rect
+            .corners()
+            .iter()
+            .any(|&c| distance_ahead_of_frontage_line(&er, c) > 0);
+        let near = nearest_point_of_rect(er.front_centre, &rect);
+        ahead
+            && rect_distance(&er, &rect) <= reach
+            && !is_sight_blocked_by_lines(er.front_centre, near, &crests)
+    })
+}
+
+/// A rally test for unit `i`, read off the table.
+pub fn rally_call(field: &Field, i: usize) -> Option<RallyCall> {
+    let state = field.state;
+    let u = &state.units[i];
+    let grade = Grade::parse(&u.spec.grade.to_lowercase())?;
+    let attached = field.general_attached(i);
+    Some(RallyCall {
+        troop: troop_of(&u.spec.troop_type),
+        grade,
+        nation: nation_of(state, &u.spec.side).and_then(Nation::parse),
+        formation: formation_of(&u.spec.formation),
+        enemy_can_charge: enemy_can_charge(field, i),
+        general_attached: attached,
+        no_general: !attached && !field.in_command(i),
+        in_cover: in_cover(field, i),
+        in_contact: field.is_engaged(i),
+        playsheet_line: state.options.iter().any(|o| o == "playsheet-line-rally"),
+        d_rally_by_table: state.options.iter().any(|o| o == "d-rally-by-table"),
+    })
+}
+
+/// Tests every shaken unit of the active side, in the order of the units.
+pub fn phase(
+    state: &mut GameState,
+    active: &SideOrders,
+    record: &mut TurnRecord,
+    dice: &mut dyn Dice,
+    events: &mut Vec<Event>,
+) {
+    let calls: Vec<(usize, Option<RallyCall>)> = {
+        let field = Field::new(state);
+        field
+            .friends_of(&active.side)
+            .filter(|&i| state.units[i].shaken)
+            .map(|i| (i, rally_call(&field, i)))
+            .collect()
+    };
+    for (i, call) in calls {
+        let (id, name) = (
+            state.units[i].spec.id.clone(),
+            state.units[i].spec.name.clone(),
+        );
+        let Some(call) = call else {
+            continue;
+        };
+        record.rallied.insert(id.clone());
+        match resolve(&call, dice) {
+            Ok(called) => {
+                let r = called.result;
+                let needed = crate::rules::sound_the_charge::tables::needed_text(r.needed);
+                if r.passed {
+                    state.units[i].shaken = false;
+                    events.push(Event {
+                        kind: "rally".to_string(),
+                        units: vec![id],
+                        text: format!(
+                            "{name} rolls {} needing {needed} and rallies to good morale.",
+                            r.roll
+                        ),
+                    });
+                } else {
+                    events.push(Event {
+                        kind: "rally-fails".to_string(),
+                        units: vec![id],
+                        text: format!("{name} rolls {} needing {needed} and stays shaken.", r.roll),
+                    });
+                }
+            }
+            Err(UmpireError::Forbidden { problem, .. }) => events.push(Event {
+                kind: "no-rally".to_string(),
+                units: vec![id],
+                text: format!("{name} cannot rally: {problem}."),
+            }),
+            Err(e) => events.push(Event {
+                kind: "no-rally".to_string(),
+                units: vec![id],
+                text: format!("{name} cannot rally: {e}."),
+            }),
+        }
+    }
+}

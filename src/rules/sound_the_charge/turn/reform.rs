@@ -1,0 +1,70 @@
+//! Reform: "The active side reforms disordered units which stood inactive
+//! this turn." Steadiness and Disorder: "A unit must stand for one active
+//! turn to reform from disorder. This is automatic. The unit may not move,
+//! shoot, or be in combat on a turn during which it wishes to reform."
+
+use super::super::orders::StcOrder;
+use super::field::Field;
+use super::{SideOrders, TurnRecord};
+use crate::rules::ruleset::Event;
+use crate::rules::state::GameState;
+
+/// Reforms the active side's disordered units that stood this turn: they did
+/// not move, maneuver, charge or shoot, and are not in contact with the
+/// enemy.
+pub fn phase(
+    state: &mut GameState,
+    active: &SideOrders,
+    record: &mut TurnRecord,
+    events: &mut Vec<Event>,
+) {
+    let stood: Vec<(usize, Option<&'static str>)> = {
+        let field = Field::new(state);
+        field
+            .friends_of(&active.side)
+            .filter(|&i| state.units[i].disordered)
+            .map(|i| {
+                let id = state.units[i].spec.id.as_str();
+                let shot = active
+                    .for_unit(id)
+                    .any(|g| matches!(g.order, StcOrder::Shoot { .. }));
+                let why = if !record.disordered_at_start.contains(id) {
+                    Some("it became disordered only this turn")
+                } else if record.moved.contains_key(id) || record.charged(id) {
+                    Some("it moved this turn")
+                } else if record.maneuvered.contains(id) {
+                    Some("it changed formation or facing this turn")
+                } else if shot {
+                    Some("it was ordered to shoot this turn")
+                } else if field.is_engaged(i)
+                    || state.units[i].status.last_combat_turn == state.turn
+                {
+                    Some("it is in close combat")
+                } else {
+                    None
+                };
+                (i, why)
+            })
+            .collect()
+    };
+    for (i, why) in stood {
+        let u = &mut state.units[i];
+        let (id, name) = (u.spec.id.clone(), u.spec.name.clone());
+        match why {
+            None => {
+                u.disordered = false;
+                events.push(Event {
+                    kind: "reform".to_string(),
+                    units: vec![id],
+                    text: format!("{name} stood this turn and reforms from disorder."),
+                });
+            }
+            Some(why) if record.reforming.contains(&id) => events.push(Event {
+                kind: "reform-fails".to_string(),
+                units: vec![id],
+                text: format!("{name} cannot reform: {why} (Steadiness and Disorder)."),
+            }),
+            Some(_) => {}
+        }
+    }
+}

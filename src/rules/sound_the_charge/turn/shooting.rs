@@ -1,0 +1,1259 @@
+//! The shooting phase: "The active side then does all shooting with eligible
+//! units. Passive units test if hit by shooting."
+//!
+//! An order `shoot` is checked twice. When it is given, [`validate`] refuses
+//! what the rules forbid outright (cavalry, shaken or charging units, guns
+//! that move, ...) and, when the firer gives no order that moves it, what the
+//! table already shows (range, arc, sight, split fire). When the phase is
+//! resolved, [`resolve`] measures again on the table as movement left it; an
+//! order that has become impossible is an outcome with its reason. The dice,
+//! the band and every modifier come from the umpire call's own code
+//! ([`crate::rules::sound_the_charge::shooting::resolve`] and
+//! [`crate::rules::sound_the_charge::morale::resolve`]), so a turn and an
+//! umpire call given the same facts give the same answer.
+
+use super::fighting::{
+    Cover, Table, TurnFacts, apply_hits, apply_rout_hits, arm_of, event, find_unit, formation_of,
+    front_rank_figures, general_attached, grade_of, in_play, is_dense, nation_of, option,
+    shooting_cover, troop_of, wider_basing,
+};
+use super::retreat::{self, Cause};
+use super::{SideOrders, TurnRecord};
+use crate::audit::dice::Dice;
+use crate::campaign::{Hundredths, Point, TerrainShape};
+use crate::geometry::{
+    ARC_OF_FIRE, Rect, bounce_through_line, distance, distance_to_rect, figure_front_centres,
+    is_enfiladed, is_sight_blocked_by_lines, nearest_point_of_rect, rect_distance, rect_is_in_arc,
+    sees_through, segment_touches_rect,
+};
+use crate::rules::orders::Rejection;
+use crate::rules::ruleset::Event;
+use crate::rules::sound_the_charge::morale::{self, MoraleCall};
+use crate::rules::sound_the_charge::orders::StcOrder;
+use crate::rules::sound_the_charge::shooting::{self as table, ShootingCall, ShootingTarget};
+use crate::rules::sound_the_charge::tables::{self, Arm, Troop};
+use crate::rules::state::GameState;
+
+const GENERAL: &str = "Shooting, General Rules";
+const SPLITTING: &str = "Splitting Fire";
+
+/// A shooting order once its units are known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shot {
+    /// The order's line, for reports.
+    pub line: usize,
+    pub firer: String,
+    pub target: String,
+    /// Split Fire: the second target.
+    pub split: Option<String>,
+    /// Shooting Through Skirmishers: "Artillery may choose to fire through
+    /// skirmishers, hitting a rearward target instead".
+    pub through_skirmishers: bool,
+}
+
+/// Why a shot cannot be made, with the clause that says so.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoShot {
+    pub problem: String,
+    pub clause: String,
+}
+
+impl NoShot {
+    fn new(problem: impl Into<String>, heading: &str, quote: &str) -> NoShot {
+        NoShot {
+            problem: problem.into(),
+            clause: if quote.is_empty() {
+                heading.to_string()
+            } else {
+                format!("{heading}: \"{quote}\"")
+            },
+        }
+    }
+}
+
+fn reject(line: usize, unit: &str, why: NoShot) -> Rejection {
+    Rejection {
+        line,
+        unit: Some(unit.to_string()),
+        problem: why.problem,
+        clause: Some(why.clause),
+    }
+}
+
+/// Checks a `shoot` order of `side` against the state and the side's other
+/// orders this turn (`sheet`). Geometry is checked only when no order in the
+/// sheet moves the firer, since movement comes before shooting.
+pub fn validate(
+    state: &GameState,
+    side: &str,
+    line: usize,
+    order: &StcOrder,
+    sheet: &[StcOrder],
+) -> Result<Shot, Rejection> {
+    let StcOrder::Shoot {
+        unit,
+        target,
+        split,
+        through_skirmishers,
+        at_regimental_gun,
+    } = order
+    else {
+        return Err(Rejection {
+            line,
+            unit: Some(order.unit().as_str().to_string()),
+            problem: "not a shooting order".to_string(),
+            clause: None,
+        });
+    };
+    let name = unit.as_str();
+    let Some(fi) = find_unit(state, name) else {
+        return Err(reject(
+            line,
+            name,
+            NoShot::new("no unit of that id or name", "Orders", ""),
+        ));
+    };
+    let firer = &state.units[fi];
+    if firer.spec.side != side {
+        return Err(reject(
+            line,
+            name,
+            NoShot::new("is not your unit", "Orders", ""),
+        ));
+    }
+    let resolve_target = |t: &str| -> Result<String, Rejection> {
+        let Some(ti) = find_unit(state, t) else {
+            return Err(reject(
+                line,
+                name,
+                NoShot::new(format!("no target unit `{t}`"), "Orders", ""),
+            ));
+        };
+        let tu = &state.units[ti];
+        if tu.spec.side == side {
+            return Err(reject(
+                line,
+                name,
+                NoShot::new(
+                    format!("{} is a friendly unit", tu.spec.name),
+                    "Shooting",
+                    "",
+                ),
+            ));
+        }
+        if !in_play(tu) {
+            return Err(reject(
+                line,
+                name,
+                NoShot::new(
+                    format!("{} is no longer in play", tu.spec.name),
+                    "Shooting",
+                    "",
+                ),
+            ));
+        }
+        Ok(tu.spec.id.clone())
+    };
+    let target_id = resolve_target(target.as_str())?;
+    let split_id = match split {
+        Some(s) => Some(resolve_target(s.as_str())?),
+        None => None,
+    };
+    if split_id.as_deref() == Some(target_id.as_str()) {
+        return Err(reject(
+            line,
+            name,
+            NoShot::new(
+                "split fire names the same target twice",
+                SPLITTING,
+                "have the remaining figures shoot against another",
+            ),
+        ));
+    }
+    if *at_regimental_gun && !option(state, "regimental-guns") {
+        return Err(reject(
+            line,
+            name,
+            NoShot::new(
+                "the Regimental Guns optional rule is not in force",
+                "Regimental Guns",
+                "",
+            ),
+        ));
+    }
+    let same_unit = |o: &&StcOrder| find_unit(state, o.unit().as_str()) == Some(fi) && *o != order;
+    let others: Vec<&StcOrder> = sheet.iter().filter(same_unit).collect();
+    if others
+        .iter()
+        .any(|o| matches!(o, StcOrder::Charge { .. } | StcOrder::Reinforce { .. }))
+    {
+        return Err(reject(
+            line,
+            name,
+            NoShot::new(
+                "a charging unit may not shoot",
+                GENERAL,
+                "Charging units may not shoot.",
+            ),
+        ));
+    }
+    if others.iter().any(|o| matches!(o, StcOrder::Reform { .. })) {
+        return Err(reject(
+            line,
+            name,
+            NoShot::new(
+                "a unit that reforms this turn may not shoot",
+                "Steadiness and Disorder",
+                "The unit may not move, shoot, or be in combat on a turn during which it wishes to reform.",
+            ),
+        ));
+    }
+    if firer.spec.troop_type.ends_with("guns")
+        && others
+            .iter()
+            .any(|o| matches!(o, StcOrder::LeaveGuns { .. }))
+    {
+        return Err(reject(
+            line,
+            name,
+            NoShot::new(
+                "gunners who leave their guns cannot fire them",
+                "Artillery Movement",
+                "Gunners move like skirmishers when away from their guns.",
+            ),
+        ));
+    }
+    let unlimbers = others.iter().any(|o| {
+        matches!(o, StcOrder::Form { formation, .. } if format!("{formation:?}").eq_ignore_ascii_case("unlimbered"))
+    });
+    let moves = others.iter().any(|o| {
+        matches!(
+            o,
+            StcOrder::Move { .. }
+                | StcOrder::Manhandle { .. }
+                | StcOrder::MoveTo { .. }
+                | StcOrder::Form { .. }
+                | StcOrder::Face { .. }
+        )
+    });
+    let guns_moving = others.iter().any(|o| {
+        matches!(
+            o,
+            StcOrder::Move { .. } | StcOrder::Manhandle { .. } | StcOrder::MoveTo { .. }
+        )
+    });
+    eligibility(
+        state,
+        fi,
+        *through_skirmishers,
+        unlimbers,
+        guns_moving,
+        &TurnFacts::default(),
+    )
+    .map_err(|w| reject(line, name, w))?;
+    let shot = Shot {
+        line,
+        firer: firer.spec.id.clone(),
+        target: target_id,
+        split: split_id,
+        through_skirmishers: *through_skirmishers,
+    };
+    if !moves && !sheet.is_empty() {
+        let table = Table::new(state);
+        aim(state, &table, &shot).map_err(|w| reject(line, name, w))?;
+    }
+    Ok(shot)
+}
+
+/// Who may not shoot at all: Shooting, General Rules, and the rules on
+/// gunners and skirmish screens.
+fn eligibility(
+    state: &GameState,
+    fi: usize,
+    through_skirmishers: bool,
+    unlimbers: bool,
+    guns_moving: bool,
+    facts: &TurnFacts,
+) -> Result<(), NoShot> {
+    let u = &state.units[fi];
+    let id = &u.spec.id;
+    if !in_play(u) {
+        return Err(NoShot::new("the unit is no longer in play", GENERAL, ""));
+    }
+    let Some(troop) = troop_of(&u.spec) else {
+        return Err(NoShot::new(
+            "these troops have no row in the Shooting Table",
+            "Shooting Table",
+            "",
+        ));
+    };
+    if troop.arm() == Arm::Cavalry {
+        return Err(NoShot::new(
+            "cavalry may not shoot",
+            GENERAL,
+            "Cavalry may not shoot.",
+        ));
+    }
+    if u.shaken {
+        return Err(NoShot::new(
+            "a shaken unit may not shoot",
+            GENERAL,
+            "Shaken units may not shoot.",
+        ));
+    }
+    if facts.charged.contains(id) {
+        return Err(NoShot::new(
+            "a charging unit may not shoot",
+            GENERAL,
+            "Charging units may not shoot.",
+        ));
+    }
+    if troop.arm() == Arm::Artillery {
+        if u.spec.formation == "limbered" && !unlimbers {
+            return Err(NoShot::new(
+                "limbered guns may not shoot",
+                GENERAL,
+                "roll [...] one die per unlimbered gun model",
+            ));
+        }
+        if guns_moving || facts.moved.contains(id) {
+            return Err(NoShot::new(
+                "guns that move may not shoot",
+                GENERAL,
+                "Artillery may not move and shoot.",
+            ));
+        }
+        if u.spec.gunners < 2 {
+            return Err(NoShot::new(
+                "no gun model has the two gunners it needs",
+                GENERAL,
+                "A gun model needs two gunners to shoot.",
+            ));
+        }
+    } else {
+        if through_skirmishers {
+            return Err(NoShot::new(
+                "infantry may not shoot through skirmishers",
+                "Shooting Through Skirmishers",
+                "Infantry may not shoot through skirmishers.",
+            ));
+        }
+        if facts.beyond_half_speed.contains(id) {
+            return Err(NoShot::new(
+                "infantry that moved more than half speed may not shoot",
+                GENERAL,
+                "Infantry may move half speed and fire at a penalty.",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What the firer's figures can do against one target, measured on the
+/// table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Aim {
+    /// The range of each figure or gun model that can hit the target.
+    ranges: Vec<Hundredths>,
+    /// Figures that cannot, for split fire.
+    left_over: Vec<Point>,
+    /// Fired through a friendly skirmish screen of the target.
+    screened: bool,
+    /// The line of fire runs within 22.5° of the target's frontage line.
+    enfiladed: bool,
+    cover: Cover,
+}
+
+/// The front centres of the firer's figures or models, and the facing they
+/// fire along: a square fires from the face towards the target.
+fn firing_figures(state: &GameState, table: &Table, fi: usize, target: &Rect) -> (Vec<Point>, u32) {
+    let u = &state.units[fi];
+    let Some(rect) = table.rects[fi] else {
+        return (Vec::new(), 0);
+    };
+    let n = front_rank_figures(&u.spec);
+    if u.spec.formation == "square" {
+        // "A square may fire from any face": the face whose facing is
+        // nearest the bearing to the target.
+        let c = rect.centre();
+        let t = target.centre();
+        let bearing = crate::geometry::bearing(c, t).unwrap_or(0);
+        let rel = (bearing / 100 - i64::from(rect.facing)).rem_euclid(360);
+        let turn = (((rel + 45) / 90) % 4) as u32 * 90;
+        let facing = (rect.facing + turn) % 360;
+        let half = rect.width / 2;
+        let (dx, dy) = unit_step(facing);
+        let face = Rect {
+            front_centre: Point {
+                x: c.x + dx * half,
+                y: c.y + dy * half,
+            },
+            facing,
+            width: rect.width,
+            depth: rect.depth,
+        };
+        return (figure_front_centres(&face, n), facing);
+    }
+    (figure_front_centres(&rect, n), rect.facing)
+}
+
+/// The unit step of a facing that is a multiple of 90 degrees.
+fn unit_step(facing: u32) -> (i64, i64) {
+    match facing % 360 {
+        90 => (1, 0),
+        180 => (0, -1),
+        270 => (-1, 0),
+        _ => (0, 1),
+    }
+}
+
+/// Visibility inside woods: "Visibility and range inside light woods is six
+/// inches", "inside heavy woods is four inches".
+fn woods_visibility(kind: &str) -> Option<Hundredths> {
+    match kind {
+        "light-woods" => Some(600),
+        "heavy-woods" => Some(400),
+        _ => None,
+    }
+}
+
+/// What blocks one figure's line of fire, if anything.
+#[allow(clippy::too_many_arguments)]
+fn blocked(
+    state: &GameState,
+    table: &Table,
+    fi: usize,
+    ti: usize,
+    from: Point,
+    to: Point,
+    through_skirmishers: bool,
+    screened: &mut bool,
+) -> Option<String> {
+    let crests: Vec<Vec<Point>> = state
+        .terrain
+        .iter()
+        .filter(|t| t.kind == "crest")
+        .filter_map(|t| match &t.shape {
+            TerrainShape::Line { points } => Some(points.clone()),
+            _ => None,
+        })
+        .collect();
+    if is_sight_blocked_by_lines(from, to, &crests) {
+        return Some("a crest line blocks the line of sight (Gentle Hill Slopes: \"block sighting past their crestlines\")".to_string());
+    }
+    for t in &state.terrain {
+        let (Some(vis), TerrainShape::Area { points }) = (woods_visibility(&t.kind), &t.shape)
+        else {
+            continue;
+        };
+        if !sees_through(from, to, points, vis) {
+            return Some(format!(
+                "the line of sight runs more than {} inches through {} (\"Visibility and range inside {} is {} inches\")",
+                vis / 100,
+                t.kind,
+                t.kind.replace('-', " "),
+                if vis == 600 { "six" } else { "four" }
+            ));
+        }
+    }
+    let me = &state.units[fi];
+    let guns = arm_of(&me.spec) == Some(Arm::Artillery);
+    for j in table.grid.along(from, to) {
+        if j == fi || j == ti {
+            continue;
+        }
+        let Some(r) = table.rects[j] else { continue };
+        if !segment_touches_rect(from, to, &r) {
+            continue;
+        }
+        let other = &state.units[j];
+        let enemy = other.spec.side != me.spec.side;
+        if enemy && arm_of(&other.spec) == Some(Arm::Artillery) {
+            // "a unit may fire freely through enemy guns, hitting a
+            // rearward target instead."
+            continue;
+        }
+        if enemy && other.spec.formation == "skirmish" {
+            if guns && through_skirmishers {
+                *screened = true;
+                continue;
+            }
+            return Some(if guns {
+                format!(
+                    "{} screens the target; order `through skirmishers` to fire through them (Shooting Through Skirmishers)",
+                    other.spec.name
+                )
+            } else {
+                format!(
+                    "{} screens the target: \"Infantry may not shoot through skirmishers.\"",
+                    other.spec.name
+                )
+            });
+        }
+        return Some(format!("{} stands in the line of fire", other.spec.name));
+    }
+    None
+}
+
+/// Firing into a Close Combat: "You may not shoot at a unit in close combat
+/// unless the unit has a "hanging flank" of at least 7 foot, 5 cavalry, or 2
+/// guns not touching the enemy." Figures of the target's front whose own
+/// frontage does not reach an engaged enemy hang free.
+fn close_combat_bar(state: &GameState, table: &Table, fi: usize, ti: usize) -> Option<NoShot> {
+    let t = &state.units[ti];
+    let side = &state.units[fi].spec.side;
+    let rect = table.rects[ti]?;
+    let engaged: Vec<Rect> = table
+        .within(ti, super::fighting::CONTACT)
+        .into_iter()
+        .filter(|&j| state.units[j].spec.side == *side)
+        .filter_map(|j| table.rects[j])
+        .collect();
+    if engaged.is_empty() {
+        return None;
+    }
+    let (need, per, word) = match arm_of(&t.spec) {
+        Some(Arm::Cavalry) => (5, 50, "cavalry"),
+        Some(Arm::Artillery) => (2, 100, "guns"),
+        _ => (7, 38, "foot"),
+    };
+    let figures = t
+        .spec
+        .strength
+        .min(u32::try_from(rect.width / per.max(1)).unwrap_or(0).max(1));
+    let free = figure_front_centres(&rect, figures)
+        .into_iter()
+        .filter(|p| engaged.iter().all(|e| distance_to_rect(*p, e) > per))
+        .count();
+    (free < need).then(|| {
+        NoShot::new(
+            format!(
+                "{} is in close combat and has {free} {word} hanging free, not the {need} it needs",
+                t.spec.name
+            ),
+            "Firing into a Close Combat",
+            "You may not shoot at a unit in close combat unless the unit has a \"hanging flank\" of at least 7 foot, 5 cavalry, or 2 guns not touching the enemy.",
+        )
+    })
+}
+
+/// Measures one firer against one target: each figure's arc, range and
+/// sight. Fails with the reason when no figure can hit.
+fn aim_at(
+    state: &GameState,
+    table: &Table,
+    fi: usize,
+    ti: usize,
+    through_skirmishers: bool,
+    figures: &[Point],
+    facing: u32,
+) -> Result<Aim, NoShot> {
+    let firer = &state.units[fi];
+    let target = &state.units[ti];
+    let Some(trect) = table.rects[ti] else {
+        return Err(NoShot::new(
+            format!("{} is no longer in play", target.spec.name),
+            "Shooting",
+            "",
+        ));
+    };
+    let troop = troop_of(&firer.spec).unwrap_or(Troop::LineInfantry);
+    let Some(row) = tables::fire_row(troop) else {
+        return Err(NoShot::new(
+            "these troops have no row in the Shooting Table",
+            "Shooting Table",
+            "",
+        ));
+    };
+    if let Some(bar) = close_combat_bar(state, table, fi, ti) {
+        return Err(bar);
+    }
+    let far = Hundredths::from(row.far) * 100;
+    let mut ranges = Vec::new();
+    let mut left_over = Vec::new();
+    let (mut in_arc, mut in_range) = (0, 0);
+    let mut nearest = Hundredths::MAX;
+    let mut sight = None;
+    let mut screened = false;
+    for &p in figures {
+        if !rect_is_in_arc(p, facing, ARC_OF_FIRE, &trect) {
+            left_over.push(p);
+            continue;
+        }
+        in_arc += 1;
+        let range = distance_to_rect(p, &trect);
+        nearest = nearest.min(range);
+        if range > far {
+            left_over.push(p);
+            continue;
+        }
+        in_range += 1;
+        let to = nearest_point_of_rect(p, &trect);
+        if let Some(why) = blocked(
+            state,
+            table,
+            fi,
+            ti,
+            p,
+            to,
+            through_skirmishers,
+            &mut screened,
+        ) {
+            sight.get_or_insert(why);
+            left_over.push(p);
+            continue;
+        }
+        ranges.push(range);
+    }
+    if ranges.is_empty() {
+        return Err(if in_arc == 0 {
+            NoShot::new(
+                format!("{} is outside the arc of fire", target.spec.name),
+                GENERAL,
+                "The arc of fire is 45° to either side.",
+            )
+        } else if in_range == 0 {
+            NoShot::new(
+                format!(
+                    "{} is out of range: the far range of {} is {} inches, the nearest figure is {} inches away",
+                    target.spec.name,
+                    row.fire.to_lowercase(),
+                    row.far,
+                    tables::inches_text(u32::try_from(nearest).unwrap_or(u32::MAX))
+                ),
+                "Shooting Table",
+                &format!("{} {} / {}", row.fire, row.close, row.far),
+            )
+        } else {
+            NoShot::new(
+                format!(
+                    "no line of sight to {}: {}",
+                    target.spec.name,
+                    sight.unwrap_or_default()
+                ),
+                "Shooting",
+                "",
+            )
+        });
+    }
+    let Some(frect) = table.rects[fi] else {
+        return Err(NoShot::new("the unit is no longer in play", GENERAL, ""));
+    };
+    let from = frect.front_centre;
+    let to = nearest_point_of_rect(from, &trect);
+    Ok(Aim {
+        ranges,
+        left_over,
+        screened,
+        enfiladed: is_enfiladed(&trect, from, to),
+        cover: shooting_cover(state, &trect, from, to, troop),
+    })
+}
+
+/// Both targets of a shot, measured: the first, and the split target with
+/// the figures that cannot hit the first.
+fn aim(state: &GameState, table: &Table, shot: &Shot) -> Result<(Aim, Option<Aim>), NoShot> {
+    let (Some(fi), Some(ti)) = (table.index(&shot.firer), table.index(&shot.target)) else {
+        return Err(NoShot::new("a unit of the order is gone", "Shooting", ""));
+    };
+    let Some(trect) = table.rects[ti] else {
+        return Err(NoShot::new(
+            format!("{} is no longer in play", state.units[ti].spec.name),
+            "Shooting",
+            "",
+        ));
+    };
+    let (figures, facing) = firing_figures(state, table, fi, &trect);
+    let first = aim_at(
+        state,
+        table,
+        fi,
+        ti,
+        shot.through_skirmishers,
+        &figures,
+        facing,
+    )?;
+    let Some(split) = &shot.split else {
+        return Ok((first, None));
+    };
+    if first.left_over.is_empty() {
+        return Err(NoShot::new(
+            "every figure can hit the first target, so the fire may not be split",
+            SPLITTING,
+            "A unit must concentrate all of its fire against one target if at all possible.",
+        ));
+    }
+    let Some(si) = table.index(split) else {
+        return Err(NoShot::new("the split target is gone", SPLITTING, ""));
+    };
+    let second = aim_at(
+        state,
+        table,
+        fi,
+        si,
+        shot.through_skirmishers,
+        &first.left_over,
+        facing,
+    )?;
+    // "This target must be as close as possible to the first target
+    // selected": no other enemy the left-over figures could hit may be
+    // closer to the first target.
+    let side = &state.units[fi].spec.side;
+    let split_gap = table.rects[si].map_or(Hundredths::MAX, |r| rect_distance(&r, &trect));
+    for j in table.grid.near_rect(&trect, split_gap) {
+        if j == si || j == ti || state.units[j].spec.side == *side || !in_play(&state.units[j]) {
+            continue;
+        }
+        let Some(r) = table.rects[j] else { continue };
+        if rect_distance(&r, &trect) >= split_gap {
+            continue;
+        }
+        if aim_at(
+            state,
+            table,
+            fi,
+            j,
+            shot.through_skirmishers,
+            &first.left_over,
+            facing,
+        )
+        .is_ok()
+        {
+            return Err(NoShot::new(
+                format!(
+                    "{} is closer to the first target than {}",
+                    state.units[j].spec.name, state.units[si].spec.name
+                ),
+                SPLITTING,
+                "This target must be as close as possible to the first target selected.",
+            ));
+        }
+    }
+    Ok((first, Some(second)))
+}
+
+/// The range the fire is taken at. Ruling STC-60: every figure measures its
+/// own range; the unit's fire takes the band of its median figure, so that
+/// it is at close range when at least half of the figures that can hit are.
+fn fire_range(ranges: &[Hundredths]) -> u32 {
+    let mut r = ranges.to_vec();
+    r.sort_unstable();
+    let median = r.get((r.len().saturating_sub(1)) / 2).copied().unwrap_or(0);
+    u32::try_from(median).unwrap_or(u32::MAX)
+}
+
+/// The umpire call for a turn's shot: the same facts the GM would give.
+fn call_for(
+    state: &GameState,
+    facts: &TurnFacts,
+    fi: usize,
+    ti: usize,
+    aim: &Aim,
+    figures: u32,
+    range: u32,
+) -> ShootingCall {
+    let f = &state.units[fi];
+    let t = &state.units[ti];
+    let troop = troop_of(&f.spec).unwrap_or(Troop::LineInfantry);
+    let guns = troop.arm() == Arm::Artillery;
+    ShootingCall {
+        figures,
+        troop,
+        grade: grade_of(&f.spec),
+        range,
+        gunners: guns.then_some(f.spec.gunners),
+        nation: nation_of(state, &f.spec.side),
+        formation: formation_of(&f.spec),
+        moved: facts.moved.contains(&f.spec.id),
+        disordered: f.disordered,
+        limbered: false,
+        charging: false,
+        shaken: false,
+        target: ShootingTarget {
+            dense: is_dense(&t.spec) || aim.enfiladed,
+            artillery: arm_of(&t.spec) == Some(Arm::Artillery),
+            soft_cover: aim.cover == Cover::Soft,
+            screened: aim.screened,
+            hard_cover: aim.cover == Cover::Hard,
+            skirmishing: t.spec.formation == "skirmish",
+        },
+    }
+}
+
+/// The running count of shooting hits each unit has suffered this turn
+/// (ruling STC-6: each test counts them all).
+pub type HitsThisTurn = std::collections::BTreeMap<String, u32>;
+
+/// Resolves the shooting phase: every shot in turn (by the firer's id, so
+/// the order the sides' orders came in does not matter), each target's
+/// morale test after each unit's fire that hits it, its retreat and rout
+/// hits; shattered units leave play at the end of the phase.
+pub fn resolve(
+    state: &mut GameState,
+    shots: &[Shot],
+    facts: &TurnFacts,
+    hits_this_turn: &mut HitsThisTurn,
+    dice: &mut dyn Dice,
+) -> Vec<Event> {
+    let mut events = Vec::new();
+    let mut table = Table::new(state);
+    let mut order: Vec<&Shot> = shots.iter().collect();
+    order.sort_by(|a, b| a.firer.cmp(&b.firer).then(a.line.cmp(&b.line)));
+    for shot in order {
+        fire(
+            state,
+            &mut table,
+            facts,
+            shot,
+            hits_this_turn,
+            dice,
+            &mut events,
+        );
+    }
+    super::army_morale::remove_shattered(state, &mut events);
+    events
+}
+
+/// The shooting phase of the turn: the active side's `shoot` orders, with
+/// what movement did this turn taken from `record`.
+pub fn phase(
+    state: &mut GameState,
+    active: &SideOrders,
+    record: &mut TurnRecord,
+    dice: &mut dyn Dice,
+    events: &mut Vec<Event>,
+) {
+    let facts = TurnFacts::from_record(state, record);
+    let mut shots = Vec::new();
+    for given in &active.orders {
+        let StcOrder::Shoot {
+            unit,
+            target,
+            split,
+            through_skirmishers,
+            ..
+        } = &given.order
+        else {
+            continue;
+        };
+        if record.reforming.contains(unit.as_str()) {
+            events.push(event(
+                "shooting",
+                &[unit.as_str(), target.as_str()],
+                format!(
+                    "{} stands to reform and does not shoot (Steadiness and Disorder: \"The unit may not move, shoot, or be in combat on a turn during which it wishes to reform.\").",
+                    unit.as_str()
+                ),
+            ));
+            continue;
+        }
+        shots.push(Shot {
+            line: given.line,
+            firer: unit.as_str().to_string(),
+            target: target.as_str().to_string(),
+            split: split.as_ref().map(|s| s.as_str().to_string()),
+            through_skirmishers: *through_skirmishers,
+        });
+    }
+    let mut hits = std::mem::take(&mut record.shooting_hits);
+    events.extend(resolve(state, &shots, &facts, &mut hits, dice));
+    record.shooting_hits = hits;
+}
+
+/// The validation step's check of a `shoot` order whose units are already
+/// resolved to ids: who may not shoot at all. Range, arc and sight depend on
+/// where movement leaves the units, so they are measured when the phase is
+/// resolved, and a shot they forbid becomes an outcome with its reason.
+pub fn allowed(state: &GameState, side: &str, order: &StcOrder) -> Result<(), NoShot> {
+    validate(state, side, 0, order, &[])
+        .map(|_| ())
+        .map_err(|r| NoShot {
+            problem: r.problem,
+            clause: r.clause.unwrap_or_default(),
+        })
+}
+
+fn fire(
+    state: &mut GameState,
+    table: &mut Table,
+    facts: &TurnFacts,
+    shot: &Shot,
+    hits_this_turn: &mut HitsThisTurn,
+    dice: &mut dyn Dice,
+    events: &mut Vec<Event>,
+) {
+    let Some(fi) = table.index(&shot.firer) else {
+        return;
+    };
+    let fname = state.units[fi].spec.name.clone();
+    let no_shot = |why: NoShot, events: &mut Vec<Event>| {
+        events.push(event(
+            "shooting",
+            &[&shot.firer, &shot.target],
+            format!(
+                "{fname} does not shoot at {}: {} ({}).",
+                shot.target, why.problem, why.clause
+            ),
+        ));
+    };
+    if let Err(why) = eligibility(state, fi, shot.through_skirmishers, false, false, facts) {
+        return no_shot(why, events);
+    }
+    let (first, second) = match aim(state, table, shot) {
+        Ok(a) => a,
+        Err(why) => return no_shot(why, events),
+    };
+    let Some(ti) = table.index(&shot.target) else {
+        return;
+    };
+    let guns = arm_of(&state.units[fi].spec) == Some(Arm::Artillery);
+    let mut volleys = vec![(ti, first)];
+    if let (Some(split), Some(second)) = (&shot.split, second)
+        && let Some(si) = table.index(split)
+    {
+        volleys.push((si, second));
+    }
+    for (k, (ti, aim)) in volleys.into_iter().enumerate() {
+        let figures = u32::try_from(aim.ranges.len()).unwrap_or(u32::MAX);
+        let call = call_for(state, facts, fi, ti, &aim, figures, fire_range(&aim.ranges));
+        let Some(cause) = table.rects[fi] else { return };
+        let dice_count = volley(
+            state,
+            table,
+            facts,
+            fi,
+            ti,
+            &call,
+            k == 1,
+            hits_this_turn,
+            dice,
+            events,
+            cause,
+        );
+        if guns && k == 0 && option(state, "artillery-bounce-through") && dice_count > 0 {
+            bounce(
+                state,
+                table,
+                facts,
+                fi,
+                ti,
+                &call,
+                hits_this_turn,
+                dice,
+                events,
+            );
+        }
+    }
+}
+
+/// Rolls one unit's fire at one target, applies the hits and the target's
+/// morale test. Returns the dice rolled.
+#[allow(clippy::too_many_arguments)]
+fn volley(
+    state: &mut GameState,
+    table: &mut Table,
+    facts: &TurnFacts,
+    fi: usize,
+    ti: usize,
+    call: &ShootingCall,
+    split: bool,
+    hits_this_turn: &mut HitsThisTurn,
+    dice: &mut dyn Dice,
+    events: &mut Vec<Event>,
+    cause: Rect,
+) -> u32 {
+    let fid = state.units[fi].spec.id.clone();
+    let fname = state.units[fi].spec.name.clone();
+    let tid = state.units[ti].spec.id.clone();
+    let tname = state.units[ti].spec.name.clone();
+    let called = match table::resolve(call, dice) {
+        Ok(c) => c,
+        Err(e) => {
+            events.push(event(
+                "shooting",
+                &[&fid, &tid],
+                format!("{fname} does not shoot at {tname}: {e}."),
+            ));
+            return 0;
+        }
+    };
+    let r = &called.result;
+    let modifiers: Vec<String> = called
+        .report
+        .lines
+        .iter()
+        .filter_map(|l| match l {
+            crate::rules::umpire::UmpireLine::Modifier { reason, value } => {
+                Some(format!("{reason} {value:+}"))
+            }
+            _ => None,
+        })
+        .collect();
+    events.push(event(
+        "shooting",
+        &[&fid, &tid],
+        format!(
+            "{fname} {} {tname}: {}{}",
+            if split {
+                "splits its fire onto"
+            } else {
+                "shoots at"
+            },
+            called.report.outcome,
+            if modifiers.is_empty() {
+                String::new()
+            } else {
+                format!(" Modifiers: {}.", modifiers.join("; "))
+            }
+        ),
+    ));
+    let dice_rolled = r.dice;
+    if r.hits == 0 {
+        return dice_rolled;
+    }
+    take_hits(
+        state,
+        table,
+        facts,
+        fi,
+        ti,
+        r.hits,
+        hits_this_turn,
+        dice,
+        events,
+        cause,
+    );
+    dice_rolled
+}
+
+/// Applies shooting hits to a target and, if it belongs to the passive
+/// side, its morale test with the retreat and rout hits of a failure.
+#[allow(clippy::too_many_arguments)]
+fn take_hits(
+    state: &mut GameState,
+    table: &mut Table,
+    facts: &TurnFacts,
+    fi: usize,
+    ti: usize,
+    hits: u32,
+    hits_this_turn: &mut HitsThisTurn,
+    dice: &mut dyn Dice,
+    events: &mut Vec<Event>,
+    cause: Rect,
+) {
+    let fid = state.units[fi].spec.id.clone();
+    let tid = state.units[ti].spec.id.clone();
+    let tname = state.units[ti].spec.name.clone();
+    apply_hits(&mut state.units[ti], hits);
+    let total = hits_this_turn.entry(tid.clone()).or_default();
+    *total += hits;
+    let total = *total;
+    general_risk(state, ti, hits, dice, events);
+    // "Passive units test if hit by shooting." Friends struck by a
+    // bounce-through are the active side's and take no test (ruling
+    // STC-65).
+    if state.units[ti].spec.side == state.active_side || !in_play(&state.units[ti]) {
+        return;
+    }
+    let t = &state.units[ti];
+    let in_cover =
+        table.rects[ti].is_some_and(|r| !super::fighting::kinds_under(state, &r).is_empty());
+    let call = MoraleCall {
+        troop: troop_of(&t.spec),
+        grade: grade_of(&t.spec),
+        hits: total,
+        nation: nation_of(state, &t.spec.side),
+        formation: formation_of(&t.spec),
+        shaken: t.shaken,
+        general_attached: general_attached(state, &tid),
+        no_general: table.no_general_in_cr(state, ti),
+        advanced: facts.advanced_full_speed.contains(&tid),
+        stationary: facts.stationary.contains(&tid),
+        in_cover,
+        wider_basing: wider_basing(state),
+    };
+    let called = match morale::resolve(&call, dice) {
+        Ok(c) => c,
+        Err(e) => {
+            events.push(event(
+                "morale",
+                &[&tid, &fid],
+                format!("{tname} takes no morale test: {e}."),
+            ));
+            return;
+        }
+    };
+    let r = called.result;
+    events.push(event(
+        "morale",
+        &[&tid, &fid],
+        format!(
+            "{tname}, hit by shooting ({total} this turn): {}",
+            called.report.outcome
+        ),
+    ));
+    if r.passed {
+        return;
+    }
+    let u = &mut state.units[ti];
+    u.shaken = true;
+    apply_rout_hits(u, r.rout_hits);
+    events.push(event(
+        "rout",
+        &[&tid, &fid],
+        format!(
+            "{tname} suffers {} rout {} (Morale Test if Hit by Shooting: \"If the unit fails, it must retreat two inches shaken, and suffers one rout hit. If already shaken, it retreats four inches, remains shaken, and suffers two rout hits.\").",
+            r.rout_hits,
+            if r.rout_hits == 1 { "hit" } else { "hits" }
+        ),
+    ));
+    retreat::retreat_in(
+        state,
+        table,
+        ti,
+        Cause::Unit(cause, fid),
+        Hundredths::from(r.retreat_inches) * 100,
+        events,
+    );
+}
+
+/// Generals: "If a general is attached to a unit that suffers two or more
+/// shooting or close combat hits, roll a die: On a '1' the general is
+/// killed/disabled and removed from play." Counted per unit's fire.
+pub(super) fn general_risk(
+    state: &mut GameState,
+    ti: usize,
+    hits: u32,
+    dice: &mut dyn Dice,
+    events: &mut Vec<Event>,
+) {
+    if hits < 2 {
+        return;
+    }
+    let tid = state.units[ti].spec.id.clone();
+    for g in &mut state.generals {
+        if g.lost.is_some() || g.spec.attached_to.as_deref() != Some(tid.as_str()) {
+            continue;
+        }
+        let roll = dice.roll(
+            crate::audit::dice::Die::D6,
+            &format!("general: {} attached to {tid}, {hits} hits", g.spec.id),
+        );
+        let lost = roll == 1;
+        if lost {
+            g.lost = Some("killed or disabled".to_string());
+        }
+        events.push(event(
+            "general",
+            &[&g.spec.id, &tid],
+            format!(
+                "{} is with {tid}, which suffered {hits} hits: rolled {roll}, {} (Generals: \"On a '1' the general is killed/disabled and removed from play\").",
+                g.spec.name,
+                if lost { "killed or disabled" } else { "unharmed" }
+            ),
+        ));
+    }
+}
+
+/// Artillery Bounce-Through (optional rule): "Take a straight line from the
+/// center of the firing battery to the nearest point of the target, then
+/// continue it for the bounce-through distances listed below. Any additional
+/// targets the line touches (enemy or friendly) are additional targets:
+/// Light Gun: 4 inches, Field Gun: 4 inches, Heavy Gun: 6 inches."
+/// Ruling STC-68: each additional target is shot at with the battery's dice
+/// again, at its own range (within the far band) and modifiers.
+#[allow(clippy::too_many_arguments)]
+fn bounce(
+    state: &mut GameState,
+    table: &mut Table,
+    facts: &TurnFacts,
+    fi: usize,
+    ti: usize,
+    first: &ShootingCall,
+    hits_this_turn: &mut HitsThisTurn,
+    dice: &mut dyn Dice,
+    events: &mut Vec<Event>,
+) {
+    let (Some(frect), Some(trect)) = (table.rects[fi], table.rects[ti]) else {
+        return;
+    };
+    let length = match first.troop {
+        Troop::HeavyGuns => 600,
+        _ => 400,
+    };
+    let Some((a, b)) = bounce_through_line(frect.centre(), &trect, length) else {
+        return;
+    };
+    let Some(row) = tables::fire_row(first.troop) else {
+        return;
+    };
+    let far = row.far * 100;
+    let extra: Vec<usize> = table
+        .grid
+        .along(a, b)
+        .into_iter()
+        .filter(|&j| j != fi && j != ti)
+        .filter(|&j| table.rects[j].is_some_and(|r| segment_touches_rect(a, b, &r)))
+        .collect();
+    for j in extra {
+        let Some(r) = table.rects[j] else { continue };
+        let range = u32::try_from(distance(
+            frect.centre(),
+            nearest_point_of_rect(frect.centre(), &r),
+        ))
+        .unwrap_or(u32::MAX)
+        .min(far);
+        let t = &state.units[j];
+        let aim = Aim {
+            ranges: Vec::new(),
+            left_over: Vec::new(),
+            screened: false,
+            enfiladed: is_enfiladed(&r, a, b),
+            cover: shooting_cover(state, &r, a, nearest_point_of_rect(a, &r), first.troop),
+        };
+        let mut call = call_for(state, facts, fi, j, &aim, first.figures, range);
+        call.formation = first.formation;
+        events.push(event(
+            "shooting",
+            &[&state.units[fi].spec.id, &t.spec.id],
+            format!(
+                "Artillery Bounce-Through: the line of fire carries on {} inches and touches {}.",
+                length / 100,
+                t.spec.name
+            ),
+        ));
+        volley(
+            state,
+            table,
+            facts,
+            fi,
+            j,
+            &call,
+            false,
+            hits_this_turn,
+            dice,
+            events,
+            frect,
+        );
+    }
+}
+
+/// The arc of fire, for callers outside the module (reports, bots).
+pub fn can_shoot_at(state: &GameState, firer: &str, target: &str) -> Result<(), NoShot> {
+    let table = Table::new(state);
+    let shot = Shot {
+        line: 0,
+        firer: firer.to_string(),
+        target: target.to_string(),
+        split: None,
+        through_skirmishers: false,
+    };
+    let Some(fi) = find_unit(state, firer) else {
+        return Err(NoShot::new("no such unit", "Orders", ""));
+    };
+    eligibility(state, fi, false, false, false, &TurnFacts::default())?;
+    aim(state, &table, &shot).map(|_| ())
+}
+
+#[cfg(test)]
+mod tests;
