@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Looks at the demo's HTML reports as a player would: renders each in
+# Looks at the demo's HTML reports as a player would: plays the demo, takes
+# the last turn's report mails to each player and the GM, renders each in
 # headless Chromium, at a desktop width and a phone width, saves a screenshot
 # and checks that the map picture loaded and shows, and that nothing is wider
 # than the window. Needs `chromium` (Debian package); .ci/run installs it.
@@ -12,7 +13,10 @@ out="${1:-out/browser-check}"
 rm -rf "$out"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
-cargo run --quiet --example report_preview -- "$out/pages" >/dev/null
+# The demo plays its game through the mail edge; the last resolution's report
+# mails, as sent, become the pages (see pages_from_mail.py).
+cargo run --quiet -- demo --out "$out/demo" >"$out/demo.log"
+python3 tests/browser/pages_from_mail.py "$out/demo/mail" "$out/pages" >/dev/null
 
 browser="$(command -v chromium || command -v chromium-browser || true)"
 if [ -z "$browser" ]; then
