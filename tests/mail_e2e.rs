@@ -597,3 +597,117 @@ fn the_daemon_takes_mail_through_the_imap_source_and_comes_to_rest() {
             .starts_with("imap umpire@example.org@127.0.0.1:")
     );
 }
+
+/// Kills the daemon process if a test fails before stopping it.
+struct Running(Option<std::process::Child>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(child) = self.0.as_mut() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// `adjutant daemon --config` with `kind = "imap"`, as a GM would run it:
+/// the opening mail goes out through Postfix, the orders come in over IMAP,
+/// and the acknowledgement is in the player's mailbox long before the next
+/// poll, because IDLE woke the loop; SIGTERM then stops it cleanly.
+#[test]
+fn the_configured_daemon_reads_imap_wakes_on_idle_and_stops_on_sigterm() {
+    let Some(stack) = stack() else { return };
+    let dir = tempfile::tempdir().expect("dir");
+    adjutant::demo::bundled_campaign(&dir.path().join("campaign")).expect("campaign");
+    std::fs::write(dir.path().join("imap.pw"), stack.password(GM)).expect("password file");
+    let config = dir.path().join("adjutant.toml");
+    std::fs::write(
+        &config,
+        format!(
+            r#"
+data_dir = "var"
+campaigns = ["campaign"]
+log_level = "info"
+[mail]
+from = "The Umpire <{GM}>"
+[inbox]
+kind = "imap"
+host = "127.0.0.1"
+port = {imap}
+security = "plain"
+user = "{GM}"
+password_file = "imap.pw"
+timeout_seconds = 20
+[transport]
+kind = "smtp"
+host = "127.0.0.1"
+port = {smtp}
+security = "plain"
+timeout_seconds = 20
+[intervals]
+# Far longer than the test waits: only IDLE can wake the loop in time.
+poll_seconds = 600
+"#,
+            imap = stack.imap_port,
+            smtp = stack.smtp_port
+        ),
+    )
+    .expect("config");
+    let mut daemon = Running(Some(
+        Command::new(env!("CARGO_BIN_EXE_adjutant"))
+            .args(["daemon", "--config", &config.to_string_lossy()])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("starts"),
+    ));
+    // The opening mail reaches the player: the daemon is up and waiting.
+    stack.wait_for_mail(LANNES, 1, WAIT);
+    // Let the daemon settle into IDLE (its own opening copy to the GM's
+    // mailbox is taken and set aside as its own mail first).
+    std::thread::sleep(Duration::from_secs(2));
+    let sent_at = std::time::Instant::now();
+    send(
+        &stack,
+        LANNES,
+        &mail(
+            LANNES,
+            SUBJECT,
+            "",
+            "passphrase vive-l-empereur\n1-ligne: hold\n",
+        ),
+    );
+    let inbox = stack.wait_for_mail(LANNES, 2, WAIT);
+    let waited = sent_at.elapsed();
+    assert!(
+        inbox.iter().any(|raw| text_of(raw).contains("accepted")),
+        "no acknowledgement among {} messages",
+        inbox.len()
+    );
+    assert!(
+        waited < Duration::from_secs(25),
+        "the acknowledgement took {waited:?}"
+    );
+    let mut child = daemon.0.take().expect("running");
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    // A wait on IDLE is cut into spans of IDLE_SPAN, so SIGTERM is answered
+    // within one span.
+    let limit = adjutant::daemon::IDLE_SPAN + Duration::from_secs(10);
+    let start = std::time::Instant::now();
+    while child.try_wait().ok().flatten().is_none() && start.elapsed() < limit {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let exited = child.try_wait().ok().flatten();
+    let _ = child.kill();
+    let out = child.wait_with_output().expect("output");
+    let log =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    let exited = exited.unwrap_or_else(|| panic!("no exit within {limit:?} of SIGTERM:\n{log}"));
+    assert!(exited.success(), "{log}");
+    assert!(log.contains("shutting down"), "{log}");
+    assert!(log.contains("imap"), "the log names the IMAP inbox:\n{log}");
+}
