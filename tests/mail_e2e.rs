@@ -93,6 +93,7 @@ fn smtp(stack: &MailStack) -> SmtpTransport {
         password_file: None,
         ca_file: None,
         timeout_seconds: Some(20),
+        connections: None,
     })
     .expect("SMTP transport")
 }
