@@ -712,3 +712,104 @@ poll_seconds = 600
     assert!(log.contains("shutting down"), "{log}");
     assert!(log.contains("imap"), "the log names the IMAP inbox:\n{log}");
 }
+
+/// Runs swaks, an SMTP client independent of adjutant and of this harness,
+/// against the private Postfix.
+fn swaks(stack: &MailStack, args: &[&str]) {
+    let out = Command::new("swaks")
+        .args(["--server", "127.0.0.1", "--port"])
+        .arg(stack.smtp_port.to_string())
+        .args(["--to", GM, "--hide-all"])
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("swaks is needed for this test (`.ci/run --install-only` installs it): {e}")
+        });
+    assert!(
+        out.status.success(),
+        "swaks {args:?}: {}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        stack.logs()
+    );
+}
+
+/// Players' mail written and sent by swaks: a wrong passphrase is refused
+/// with a reply that reveals nothing, orders in an HTML-only, quoted-printable
+/// ISO-8859-1 message are accepted, and an out-of-office reply is ignored.
+#[test]
+fn mail_sent_by_swaks_gets_the_documented_replies() {
+    let Some(stack) = stack() else { return };
+    let (dir, mut store) = campaign_store();
+    swaks(
+        &stack,
+        &[
+            "--from",
+            LANNES,
+            "--header",
+            &format!("Subject: {SUBJECT}"),
+            "--body",
+            "passphrase: vive-le-roi\n1-ligne: hold\n",
+        ],
+    );
+    // The whole DATA of the second message, as a mail client might write it.
+    let html = dir.path().join("html.eml");
+    let data = format!(
+        "From: Marshal Lannes <{LANNES}>\r\nTo: {GM}\r\nSubject: {SUBJECT}\r\n\
+         Message-ID: <swaks.html@french.invalid>\r\nMIME-Version: 1.0\r\n\
+         Content-Type: text/html; charset=iso-8859-1\r\n\
+         Content-Transfer-Encoding: quoted-printable\r\n\r\n\
+         <html><body><p>Sire, voici mes ordres pour l'arm=E9e.</p>\r\n\
+         <p>passphrase: vive-l-empereur<br>1-ligne: hold</p></body></html>\r\n"
+    );
+    std::fs::write(&html, data).expect("write");
+    swaks(
+        &stack,
+        &["--from", LANNES, "--data", &html.to_string_lossy()],
+    );
+    swaks(
+        &stack,
+        &[
+            "--from",
+            HOHENZOLLERN,
+            "--header",
+            "Subject: Abwesenheitsnotiz: [sound-the-charge-demo] orders",
+            "--add-header",
+            "Auto-Submitted: auto-replied",
+            "--body",
+            "Ich bin bis Montag nicht erreichbar.\n",
+        ],
+    );
+    stack.wait_for_mail(GM, 3, WAIT);
+
+    let mut inbox = ImapInbox::connect(imap_config(&stack)).expect("IMAP login");
+    let summary = inbox
+        .fetch_once(&mut store, &ingest_config(), &now())
+        .expect("fetch");
+    let outcomes: Vec<&Outcome> = summary.outcomes.iter().map(|(_, o)| o).collect();
+    assert_eq!(outcomes.len(), 3, "{outcomes:#?}");
+    assert!(
+        matches!(outcomes[0], Outcome::Refused { .. }),
+        "{:?}",
+        outcomes[0]
+    );
+    assert!(
+        matches!(outcomes[1], Outcome::Accepted { side, .. } if side == "french"),
+        "{:?}",
+        outcomes[1]
+    );
+    assert!(
+        matches!(outcomes[2], Outcome::Ignored { .. }),
+        "{:?}",
+        outcomes[2]
+    );
+    let replies = replies_to(&store, LANNES);
+    assert_eq!(replies.len(), 2, "one reply to each of Lannes's messages");
+    assert!(replies[0].body.contains("do not match a player"));
+    assert!(!replies[0].body.contains("vive-l-empereur"));
+    assert!(
+        replies[1].body.contains("1-ligne: hold"),
+        "{}",
+        replies[1].body
+    );
+    assert!(replies_to(&store, HOHENZOLLERN).is_empty());
+}
