@@ -148,13 +148,16 @@ fn default_sendmail() -> PathBuf {
 #[serde(deny_unknown_fields, default)]
 pub struct Intervals {
     /// Seconds between two looks at the inbox (and at everything else, if
-    /// nothing is due sooner).
+    /// nothing is due sooner). Short, so that orders delivered to a Maildir
+    /// are acknowledged within seconds: a look is a directory listing and a
+    /// few reads of the store. An IMAP inbox with IDLE wakes the daemon
+    /// sooner still.
     pub poll_seconds: u32,
 }
 
 impl Default for Intervals {
     fn default() -> Self {
-        Intervals { poll_seconds: 30 }
+        Intervals { poll_seconds: 5 }
     }
 }
 
@@ -326,7 +329,7 @@ mod tests {
         );
         assert_eq!(c.log_level, tracing::Level::INFO);
         assert_eq!(c.outbox.from, "adjutant@example.org");
-        assert_eq!(c.intervals.poll_seconds, 30);
+        assert_eq!(c.intervals.poll_seconds, 5);
     }
 
     #[test]
