@@ -13,7 +13,9 @@
 //! - `[[unit]]`: `id`, `name` (default the id), `side`, `type`, `grade`,
 //!   `strength`, `formation`, `x`, `y` (the front centre, in hundredths of an
 //!   inch), `facing` (degrees clockwise from north), and optionally `ranks`,
-//!   `gunners`, `marks`, `rout_hits`, `in_combat`, `blown`;
+//!   `gunners`, `marks`, `rout_hits`, `in_combat`, `blown`, and what its
+//!   side's last turns left: `last_advance` (hundredths of an inch advanced
+//!   on its most recent active turn) and `last_combat_turn`;
 //! - `[[general]]`: `id`, `side`, `x`, `y`, optionally `attached`;
 //! - `[[terrain]]`: `id`, `kind`, and `area` or `line` as `[[x, y], ...]` in
 //!   hundredths;
@@ -27,7 +29,8 @@
 //! - `absent`: event kinds that must not occur;
 //! - `[[expect]]`: `id` and any of `x`, `y`, `facing`, `formation`,
 //!   `shaken`, `disordered`, `strength`, `eliminated`, `rout_hits`,
-//!   `in_combat`, `general_at` (`[x, y]`, for a general's `id`), `attached`.
+//!   `in_combat`; for a general's `id`: `general_at` (`[x, y]`), `attached`,
+//!   `lost` (killed, disabled or captured: out of play).
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -118,6 +121,10 @@ struct CaseUnit {
     rout_hits: u32,
     #[serde(default)]
     in_combat: bool,
+    #[serde(default)]
+    last_advance: i64,
+    #[serde(default)]
+    last_combat_turn: u32,
 }
 
 #[derive(Debug, Deserialize)]
@@ -164,6 +171,7 @@ struct Expect {
     in_combat: Option<bool>,
     general_at: Option<[i64; 2]>,
     attached: Option<String>,
+    lost: Option<bool>,
 }
 
 fn points(list: &[[i64; 2]]) -> Vec<Point> {
@@ -199,6 +207,8 @@ pub fn start_state(case: &Case) -> GameState {
             status: UnitStatus {
                 rout_hits: u.rout_hits,
                 in_combat: u.in_combat,
+                last_advance: u.last_advance,
+                last_combat_turn: u.last_combat_turn,
                 blown: u.marks.iter().any(|m| m == "blown"),
                 ..UnitStatus::default()
             },
@@ -318,6 +328,14 @@ pub fn check(case: &Case) -> Vec<String> {
                 problems.push(format!(
                     "general {} attached to {:?}, expected {:?}",
                     want.id, g.spec.attached_to, want.attached
+                ));
+            }
+            if let Some(e) = want.lost
+                && g.lost.is_some() != e
+            {
+                problems.push(format!(
+                    "general {} lost: got {:?}, expected {e}",
+                    want.id, g.lost
                 ));
             }
             continue;
@@ -564,6 +582,8 @@ fn random_tables_and_orders_never_leave_units_overlapping() {
                 original_strength: None,
                 rout_hits: 0,
                 in_combat: false,
+                last_advance: 0,
+                last_combat_turn: 0,
             };
             let spec = adjutant::campaign::UnitSpec {
                 id: unit.id.clone(),

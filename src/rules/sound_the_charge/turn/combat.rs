@@ -223,8 +223,9 @@ struct Tally {
     guns_held_by: Option<usize>,
     bounced_from: Option<usize>,
     guns_overrun: bool,
-    general_rolled: bool,
-    general_lost: bool,
+    /// The general's die the combat call rolled for this unit, if it did
+    /// (ruling STC-17).
+    general_roll: Option<u32>,
     enemies: Vec<usize>,
     shaken_or_flanked: bool,
     opposite_sides: bool,
@@ -425,8 +426,7 @@ fn record_pair(
     at.enemies.push(d);
     at.shaken_or_flanked |= call.attacker.shaken || call.attacker.flank_rear;
     at.opposite_sides |= call.attacker.opposite_sides;
-    at.general_rolled |= r.attacker.general_roll.is_some();
-    at.general_lost |= r.attacker.general_lost;
+    at.general_roll = at.general_roll.or(r.attacker.general_roll);
     match r.decision {
         Decision::GunsHeld => at.guns_held_by = Some(d),
         Decision::BouncedOffSquare => at.bounced_from = Some(d),
@@ -438,8 +438,7 @@ fn record_pair(
     dt.enemies.push(a);
     dt.shaken_or_flanked |= call.defender.shaken || call.defender.flank_rear;
     dt.opposite_sides |= call.defender.opposite_sides;
-    dt.general_rolled |= r.defender.general_roll.is_some();
-    dt.general_lost |= r.defender.general_lost;
+    dt.general_roll = dt.general_roll.or(r.defender.general_roll);
     match r.decision {
         Decision::SkirmishersOverrun => dt.overrun = true,
         Decision::GunsOverrun => dt.guns_overrun = true,
@@ -494,6 +493,16 @@ fn settle(
         let name = state.units[i].spec.name.clone();
         let is_guns = arm_of(&state.units[i].spec) == Some(Arm::Artillery);
         let is_infantry = arm_of(&state.units[i].spec) == Some(Arm::Infantry);
+        // The die the combat call rolled stands whatever became of the unit
+        // (crews overrun count the hits scored against them, ruling STC-17).
+        if let Some(roll) = t.general_roll {
+            let attached = state.generals.iter().position(|g| {
+                g.lost.is_none() && g.spec.attached_to.as_deref() == Some(id.as_str())
+            });
+            if let Some(n) = attached {
+                super::shooting::general_rolled(state, n, i, t.suffered, true, roll, events);
+            }
+        }
         if t.overrun {
             removals.push((i, "overrun: \"Skirmishers in the open are unable to face attacks by close-order troops; if they cannot evade the enemy charge they are overrun and eliminated.\" (Skirmishers in Combat)".to_string()));
             continue;
@@ -503,16 +512,8 @@ fn settle(
             continue;
         }
         apply_hits(&mut state.units[i], t.suffered);
-        if t.general_lost {
-            let lost_general = state
-                .generals
-                .iter_mut()
-                .find(|g| g.lost.is_none() && g.spec.attached_to.as_deref() == Some(id.as_str()));
-            if let Some(g) = lost_general {
-                g.lost = Some("killed or disabled".to_string());
-            }
-        } else if !t.general_rolled {
-            super::shooting::general_risk(state, i, t.suffered, dice, events);
+        if t.general_roll.is_none() {
+            super::shooting::general_risk(state, i, t.suffered, true, dice, events);
         }
         let u = &state.units[i];
         let wide_cav = wider_basing(state) && arm_of(&u.spec) == Some(Arm::Cavalry);

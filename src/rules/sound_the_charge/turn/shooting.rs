@@ -1048,7 +1048,7 @@ fn take_hits(
     let total = hits_this_turn.entry(tid.clone()).or_default();
     *total += hits;
     let total = *total;
-    general_risk(state, ti, hits, dice, events);
+    general_risk(state, ti, hits, false, dice, events);
     // "Passive units test if hit by shooting." Friends struck by a
     // bounce-through are the active side's and take no test (ruling
     // STC-65).
@@ -1119,11 +1119,14 @@ fn take_hits(
 
 /// Generals: "If a general is attached to a unit that suffers two or more
 /// shooting or close combat hits, roll a die: On a '1' the general is
-/// killed/disabled and removed from play." Counted per unit's fire.
+/// killed/disabled and removed from play." Counted per unit's fire, and
+/// rolled before the unit's morale test (ruling STC-75). `combat` names the
+/// hits as close combat hits in the event.
 pub(super) fn general_risk(
     state: &mut GameState,
     ti: usize,
     hits: u32,
+    combat: bool,
     dice: &mut dyn Dice,
     events: &mut Vec<Event>,
 ) {
@@ -1131,28 +1134,53 @@ pub(super) fn general_risk(
         return;
     }
     let tid = state.units[ti].spec.id.clone();
-    for g in &mut state.generals {
-        if g.lost.is_some() || g.spec.attached_to.as_deref() != Some(tid.as_str()) {
-            continue;
-        }
+    let attached: Vec<usize> = state
+        .generals
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| g.lost.is_none() && g.spec.attached_to.as_deref() == Some(tid.as_str()))
+        .map(|(n, _)| n)
+        .collect();
+    for n in attached {
         let roll = dice.roll(
             crate::audit::dice::Die::D6,
-            &format!("general: {} attached to {tid}, {hits} hits", g.spec.id),
-        );
-        let lost = roll == 1;
-        if lost {
-            g.lost = Some("killed or disabled".to_string());
-        }
-        events.push(event(
-            "general",
-            &[&g.spec.id, &tid],
-            format!(
-                "{} is with {tid}, which suffered {hits} hits: rolled {roll}, {} (Generals: \"On a '1' the general is killed/disabled and removed from play\").",
-                g.spec.name,
-                if lost { "killed or disabled" } else { "unharmed" }
+            &format!(
+                "general: {} attached to {tid}, {hits} hits",
+                state.generals[n].spec.id
             ),
-        ));
+        );
+        general_rolled(state, n, ti, hits, combat, roll, events);
     }
+}
+
+/// Applies a general's die already rolled for the unit `ti` he is attached
+/// to (by this phase or by the combat call): on a 1 he is out of play. Says
+/// so in a `general` event either way.
+pub(super) fn general_rolled(
+    state: &mut GameState,
+    n: usize,
+    ti: usize,
+    hits: u32,
+    combat: bool,
+    roll: u32,
+    events: &mut Vec<Event>,
+) {
+    let tid = state.units[ti].spec.id.clone();
+    let g = &mut state.generals[n];
+    let lost = roll == 1;
+    if lost {
+        g.lost = Some("killed or disabled".to_string());
+    }
+    events.push(event(
+        "general",
+        &[&g.spec.id, &tid],
+        format!(
+            "{} is with {tid}, which suffered {hits} hits{}: rolled {roll}, {} (Generals: \"On a '1' the general is killed/disabled and removed from play\").",
+            g.spec.name,
+            if combat { " in close combat" } else { "" },
+            if lost { "killed or disabled" } else { "unharmed" }
+        ),
+    ));
 }
 
 /// Artillery Bounce-Through (optional rule): "Take a straight line from the
