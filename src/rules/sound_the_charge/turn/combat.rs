@@ -60,15 +60,30 @@ fn face_towards(me: &Rect, other: &Rect) -> Face {
     }
 }
 
-/// Flank/rear Attacks: the enemy has figures "behind the target unit's
-/// frontage line". Squares and troops in town blocks "have no flanks or
-/// rear". Mutually Protected Flanks: "flank/rear charges may not be
-/// launched against the inner ends of the two units. Such attacks count as
-/// frontal attacks."
-fn under_flank_attack(state: &GameState, table: &Table, me: usize, enemy: usize) -> bool {
+/// Flank/rear Attacks: "the charging must begin the turn with one or more
+/// of its figures behind the target unit's frontage line". An enemy that
+/// charged this turn is judged where it began the turn (ruling STC-76); in a
+/// continuing round, where it stands ("The flanked unit counts as under
+/// flank/rear attack in continuing combat rounds as well, as long as the
+/// flanking unit is in contact"). Squares and troops in town blocks "have no
+/// flanks or rear". Mutually Protected Flanks: "flank/rear charges may not
+/// be launched against the inner ends of the two units. Such attacks count
+/// as frontal attacks."
+fn under_flank_attack(
+    state: &GameState,
+    table: &Table,
+    facts: &TurnFacts,
+    me: usize,
+    enemy: usize,
+) -> bool {
     let (Some(r), Some(e)) = (table.rects[me], table.rects[enemy]) else {
         return false;
     };
+    let began = facts
+        .start
+        .get(&state.units[enemy].spec.id)
+        .copied()
+        .unwrap_or(e);
     let u = &state.units[me];
     if u.spec.formation == "square"
         || super::fighting::kinds_under(state, &r)
@@ -77,7 +92,7 @@ fn under_flank_attack(state: &GameState, table: &Table, me: usize, enemy: usize)
     {
         return false;
     }
-    let behind = e
+    let behind = began
         .corners()
         .iter()
         .any(|&c| distance_ahead_of_frontage_line(&r, c) < -CONTACT);
@@ -194,7 +209,7 @@ fn side(
         formation: formation_of(&u.spec),
         disordered: u.disordered,
         shaken: u.shaken,
-        flank_rear: under_flank_attack(state, table, me, enemy),
+        flank_rear: under_flank_attack(state, table, facts, me, enemy),
         opposite_sides: (faces.contains(&Face::Front) && faces.contains(&Face::Rear))
             || (faces.contains(&Face::Left) && faces.contains(&Face::Right)),
         general_attached: general_attached(state, &u.spec.id),
