@@ -28,7 +28,7 @@
 //!   events listed must occur in this order among the turn's events;
 //! - `absent`: event kinds that must not occur;
 //! - `[[expect]]`: `id` and any of `x`, `y`, `facing`, `formation`,
-//!   `shaken`, `disordered`, `strength`, `eliminated`, `rout_hits`,
+//!   `shaken`, `disordered`, `strength`, `gunners`, `eliminated`, `rout_hits`,
 //!   `in_combat`; for a general's `id`: `general_at` (`[x, y]`), `attached`,
 //!   `lost` (killed, disabled or captured: out of play).
 
@@ -166,6 +166,7 @@ struct Expect {
     shaken: Option<bool>,
     disordered: Option<bool>,
     strength: Option<u32>,
+    gunners: Option<u32>,
     eliminated: Option<bool>,
     rout_hits: Option<u32>,
     in_combat: Option<bool>,
@@ -377,6 +378,9 @@ pub fn check(case: &Case) -> Vec<String> {
         }
         if let Some(e) = want.strength {
             differ("strength", text(&u.spec.strength), text(&e));
+        }
+        if let Some(e) = want.gunners {
+            differ("gunners", text(&u.spec.gunners), text(&e));
         }
         if let Some(e) = want.eliminated {
             differ("eliminated", text(&u.eliminated.is_some()), text(&e));

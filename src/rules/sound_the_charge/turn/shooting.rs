@@ -90,6 +90,19 @@ pub fn validate(
     order: &StcOrder,
     sheet: &[StcOrder],
 ) -> Result<Shot, Rejection> {
+    validate_with(state, side, line, order, sheet, true)
+}
+
+/// [`validate`], measuring range, arc and sight on the table as it stands
+/// only when `geometry` is set.
+fn validate_with(
+    state: &GameState,
+    side: &str,
+    line: usize,
+    order: &StcOrder,
+    sheet: &[StcOrder],
+    geometry: bool,
+) -> Result<Shot, Rejection> {
     let StcOrder::Shoot {
         unit,
         target,
@@ -258,7 +271,7 @@ pub fn validate(
         split: split_id,
         through_skirmishers: *through_skirmishers,
     };
-    if !moves && !sheet.is_empty() {
+    if geometry && !moves && !sheet.is_empty() {
         let table = Table::new(state);
         aim(state, &table, &shot).map_err(|w| reject(line, name, w))?;
     }
@@ -512,15 +525,22 @@ fn close_combat_bar(state: &GameState, table: &Table, fi: usize, ti: usize) -> O
     if engaged.is_empty() {
         return None;
     }
-    let (need, per, word) = match arm_of(&t.spec) {
-        Some(Arm::Cavalry) => (5, 50, "cavalry"),
-        Some(Arm::Artillery) => (2, 100, "guns"),
-        _ => (7, 38, "foot"),
+    // A figure's frontage in hundredths, as a fraction: infantry 3/8" is
+    // 75/2, which a whole number would round to a figure too few or too many
+    // along a line.
+    let (need, per, per_den, word) = match arm_of(&t.spec) {
+        Some(Arm::Cavalry) => (5, 50, 1, "cavalry"),
+        Some(Arm::Artillery) => (2, 100, 1, "guns"),
+        _ => (7, 75, 2, "foot"),
     };
-    let figures = t
-        .spec
-        .strength
-        .min(u32::try_from(rect.width / per.max(1)).unwrap_or(0).max(1));
+    let figures = t.spec.strength.min(
+        u32::try_from(rect.width * per_den / per)
+            .unwrap_or(0)
+            .max(1),
+    );
+    // A figure hangs free when no engaged enemy lies within a figure's
+    // frontage of its front centre.
+    let per = (per + per_den - 1) / per_den;
     let free = figure_front_centres(&rect, figures)
         .into_iter()
         .filter(|p| engaged.iter().all(|e| distance_to_rect(*p, e) > per))
@@ -865,7 +885,20 @@ pub fn phase(
 /// where movement leaves the units, so they are measured when the phase is
 /// resolved, and a shot they forbid becomes an outcome with its reason.
 pub fn allowed(state: &GameState, side: &str, order: &StcOrder) -> Result<(), NoShot> {
-    validate(state, side, 0, order, &[])
+    allowed_in_sheet(state, side, order, &[])
+}
+
+/// [`allowed`] with the side's other orders this turn (`sheet`), which
+/// decide some of it (ruling STC-71): a unit that charges, reforms or leaves
+/// its guns, or guns that move, may not shoot; guns that unlimber this turn
+/// may (ruling STC-74).
+pub fn allowed_in_sheet(
+    state: &GameState,
+    side: &str,
+    order: &StcOrder,
+    sheet: &[StcOrder],
+) -> Result<(), NoShot> {
+    validate_with(state, side, 0, order, sheet, false)
         .map(|_| ())
         .map_err(|r| NoShot {
             problem: r.problem,
