@@ -24,7 +24,8 @@ use super::retreat::{Cause, RetreatOutcome, eliminate, retreat_in};
 use crate::audit::dice::Dice;
 use crate::campaign::{Hundredths, Point};
 use crate::geometry::{
-    Rect, are_mutually_protected, bearing, distance_ahead_of_frontage_line, rect_distance,
+    Rect, are_mutually_protected, bearing, distance_ahead_of_frontage_line, distance_to_rect,
+    rect_distance,
 };
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::combat::{
@@ -37,8 +38,9 @@ use crate::rules::state::GameState;
 /// game, a cavalry regiment is blown".
 const BLOWN_AFTER: u32 = 2;
 
-/// Which face of a unit an enemy touches, by the bearing from the unit's
-/// centre to the enemy's centre.
+/// Which face of a unit an enemy touches: the edge most in contact with
+/// it, or, when none touches, the bearing from the unit's centre to the
+/// enemy's centre.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Face {
     Front,
@@ -48,6 +50,30 @@ enum Face {
 }
 
 fn face_towards(me: &Rect, other: &Rect) -> Face {
+    // The face the other unit touches: the edge of this unit with the most
+    // of its length in contact. The bearing between the centres alone would
+    // put two units on the front of a long line, one off each end of its
+    // centre, on its two flanks, and so on "opposite sides".
+    const SAMPLES: i64 = 20;
+    let faces = [Face::Front, Face::Right, Face::Rear, Face::Left];
+    let mut best: Option<(usize, Face)> = None;
+    for ((a, b), face) in me.edges().into_iter().zip(faces) {
+        let touching = (0..=SAMPLES)
+            .filter(|k| {
+                let p = Point {
+                    x: a.x + (b.x - a.x) * k / SAMPLES,
+                    y: a.y + (b.y - a.y) * k / SAMPLES,
+                };
+                distance_to_rect(p, other) <= CONTACT
+            })
+            .count();
+        if touching > 0 && best.is_none_or(|(n, _)| touching > n) {
+            best = Some((touching, face));
+        }
+    }
+    if let Some((_, face)) = best {
+        return face;
+    }
     let Some(b) = bearing(me.centre(), other.centre()) else {
         return Face::Front;
     };
@@ -361,6 +387,9 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
                 defender: side(state, &table, facts, d, a, share[&(d, a)], false, &faces(d)),
                 continuing,
                 wider_basing: wider_basing(state),
+                // One general's die for a unit's whole round: the call
+                // rolls it only when both units fight no one else.
+                general_dice: contacts[&a].len() == 1 && contacts[&d].len() == 1,
             };
             let called = match table::resolve(&call, dice) {
                 Ok(c) => c,
