@@ -15,7 +15,7 @@
 //!   inch), `facing` (degrees clockwise from north), and optionally `ranks`,
 //!   `gunners`, `marks`, `rout_hits`, `in_combat`, `blown`, and what its
 //!   side's last turns left: `last_advance` (hundredths of an inch advanced
-//!   on its most recent active turn) and `last_combat_turn`;
+//!   on its most recent active turn), `last_combat_turn` and `combat_rounds`;
 //! - `[[general]]`: `id`, `side`, `x`, `y`, optionally `attached`;
 //! - `[[terrain]]`: `id`, `kind`, and `area` or `line` as `[[x, y], ...]` in
 //!   hundredths;
@@ -28,7 +28,7 @@
 //!   events listed must occur in this order among the turn's events;
 //! - `absent`: event kinds that must not occur;
 //! - `[[expect]]`: `id` and any of `x`, `y`, `facing`, `formation`,
-//!   `shaken`, `disordered`, `strength`, `gunners`, `eliminated`, `rout_hits`,
+//!   `shaken`, `disordered`, `strength`, `gunners`, `eliminated`, `rout_hits`, `blown`,
 //!   `in_combat`; for a general's `id`: `general_at` (`[x, y]`), `attached`,
 //!   `lost` (killed, disabled or captured: out of play).
 
@@ -125,6 +125,8 @@ struct CaseUnit {
     last_advance: i64,
     #[serde(default)]
     last_combat_turn: u32,
+    #[serde(default)]
+    combat_rounds: u32,
 }
 
 #[derive(Debug, Deserialize)]
@@ -169,6 +171,7 @@ struct Expect {
     gunners: Option<u32>,
     eliminated: Option<bool>,
     rout_hits: Option<u32>,
+    blown: Option<bool>,
     in_combat: Option<bool>,
     general_at: Option<[i64; 2]>,
     attached: Option<String>,
@@ -210,6 +213,7 @@ pub fn start_state(case: &Case) -> GameState {
                 in_combat: u.in_combat,
                 last_advance: u.last_advance,
                 last_combat_turn: u.last_combat_turn,
+                combat_rounds: u.combat_rounds,
                 blown: u.marks.iter().any(|m| m == "blown"),
                 ..UnitStatus::default()
             },
@@ -387,6 +391,9 @@ pub fn check(case: &Case) -> Vec<String> {
         }
         if let Some(e) = want.rout_hits {
             differ("rout hits", text(&u.status.rout_hits), text(&e));
+        }
+        if let Some(e) = want.blown {
+            differ("blown", text(&u.status.blown), text(&e));
         }
         if let Some(e) = want.in_combat {
             differ("in combat", text(&u.status.in_combat), text(&e));
@@ -588,6 +595,7 @@ fn random_tables_and_orders_never_leave_units_overlapping() {
                 in_combat: false,
                 last_advance: 0,
                 last_combat_turn: 0,
+                combat_rounds: 0,
             };
             let spec = adjutant::campaign::UnitSpec {
                 id: unit.id.clone(),
