@@ -278,11 +278,13 @@ pub fn check_in_sheet(
         clause: r.clause,
     })?;
     if matches!(resolved, StcOrder::Shoot { .. }) {
-        super::shooting::allowed_in_sheet(state, side, &resolved, sheet).map_err(|r| Rejection {
-            line,
-            unit: Some(id.clone()),
-            problem: r.problem,
-            clause: Some(r.clause),
+        super::shooting::allowed_in_sheet(state, side, &resolved, sheet).map_err(|r| {
+            Rejection {
+                line,
+                unit: Some(id.clone()),
+                problem: r.problem,
+                clause: Some(r.clause),
+            }
         })?;
     }
     Ok(resolved)
