@@ -13,7 +13,9 @@
 //! - `[[unit]]`: `id`, `name` (default the id), `side`, `type`, `grade`,
 //!   `strength`, `formation`, `x`, `y` (the front centre, in hundredths of an
 //!   inch), `facing` (degrees clockwise from north), and optionally `ranks`,
-//!   `gunners`, `marks`, `rout_hits`, `in_combat`, `blown`;
+//!   `gunners`, `marks`, `rout_hits`, `in_combat`, `blown`, and what its
+//!   side's last turns left: `last_advance` (hundredths of an inch advanced
+//!   on its most recent active turn), `last_combat_turn` and `combat_rounds`;
 //! - `[[general]]`: `id`, `side`, `x`, `y`, optionally `attached`;
 //! - `[[terrain]]`: `id`, `kind`, and `area` or `line` as `[[x, y], ...]` in
 //!   hundredths;
@@ -26,8 +28,9 @@
 //!   events listed must occur in this order among the turn's events;
 //! - `absent`: event kinds that must not occur;
 //! - `[[expect]]`: `id` and any of `x`, `y`, `facing`, `formation`,
-//!   `shaken`, `disordered`, `strength`, `eliminated`, `rout_hits`,
-//!   `in_combat`, `general_at` (`[x, y]`, for a general's `id`), `attached`.
+//!   `shaken`, `disordered`, `strength`, `gunners`, `eliminated`, `rout_hits`, `blown`,
+//!   `in_combat`; for a general's `id`: `general_at` (`[x, y]`), `attached`,
+//!   `lost` (killed, disabled or captured: out of play).
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -118,6 +121,12 @@ struct CaseUnit {
     rout_hits: u32,
     #[serde(default)]
     in_combat: bool,
+    #[serde(default)]
+    last_advance: i64,
+    #[serde(default)]
+    last_combat_turn: u32,
+    #[serde(default)]
+    combat_rounds: u32,
 }
 
 #[derive(Debug, Deserialize)]
@@ -159,11 +168,14 @@ struct Expect {
     shaken: Option<bool>,
     disordered: Option<bool>,
     strength: Option<u32>,
+    gunners: Option<u32>,
     eliminated: Option<bool>,
     rout_hits: Option<u32>,
+    blown: Option<bool>,
     in_combat: Option<bool>,
     general_at: Option<[i64; 2]>,
     attached: Option<String>,
+    lost: Option<bool>,
 }
 
 fn points(list: &[[i64; 2]]) -> Vec<Point> {
@@ -199,6 +211,9 @@ pub fn start_state(case: &Case) -> GameState {
             status: UnitStatus {
                 rout_hits: u.rout_hits,
                 in_combat: u.in_combat,
+                last_advance: u.last_advance,
+                last_combat_turn: u.last_combat_turn,
+                combat_rounds: u.combat_rounds,
                 blown: u.marks.iter().any(|m| m == "blown"),
                 ..UnitStatus::default()
             },
@@ -320,6 +335,14 @@ pub fn check(case: &Case) -> Vec<String> {
                     want.id, g.spec.attached_to, want.attached
                 ));
             }
+            if let Some(e) = want.lost
+                && g.lost.is_some() != e
+            {
+                problems.push(format!(
+                    "general {} lost: got {:?}, expected {e}",
+                    want.id, g.lost
+                ));
+            }
             continue;
         }
         let Some(u) = next.unit(&want.id) else {
@@ -360,11 +383,17 @@ pub fn check(case: &Case) -> Vec<String> {
         if let Some(e) = want.strength {
             differ("strength", text(&u.spec.strength), text(&e));
         }
+        if let Some(e) = want.gunners {
+            differ("gunners", text(&u.spec.gunners), text(&e));
+        }
         if let Some(e) = want.eliminated {
             differ("eliminated", text(&u.eliminated.is_some()), text(&e));
         }
         if let Some(e) = want.rout_hits {
             differ("rout hits", text(&u.status.rout_hits), text(&e));
+        }
+        if let Some(e) = want.blown {
+            differ("blown", text(&u.status.blown), text(&e));
         }
         if let Some(e) = want.in_combat {
             differ("in combat", text(&u.status.in_combat), text(&e));
@@ -564,6 +593,9 @@ fn random_tables_and_orders_never_leave_units_overlapping() {
                 original_strength: None,
                 rout_hits: 0,
                 in_combat: false,
+                last_advance: 0,
+                last_combat_turn: 0,
+                combat_rounds: 0,
             };
             let spec = adjutant::campaign::UnitSpec {
                 id: unit.id.clone(),

@@ -157,6 +157,13 @@ pub struct CombatCall {
     pub continuing: bool,
     /// Wider Cavalry Basing (optional rule).
     pub wider_basing: bool,
+    /// Whether the call rolls the die of a general attached to a unit that
+    /// suffers two or more hits. An umpire call does; a turn in which a unit
+    /// fights several enemies rolls one die for the unit's whole round
+    /// instead, since the rule counts the hits the unit suffers, not each
+    /// enemy's.
+    #[serde(skip)]
+    pub general_dice: bool,
 }
 
 /// How the round was decided.
@@ -372,6 +379,7 @@ impl CombatCall {
             defender: CombatSide::from_reading(&d, Role::Defender)?,
             continuing,
             wider_basing,
+            general_dice: true,
         })
     }
 
@@ -994,7 +1002,7 @@ pub fn resolve(
     // is killed/disabled and removed from play."
     let mut general_text = String::new();
     for (res, side, name) in [(&mut ar, a, &a_name), (&mut dr, d, &d_name)] {
-        if side.general_attached && res.hits_suffered >= 2 {
+        if call.general_dice && side.general_attached && res.hits_suffered >= 2 {
             let roll = trace.roll_d6(
                 dice,
                 &format!("general: attached to {name}, {} hits", res.hits_suffered),

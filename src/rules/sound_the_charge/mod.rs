@@ -23,7 +23,7 @@ pub mod umpire;
 
 use std::collections::BTreeMap;
 
-use super::orders::{Order, ParseError, Rejection};
+use super::orders::{Order, OrderSheet, ParseError, Rejection, order_lines, words};
 use super::ruleset::{Event, PhaseKind, PhaseSpec, Resolution, Ruleset, SetupProblem};
 use super::state::{GameState, GeneralState, UnitState, UnitStatus};
 use super::umpire::{UmpireError, UmpireReport};
@@ -124,6 +124,56 @@ impl Ruleset for SoundTheCharge {
             clause: None,
         })?;
         turn::validate::check(state, side, line, &parsed).map(|o| to_order(&o))
+    }
+
+    /// As the default, but each order is checked with the side's other
+    /// orders of the sheet, which decide whether a unit may shoot (ruling
+    /// STC-71: a unit that charges may not; guns that unlimber may).
+    fn check_orders(&self, state: &GameState, side: &str, text: &str) -> OrderSheet {
+        let mut sheet = OrderSheet::default();
+        let mut parsed = Vec::new();
+        for (line, raw) in order_lines(text) {
+            let w = words(raw);
+            if w.first().map(String::as_str) == Some("salt") {
+                sheet.salt.push(w[1..].join(" "));
+                continue;
+            }
+            match orders::parse(raw) {
+                Ok(order) => parsed.push((line, order)),
+                Err(e) => sheet.parse_errors.push(ParseError {
+                    line,
+                    problem: e.to_string(),
+                }),
+            }
+        }
+        // Every other order first, on its own; then each `shoot` order with
+        // the other orders accepted, so that a move refused does not count
+        // against a shot.
+        let is_shot = |o: &orders::StcOrder| matches!(o, orders::StcOrder::Shoot { .. });
+        let mut results: Vec<Option<Result<orders::StcOrder, Rejection>>> = parsed
+            .iter()
+            .map(|(line, o)| (!is_shot(o)).then(|| turn::validate::check(state, side, *line, o)))
+            .collect();
+        let others: Vec<orders::StcOrder> = parsed
+            .iter()
+            .zip(&results)
+            .filter(|(_, r)| matches!(r, Some(Ok(_))))
+            .map(|((_, o), _)| o.clone())
+            .collect();
+        for ((line, o), r) in parsed.iter().zip(results.iter_mut()) {
+            if r.is_none() {
+                *r = Some(turn::validate::check_in_sheet(
+                    state, side, *line, o, &others,
+                ));
+            }
+        }
+        for r in results.into_iter().flatten() {
+            match r {
+                Ok(o) => sheet.accepted.push(to_order(&o)),
+                Err(r) => sheet.rejections.push(r),
+            }
+        }
+        sheet
     }
 
     fn resolve(

@@ -353,6 +353,7 @@ pub fn charge(
                 targets: Vec::new(),
                 contacted: false,
                 bonus_used,
+                from: start,
             });
             p.event(
                 "charge-halts",
@@ -441,6 +442,7 @@ pub fn charge(
         targets,
         contacted: true,
         bonus_used,
+        from: start,
     });
 }
 
@@ -506,6 +508,7 @@ fn short_charge(
         targets: Vec::new(),
         contacted: false,
         bonus_used: true,
+        from: *start,
     });
     p.event(
         "charge-fails",

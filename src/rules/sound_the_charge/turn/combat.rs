@@ -24,7 +24,8 @@ use super::retreat::{Cause, RetreatOutcome, eliminate, retreat_in};
 use crate::audit::dice::Dice;
 use crate::campaign::{Hundredths, Point};
 use crate::geometry::{
-    Rect, are_mutually_protected, bearing, distance_ahead_of_frontage_line, rect_distance,
+    Rect, are_mutually_protected, bearing, distance_ahead_of_frontage_line, distance_to_rect,
+    rect_distance,
 };
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::combat::{
@@ -37,8 +38,9 @@ use crate::rules::state::GameState;
 /// game, a cavalry regiment is blown".
 const BLOWN_AFTER: u32 = 2;
 
-/// Which face of a unit an enemy touches, by the bearing from the unit's
-/// centre to the enemy's centre.
+/// Which face of a unit an enemy touches: the edge most in contact with
+/// it, or, when none touches, the bearing from the unit's centre to the
+/// enemy's centre.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Face {
     Front,
@@ -48,6 +50,30 @@ enum Face {
 }
 
 fn face_towards(me: &Rect, other: &Rect) -> Face {
+    // The face the other unit touches: the edge of this unit with the most
+    // of its length in contact. The bearing between the centres alone would
+    // put two units on the front of a long line, one off each end of its
+    // centre, on its two flanks, and so on "opposite sides".
+    const SAMPLES: i64 = 20;
+    let faces = [Face::Front, Face::Right, Face::Rear, Face::Left];
+    let mut best: Option<(usize, Face)> = None;
+    for ((a, b), face) in me.edges().into_iter().zip(faces) {
+        let touching = (0..=SAMPLES)
+            .filter(|k| {
+                let p = Point {
+                    x: a.x + (b.x - a.x) * k / SAMPLES,
+                    y: a.y + (b.y - a.y) * k / SAMPLES,
+                };
+                distance_to_rect(p, other) <= CONTACT
+            })
+            .count();
+        if touching > 0 && best.is_none_or(|(n, _)| touching > n) {
+            best = Some((touching, face));
+        }
+    }
+    if let Some((_, face)) = best {
+        return face;
+    }
     let Some(b) = bearing(me.centre(), other.centre()) else {
         return Face::Front;
     };
@@ -60,15 +86,30 @@ fn face_towards(me: &Rect, other: &Rect) -> Face {
     }
 }
 
-/// Flank/rear Attacks: the enemy has figures "behind the target unit's
-/// frontage line". Squares and troops in town blocks "have no flanks or
-/// rear". Mutually Protected Flanks: "flank/rear charges may not be
-/// launched against the inner ends of the two units. Such attacks count as
-/// frontal attacks."
-fn under_flank_attack(state: &GameState, table: &Table, me: usize, enemy: usize) -> bool {
+/// Flank/rear Attacks: "the charging must begin the turn with one or more
+/// of its figures behind the target unit's frontage line". An enemy that
+/// charged this turn is judged where it began the turn (ruling STC-76); in a
+/// continuing round, where it stands ("The flanked unit counts as under
+/// flank/rear attack in continuing combat rounds as well, as long as the
+/// flanking unit is in contact"). Squares and troops in town blocks "have no
+/// flanks or rear". Mutually Protected Flanks: "flank/rear charges may not
+/// be launched against the inner ends of the two units. Such attacks count
+/// as frontal attacks."
+fn under_flank_attack(
+    state: &GameState,
+    table: &Table,
+    facts: &TurnFacts,
+    me: usize,
+    enemy: usize,
+) -> bool {
     let (Some(r), Some(e)) = (table.rects[me], table.rects[enemy]) else {
         return false;
     };
+    let began = facts
+        .start
+        .get(&state.units[enemy].spec.id)
+        .copied()
+        .unwrap_or(e);
     let u = &state.units[me];
     if u.spec.formation == "square"
         || super::fighting::kinds_under(state, &r)
@@ -77,7 +118,7 @@ fn under_flank_attack(state: &GameState, table: &Table, me: usize, enemy: usize)
     {
         return false;
     }
-    let behind = e
+    let behind = began
         .corners()
         .iter()
         .any(|&c| distance_ahead_of_frontage_line(&r, c) < -CONTACT);
@@ -194,7 +235,7 @@ fn side(
         formation: formation_of(&u.spec),
         disordered: u.disordered,
         shaken: u.shaken,
-        flank_rear: under_flank_attack(state, table, me, enemy),
+        flank_rear: under_flank_attack(state, table, facts, me, enemy),
         opposite_sides: (faces.contains(&Face::Front) && faces.contains(&Face::Rear))
             || (faces.contains(&Face::Left) && faces.contains(&Face::Right)),
         general_attached: general_attached(state, &u.spec.id),
@@ -223,8 +264,9 @@ struct Tally {
     guns_held_by: Option<usize>,
     bounced_from: Option<usize>,
     guns_overrun: bool,
-    general_rolled: bool,
-    general_lost: bool,
+    /// The general's die the combat call rolled for this unit, if it did
+    /// (ruling STC-17).
+    general_roll: Option<u32>,
     enemies: Vec<usize>,
     shaken_or_flanked: bool,
     opposite_sides: bool,
@@ -345,6 +387,9 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
                 defender: side(state, &table, facts, d, a, share[&(d, a)], false, &faces(d)),
                 continuing,
                 wider_basing: wider_basing(state),
+                // One general's die for a unit's whole round: the call
+                // rolls it only when both units fight no one else.
+                general_dice: contacts[&a].len() == 1 && contacts[&d].len() == 1,
             };
             let called = match table::resolve(&call, dice) {
                 Ok(c) => c,
@@ -425,8 +470,7 @@ fn record_pair(
     at.enemies.push(d);
     at.shaken_or_flanked |= call.attacker.shaken || call.attacker.flank_rear;
     at.opposite_sides |= call.attacker.opposite_sides;
-    at.general_rolled |= r.attacker.general_roll.is_some();
-    at.general_lost |= r.attacker.general_lost;
+    at.general_roll = at.general_roll.or(r.attacker.general_roll);
     match r.decision {
         Decision::GunsHeld => at.guns_held_by = Some(d),
         Decision::BouncedOffSquare => at.bounced_from = Some(d),
@@ -438,8 +482,7 @@ fn record_pair(
     dt.enemies.push(a);
     dt.shaken_or_flanked |= call.defender.shaken || call.defender.flank_rear;
     dt.opposite_sides |= call.defender.opposite_sides;
-    dt.general_rolled |= r.defender.general_roll.is_some();
-    dt.general_lost |= r.defender.general_lost;
+    dt.general_roll = dt.general_roll.or(r.defender.general_roll);
     match r.decision {
         Decision::SkirmishersOverrun => dt.overrun = true,
         Decision::GunsOverrun => dt.guns_overrun = true,
@@ -494,6 +537,16 @@ fn settle(
         let name = state.units[i].spec.name.clone();
         let is_guns = arm_of(&state.units[i].spec) == Some(Arm::Artillery);
         let is_infantry = arm_of(&state.units[i].spec) == Some(Arm::Infantry);
+        // The die the combat call rolled stands whatever became of the unit
+        // (crews overrun count the hits scored against them, ruling STC-17).
+        if let Some(roll) = t.general_roll {
+            let attached = state.generals.iter().position(|g| {
+                g.lost.is_none() && g.spec.attached_to.as_deref() == Some(id.as_str())
+            });
+            if let Some(n) = attached {
+                super::shooting::general_rolled(state, n, i, t.suffered, true, roll, events);
+            }
+        }
         if t.overrun {
             removals.push((i, "overrun: \"Skirmishers in the open are unable to face attacks by close-order troops; if they cannot evade the enemy charge they are overrun and eliminated.\" (Skirmishers in Combat)".to_string()));
             continue;
@@ -503,16 +556,8 @@ fn settle(
             continue;
         }
         apply_hits(&mut state.units[i], t.suffered);
-        if t.general_lost {
-            let lost_general = state
-                .generals
-                .iter_mut()
-                .find(|g| g.lost.is_none() && g.spec.attached_to.as_deref() == Some(id.as_str()));
-            if let Some(g) = lost_general {
-                g.lost = Some("killed or disabled".to_string());
-            }
-        } else if !t.general_rolled {
-            super::shooting::general_risk(state, i, t.suffered, dice, events);
+        if t.general_roll.is_none() {
+            super::shooting::general_risk(state, i, t.suffered, true, dice, events);
         }
         let u = &state.units[i];
         let wide_cav = wider_basing(state) && arm_of(&u.spec) == Some(Arm::Cavalry);

@@ -658,6 +658,7 @@ impl TurnFacts {
         }
         for c in &record.charges {
             f.charged.insert(c.attacker.clone());
+            f.start.insert(c.attacker.clone(), c.from);
         }
         for u in &state.units {
             let id = &u.spec.id;

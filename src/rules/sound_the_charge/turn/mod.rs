@@ -75,6 +75,11 @@ pub struct ChargeMade {
     pub contacted: bool,
     /// Whether it used its charge bonus movement.
     pub bonus_used: bool,
+    /// The charger's footprint before it charged, which is where it began
+    /// the turn (a unit that has moved may not charge): Flank/rear Attacks,
+    /// "the charging must begin the turn with one or more of its figures
+    /// behind the target unit's frontage line".
+    pub from: crate::geometry::Rect,
 }
 
 /// What the phases of this turn did that later phases read.

@@ -1141,7 +1141,10 @@ pub fn phase(
         }
         let m = &p.movers[i];
         let (forward, allowance, moved) = (m.forward, m.allowance, m.moved || m.maneuvered);
-        let used = m.used;
+        // A unit that only changed formation or facing moved no distance
+        // (ruling STC-74: guns may unlimber and fire), though the change
+        // used part of its allowance.
+        let used = if m.moved { m.used } else { 0 };
         let u = &mut p.state.units[i];
         u.status.last_advance = forward;
         u.status.advanced_full_speed = forward > 0 && forward >= allowance;

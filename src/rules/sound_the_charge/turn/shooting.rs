@@ -90,6 +90,19 @@ pub fn validate(
     order: &StcOrder,
     sheet: &[StcOrder],
 ) -> Result<Shot, Rejection> {
+    validate_with(state, side, line, order, sheet, true)
+}
+
+/// [`validate`], measuring range, arc and sight on the table as it stands
+/// only when `geometry` is set.
+fn validate_with(
+    state: &GameState,
+    side: &str,
+    line: usize,
+    order: &StcOrder,
+    sheet: &[StcOrder],
+    geometry: bool,
+) -> Result<Shot, Rejection> {
     let StcOrder::Shoot {
         unit,
         target,
@@ -258,7 +271,7 @@ pub fn validate(
         split: split_id,
         through_skirmishers: *through_skirmishers,
     };
-    if !moves && !sheet.is_empty() {
+    if geometry && !moves && !sheet.is_empty() {
         let table = Table::new(state);
         aim(state, &table, &shot).map_err(|w| reject(line, name, w))?;
     }
@@ -512,15 +525,22 @@ fn close_combat_bar(state: &GameState, table: &Table, fi: usize, ti: usize) -> O
     if engaged.is_empty() {
         return None;
     }
-    let (need, per, word) = match arm_of(&t.spec) {
-        Some(Arm::Cavalry) => (5, 50, "cavalry"),
-        Some(Arm::Artillery) => (2, 100, "guns"),
-        _ => (7, 38, "foot"),
+    // A figure's frontage in hundredths, as a fraction: infantry 3/8" is
+    // 75/2, which a whole number would round to a figure too few or too many
+    // along a line.
+    let (need, per, per_den, word) = match arm_of(&t.spec) {
+        Some(Arm::Cavalry) => (5, 50, 1, "cavalry"),
+        Some(Arm::Artillery) => (2, 100, 1, "guns"),
+        _ => (7, 75, 2, "foot"),
     };
-    let figures = t
-        .spec
-        .strength
-        .min(u32::try_from(rect.width / per.max(1)).unwrap_or(0).max(1));
+    let figures = t.spec.strength.min(
+        u32::try_from(rect.width * per_den / per)
+            .unwrap_or(0)
+            .max(1),
+    );
+    // A figure hangs free when no engaged enemy lies within a figure's
+    // frontage of its front centre.
+    let per = (per + per_den - 1) / per_den;
     let free = figure_front_centres(&rect, figures)
         .into_iter()
         .filter(|p| engaged.iter().all(|e| distance_to_rect(*p, e) > per))
@@ -865,7 +885,20 @@ pub fn phase(
 /// where movement leaves the units, so they are measured when the phase is
 /// resolved, and a shot they forbid becomes an outcome with its reason.
 pub fn allowed(state: &GameState, side: &str, order: &StcOrder) -> Result<(), NoShot> {
-    validate(state, side, 0, order, &[])
+    allowed_in_sheet(state, side, order, &[])
+}
+
+/// [`allowed`] with the side's other orders this turn (`sheet`), which
+/// decide some of it (ruling STC-71): a unit that charges, reforms or leaves
+/// its guns, or guns that move, may not shoot; guns that unlimber this turn
+/// may (ruling STC-74).
+pub fn allowed_in_sheet(
+    state: &GameState,
+    side: &str,
+    order: &StcOrder,
+    sheet: &[StcOrder],
+) -> Result<(), NoShot> {
+    validate_with(state, side, 0, order, sheet, false)
         .map(|_| ())
         .map_err(|r| NoShot {
             problem: r.problem,
@@ -1048,7 +1081,7 @@ fn take_hits(
     let total = hits_this_turn.entry(tid.clone()).or_default();
     *total += hits;
     let total = *total;
-    general_risk(state, ti, hits, dice, events);
+    general_risk(state, ti, hits, false, dice, events);
     // "Passive units test if hit by shooting." Friends struck by a
     // bounce-through are the active side's and take no test (ruling
     // STC-65).
@@ -1119,11 +1152,14 @@ fn take_hits(
 
 /// Generals: "If a general is attached to a unit that suffers two or more
 /// shooting or close combat hits, roll a die: On a '1' the general is
-/// killed/disabled and removed from play." Counted per unit's fire.
+/// killed/disabled and removed from play." Counted per unit's fire, and
+/// rolled before the unit's morale test (ruling STC-75). `combat` names the
+/// hits as close combat hits in the event.
 pub(super) fn general_risk(
     state: &mut GameState,
     ti: usize,
     hits: u32,
+    combat: bool,
     dice: &mut dyn Dice,
     events: &mut Vec<Event>,
 ) {
@@ -1131,28 +1167,53 @@ pub(super) fn general_risk(
         return;
     }
     let tid = state.units[ti].spec.id.clone();
-    for g in &mut state.generals {
-        if g.lost.is_some() || g.spec.attached_to.as_deref() != Some(tid.as_str()) {
-            continue;
-        }
+    let attached: Vec<usize> = state
+        .generals
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| g.lost.is_none() && g.spec.attached_to.as_deref() == Some(tid.as_str()))
+        .map(|(n, _)| n)
+        .collect();
+    for n in attached {
         let roll = dice.roll(
             crate::audit::dice::Die::D6,
-            &format!("general: {} attached to {tid}, {hits} hits", g.spec.id),
-        );
-        let lost = roll == 1;
-        if lost {
-            g.lost = Some("killed or disabled".to_string());
-        }
-        events.push(event(
-            "general",
-            &[&g.spec.id, &tid],
-            format!(
-                "{} is with {tid}, which suffered {hits} hits: rolled {roll}, {} (Generals: \"On a '1' the general is killed/disabled and removed from play\").",
-                g.spec.name,
-                if lost { "killed or disabled" } else { "unharmed" }
+            &format!(
+                "general: {} attached to {tid}, {hits} hits",
+                state.generals[n].spec.id
             ),
-        ));
+        );
+        general_rolled(state, n, ti, hits, combat, roll, events);
     }
+}
+
+/// Applies a general's die already rolled for the unit `ti` he is attached
+/// to (by this phase or by the combat call): on a 1 he is out of play. Says
+/// so in a `general` event either way.
+pub(super) fn general_rolled(
+    state: &mut GameState,
+    n: usize,
+    ti: usize,
+    hits: u32,
+    combat: bool,
+    roll: u32,
+    events: &mut Vec<Event>,
+) {
+    let tid = state.units[ti].spec.id.clone();
+    let g = &mut state.generals[n];
+    let lost = roll == 1;
+    if lost {
+        g.lost = Some("killed or disabled".to_string());
+    }
+    events.push(event(
+        "general",
+        &[&g.spec.id, &tid],
+        format!(
+            "{} is with {tid}, which suffered {hits} hits{}: rolled {roll}, {} (Generals: \"On a '1' the general is killed/disabled and removed from play\").",
+            g.spec.name,
+            if combat { " in close combat" } else { "" },
+            if lost { "killed or disabled" } else { "unharmed" }
+        ),
+    ));
 }
 
 /// Artillery Bounce-Through (optional rule): "Take a straight line from the

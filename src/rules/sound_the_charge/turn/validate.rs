@@ -251,6 +251,18 @@ pub fn check(
     line: usize,
     order: &StcOrder,
 ) -> Result<StcOrder, Rejection> {
+    check_in_sheet(state, side, line, order, &[])
+}
+
+/// [`check`], with the side's other orders this turn (`sheet`, as written)
+/// for what they decide about a `shoot` order (ruling STC-71).
+pub fn check_in_sheet(
+    state: &GameState,
+    side: &str,
+    line: usize,
+    order: &StcOrder,
+    sheet: &[StcOrder],
+) -> Result<StcOrder, Rejection> {
     let subject = order.unit().as_str().to_string();
     let resolved = resolve_refs(state, side, order).map_err(|r| Rejection {
         line,
@@ -266,11 +278,13 @@ pub fn check(
         clause: r.clause,
     })?;
     if matches!(resolved, StcOrder::Shoot { .. }) {
-        super::shooting::allowed(state, side, &resolved).map_err(|r| Rejection {
-            line,
-            unit: Some(id.clone()),
-            problem: r.problem,
-            clause: Some(r.clause),
+        super::shooting::allowed_in_sheet(state, side, &resolved, sheet).map_err(|r| {
+            Rejection {
+                line,
+                unit: Some(id.clone()),
+                problem: r.problem,
+                clause: Some(r.clause),
+            }
         })?;
     }
     Ok(resolved)
