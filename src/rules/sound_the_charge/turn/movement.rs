@@ -801,6 +801,36 @@ pub struct PathRules<'r> {
 
 /// Plans a path of steps for unit `i`: every step's cost by its kind and the
 /// ground, and everything that would stop it.
+/// How many inches of allowance one inch of `step` costs on open ground.
+/// "Oblique, sidestep, and backstep moves are done at half speed. Units may
+/// wheel backwards at one-quarter speed." "But the wheeling rate is at half
+/// speed if the unit is Grade D or unsteady." Skirmishers (`free`) move
+/// freely.
+fn step_kind_factor(step: &Step, free: bool, slow_wheel: bool) -> Hundredths {
+    if free {
+        return 1;
+    }
+    match step {
+        Step::Forward(_) => 1,
+        Step::Backstep(_) | Step::Sidestep(..) | Step::Oblique(..) => 2,
+        Step::Wheel(_, deg) if *deg < 0 => 4,
+        Step::Wheel(..) if slow_wheel => 2,
+        Step::Wheel(..) | Step::Face(_) => 1,
+    }
+}
+
+/// The least `steps` can cost from `start`: on open ground, through no one.
+fn least_cost(u: &UnitState, start: &Rect, steps: &[Step], free: bool) -> Hundredths {
+    let slow_wheel = grade_rank(&u.spec.grade) >= 3 || !is_steady(u);
+    let mut at = *start;
+    let mut cost = 0;
+    for step in steps {
+        cost += step.distance(&at) * step_kind_factor(step, free, slow_wheel);
+        at = step.apply(&at);
+    }
+    cost
+}
+
 pub fn plan_path(
     field: &Field,
     u: &UnitState,
@@ -832,20 +862,7 @@ pub fn plan_path(
             Step::Face(c) => Step::Face(c),
         }
         .apply(&at);
-        // "Oblique, sidestep, and backstep moves are done at half speed.
-        // Units may wheel backwards at one-quarter speed." "But the wheeling
-        // rate is at half speed if the unit is Grade D or unsteady."
-        let kind: Hundredths = if rules.free {
-            1
-        } else {
-            match step {
-                Step::Forward(_) => 1,
-                Step::Backstep(_) | Step::Sidestep(..) | Step::Oblique(..) => 2,
-                Step::Wheel(_, deg) if *deg < 0 => 4,
-                Step::Wheel(..) if grade_d || unsteady => 2,
-                Step::Wheel(..) | Step::Face(_) => 1,
-            }
-        };
+        let kind = step_kind_factor(step, rules.free, grade_d || unsteady);
         let mut terrain = 1;
         for r in [&half, &next] {
             let g = ground(field, u, r)?;
@@ -1366,7 +1383,23 @@ pub fn move_unit(
     let plan = match plan_path(&p.field, &u, i, &start, steps, &rules) {
         Ok(plan) => plan,
         Err(b) => {
-            p.impossible(i, what, &b.reason);
+            // A move longer than the unit can go is that first, whatever
+            // stands in its way further on.
+            let left = p.remaining(i) * if road { 2 } else { 1 };
+            let least = least_cost(&u, &start, steps, free);
+            if least > left {
+                p.impossible(
+                    i,
+                    what,
+                    &format!(
+                        "the move costs at least {} of movement and only {} is left ({MOVEMENT_TABLE})",
+                        inches(least),
+                        inches(left)
+                    ),
+                );
+            } else {
+                p.impossible(i, what, &b.reason);
+            }
             return;
         }
     };
