@@ -167,10 +167,12 @@ impl Ruleset for SoundTheCharge {
                 ));
             }
         }
-        for r in results.into_iter().flatten() {
-            match r {
-                Ok(o) => sheet.accepted.push(to_order(&o)),
-                Err(r) => sheet.rejections.push(r),
+        let mut given = OrdersOfUnits::default();
+        for ((line, _), r) in parsed.iter().zip(results) {
+            match r.map(|r| r.and_then(|o| given.admit(*line, o))) {
+                Some(Ok(o)) => sheet.accepted.push(to_order(&o)),
+                Some(Err(r)) => sheet.rejections.push(r),
+                None => {}
             }
         }
         sheet
@@ -276,5 +278,72 @@ pub fn to_order(order: &orders::StcOrder) -> Order {
         verb: words.next().unwrap_or_default(),
         unit: Some(unit),
         words: words.collect(),
+    }
+}
+
+/// What a sheet has already given each unit, so that a line contradicting an
+/// earlier one is refused rather than left for the turn to trip over: `hold`
+/// with anything else, a second move (a path of steps is one line), a
+/// second shot. A formation change and a move, or a move and a shot, may be
+/// given on separate lines.
+#[derive(Default)]
+struct OrdersOfUnits {
+    /// By unit id: the line of its `hold`, of its move, of its shot, and of
+    /// its first order of any kind.
+    lines: BTreeMap<String, [Option<usize>; 4]>,
+}
+
+impl OrdersOfUnits {
+    const HOLD: usize = 0;
+    const MOVE: usize = 1;
+    const SHOT: usize = 2;
+    const ANY: usize = 3;
+
+    fn admit(
+        &mut self,
+        line: usize,
+        order: orders::StcOrder,
+    ) -> Result<orders::StcOrder, Rejection> {
+        use orders::StcOrder as O;
+        let unit = order.unit().as_str().to_string();
+        let kind = match &order {
+            O::Hold { .. } => Some(Self::HOLD),
+            O::Move { .. }
+            | O::Charge { .. }
+            | O::Manhandle { .. }
+            | O::MoveTo { .. }
+            | O::Reinforce { .. }
+            | O::Retreat { .. } => Some(Self::MOVE),
+            O::Shoot { .. } => Some(Self::SHOT),
+            _ => None,
+        };
+        let seen = self.lines.entry(unit.clone()).or_default();
+        let conflict = match kind {
+            Some(Self::HOLD) => seen[Self::ANY].map(|l| (l, "`hold` must be its only order")),
+            Some(k) if seen[k].is_some() => seen[k].map(|l| {
+                (
+                    l,
+                    if k == Self::MOVE {
+                        "one move a turn: write the whole path on one line (`forward 2, wheel left 30`)"
+                    } else {
+                        "one shooting order a turn: split fire is one line (`shoot 3-ligne split 4-ligne`)"
+                    },
+                )
+            }),
+            _ => seen[Self::HOLD].map(|l| (l, "it holds, so it can be given nothing else")),
+        };
+        if let Some((earlier, why)) = conflict {
+            return Err(Rejection {
+                line,
+                unit: Some(unit.clone()),
+                problem: format!("it already has an order on line {earlier}; {why}"),
+                clause: None,
+            });
+        }
+        if let Some(k) = kind {
+            seen[k] = Some(line);
+        }
+        seen[Self::ANY].get_or_insert(line);
+        Ok(order)
     }
 }
