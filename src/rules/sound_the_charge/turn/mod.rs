@@ -22,6 +22,7 @@ pub mod combat;
 pub mod field;
 pub mod fighting;
 pub mod movement;
+pub mod overhead;
 pub mod rally;
 pub mod reform;
 pub mod retreat;

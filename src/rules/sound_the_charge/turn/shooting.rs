@@ -503,6 +503,20 @@ fn blocked(
                 )
             });
         }
+        if guns && let Some(own) = table.rects[fi] {
+            match super::overhead::fire_over(
+                state,
+                &own,
+                from,
+                to,
+                &r,
+                &other.spec.name,
+                !enemy,
+            ) {
+                Ok(()) => continue,
+                Err(why) => return Some(why),
+            }
+        }
         return Some(format!("{} stands in the line of fire", other.spec.name));
     }
     None
