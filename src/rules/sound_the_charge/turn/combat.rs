@@ -42,14 +42,14 @@ const BLOWN_AFTER: u32 = 2;
 /// it, or, when none touches, the bearing from the unit's centre to the
 /// enemy's centre.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Face {
+pub(super) enum Face {
     Front,
     Right,
     Rear,
     Left,
 }
 
-fn face_towards(me: &Rect, other: &Rect) -> Face {
+pub(super) fn face_towards(me: &Rect, other: &Rect) -> Face {
     // The face the other unit touches: the edge of this unit with the most
     // of its length in contact. The bearing between the centres alone would
     // put two units on the front of a long line, one off each end of its
@@ -314,12 +314,18 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
     // Each unit's dice, shared out among its enemies.
     let mut share: BTreeMap<(usize, usize), u32> = BTreeMap::new();
     let mut reinforced: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    // Towns: all the figures inside a block fight, and its attackers count
+    // all theirs up to 36 a side (12 against a chateau).
+    let town_figures = super::town::combat_figures(state, &table, &contacts);
     for (&i, enemies) in &contacts {
         let (extra, who) = reinforcing_figures(state, &table, i, &engaged);
         if !who.is_empty() {
             reinforced.insert(i, who);
         }
-        let figures = combat_figures(&state.units[i].spec) + extra;
+        let figures = town_figures
+            .get(&i)
+            .copied()
+            .unwrap_or_else(|| combat_figures(&state.units[i].spec) + extra);
         if enemies.len() == 1 {
             share.insert((i, enemies[0]), figures);
             continue;

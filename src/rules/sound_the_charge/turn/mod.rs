@@ -27,6 +27,7 @@ pub mod rally;
 pub mod reform;
 pub mod retreat;
 pub mod shooting;
+pub mod town;
 pub mod validate;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -424,9 +424,12 @@ pub fn allowed(state: &GameState, side: &str, order: &StcOrder) -> Result<(), Re
                         "Charging and Evading, rule 7",
                     );
                 }
+                // A chateau is a town block too ("If a town block actually
+                // represents a single chateau").
                 if let Some(rect) = footprint(&t.spec)
                     && a != Some(Arm::Infantry)
-                    && Field::new(state).is_on(&rect, "town-block")
+                    && (Field::new(state).is_on(&rect, "town-block")
+                        || Field::new(state).is_on(&rect, "chateau"))
                 {
                     return refuse(
                         "only infantry may attack or enter town blocks",

@@ -384,8 +384,9 @@ fn firing_figures(state: &GameState, table: &Table, fi: usize, target: &Rect) ->
     let Some(rect) = table.rects[fi] else {
         return (Vec::new(), 0);
     };
-    let n = front_rank_figures(&u.spec);
-    if u.spec.formation == "square" {
+    let town = super::town::fire_out_figures(state, fi, &rect);
+    let n = town.unwrap_or_else(|| front_rank_figures(&u.spec));
+    if u.spec.formation == "square" || town.is_some() {
         // "A square may fire from any face": the face whose facing is
         // nearest the bearing to the target.
         let c = rect.centre();
@@ -394,7 +395,16 @@ fn firing_figures(state: &GameState, table: &Table, fi: usize, target: &Rect) ->
         let rel = (bearing / 100 - i64::from(rect.facing)).rem_euclid(360);
         let turn = (((rel + 45) / 90) % 4) as u32 * 90;
         let facing = (rect.facing + turn) % 360;
-        let half = rect.width / 2;
+        // A square's faces are alike; a unit in a town block fires out of
+        // the side of its footprint towards the target, a flank as wide as
+        // the footprint is deep.
+        let (half, width) = if town.is_some() && turn % 180 == 0 {
+            (rect.depth / 2, rect.width)
+        } else if town.is_some() {
+            (rect.width / 2, rect.depth)
+        } else {
+            (rect.width / 2, rect.width)
+        };
         let (dx, dy) = unit_step(facing);
         let face = Rect {
             front_centre: Point {
@@ -402,7 +412,7 @@ fn firing_figures(state: &GameState, table: &Table, fi: usize, target: &Rect) ->
                 y: c.y + dy * half,
             },
             facing,
-            width: rect.width,
+            width,
             depth: rect.depth,
         };
         return (figure_front_centres(&face, n), facing);
