@@ -1407,6 +1407,10 @@ pub fn move_unit(
     if in_town(&start) && !in_town(&plan.end) {
         cost += p.movers[i].allowance / 2;
     }
+    if let Some(why) = super::town::over_capacity(&p.field, i, &plan.end) {
+        p.impossible(i, what, &why);
+        return;
+    }
     // Fieldworks: "It costs a full move to cross a line of fieldworks": the
     // crossing must be the unit's whole move this turn.
     if plan.crosses_works {

@@ -88,3 +88,62 @@ pub fn combat_figures(
     }
     figures
 }
+
+/// Towns: "A block can hold 24 figures."
+pub const BLOCK_HOLDS: u32 = 24;
+
+/// The town blocks and chateaux that hold a point.
+fn blocks_at(state: &GameState, p: crate::campaign::Point) -> Vec<&crate::campaign::Terrain> {
+    state
+        .terrain
+        .iter()
+        .filter(|t| matches!(t.kind.as_str(), "town-block" | "chateau"))
+        .filter(|t| match &t.shape {
+            crate::campaign::TerrainShape::Area { points } => {
+                crate::geometry::point_in_polygon(p, points)
+            }
+            _ => false,
+        })
+        .collect()
+}
+
+/// Why unit `i` may not end a move at `end`, if the block it would stand in
+/// would then hold more than 24 figures: its own and those of every other
+/// unit whose centre is in the block (ruling STC-92).
+pub fn over_capacity(field: &super::Field, i: usize, end: &Rect) -> Option<String> {
+    let state = field.state;
+    for block in blocks_at(state, end.centre()) {
+        let crate::campaign::TerrainShape::Area { points } = &block.shape else {
+            continue;
+        };
+        let there: u32 = field
+            .on_table()
+            .filter(|&j| j != i)
+            .filter_map(|j| field.rect(j).map(|r| (j, r)))
+            .filter(|(_, r)| crate::geometry::point_in_polygon(r.centre(), points))
+            .map(|(j, _)| field.unit(j).spec.strength)
+            .sum();
+        let mine = state.units[i].spec.strength;
+        if there + mine > BLOCK_HOLDS {
+            return Some(format!(
+                "{} ({}) already holds {there} figures, and {mine} more would pass the 24 a block can hold (Terrain Suggestions, Towns: \"A block can hold 24 figures.\")",
+                block.kind.replace('-', " "),
+                block.id
+            ));
+        }
+    }
+    None
+}
+
+/// Whether a retreat that began at `start` would end at `end` still inside
+/// the block it began in: "A unit in a block that fails a fire test or
+/// loses a round of combat must retreat out of the block it occupies."
+pub fn still_in_block(state: &GameState, start: &Rect, end: &Rect) -> bool {
+    let end_centre = end.centre();
+    blocks_at(state, start.centre()).iter().any(|b| match &b.shape {
+        crate::campaign::TerrainShape::Area { points } => {
+            crate::geometry::point_in_polygon(end_centre, points)
+        }
+        _ => false,
+    })
+}
