@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use mail_parser::MessageParser;
+use mail_parser::{MessageParser, MimeHeaders};
 
 const BIN: &str = env!("CARGO_BIN_EXE_adjutant");
 
@@ -88,6 +88,8 @@ fn the_demo_plays_the_game_to_its_end_by_mail_and_verifies() {
         3 * result.turns,
         "each result to the GM and both players"
     );
+
+    no_side_report_names_a_unit_hidden_from_it(&result);
 
     // Running it again replaces its own folder.
     let mut sink = Vec::new();
@@ -213,4 +215,99 @@ poll_seconds = 1
     assert!(exited, "the daemon stopped after SIGTERM: {}", text(&out));
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("shutting down"), "{}", text(&out));
+}
+
+/// What a person reads in a report mail: the plain text and the HTML, and
+/// the map's SVG.
+fn readable(raw: &[u8]) -> (String, String) {
+    let m = MessageParser::default().parse(raw).expect("a message");
+    let mut prose = m.body_text(0).unwrap_or_default().into_owned();
+    prose.push_str(&m.body_html(0).unwrap_or_default());
+    let svg = m
+        .attachments()
+        .filter(|part| part.attachment_name().is_some_and(|n| n.ends_with(".svg")))
+        .map(|part| String::from_utf8_lossy(part.contents()).into_owned())
+        .collect();
+    (prose, svg)
+}
+
+/// docs/RULINGS.md REP-1: a side's report names only the units it can see.
+/// For every resolution the demo played, the enemy units hidden from a side
+/// at its end (as `report::visibility` decides) appear nowhere in the report
+/// mail that side's player received: not in the text, the HTML or the map.
+fn no_side_report_names_a_unit_hidden_from_it(result: &adjutant::demo::DemoResult) {
+    use adjutant::audit::Kind;
+    let store = adjutant::store::Store::open(&result.data_dir).expect("store");
+    let folder = tempfile::tempdir().expect("dir");
+    let campaign = adjutant::demo::bundled_campaign(folder.path()).expect("campaign");
+    let ruleset = adjutant::rules::ruleset_for(&campaign.ruleset.id).expect("ruleset");
+    let mail: Vec<(String, Vec<u8>)> = files(&result.outbox_dir)
+        .into_iter()
+        .map(|p| {
+            (
+                p.file_name().expect("name").to_string_lossy().into_owned(),
+                std::fs::read(&p).expect("reads"),
+            )
+        })
+        .collect();
+    let mut hidden_checked = 0;
+    for r in store.resolutions(&campaign.id).expect("resolutions") {
+        if r.kind != Kind::Turn {
+            continue;
+        }
+        let done = r.result.as_ref().expect("resolved");
+        let state = store.state(&done.next_state_digest).expect("state");
+        let (events, _) = adjutant::engine::reports::decode(&done.events, &done.rolls);
+        for player in &campaign.players {
+            let seen =
+                adjutant::report::visibility::visible_to(ruleset, &state, &player.side, &events);
+            let hidden: Vec<&adjutant::campaign::UnitSpec> = state
+                .units
+                .iter()
+                .filter(|u| u.spec.side != player.side && !seen.contains(&u.spec.id))
+                .map(|u| &u.spec)
+                .collect();
+            let prefix = format!("{}.r{}.result.", campaign.id, r.k);
+            let report = mail
+                .iter()
+                .filter(|(name, _)| name.starts_with(&prefix))
+                .map(|(_, raw)| raw)
+                .find(|raw| {
+                    MessageParser::default()
+                        .parse(raw)
+                        .and_then(|m| {
+                            m.to()
+                                .and_then(|t| t.first())
+                                .and_then(|a| a.address.clone())
+                        })
+                        .is_some_and(|a| a == player.person.address)
+                })
+                .unwrap_or_else(|| panic!("no report {} to {}", r.k, player.person.address));
+            let (prose, svg) = readable(report);
+            assert!(
+                prose.contains("Despatch") && svg.contains("<svg"),
+                "report {} to {} was read",
+                r.k,
+                player.side
+            );
+            for unit in hidden {
+                let named = prose.contains(&unit.name) || svg.contains(&unit.name);
+                // The map labels units by id, as the text of a label.
+                let labelled = svg.contains(&format!(">{}<", unit.id));
+                assert!(
+                    !named && !labelled,
+                    "the report of resolution {} to {} shows {} ({}), hidden from it",
+                    r.k,
+                    player.side,
+                    unit.name,
+                    unit.id
+                );
+                hidden_checked += 1;
+            }
+        }
+    }
+    assert!(
+        hidden_checked > 0,
+        "the demo hid no unit from any side, so this check checked nothing"
+    );
 }

@@ -93,6 +93,7 @@ fn smtp(stack: &MailStack) -> SmtpTransport {
         password_file: None,
         ca_file: None,
         timeout_seconds: Some(20),
+        connections: None,
     })
     .expect("SMTP transport")
 }
@@ -596,4 +597,219 @@ fn the_daemon_takes_mail_through_the_imap_source_and_comes_to_rest() {
             .describe()
             .starts_with("imap umpire@example.org@127.0.0.1:")
     );
+}
+
+/// Kills the daemon process if a test fails before stopping it.
+struct Running(Option<std::process::Child>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(child) = self.0.as_mut() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// `adjutant daemon --config` with `kind = "imap"`, as a GM would run it:
+/// the opening mail goes out through Postfix, the orders come in over IMAP,
+/// and the acknowledgement is in the player's mailbox long before the next
+/// poll, because IDLE woke the loop; SIGTERM then stops it cleanly.
+#[test]
+fn the_configured_daemon_reads_imap_wakes_on_idle_and_stops_on_sigterm() {
+    let Some(stack) = stack() else { return };
+    let dir = tempfile::tempdir().expect("dir");
+    adjutant::demo::bundled_campaign(&dir.path().join("campaign")).expect("campaign");
+    std::fs::write(dir.path().join("imap.pw"), stack.password(GM)).expect("password file");
+    let config = dir.path().join("adjutant.toml");
+    std::fs::write(
+        &config,
+        format!(
+            r#"
+data_dir = "var"
+campaigns = ["campaign"]
+log_level = "info"
+[mail]
+from = "The Umpire <{GM}>"
+[inbox]
+kind = "imap"
+host = "127.0.0.1"
+port = {imap}
+security = "plain"
+user = "{GM}"
+password_file = "imap.pw"
+timeout_seconds = 20
+[transport]
+kind = "smtp"
+host = "127.0.0.1"
+port = {smtp}
+security = "plain"
+timeout_seconds = 20
+[intervals]
+# Far longer than the test waits: only IDLE can wake the loop in time.
+poll_seconds = 600
+"#,
+            imap = stack.imap_port,
+            smtp = stack.smtp_port
+        ),
+    )
+    .expect("config");
+    let mut daemon = Running(Some(
+        Command::new(env!("CARGO_BIN_EXE_adjutant"))
+            .args(["daemon", "--config", &config.to_string_lossy()])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("starts"),
+    ));
+    // The opening mail reaches the player: the daemon is up and waiting.
+    stack.wait_for_mail(LANNES, 1, WAIT);
+    // Let the daemon settle into IDLE (its own opening copy to the GM's
+    // mailbox is taken and set aside as its own mail first).
+    std::thread::sleep(Duration::from_secs(2));
+    let sent_at = std::time::Instant::now();
+    send(
+        &stack,
+        LANNES,
+        &mail(
+            LANNES,
+            SUBJECT,
+            "",
+            "passphrase vive-l-empereur\n1-ligne: hold\n",
+        ),
+    );
+    let inbox = stack.wait_for_mail(LANNES, 2, WAIT);
+    let waited = sent_at.elapsed();
+    assert!(
+        inbox.iter().any(|raw| text_of(raw).contains("accepted")),
+        "no acknowledgement among {} messages",
+        inbox.len()
+    );
+    assert!(
+        waited < Duration::from_secs(25),
+        "the acknowledgement took {waited:?}"
+    );
+    let mut child = daemon.0.take().expect("running");
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    // A wait on IDLE is cut into spans of IDLE_SPAN, so SIGTERM is answered
+    // within one span.
+    let limit = adjutant::daemon::IDLE_SPAN + Duration::from_secs(10);
+    let start = std::time::Instant::now();
+    while child.try_wait().ok().flatten().is_none() && start.elapsed() < limit {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let exited = child.try_wait().ok().flatten();
+    let _ = child.kill();
+    let out = child.wait_with_output().expect("output");
+    let log =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    let exited = exited.unwrap_or_else(|| panic!("no exit within {limit:?} of SIGTERM:\n{log}"));
+    assert!(exited.success(), "{log}");
+    assert!(log.contains("shutting down"), "{log}");
+    assert!(log.contains("imap"), "the log names the IMAP inbox:\n{log}");
+}
+
+/// Runs swaks, an SMTP client independent of adjutant and of this harness,
+/// against the private Postfix.
+fn swaks(stack: &MailStack, args: &[&str]) {
+    let out = Command::new("swaks")
+        .args(["--server", "127.0.0.1", "--port"])
+        .arg(stack.smtp_port.to_string())
+        .args(["--to", GM, "--hide-all"])
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("swaks is needed for this test (`.ci/run --install-only` installs it): {e}")
+        });
+    assert!(
+        out.status.success(),
+        "swaks {args:?}: {}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        stack.logs()
+    );
+}
+
+/// Players' mail written and sent by swaks: a wrong passphrase is refused
+/// with a reply that reveals nothing, orders in an HTML-only, quoted-printable
+/// ISO-8859-1 message are accepted, and an out-of-office reply is ignored.
+#[test]
+fn mail_sent_by_swaks_gets_the_documented_replies() {
+    let Some(stack) = stack() else { return };
+    let (dir, mut store) = campaign_store();
+    swaks(
+        &stack,
+        &[
+            "--from",
+            LANNES,
+            "--header",
+            &format!("Subject: {SUBJECT}"),
+            "--body",
+            "passphrase: vive-le-roi\n1-ligne: hold\n",
+        ],
+    );
+    // The whole DATA of the second message, as a mail client might write it.
+    let html = dir.path().join("html.eml");
+    let data = format!(
+        "From: Marshal Lannes <{LANNES}>\r\nTo: {GM}\r\nSubject: {SUBJECT}\r\n\
+         Message-ID: <swaks.html@french.invalid>\r\nMIME-Version: 1.0\r\n\
+         Content-Type: text/html; charset=iso-8859-1\r\n\
+         Content-Transfer-Encoding: quoted-printable\r\n\r\n\
+         <html><body><p>Sire, voici mes ordres pour l'arm=E9e.</p>\r\n\
+         <p>passphrase: vive-l-empereur<br>1-ligne: hold</p></body></html>\r\n"
+    );
+    std::fs::write(&html, data).expect("write");
+    swaks(
+        &stack,
+        &["--from", LANNES, "--data", &html.to_string_lossy()],
+    );
+    swaks(
+        &stack,
+        &[
+            "--from",
+            HOHENZOLLERN,
+            "--header",
+            "Subject: Abwesenheitsnotiz: [sound-the-charge-demo] orders",
+            "--add-header",
+            "Auto-Submitted: auto-replied",
+            "--body",
+            "Ich bin bis Montag nicht erreichbar.\n",
+        ],
+    );
+    stack.wait_for_mail(GM, 3, WAIT);
+
+    let mut inbox = ImapInbox::connect(imap_config(&stack)).expect("IMAP login");
+    let summary = inbox
+        .fetch_once(&mut store, &ingest_config(), &now())
+        .expect("fetch");
+    let outcomes: Vec<&Outcome> = summary.outcomes.iter().map(|(_, o)| o).collect();
+    assert_eq!(outcomes.len(), 3, "{outcomes:#?}");
+    assert!(
+        matches!(outcomes[0], Outcome::Refused { .. }),
+        "{:?}",
+        outcomes[0]
+    );
+    assert!(
+        matches!(outcomes[1], Outcome::Accepted { side, .. } if side == "french"),
+        "{:?}",
+        outcomes[1]
+    );
+    assert!(
+        matches!(outcomes[2], Outcome::Ignored { .. }),
+        "{:?}",
+        outcomes[2]
+    );
+    let replies = replies_to(&store, LANNES);
+    assert_eq!(replies.len(), 2, "one reply to each of Lannes's messages");
+    assert!(replies[0].body.contains("do not match a player"));
+    assert!(!replies[0].body.contains("vive-l-empereur"));
+    assert!(
+        replies[1].body.contains("1-ligne: hold"),
+        "{}",
+        replies[1].body
+    );
+    assert!(replies_to(&store, HOHENZOLLERN).is_empty());
 }

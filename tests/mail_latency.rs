@@ -95,13 +95,15 @@ fn smtp_acceptance_to_queued_acknowledgement_with_50_senders() {
     // A second connection to the store watches for each acknowledgement, as
     // the outbox would; the inbox loop below does the work.
     let queued: Arc<Mutex<BTreeMap<usize, Instant>>> = Arc::default();
+    let sent: Arc<Mutex<BTreeMap<usize, Instant>>> = Arc::default();
     let watcher = {
         let queued = Arc::clone(&queued);
+        let sent = Arc::clone(&sent);
         let data = data.clone();
         std::thread::spawn(move || {
             let store = Store::open(&data).expect("store");
             let deadline = Instant::now() + Duration::from_secs(300);
-            while queued.lock().expect("lock").len() < SENDERS && Instant::now() < deadline {
+            while sent.lock().expect("lock").len() < SENDERS && Instant::now() < deadline {
                 for entry in store.outbox(Some(ID)).expect("outbox") {
                     if let Some(i) = salt_of(&entry.mail.body) {
                         queued
@@ -109,6 +111,12 @@ fn smtp_acceptance_to_queued_acknowledgement_with_50_senders() {
                             .expect("lock")
                             .entry(i)
                             .or_insert_with(Instant::now);
+                        if entry.status == adjutant::store::OutboxStatus::Sent {
+                            sent.lock()
+                                .expect("lock")
+                                .entry(i)
+                                .or_insert_with(Instant::now);
+                        }
                     }
                 }
                 std::thread::sleep(Duration::from_millis(2));
@@ -162,6 +170,7 @@ fn smtp_acceptance_to_queued_acknowledgement_with_50_senders() {
         password_file: None,
         ca_file: None,
         timeout_seconds: Some(20),
+        connections: None,
     })
     .expect("SMTP transport");
     let policy = DeliveryPolicy {
@@ -186,6 +195,10 @@ fn smtp_acceptance_to_queued_acknowledgement_with_50_senders() {
     let accepted = accepted.lock().expect("lock");
     for (what, done) in [
         ("acknowledgement queued", queued.lock().expect("lock")),
+        (
+            "acknowledgement accepted by Postfix",
+            sent.lock().expect("lock"),
+        ),
         (
             "acknowledgement in the player's mailbox",
             delivered.lock().expect("lock"),

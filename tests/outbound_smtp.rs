@@ -73,6 +73,7 @@ fn transport(port: u16) -> SmtpTransport {
         password_file: None,
         ca_file: None,
         timeout_seconds: Some(10),
+        connections: None,
     })
     .expect("loopback plain text is allowed")
 }

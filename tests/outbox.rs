@@ -413,3 +413,54 @@ fn the_file_transport_writes_what_mail_parser_reads_back() {
             .any(|a| a.attachment_name() == Some("archive.txt"))
     );
 }
+
+/// Several messages go out at once over a transport that allows it; each
+/// attempt is still marked before the sending starts, and each result is
+/// recorded for its own message, whatever the order the sends finish in.
+#[test]
+fn messages_sent_at_once_each_get_their_own_result() {
+    let messages: Vec<OutgoingMail> = (1..=6).map(mail).collect();
+    let (_dir, mut store) = setup(&messages);
+    let transport = RecordingTransport::parallel(4, std::time::Duration::from_millis(50));
+    transport.fail("<test.m2@example.org>", SendError::transient("421 busy"));
+    transport.fail(
+        "<test.m5@example.org>",
+        SendError::permanent("550 no such user"),
+    );
+    let report = deliver_due(&mut store, &transport, &policy(), &at(0)).expect("delivers");
+    assert_eq!(
+        report.sent,
+        [
+            "<test.m1@example.org>",
+            "<test.m3@example.org>",
+            "<test.m4@example.org>",
+            "<test.m6@example.org>"
+        ]
+    );
+    assert_eq!(report.retried.len(), 1);
+    assert_eq!(report.retried[0].0, "<test.m2@example.org>");
+    assert_eq!(report.dead.len(), 1);
+    assert!(report.dead[0].1.contains("550"), "{:?}", report.dead);
+    assert!(
+        transport.most_at_once() > 1,
+        "the sends overlapped (at most {} at once)",
+        transport.most_at_once()
+    );
+    assert!(transport.most_at_once() <= 4);
+    let (s2, attempts2, next2, error2) = status(&store, "<test.m2@example.org>");
+    assert_eq!(s2, OutboxStatus::Queued);
+    assert_eq!(attempts2, 1);
+    assert_eq!(next2, t0() + Duration::seconds(60));
+    assert!(error2.is_some_and(|e| e.contains("421")));
+    assert_eq!(
+        status(&store, "<test.m5@example.org>").0,
+        OutboxStatus::Dead
+    );
+    for n in [1, 3, 4, 6] {
+        assert_eq!(
+            status(&store, &format!("<test.m{n}@example.org>")).0,
+            OutboxStatus::Sent
+        );
+    }
+    assert_eq!(transport.sent().len(), 4);
+}

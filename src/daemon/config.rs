@@ -50,8 +50,77 @@ fn default_reply_domain() -> String {
 pub enum InboxConfig {
     /// A Maildir that the MTA delivers into.
     Maildir { path: PathBuf },
+    /// An IMAP mailbox.
+    Imap(ImapInbox),
     /// No inbox: orders come only through `adjutant ingest` from an MTA pipe.
     None,
+}
+
+/// An IMAP mailbox as the file gives it; [`ImapInbox::connection`] makes
+/// the settings the IMAP client takes, reading the password file.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImapInbox {
+    pub host: String,
+    /// 993 for "tls", 143 for "starttls" and "plain", unless given.
+    pub port: Option<u16>,
+    /// "tls", "starttls", or "plain" (refused unless `host` is a loopback
+    /// address).
+    #[serde(default = "default_imap_security")]
+    pub security: String,
+    pub user: String,
+    /// A file holding the password (its first line), kept out of the config
+    /// file so that the config can be shared.
+    pub password_file: PathBuf,
+    #[serde(default = "default_mailbox")]
+    pub mailbox: String,
+    /// Move each message here once it is stored; without it, a stored
+    /// message is flagged seen and left where it is.
+    pub move_to: Option<String>,
+    /// A PEM file of extra CA certificates to trust (a private CA).
+    pub ca_file: Option<PathBuf>,
+    /// Seconds one network read or write may take.
+    pub timeout_seconds: Option<u64>,
+}
+
+fn default_imap_security() -> String {
+    "tls".to_string()
+}
+
+fn default_mailbox() -> String {
+    "INBOX".to_string()
+}
+
+impl ImapInbox {
+    fn security(&self) -> Result<crate::inbox::imap::Security, String> {
+        self.security
+            .parse()
+            .map_err(|e| format!("inbox.security: {e}"))
+    }
+
+    /// The client's settings, with the password read from its file.
+    pub fn connection(&self) -> Result<crate::inbox::imap::ImapConfig, String> {
+        use crate::inbox::imap::{AfterStore, ImapConfig, Security};
+        let security = self.security()?;
+        let text = std::fs::read_to_string(&self.password_file)
+            .map_err(|e| format!("cannot read {}: {e}", self.password_file.display()))?;
+        let password = text.lines().next().unwrap_or_default().trim_end();
+        let port = self.port.unwrap_or(match security {
+            Security::Tls => 993,
+            Security::StartTls | Security::Plain => 143,
+        });
+        let mut config = ImapConfig::new(&self.host, port, &self.user, password);
+        config.security = security;
+        config.mailbox = self.mailbox.clone();
+        config.ca_file = self.ca_file.clone();
+        if let Some(folder) = &self.move_to {
+            config.after = AfterStore::MoveTo(folder.clone());
+        }
+        if let Some(seconds) = self.timeout_seconds {
+            config.io_timeout = std::time::Duration::from_secs(seconds.max(1));
+        }
+        Ok(config)
+    }
 }
 
 /// Where mail goes.
@@ -79,13 +148,16 @@ fn default_sendmail() -> PathBuf {
 #[serde(deny_unknown_fields, default)]
 pub struct Intervals {
     /// Seconds between two looks at the inbox (and at everything else, if
-    /// nothing is due sooner).
+    /// nothing is due sooner). Short, so that orders delivered to a Maildir
+    /// are acknowledged within seconds: a look is a directory listing and a
+    /// few reads of the store. An IMAP inbox with IDLE wakes the daemon
+    /// sooner still.
     pub poll_seconds: u32,
 }
 
 impl Default for Intervals {
     fn default() -> Self {
-        Intervals { poll_seconds: 30 }
+        Intervals { poll_seconds: 5 }
     }
 }
 
@@ -167,6 +239,20 @@ impl DaemonConfig {
         let at = |p: &Path| base.join(p);
         let inbox = match raw.inbox {
             InboxConfig::Maildir { path } => InboxConfig::Maildir { path: at(&path) },
+            InboxConfig::Imap(mut imap) => {
+                let security = imap.security()?;
+                if security == crate::inbox::imap::Security::Plain
+                    && !crate::outbound::smtp::is_loopback(&imap.host)
+                {
+                    return Err(format!(
+                        "inbox: plain-text IMAP is allowed only to a loopback host, not `{}`; use security = \"tls\" or \"starttls\"",
+                        imap.host
+                    ));
+                }
+                imap.password_file = at(&imap.password_file);
+                imap.ca_file = imap.ca_file.as_deref().map(at);
+                InboxConfig::Imap(imap)
+            }
             other => other,
         };
         let transport = match raw.transport {
@@ -243,7 +329,51 @@ mod tests {
         );
         assert_eq!(c.log_level, tracing::Level::INFO);
         assert_eq!(c.outbox.from, "adjutant@example.org");
-        assert_eq!(c.intervals.poll_seconds, 30);
+        assert_eq!(c.intervals.poll_seconds, 5);
+    }
+
+    #[test]
+    fn an_imap_inbox_reads_its_password_file_and_takes_the_usual_port() {
+        let dir = tempfile::tempdir().expect("dir");
+        std::fs::write(dir.path().join("imap.pw"), "s3cret\nignored\n").expect("pw");
+        let text = MINIMAL.replace(
+            "kind = \"maildir\"\n        path = \"Maildir\"",
+            "kind = \"imap\"\n        host = \"imap.example.org\"\n        user = \"gm\"\n        password_file = \"imap.pw\"\n        move_to = \"Done\"",
+        );
+        let c = DaemonConfig::parse(&text, dir.path()).expect("loads");
+        let InboxConfig::Imap(imap) = &c.inbox else {
+            panic!("not imap: {:?}", c.inbox)
+        };
+        let conn = imap.connection().expect("connection");
+        assert_eq!(conn.port, 993);
+        assert_eq!(conn.password, "s3cret");
+        assert_eq!(conn.mailbox, "INBOX");
+        assert_eq!(conn.security, crate::inbox::imap::Security::Tls);
+        assert_eq!(
+            conn.after,
+            crate::inbox::imap::AfterStore::MoveTo("Done".into())
+        );
+        let starttls = text.replace("move_to = \"Done\"", "security = \"starttls\"");
+        let c = DaemonConfig::parse(&starttls, dir.path()).expect("loads");
+        let InboxConfig::Imap(imap) = &c.inbox else {
+            panic!("not imap")
+        };
+        assert_eq!(imap.connection().expect("connection").port, 143);
+    }
+
+    #[test]
+    fn plain_imap_is_refused_to_a_remote_host() {
+        let text = MINIMAL.replace(
+            "kind = \"maildir\"\n        path = \"Maildir\"",
+            "kind = \"imap\"\n        host = \"imap.example.org\"\n        security = \"plain\"\n        user = \"gm\"\n        password_file = \"pw\"",
+        );
+        let e = DaemonConfig::parse(&text, Path::new(".")).expect_err("plain to a remote host");
+        assert!(e.contains("loopback"), "{e}");
+        let local = text.replace("imap.example.org", "127.0.0.1");
+        DaemonConfig::parse(&local, Path::new(".")).expect("plain to loopback is fine");
+        let e = DaemonConfig::parse(&text.replace("\"plain\"", "\"ssl3\""), Path::new("."))
+            .expect_err("unknown security");
+        assert!(e.contains("ssl3"), "{e}");
     }
 
     #[test]

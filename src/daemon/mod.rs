@@ -38,7 +38,11 @@ use crate::store::{OutgoingMail, Store, StoreError};
 use crate::templates::{TemplateError, Templates};
 
 pub use config::{DaemonConfig, InboxConfig, TransportConfig};
-pub use source::{InboxSource, MaildirSource, SourceError};
+pub use source::{InboxSource, MaildirSource, SourceError, Waited};
+
+/// The longest single wait on an inbox that can announce mail (IMAP IDLE):
+/// how late a shutdown may be answered while the daemon waits there.
+pub const IDLE_SPAN: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Something the daemon has to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -137,6 +141,13 @@ impl Daemon {
         let store = Store::open(&config.data_dir)?;
         let source: Option<Box<dyn InboxSource>> = match &config.inbox {
             InboxConfig::Maildir { path } => Some(Box::new(MaildirSource::new(path))),
+            InboxConfig::Imap(imap) => {
+                let connection = imap.connection().map_err(|message| SourceError {
+                    source_name: format!("imap {}@{}", imap.user, imap.host),
+                    message,
+                })?;
+                Some(Box::new(crate::inbox::imap::ImapSource::new(connection)))
+            }
             InboxConfig::None => None,
         };
         let transport: Box<dyn Transport> = match &config.transport {
@@ -483,6 +494,32 @@ impl Daemon {
         Ok(wake)
     }
 
+    /// Waits until `wake`, a shutdown, or (with a source that can tell, as
+    /// IMAP IDLE does) the arrival of mail. A wait on the source is cut into
+    /// spans of [`IDLE_SPAN`], since a signal cannot interrupt it: SIGTERM
+    /// is answered within that span.
+    fn wait_until(&mut self, wake: DateTime<Utc>, clock: &dyn Clock) {
+        let mut can_idle = true;
+        while clock.now() < wake && !self.shutdown.load(Ordering::SeqCst) {
+            let left = (wake - clock.now()).to_std().unwrap_or_default();
+            if can_idle && let Some(source) = self.source.as_mut() {
+                match source.wait_for_mail(left.min(IDLE_SPAN)) {
+                    Ok(Waited::MailMayBeWaiting) => return,
+                    Ok(Waited::TimedOut) => continue,
+                    Ok(Waited::Unsupported) => can_idle = false,
+                    Err(e) => {
+                        // The next pass reconnects and logs what fails then;
+                        // until the wake, plain sleep, so that a server that
+                        // is down is not hammered.
+                        tracing::warn!("waiting for mail: {e}");
+                        can_idle = false;
+                    }
+                }
+            }
+            std::thread::sleep(left.min(std::time::Duration::from_millis(250)));
+        }
+    }
+
     /// The daemon's life: passes until a shutdown is asked for, sleeping in
     /// between. Errors of single events are logged and the loop goes on; an
     /// error of the loop itself (the store cannot be read) stops it.
@@ -500,10 +537,7 @@ impl Daemon {
                 continue;
             }
             let wake = self.next_wake(clock.now())?;
-            while clock.now() < wake && !self.shutdown.load(Ordering::SeqCst) {
-                let left = (wake - clock.now()).to_std().unwrap_or_default();
-                std::thread::sleep(left.min(std::time::Duration::from_millis(250)));
-            }
+            self.wait_until(wake, clock);
         }
     }
 }

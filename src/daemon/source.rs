@@ -2,10 +2,13 @@
 //! mail may be waiting, and hand every waiting message to the ingest path,
 //! letting go of each only once it is stored.
 //!
-//! The Maildir source is here; an IMAP source plugs in by implementing
-//! [`InboxSource`] (IDLE can make `pending` cheap; polling works too).
+//! The Maildir source is here; the IMAP source (`inbox::imap::ImapSource`)
+//! implements [`InboxSource`] too, and [`InboxSource::wait_for_mail`] with
+//! IDLE, so that the daemon wakes when mail arrives rather than at its next
+//! poll.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use crate::inbox::maildir;
 use crate::ingest::{IngestConfig, Outcome};
@@ -19,6 +22,17 @@ use crate::store::Store;
 pub struct SourceError {
     pub source_name: String,
     pub message: String,
+}
+
+/// What came of waiting for mail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Waited {
+    /// The source cannot be told of new mail; the daemon sleeps and polls.
+    Unsupported,
+    /// New mail may be waiting: look now.
+    MailMayBeWaiting,
+    /// The time passed without news.
+    TimedOut,
 }
 
 /// Where inbound mail comes from.
@@ -38,6 +52,13 @@ pub trait InboxSource {
         config: &IngestConfig,
         clock: &dyn Clock,
     ) -> Result<Vec<(String, Outcome)>, SourceError>;
+
+    /// Blocks until mail may have arrived or `timeout` has passed, for a
+    /// source that can be told (IMAP IDLE). The default cannot, and says so
+    /// at once.
+    fn wait_for_mail(&mut self, _timeout: Duration) -> Result<Waited, SourceError> {
+        Ok(Waited::Unsupported)
+    }
 }
 
 /// A Maildir the MTA delivers into.

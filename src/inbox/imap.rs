@@ -561,6 +561,21 @@ impl crate::daemon::InboxSource for ImapSource {
             }
         }
     }
+
+    fn wait_for_mail(
+        &mut self,
+        timeout: Duration,
+    ) -> Result<crate::daemon::Waited, crate::daemon::SourceError> {
+        let result = self.connected()?.idle_wait(timeout);
+        match result {
+            Ok(Wake::Changed) => Ok(crate::daemon::Waited::MailMayBeWaiting),
+            Ok(Wake::TimedOut) => Ok(crate::daemon::Waited::TimedOut),
+            Err(e) => {
+                self.inbox = None;
+                Err(self.error(&e))
+            }
+        }
+    }
 }
 
 fn connect_any(addrs: &[SocketAddr], timeout: Duration) -> std::io::Result<TcpStream> {

@@ -22,9 +22,9 @@
 use chrono::{DateTime, Duration, Utc};
 use serde::Deserialize;
 
-use super::{Delivered, Transport, build};
+use super::{BuiltMessage, Delivered, SendError, Transport, build};
 use crate::lifecycle::Clock;
-use crate::store::{Store, StoreError};
+use crate::store::{OutboxEntry, Store, StoreError};
 
 /// What to do with a message found in flight when the transport cannot say
 /// whether it went out.
@@ -145,7 +145,14 @@ pub fn reconcile(
     Ok(report)
 }
 
-/// Sends the messages that are due, at most `policy.batch` of them.
+/// Sends the messages that are due, at most `policy.batch` of them, over
+/// as many connections at once as the transport allows
+/// ([`Transport::connections`]).
+///
+/// Each attempt is recorded (committed) before its message is handed to the
+/// transport, exactly as when they go one at a time, so a crash leaves every
+/// message either untried or marked in flight for [`reconcile`]; only then
+/// does a group go out in parallel, and each result is recorded after.
 pub fn deliver_due(
     store: &mut Store,
     transport: &dyn Transport,
@@ -153,50 +160,93 @@ pub fn deliver_due(
     clock: &dyn Clock,
 ) -> Result<DeliveryReport, StoreError> {
     let mut report = DeliveryReport::default();
-    for entry in store.outbox_due(clock.now(), policy.batch)? {
-        let id = entry.mail.message_id.clone();
-        // The Date is when the message was queued, so every attempt sends
-        // the same bytes.
-        let built = match build(&entry.mail, &policy.from, entry.created_at) {
-            Ok(b) => b,
-            Err(e) => {
-                let error = format!("cannot be built: {e}");
-                tracing::error!(message_id = %id, "{error}");
-                store.outbox_dead(entry.id, &error)?;
-                report.dead.push((id, error));
-                continue;
+    let due = store.outbox_due(clock.now(), policy.batch)?;
+    for group in due.chunks(transport.connections().max(1)) {
+        let mut ready = Vec::with_capacity(group.len());
+        for entry in group {
+            // The Date is when the message was queued, so every attempt sends
+            // the same bytes.
+            match build(&entry.mail, &policy.from, entry.created_at) {
+                Ok(built) => {
+                    if store.outbox_begin_attempt(entry.id, clock.now())? {
+                        ready.push((entry, built));
+                    }
+                }
+                Err(e) => {
+                    let error = format!("cannot be built: {e}");
+                    tracing::error!(message_id = %entry.mail.message_id, "{error}");
+                    store.outbox_dead(entry.id, &error)?;
+                    report.dead.push((entry.mail.message_id.clone(), error));
+                }
             }
-        };
-        let now = clock.now();
-        if !store.outbox_begin_attempt(entry.id, now)? {
-            continue;
         }
-        let attempts = entry.attempts + 1;
-        match transport.send(&built) {
-            Ok(()) => {
-                tracing::info!(message_id = %id, to = %entry.mail.recipient, "sent");
-                store.outbox_sent(entry.id, clock.now())?;
-                report.sent.push(id);
-            }
-            Err(e) if e.is_transient() && attempts < policy.max_attempts => {
-                let next = clock.now() + policy.backoff(attempts);
-                tracing::warn!(message_id = %id, attempts, %next, "transient failure: {e}");
-                store.outbox_retry(entry.id, next, &e.message)?;
-                report.retried.push((id, next));
-            }
-            Err(e) => {
-                let error = if e.is_transient() {
-                    format!("gave up after {attempts} attempts: {e}")
-                } else {
-                    format!("permanent failure: {e}")
-                };
-                tracing::error!(message_id = %id, "{error}");
-                store.outbox_dead(entry.id, &error)?;
-                report.dead.push((id, error));
-            }
+        let results = send_all(transport, ready.iter().map(|(_, built)| built));
+        for ((entry, _), result) in ready.iter().zip(results) {
+            record(store, entry, result, policy, clock, &mut report)?;
         }
     }
     Ok(report)
+}
+
+/// Sends each message, in parallel threads when there are several; the
+/// results come back in the messages' order.
+fn send_all<'a>(
+    transport: &dyn Transport,
+    messages: impl ExactSizeIterator<Item = &'a BuiltMessage>,
+) -> Vec<Result<(), SendError>> {
+    if messages.len() <= 1 {
+        return messages.map(|m| transport.send(m)).collect();
+    }
+    std::thread::scope(|scope| {
+        let sending: Vec<_> = messages
+            .map(|m| scope.spawn(move || transport.send(m)))
+            .collect();
+        sending
+            .into_iter()
+            .map(|handle| {
+                handle.join().unwrap_or_else(|_| {
+                    Err(SendError::transient("the transport failed unexpectedly"))
+                })
+            })
+            .collect()
+    })
+}
+
+/// Records what came of one attempt: sent, tried again later, or dead.
+fn record(
+    store: &mut Store,
+    entry: &OutboxEntry,
+    result: Result<(), SendError>,
+    policy: &DeliveryPolicy,
+    clock: &dyn Clock,
+    report: &mut DeliveryReport,
+) -> Result<(), StoreError> {
+    let id = entry.mail.message_id.clone();
+    let attempts = entry.attempts + 1;
+    match result {
+        Ok(()) => {
+            tracing::info!(message_id = %id, to = %entry.mail.recipient, "sent");
+            store.outbox_sent(entry.id, clock.now())?;
+            report.sent.push(id);
+        }
+        Err(e) if e.is_transient() && attempts < policy.max_attempts => {
+            let next = clock.now() + policy.backoff(attempts);
+            tracing::warn!(message_id = %id, attempts, %next, "transient failure: {e}");
+            store.outbox_retry(entry.id, next, &e.message)?;
+            report.retried.push((id, next));
+        }
+        Err(e) => {
+            let error = if e.is_transient() {
+                format!("gave up after {attempts} attempts: {e}")
+            } else {
+                format!("permanent failure: {e}")
+            };
+            tracing::error!(message_id = %id, "{error}");
+            store.outbox_dead(entry.id, &error)?;
+            report.dead.push((id, error));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -78,9 +78,15 @@ pub enum Delivered {
 }
 
 /// Somewhere messages can be sent.
-pub trait Transport {
+pub trait Transport: Send + Sync {
     /// A short name for logs: `smtp mail.example.org:587`, `file ./out`.
     fn describe(&self) -> String;
+
+    /// How many messages may be handed over at once, each on its own
+    /// connection. One unless the transport says otherwise.
+    fn connections(&self) -> usize {
+        1
+    }
 
     /// Sends one built message. The message's bytes and envelope are final:
     /// the transport adds no header and generates no Message-ID.

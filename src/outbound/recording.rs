@@ -2,17 +2,25 @@
 //! fail the next sends in given ways, and to know or not know what it sent
 //! (like the file transport, or like SMTP).
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::Mutex;
+use std::time::Duration;
 
 use super::{BuiltMessage, Delivered, SendError, Transport};
 
 pub struct RecordingTransport {
     sent: Mutex<Vec<BuiltMessage>>,
     script: Mutex<VecDeque<Result<(), SendError>>>,
+    /// Results for given Message-IDs, whatever the order of sending (for
+    /// sends in parallel, where "the next send" means nothing).
+    by_id: Mutex<BTreeMap<String, SendError>>,
     /// Whether [`Transport::delivered`] answers from the record (true) or
     /// says it cannot tell (false), as SMTP does.
     knows: bool,
+    connections: usize,
+    /// How long each send takes, and how many were under way at once at most.
+    pause: Duration,
+    in_flight: Mutex<(usize, usize)>,
 }
 
 impl RecordingTransport {
@@ -21,7 +29,11 @@ impl RecordingTransport {
         RecordingTransport {
             sent: Mutex::new(Vec::new()),
             script: Mutex::new(VecDeque::new()),
+            by_id: Mutex::new(BTreeMap::new()),
             knows: true,
+            connections: 1,
+            pause: Duration::ZERO,
+            in_flight: Mutex::new((0, 0)),
         }
     }
 
@@ -40,6 +52,30 @@ impl RecordingTransport {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .extend(results);
+    }
+
+    /// A stub that takes `connections` messages at once, each send taking
+    /// `pause`, so that sends can overlap.
+    pub fn parallel(connections: usize, pause: Duration) -> RecordingTransport {
+        RecordingTransport {
+            connections,
+            pause,
+            ..RecordingTransport::new()
+        }
+    }
+
+    /// The send of the message with this Message-ID fails with `error`,
+    /// once.
+    pub fn fail(&self, message_id: &str, error: SendError) {
+        self.by_id
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(message_id.to_string(), error);
+    }
+
+    /// The most sends that were under way at the same moment.
+    pub fn most_at_once(&self) -> usize {
+        self.in_flight.lock().unwrap_or_else(|e| e.into_inner()).1
     }
 
     /// Pretends a message was handed over before the process stopped.
@@ -67,7 +103,26 @@ impl Transport for RecordingTransport {
         "recording stub".to_string()
     }
 
+    fn connections(&self) -> usize {
+        self.connections
+    }
+
     fn send(&self, message: &BuiltMessage) -> Result<(), SendError> {
+        {
+            let mut n = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+            n.0 += 1;
+            n.1 = n.1.max(n.0);
+        }
+        std::thread::sleep(self.pause);
+        self.in_flight.lock().unwrap_or_else(|e| e.into_inner()).0 -= 1;
+        let failure = self
+            .by_id
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&message.message_id);
+        if let Some(e) = failure {
+            return Err(e);
+        }
         let next = self
             .script
             .lock()

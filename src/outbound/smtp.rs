@@ -43,7 +43,16 @@ pub struct SmtpConfig {
     pub ca_file: Option<PathBuf>,
     /// Seconds before a silent server counts as a failure.
     pub timeout_seconds: Option<u64>,
+    /// How many messages go out at once, each over its own connection
+    /// (kept open for the next); 4 unless given.
+    pub connections: Option<usize>,
 }
+
+/// Messages sent at once unless the configuration says otherwise. A reply
+/// takes some 40 ms however small (the server's acknowledgement of the
+/// message's last segment is delayed), so fifty acknowledgements in a row
+/// would take two seconds; four at a time take half a second.
+pub const DEFAULT_CONNECTIONS: usize = 4;
 
 /// The SMTP settings cannot make a transport.
 #[derive(Debug, thiserror::Error)]
@@ -74,6 +83,7 @@ pub fn is_loopback(host: &str) -> bool {
 pub struct SmtpTransport {
     describe: String,
     inner: lettre::SmtpTransport,
+    connections: usize,
 }
 
 impl SmtpTransport {
@@ -106,12 +116,18 @@ impl SmtpTransport {
             SmtpSecurity::Tls => (Tls::Wrapper(tls()?), 465),
         };
         let port = config.port.unwrap_or(default_port);
+        let connections = config.connections.unwrap_or(DEFAULT_CONNECTIONS).max(1);
         let mut builder = lettre::SmtpTransport::builder_dangerous(host)
             .port(port)
             .tls(tls)
             .timeout(Some(Duration::from_secs(
                 config.timeout_seconds.unwrap_or(60),
-            )));
+            )))
+            .pool_config(
+                lettre::transport::smtp::PoolConfig::new()
+                    .min_idle(0)
+                    .max_size(connections as u32),
+            );
         match (&config.username, &config.password_file) {
             (Some(user), Some(path)) => {
                 let text =
@@ -133,6 +149,7 @@ impl SmtpTransport {
         Ok(SmtpTransport {
             describe: format!("smtp {host}:{port} ({security})"),
             inner: builder.build(),
+            connections,
         })
     }
 }
@@ -153,6 +170,10 @@ fn classify(e: &lettre::transport::smtp::Error) -> SendError {
 impl Transport for SmtpTransport {
     fn describe(&self) -> String {
         self.describe.clone()
+    }
+
+    fn connections(&self) -> usize {
+        self.connections
     }
 
     fn send(&self, message: &BuiltMessage) -> Result<(), SendError> {
@@ -183,6 +204,7 @@ mod tests {
             password_file: None,
             ca_file: None,
             timeout_seconds: Some(5),
+            connections: None,
         }
     }
 

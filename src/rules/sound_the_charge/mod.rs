@@ -146,9 +146,29 @@ impl Ruleset for SoundTheCharge {
                 }),
             }
         }
-        let all: Vec<orders::StcOrder> = parsed.iter().map(|(_, o)| o.clone()).collect();
-        for (line, order) in &parsed {
-            match turn::validate::check_in_sheet(state, side, *line, order, &all) {
+        // Every other order first, on its own; then each `shoot` order with
+        // the other orders accepted, so that a move refused does not count
+        // against a shot.
+        let is_shot = |o: &orders::StcOrder| matches!(o, orders::StcOrder::Shoot { .. });
+        let mut results: Vec<Option<Result<orders::StcOrder, Rejection>>> = parsed
+            .iter()
+            .map(|(line, o)| (!is_shot(o)).then(|| turn::validate::check(state, side, *line, o)))
+            .collect();
+        let others: Vec<orders::StcOrder> = parsed
+            .iter()
+            .zip(&results)
+            .filter(|(_, r)| matches!(r, Some(Ok(_))))
+            .map(|((_, o), _)| o.clone())
+            .collect();
+        for ((line, o), r) in parsed.iter().zip(results.iter_mut()) {
+            if r.is_none() {
+                *r = Some(turn::validate::check_in_sheet(
+                    state, side, *line, o, &others,
+                ));
+            }
+        }
+        for r in results.into_iter().flatten() {
+            match r {
                 Ok(o) => sheet.accepted.push(to_order(&o)),
                 Err(r) => sheet.rejections.push(r),
             }
