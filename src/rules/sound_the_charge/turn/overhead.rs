@@ -9,7 +9,7 @@
 
 use super::fighting::kinds_under;
 use crate::campaign::Point;
-use crate::geometry::{Rect, distance, far_side_along};
+use crate::geometry::{Rect, distance, distance_to_rect, far_side_along};
 use crate::rules::sound_the_charge::tables::inches_text;
 use crate::rules::state::GameState;
 
@@ -49,7 +49,10 @@ pub fn fire_over(
         return Ok(());
     }
     let range = distance(from, to);
-    let far_side = far_side_along(from, to, &other.corners()).unwrap_or(range);
+    // A line that only grazes the friend at a point leaves it where it
+    // touches, the friend's nearest point.
+    let far_side = far_side_along(from, to, &other.corners())
+        .unwrap_or_else(|| distance_to_rect(from, other));
     let need = far_side.saturating_mul(2);
     if range >= need {
         return Ok(());
