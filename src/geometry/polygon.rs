@@ -194,12 +194,11 @@ pub fn far_side_along(a: Point, b: Point, polygon: &[Point]) -> Option<Hundredth
     }
     cuts.sort_by(f64::total_cmp);
     cuts.dedup();
+    // The last piece inside, searched from the far end.
     cuts.windows(2)
-        .filter(|w| w[1] > w[0])
-        .filter(|w| piece_inside(va.plus(ab.scaled((w[0] + w[1]) / 2.0)), polygon))
-        .map(|w| w[1])
-        .last()
-        .map(|t| to_grid(t * ab.length()))
+        .rev()
+        .find(|w| w[1] > w[0] && piece_inside(va.plus(ab.scaled((w[0] + w[1]) / 2.0)), polygon))
+        .map(|w| to_grid(w[1] * ab.length()))
 }
 
 /// Where along `a + t·ab` (t in 0..=1) the segment meets the edge `c`-`d`:

@@ -13,7 +13,8 @@ use crate::geometry::{Rect, distance, distance_to_rect, far_side_along};
 use crate::rules::sound_the_charge::tables::inches_text;
 use crate::rules::state::GameState;
 
-const HIGHER: &str = "(Overhead Fire: \"Guns may shoot overhead if on a higher elevation than the blocking unit.\")";
+const HIGHER: &str =
+    "(Overhead Fire: \"Guns may shoot overhead if on a higher elevation than the blocking unit.\")";
 const TWICE: &str = "(Overhead Fire: \"If shooting over friends, measure the distance from the gun to the far side of the friend. The target must be twice this distance away from the firing unit to be an eligible target.\")";
 
 /// A unit's elevation (ruling STC-90): how many hill areas, `gentle-hill`
@@ -51,8 +52,8 @@ pub fn fire_over(
     let range = distance(from, to);
     // A line that only grazes the friend at a point leaves it where it
     // touches, the friend's nearest point.
-    let far_side = far_side_along(from, to, &other.corners())
-        .unwrap_or_else(|| distance_to_rect(from, other));
+    let far_side =
+        far_side_along(from, to, &other.corners()).unwrap_or_else(|| distance_to_rect(from, other));
     let need = far_side.saturating_mul(2);
     if range >= need {
         return Ok(());

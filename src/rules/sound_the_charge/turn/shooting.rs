@@ -398,7 +398,7 @@ fn firing_figures(state: &GameState, table: &Table, fi: usize, target: &Rect) ->
         // A square's faces are alike; a unit in a town block fires out of
         // the side of its footprint towards the target, a flank as wide as
         // the footprint is deep.
-        let (half, width) = if town.is_some() && turn % 180 == 0 {
+        let (half, width) = if town.is_some() && turn.is_multiple_of(180) {
             (rect.depth / 2, rect.width)
         } else if town.is_some() {
             (rect.width / 2, rect.depth)
@@ -514,15 +514,7 @@ fn blocked(
             });
         }
         if guns && let Some(own) = table.rects[fi] {
-            match super::overhead::fire_over(
-                state,
-                &own,
-                from,
-                to,
-                &r,
-                &other.spec.name,
-                !enemy,
-            ) {
+            match super::overhead::fire_over(state, &own, from, to, &r, &other.spec.name, !enemy) {
                 Ok(()) => continue,
                 Err(why) => return Some(why),
             }

@@ -140,10 +140,12 @@ pub fn over_capacity(field: &super::Field, i: usize, end: &Rect) -> Option<Strin
 /// loses a round of combat must retreat out of the block it occupies."
 pub fn still_in_block(state: &GameState, start: &Rect, end: &Rect) -> bool {
     let end_centre = end.centre();
-    blocks_at(state, start.centre()).iter().any(|b| match &b.shape {
-        crate::campaign::TerrainShape::Area { points } => {
-            crate::geometry::point_in_polygon(end_centre, points)
-        }
-        _ => false,
-    })
+    blocks_at(state, start.centre())
+        .iter()
+        .any(|b| match &b.shape {
+            crate::campaign::TerrainShape::Area { points } => {
+                crate::geometry::point_in_polygon(end_centre, points)
+            }
+            _ => false,
+        })
 }
