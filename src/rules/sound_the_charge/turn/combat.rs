@@ -248,7 +248,10 @@ fn side(
             && option(state, "stationary-cavalry")
             && facts.stationary_cavalry.contains(&u.spec.id),
         up_steep_slope: attacker && r.is_some_and(|r| on_steep_slope(state, &r)),
-        soft_cover: cover == Cover::Soft,
+        // Boats: "The defenders on the bank are also treated as if in soft
+        // cover" against troops attacking as they disembark.
+        soft_cover: cover == Cover::Soft
+            || (!attacker && cover == Cover::Open && super::boats::landing(&state.units[enemy].spec)),
         hard_cover: cover == Cover::Hard,
         disordering_terrain: r.is_some_and(|r| in_disordering_terrain(state, &r)),
     }
@@ -322,10 +325,16 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
         if !who.is_empty() {
             reinforced.insert(i, who);
         }
-        let figures = town_figures
-            .get(&i)
-            .copied()
-            .unwrap_or_else(|| combat_figures(&state.units[i].spec) + extra);
+        let figures = if super::boats::landing(&state.units[i].spec) {
+            // Boats: troops attacking as they disembark "may only strike
+            // with one die".
+            figures_for_dice(state, i, 1)
+        } else {
+            town_figures
+                .get(&i)
+                .copied()
+                .unwrap_or_else(|| combat_figures(&state.units[i].spec) + extra)
+        };
         if enemies.len() == 1 {
             share.insert((i, enemies[0]), figures);
             continue;
@@ -536,6 +545,7 @@ fn settle(
 ) {
     let _ = facts;
     let mut retreats: Vec<(usize, Cause, Hundredths)> = Vec::new();
+    let mut landed_lost: Vec<usize> = Vec::new();
     // Units removed by the round itself, with the reason.
     let mut removals: Vec<(usize, String)> = Vec::new();
     for (&i, t) in tally {
@@ -616,8 +626,16 @@ fn settle(
             } else {
                 centre_of(table, &t.enemies).map(Cause::Point)
             };
+            // Boats: "If the disembarking troops lose the combat, they must
+            // retreat one move in their boats."
+            let d = if super::boats::landing(&state.units[i].spec) {
+                landed_lost.push(i);
+                super::boats::BOAT_MOVE
+            } else {
+                Hundredths::from(inches) * 100
+            };
             if let Some(c) = cause {
-                retreats.push((i, c, Hundredths::from(inches) * 100));
+                retreats.push((i, c, d));
             }
             continue;
         }
@@ -663,6 +681,7 @@ fn settle(
             state.units[i].shaken = was_shaken;
         }
     }
+    super::boats::after_combat(state, &landed_lost);
     // The combat status the next turn reads.
     let turn = state.turn;
     let blown_rule = option(state, "blown-cavalry");

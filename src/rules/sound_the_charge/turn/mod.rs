@@ -17,6 +17,7 @@
 //! same inputs give the same bytes whatever order the mails arrived in.
 
 pub mod army_morale;
+pub mod boats;
 pub mod charge;
 pub mod combat;
 pub mod field;

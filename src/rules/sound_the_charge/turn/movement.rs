@@ -288,6 +288,10 @@ pub fn allowed(state: &GameState, side: &str, order: &StcOrder) -> Result<(), Re
     let a = arm(&u.spec.troop_type);
     let skirmishing = u.spec.formation == "skirmish";
     let guns = a == Some(Arm::Guns);
+    // Troops in boats row, land or hold (Optional Rules, Boats).
+    if active && super::boats::in_boats(&u.spec) {
+        super::boats::allowed(state, u, order)?;
+    }
     if !active {
         return match order {
             StcOrder::Hold { .. } => Ok(()),
@@ -609,10 +613,7 @@ pub fn allowed(state: &GameState, side: &str, order: &StcOrder) -> Result<(), Re
                     "Optional Rules, Boats",
                 );
             }
-            refuse(
-                "this scenario has no boats on the table",
-                "Optional Rules, Boats",
-            )
+            super::boats::allowed(state, u, order)
         }
         StcOrder::Shoot { .. } => Ok(()),
     }
@@ -704,6 +705,13 @@ pub fn ground(field: &Field, u: &UnitState, rect: &Rect) -> Result<Ground, Block
             ("steep-slope" | "rough", true) if !skirmish => {
                 g.factor = g.factor.max(2);
                 g.disorders = true;
+            }
+            // Boats: "troops must cross stretches of water using boats".
+            ("water", true) => {
+                return blocked(format!(
+                    "troops cross the water ({}) only in boats (Optional Rules, Boats)",
+                    t.id
+                ));
             }
             ("town-block" | "chateau", true) | ("fieldworks", true) => {
                 if !infantry {
@@ -1236,6 +1244,10 @@ fn carry_out(
             ..
         } => {
             let steps: Vec<Step> = steps.iter().map(kernel_step).collect();
+            if super::boats::in_boats(&p.state.units[i].spec) {
+                super::boats::row(p, i, &steps);
+                return;
+            }
             let through: Vec<usize> = through
                 .iter()
                 .filter_map(|t| p.field.index(t.as_str()))
@@ -1317,14 +1329,14 @@ fn carry_out(
         StcOrder::Reform { .. } => {
             p.record.reforming.insert(p.id(i));
         }
+        StcOrder::Embark { boat, .. } => super::boats::embark(p, i, boat.as_str()),
+        StcOrder::Disembark { .. } => super::boats::disembark(p, i),
         // Shooting is the next phase's; evades answer charges; generals'
-        // orders are handled above; boats are refused in validation.
+        // orders are handled above.
         StcOrder::Shoot { .. }
         | StcOrder::Evade { .. }
         | StcOrder::Attach { .. }
-        | StcOrder::Detach { .. }
-        | StcOrder::Embark { .. }
-        | StcOrder::Disembark { .. } => {}
+        | StcOrder::Detach { .. } => {}
     }
 }
 

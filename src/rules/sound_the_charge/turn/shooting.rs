@@ -314,6 +314,13 @@ fn eligibility(
             "Shaken units may not shoot.",
         ));
     }
+    if super::boats::in_boats(&u.spec) {
+        return Err(NoShot::new(
+            "troops in boats may not shoot",
+            "Optional Rules, Boats",
+            "Troops in boats may not shoot.",
+        ));
+    }
     if facts.charged.contains(id) {
         return Err(NoShot::new(
             "a charging unit may not shoot",
@@ -1102,6 +1109,14 @@ fn take_hits(
     // bounce-through are the active side's and take no test (ruling
     // STC-65).
     if state.units[ti].spec.side == state.active_side || !in_play(&state.units[ti]) {
+        return;
+    }
+    if super::boats::in_boats(&state.units[ti].spec) {
+        events.push(event(
+            "morale",
+            &[&tid, &fid],
+            format!("{tname} takes no morale test: \"Troops in boats are a dense target, but take no morale test.\" (Optional Rules, Boats)."),
+        ));
         return;
     }
     let t = &state.units[ti];
