@@ -132,7 +132,8 @@ fn upstream(state: &GameState, from: Point, to: Point) -> Hundredths {
     let Some((fx, fy, len)) = current_at(state, from) else {
         return 0;
     };
-    let along = i128::from(to.x - from.x) * i128::from(fx) + i128::from(to.y - from.y) * i128::from(fy);
+    let along =
+        i128::from(to.x - from.x) * i128::from(fx) + i128::from(to.y - from.y) * i128::from(fy);
     if along >= 0 {
         return 0;
     }
@@ -146,11 +147,19 @@ fn gap_to_polygon(r: &Rect, polygon: &[Point]) -> Hundredths {
         return 0;
     }
     let n = polygon.len();
-    let from_corners = r.corners().iter().flat_map(|&c| {
-        (0..n).map(move |k| distance_to_segment(c, polygon[k], polygon[(k + 1) % n]))
-    }).min();
+    let from_corners = r
+        .corners()
+        .iter()
+        .flat_map(|&c| {
+            (0..n).map(move |k| distance_to_segment(c, polygon[k], polygon[(k + 1) % n]))
+        })
+        .min();
     let from_points = polygon.iter().map(|&p| distance_to_rect(p, r)).min();
-    from_corners.into_iter().chain(from_points).min().unwrap_or(Hundredths::MAX)
+    from_corners
+        .into_iter()
+        .chain(from_points)
+        .min()
+        .unwrap_or(Hundredths::MAX)
 }
 
 /// Validation: what the Boats rule forbids outright, for a unit of the
@@ -391,13 +400,19 @@ pub fn disembark(p: &mut Phase, i: usize) {
     }
     let (id, name) = (p.id(i), p.name(i));
     let guns = arm_of(&p.state.units[i].spec) == Some(Arm::Artillery);
-    let begun = p.state.units[i].spec.marks.iter().any(|m| m == DISEMBARKING);
+    let begun = p.state.units[i]
+        .spec
+        .marks
+        .iter()
+        .any(|m| m == DISEMBARKING);
     if guns && !begun {
         p.state.units[i].spec.marks.push(DISEMBARKING.to_string());
         p.event(
             "disembark",
             &[&id],
-            format!("{name} begins to disembark: the first of the two turns artillery takes ({CLAUSE})."),
+            format!(
+                "{name} begins to disembark: the first of the two turns artillery takes ({CLAUSE})."
+            ),
         );
         return;
     }
@@ -413,12 +428,19 @@ pub fn disembark(p: &mut Phase, i: usize) {
     let reach = start.depth + LANDING_REACH;
     let met = enemies
         .iter()
-        .filter(|(_, r)| ahead(reach).overlaps(r) || path_hits(&start, &[Step::Forward(reach)], &[*r]).first().is_some())
+        .filter(|(_, r)| {
+            ahead(reach).overlaps(r)
+                || !path_hits(&start, &[Step::Forward(reach)], &[*r]).is_empty()
+        })
         .map(|(k, _)| *k)
         .next();
     if let Some(k) = met {
         // Forward to the first hundredth at which an enemy is touched.
-        let touching = |d: Hundredths| enemies.iter().any(|(_, r)| rect_distance(&ahead(d), r) == 0);
+        let touching = |d: Hundredths| {
+            enemies
+                .iter()
+                .any(|(_, r)| rect_distance(&ahead(d), r) == 0)
+        };
         let (mut lo, mut hi) = (0, reach);
         while lo < hi {
             let mid = (lo + hi) / 2;
@@ -451,7 +473,11 @@ pub fn disembark(p: &mut Phase, i: usize) {
     }
     let end = ahead(start.depth);
     if on_water(p.state, end.centre()) {
-        p.impossible(i, what, "there is no bank ahead of the boats (ruling STC-93)");
+        p.impossible(
+            i,
+            what,
+            "there is no bank ahead of the boats (ruling STC-93)",
+        );
         return;
     }
     if let Some(k) = rects.iter().position(|r| r.overlaps(&end)) {

@@ -251,7 +251,9 @@ fn side(
         // Boats: "The defenders on the bank are also treated as if in soft
         // cover" against troops attacking as they disembark.
         soft_cover: cover == Cover::Soft
-            || (!attacker && cover == Cover::Open && super::boats::landing(&state.units[enemy].spec)),
+            || (!attacker
+                && cover == Cover::Open
+                && super::boats::landing(&state.units[enemy].spec)),
         hard_cover: cover == Cover::Hard,
         disordering_terrain: r.is_some_and(|r| in_disordering_terrain(state, &r)),
     }
