@@ -176,6 +176,7 @@ struct Expect {
     general_at: Option<[i64; 2]>,
     attached: Option<String>,
     lost: Option<bool>,
+    marks: Option<Vec<String>>,
 }
 
 fn points(list: &[[i64; 2]]) -> Vec<Point> {
@@ -397,6 +398,9 @@ pub fn check(case: &Case) -> Vec<String> {
         }
         if let Some(e) = want.in_combat {
             differ("in combat", text(&u.status.in_combat), text(&e));
+        }
+        if let Some(e) = &want.marks {
+            differ("marks", text(&u.spec.marks), text(e));
         }
     }
     problems

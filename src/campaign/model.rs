@@ -144,7 +144,7 @@ pub struct Terrain {
     pub id: String,
     /// The ruleset's own word: `light-woods`, `heavy-woods`, `steep-slope`,
     /// `rough`, `gentle-hill`, `crest`, `obstacle`, `road`, `town-block`,
-    /// `fieldworks`, `river`; or a hex terrain type.
+    /// `fieldworks`, `river`, `water`, `boat`; or a hex terrain type.
     pub kind: String,
     pub shape: TerrainShape,
 }

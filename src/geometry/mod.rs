@@ -65,7 +65,7 @@ pub use motion::{
     oblique, sidestep, wheel, wheel_angle_for, wheel_arc_length,
 };
 pub use polygon::{
-    length_inside_polygon, on_segment, point_in_polygon, rect_inside_polygon,
+    far_side_along, length_inside_polygon, on_segment, point_in_polygon, rect_inside_polygon,
     rect_intersects_polygon, segment_crosses_polyline, segments_intersect,
 };
 pub use rect::{CONTACT_SLACK, Rect};

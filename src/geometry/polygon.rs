@@ -178,6 +178,29 @@ pub fn length_inside_polygon(a: Point, b: Point, polygon: &[Point]) -> Hundredth
     to_grid(inside * ab.length())
 }
 
+/// How far along the segment `a`-`b` its last point inside a polygon lies
+/// from `a`, on the grid; `None` when no part of it is inside. Overhead
+/// Fire: "If shooting over friends, measure the distance from the gun to
+/// the far side of the friend", along the line of fire.
+pub fn far_side_along(a: Point, b: Point, polygon: &[Point]) -> Option<Hundredths> {
+    if polygon.len() < 3 || a == b {
+        return None;
+    }
+    let (va, vb) = (Vector::at(a), Vector::at(b));
+    let ab = vb.minus(va);
+    let mut cuts = vec![0.0, 1.0];
+    for (c, d) in polygon_edges(polygon) {
+        cuts.extend(crossing_parameters(va, ab, Vector::at(c), Vector::at(d)));
+    }
+    cuts.sort_by(f64::total_cmp);
+    cuts.dedup();
+    // The last piece inside, searched from the far end.
+    cuts.windows(2)
+        .rev()
+        .find(|w| w[1] > w[0] && piece_inside(va.plus(ab.scaled((w[0] + w[1]) / 2.0)), polygon))
+        .map(|w| to_grid(w[1] * ab.length()))
+}
+
 /// Where along `a + t·ab` (t in 0..=1) the segment meets the edge `c`-`d`:
 /// one parameter for a crossing, the two ends of the shared part for an
 /// edge lying along it.
@@ -229,6 +252,16 @@ fn piece_inside(p: Vector, polygon: &[Point]) -> bool {
 mod tests {
     use super::*;
     use crate::geometry::testgen::{Gen, pt, rect};
+
+    /// Overhead Fire: the far side of a friend 3" ahead, 1/2" deep, is 3"
+    /// from the gun; a line that misses it has none.
+    #[test]
+    fn far_side_along_the_line_of_fire() {
+        let friend = vec![pt(-200, 250), pt(200, 250), pt(200, 300), pt(-200, 300)];
+        assert_eq!(far_side_along(pt(0, 0), pt(0, 1000), &friend), Some(300));
+        assert_eq!(far_side_along(pt(0, 0), pt(0, 280), &friend), Some(280));
+        assert_eq!(far_side_along(pt(500, 0), pt(500, 1000), &friend), None);
+    }
 
     fn square() -> Vec<Point> {
         vec![pt(0, 0), pt(100, 0), pt(100, 100), pt(0, 100)]

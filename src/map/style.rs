@@ -37,6 +37,8 @@ pub fn terrain(kind: &str) -> TerrainStyle {
         "road" => s("none", "#c9a66b", 30, "", "road"),
         "fieldworks" => s("none", "#6b4f2f", 18, "10 10", "fieldworks"),
         "river" => s("none", "#5b8fd6", 35, "", "river"),
+        "water" => s("#a9c8ee", "#5b8fd6", 4, "", "water"),
+        "boat" => s("#8b5a2b", "#4a2f14", 4, "", "boat"),
         _ => s("#d0d0d0", "#808080", 4, "8 8", "other terrain"),
     }
 }

@@ -89,6 +89,8 @@ pub const TERRAIN_KINDS: &[&str] = &[
     "chateau",
     "fieldworks",
     "river",
+    "water",
+    "boat",
 ];
 
 /// States a unit may begin in: "Units begin the game in good morale" unless

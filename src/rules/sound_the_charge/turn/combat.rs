@@ -42,14 +42,14 @@ const BLOWN_AFTER: u32 = 2;
 /// it, or, when none touches, the bearing from the unit's centre to the
 /// enemy's centre.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Face {
+pub(super) enum Face {
     Front,
     Right,
     Rear,
     Left,
 }
 
-fn face_towards(me: &Rect, other: &Rect) -> Face {
+pub(super) fn face_towards(me: &Rect, other: &Rect) -> Face {
     // The face the other unit touches: the edge of this unit with the most
     // of its length in contact. The bearing between the centres alone would
     // put two units on the front of a long line, one off each end of its
@@ -248,7 +248,12 @@ fn side(
             && option(state, "stationary-cavalry")
             && facts.stationary_cavalry.contains(&u.spec.id),
         up_steep_slope: attacker && r.is_some_and(|r| on_steep_slope(state, &r)),
-        soft_cover: cover == Cover::Soft,
+        // Boats: "The defenders on the bank are also treated as if in soft
+        // cover" against troops attacking as they disembark.
+        soft_cover: cover == Cover::Soft
+            || (!attacker
+                && cover == Cover::Open
+                && super::boats::landing(&state.units[enemy].spec)),
         hard_cover: cover == Cover::Hard,
         disordering_terrain: r.is_some_and(|r| in_disordering_terrain(state, &r)),
     }
@@ -314,12 +319,24 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
     // Each unit's dice, shared out among its enemies.
     let mut share: BTreeMap<(usize, usize), u32> = BTreeMap::new();
     let mut reinforced: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    // Towns: all the figures inside a block fight, and its attackers count
+    // all theirs up to 36 a side (12 against a chateau).
+    let town_figures = super::town::combat_figures(state, &table, &contacts);
     for (&i, enemies) in &contacts {
         let (extra, who) = reinforcing_figures(state, &table, i, &engaged);
         if !who.is_empty() {
             reinforced.insert(i, who);
         }
-        let figures = combat_figures(&state.units[i].spec) + extra;
+        let figures = if super::boats::landing(&state.units[i].spec) {
+            // Boats: troops attacking as they disembark "may only strike
+            // with one die".
+            figures_for_dice(state, i, 1)
+        } else {
+            town_figures
+                .get(&i)
+                .copied()
+                .unwrap_or_else(|| combat_figures(&state.units[i].spec) + extra)
+        };
         if enemies.len() == 1 {
             share.insert((i, enemies[0]), figures);
             continue;
@@ -530,6 +547,7 @@ fn settle(
 ) {
     let _ = facts;
     let mut retreats: Vec<(usize, Cause, Hundredths)> = Vec::new();
+    let mut landed_lost: Vec<usize> = Vec::new();
     // Units removed by the round itself, with the reason.
     let mut removals: Vec<(usize, String)> = Vec::new();
     for (&i, t) in tally {
@@ -610,8 +628,16 @@ fn settle(
             } else {
                 centre_of(table, &t.enemies).map(Cause::Point)
             };
+            // Boats: "If the disembarking troops lose the combat, they must
+            // retreat one move in their boats."
+            let d = if super::boats::landing(&state.units[i].spec) {
+                landed_lost.push(i);
+                super::boats::BOAT_MOVE
+            } else {
+                Hundredths::from(inches) * 100
+            };
             if let Some(c) = cause {
-                retreats.push((i, c, Hundredths::from(inches) * 100));
+                retreats.push((i, c, d));
             }
             continue;
         }
@@ -657,6 +683,7 @@ fn settle(
             state.units[i].shaken = was_shaken;
         }
     }
+    super::boats::after_combat(state, &landed_lost);
     // The combat status the next turn reads.
     let turn = state.turn;
     let blown_rule = option(state, "blown-cavalry");

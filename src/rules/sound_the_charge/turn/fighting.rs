@@ -195,6 +195,10 @@ pub fn combat_figures(spec: &UnitSpec) -> u32 {
 /// and is judged by the shooter.) A column or a line in ranks with more than
 /// one stand is two ranks of figures deep.
 pub fn is_dense(spec: &UnitSpec) -> bool {
+    // Boats: "Troops in boats are a dense target".
+    if super::boats::in_boats(spec) {
+        return true;
+    }
     let per_stand = match arm_of(spec) {
         Some(Arm::Infantry) => 4,
         Some(Arm::Cavalry) => 3,

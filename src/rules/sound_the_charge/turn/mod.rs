@@ -17,15 +17,18 @@
 //! same inputs give the same bytes whatever order the mails arrived in.
 
 pub mod army_morale;
+pub mod boats;
 pub mod charge;
 pub mod combat;
 pub mod field;
 pub mod fighting;
 pub mod movement;
+pub mod overhead;
 pub mod rally;
 pub mod reform;
 pub mod retreat;
 pub mod shooting;
+pub mod town;
 pub mod validate;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -288,6 +288,10 @@ pub fn allowed(state: &GameState, side: &str, order: &StcOrder) -> Result<(), Re
     let a = arm(&u.spec.troop_type);
     let skirmishing = u.spec.formation == "skirmish";
     let guns = a == Some(Arm::Guns);
+    // Troops in boats row, land or hold (Optional Rules, Boats).
+    if active && super::boats::in_boats(&u.spec) {
+        super::boats::allowed(state, u, order)?;
+    }
     if !active {
         return match order {
             StcOrder::Hold { .. } => Ok(()),
@@ -424,9 +428,12 @@ pub fn allowed(state: &GameState, side: &str, order: &StcOrder) -> Result<(), Re
                         "Charging and Evading, rule 7",
                     );
                 }
+                // A chateau is a town block too ("If a town block actually
+                // represents a single chateau").
                 if let Some(rect) = footprint(&t.spec)
                     && a != Some(Arm::Infantry)
-                    && Field::new(state).is_on(&rect, "town-block")
+                    && (Field::new(state).is_on(&rect, "town-block")
+                        || Field::new(state).is_on(&rect, "chateau"))
                 {
                     return refuse(
                         "only infantry may attack or enter town blocks",
@@ -606,10 +613,7 @@ pub fn allowed(state: &GameState, side: &str, order: &StcOrder) -> Result<(), Re
                     "Optional Rules, Boats",
                 );
             }
-            refuse(
-                "this scenario has no boats on the table",
-                "Optional Rules, Boats",
-            )
+            super::boats::allowed(state, u, order)
         }
         StcOrder::Shoot { .. } => Ok(()),
     }
@@ -701,6 +705,13 @@ pub fn ground(field: &Field, u: &UnitState, rect: &Rect) -> Result<Ground, Block
             ("steep-slope" | "rough", true) if !skirmish => {
                 g.factor = g.factor.max(2);
                 g.disorders = true;
+            }
+            // Boats: "troops must cross stretches of water using boats".
+            ("water", true) => {
+                return blocked(format!(
+                    "troops cross the water ({}) only in boats (Optional Rules, Boats)",
+                    t.id
+                ));
             }
             ("town-block" | "chateau", true) | ("fieldworks", true) => {
                 if !infantry {
@@ -1250,6 +1261,10 @@ fn carry_out(
             ..
         } => {
             let steps: Vec<Step> = steps.iter().map(kernel_step).collect();
+            if super::boats::in_boats(&p.state.units[i].spec) {
+                super::boats::row(p, i, &steps);
+                return;
+            }
             let through: Vec<usize> = through
                 .iter()
                 .filter_map(|t| p.field.index(t.as_str()))
@@ -1331,14 +1346,14 @@ fn carry_out(
         StcOrder::Reform { .. } => {
             p.record.reforming.insert(p.id(i));
         }
+        StcOrder::Embark { boat, .. } => super::boats::embark(p, i, boat.as_str()),
+        StcOrder::Disembark { .. } => super::boats::disembark(p, i),
         // Shooting is the next phase's; evades answer charges; generals'
-        // orders are handled above; boats are refused in validation.
+        // orders are handled above.
         StcOrder::Shoot { .. }
         | StcOrder::Evade { .. }
         | StcOrder::Attach { .. }
-        | StcOrder::Detach { .. }
-        | StcOrder::Embark { .. }
-        | StcOrder::Disembark { .. } => {}
+        | StcOrder::Detach { .. } => {}
     }
 }
 
@@ -1436,6 +1451,10 @@ pub fn move_unit(
     let in_town = |r: &Rect| p.field.is_on(r, "town-block") || p.field.is_on(r, "chateau");
     if in_town(&start) && !in_town(&plan.end) {
         cost += p.movers[i].allowance / 2;
+    }
+    if let Some(why) = super::town::over_capacity(&p.field, i, &plan.end) {
+        p.impossible(i, what, &why);
+        return;
     }
     // Fieldworks: "It costs a full move to cross a line of fieldworks": the
     // crossing must be the unit's whole move this turn.

@@ -28,7 +28,9 @@ pub fn phase(
                 let shot = active
                     .for_unit(id)
                     .any(|g| matches!(g.order, StcOrder::Shoot { .. }));
-                let why = if !record.disordered_at_start.contains(id) {
+                let why = if super::boats::in_boats(&state.units[i].spec) {
+                    Some("it is in boats (Optional Rules, Boats: \"Units in boats are disordered.\")")
+                } else if !record.disordered_at_start.contains(id) {
                     Some("it became disordered only this turn")
                 } else if record.moved.contains_key(id) || record.charged(id) {
                     Some("it moved this turn")

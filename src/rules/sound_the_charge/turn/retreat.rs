@@ -219,13 +219,19 @@ fn try_line(
         let on_friend = near.iter().any(|&j| {
             state.units[j].spec.side == *side && table.rects[j].is_some_and(|r| end.overlaps(&r))
         });
-        if !on_friend {
+        // Towns: "A unit in a block that fails a fire test or loses a
+        // round of combat must retreat out of the block it occupies": it
+        // carries on until its centre has left the block (ruling STC-92).
+        let in_block = super::town::still_in_block(state, start, &end);
+        if !on_friend && !in_block {
             return Ok((end, d));
         }
         if d >= RETREAT_ZONE_LENGTH {
-            return Err(
-                "no room to end the retreat clear of friendly units within 18 inches".to_string(),
-            );
+            return Err(if in_block {
+                "no way out of the block within 18 inches (Terrain Suggestions, Towns: \"A unit in a block that fails a fire test or loses a round of combat must retreat out of the block it occupies.\")".to_string()
+            } else {
+                "no room to end the retreat clear of friendly units within 18 inches".to_string()
+            });
         }
         d = (d + 50).min(RETREAT_ZONE_LENGTH);
     }
@@ -289,7 +295,10 @@ pub fn retreat_in(
             y: back.y,
         };
     }
-    if spec.formation == "square" {
+    // Judged on the formation, not on the footprint's size: hits taken
+    // before the retreat shrink a column's footprint too.
+    let was_square = spec.formation == "square";
+    if was_square {
         spec.formation = "column".to_string();
     }
     let base = basing::footprint(&spec).unwrap_or(start);
@@ -327,7 +336,7 @@ pub fn retreat_in(
                     crate::rules::sound_the_charge::tables::inches_text(
                         u32::try_from(d).unwrap_or(0)
                     ),
-                    if u.spec.formation == "column" && state_was_square(&start, &base) {
+                    if was_square {
                         " and ends in column"
                     } else {
                         ""
@@ -343,10 +352,6 @@ pub fn retreat_in(
             RetreatOutcome::Eliminated { reason: why }
         }
     }
-}
-
-fn state_was_square(start: &Rect, base: &Rect) -> bool {
-    start.width != base.width || start.depth != base.depth
 }
 
 /// Removes a unit that cannot retreat.

@@ -314,6 +314,13 @@ fn eligibility(
             "Shaken units may not shoot.",
         ));
     }
+    if super::boats::in_boats(&u.spec) {
+        return Err(NoShot::new(
+            "troops in boats may not shoot",
+            "Optional Rules, Boats",
+            "Troops in boats may not shoot.",
+        ));
+    }
     if facts.charged.contains(id) {
         return Err(NoShot::new(
             "a charging unit may not shoot",
@@ -384,8 +391,9 @@ fn firing_figures(state: &GameState, table: &Table, fi: usize, target: &Rect) ->
     let Some(rect) = table.rects[fi] else {
         return (Vec::new(), 0);
     };
-    let n = front_rank_figures(&u.spec);
-    if u.spec.formation == "square" {
+    let town = super::town::fire_out_figures(state, fi, &rect);
+    let n = town.unwrap_or_else(|| front_rank_figures(&u.spec));
+    if u.spec.formation == "square" || town.is_some() {
         // "A square may fire from any face": the face whose facing is
         // nearest the bearing to the target.
         let c = rect.centre();
@@ -394,7 +402,16 @@ fn firing_figures(state: &GameState, table: &Table, fi: usize, target: &Rect) ->
         let rel = (bearing / 100 - i64::from(rect.facing)).rem_euclid(360);
         let turn = (((rel + 45) / 90) % 4) as u32 * 90;
         let facing = (rect.facing + turn) % 360;
-        let half = rect.width / 2;
+        // A square's faces are alike; a unit in a town block fires out of
+        // the side of its footprint towards the target, a flank as wide as
+        // the footprint is deep.
+        let (half, width) = if town.is_some() && turn.is_multiple_of(180) {
+            (rect.depth / 2, rect.width)
+        } else if town.is_some() {
+            (rect.width / 2, rect.depth)
+        } else {
+            (rect.width / 2, rect.width)
+        };
         let (dx, dy) = unit_step(facing);
         let face = Rect {
             front_centre: Point {
@@ -402,7 +419,7 @@ fn firing_figures(state: &GameState, table: &Table, fi: usize, target: &Rect) ->
                 y: c.y + dy * half,
             },
             facing,
-            width: rect.width,
+            width,
             depth: rect.depth,
         };
         return (figure_front_centres(&face, n), facing);
@@ -502,6 +519,12 @@ fn blocked(
                     other.spec.name
                 )
             });
+        }
+        if guns && let Some(own) = table.rects[fi] {
+            match super::overhead::fire_over(state, &own, from, to, &r, &other.spec.name, !enemy) {
+                Ok(()) => continue,
+                Err(why) => return Some(why),
+            }
         }
         return Some(format!("{} stands in the line of fire", other.spec.name));
     }
@@ -1086,6 +1109,14 @@ fn take_hits(
     // bounce-through are the active side's and take no test (ruling
     // STC-65).
     if state.units[ti].spec.side == state.active_side || !in_play(&state.units[ti]) {
+        return;
+    }
+    if super::boats::in_boats(&state.units[ti].spec) {
+        events.push(event(
+            "morale",
+            &[&tid, &fid],
+            format!("{tname} takes no morale test: \"Troops in boats are a dense target, but take no morale test.\" (Optional Rules, Boats)."),
+        ));
         return;
     }
     let t = &state.units[ti];

@@ -1,0 +1,151 @@
+//! Towns, for the fighting phases: "Troops inside may fire out any side
+//! with up to 12 figures. Troops in town blocks have no flanks or rear. All
+//! troops inside a block may fight. Attackers may attack each side of a
+//! block with up to 36 figures; count all the figures in the attacking
+//! units, up to 36, not just figures in the front two ranks." And: "If a
+//! town block actually represents a single chateau or fortified manor house,
+//! then the number of attackers should be reduced to 12 maximum against any
+//! side."
+//!
+//! A unit is in a block when the centre of its footprint is (ruling
+//! STC-62); the side of a block an attacker attacks is the face of the
+//! defending unit it touches (ruling STC-91).
+
+use std::collections::BTreeMap;
+
+use super::combat::{Face, face_towards};
+use super::fighting::{Table, arm_of, kinds_under};
+use crate::geometry::Rect;
+use crate::rules::sound_the_charge::tables::Arm;
+use crate::rules::state::GameState;
+
+/// "Troops inside may fire out any side with up to 12 figures."
+pub const FIRE_OUT: u32 = 12;
+/// "Attackers may attack each side of a block with up to 36 figures".
+pub const ATTACKERS_PER_SIDE: u32 = 36;
+/// A chateau: "reduced to 12 maximum against any side".
+pub const CHATEAU_ATTACKERS_PER_SIDE: u32 = 12;
+
+/// The kind of built-up area a footprint stands in, if any: `town-block`
+/// or `chateau`.
+pub fn built_up(state: &GameState, rect: &Rect) -> Option<&'static str> {
+    let kinds = kinds_under(state, rect);
+    if kinds.contains(&"chateau") {
+        Some("chateau")
+    } else if kinds.contains(&"town-block") {
+        Some("town-block")
+    } else {
+        None
+    }
+}
+
+/// The figures that fire out of a block: every figure of an infantry unit
+/// inside, up to twelve; `None` for a unit not in a block.
+pub fn fire_out_figures(state: &GameState, i: usize, rect: &Rect) -> Option<u32> {
+    let u = &state.units[i];
+    if arm_of(&u.spec) != Some(Arm::Infantry) || built_up(state, rect).is_none() {
+        return None;
+    }
+    Some(u.spec.strength.min(FIRE_OUT))
+}
+
+/// The figures that fight in close combat where a block is concerned, by
+/// unit: every figure of a unit inside a block ("All troops inside a block
+/// may fight"), and for units outside attacking one, all their figures up
+/// to 36 a side of the block (12 for a chateau), shared out among the
+/// attackers of a side in the order of the units in the state. Units not
+/// in the map fight with their usual figures.
+pub fn combat_figures(
+    state: &GameState,
+    table: &Table,
+    contacts: &BTreeMap<usize, Vec<usize>>,
+) -> BTreeMap<usize, u32> {
+    let mut figures = BTreeMap::new();
+    for (&d, enemies) in contacts {
+        let Some(dr) = table.rects[d] else { continue };
+        let Some(kind) = built_up(state, &dr) else {
+            continue;
+        };
+        figures.insert(d, state.units[d].spec.strength);
+        let cap = if kind == "chateau" {
+            CHATEAU_ATTACKERS_PER_SIDE
+        } else {
+            ATTACKERS_PER_SIDE
+        };
+        let mut left: BTreeMap<Face, u32> = BTreeMap::new();
+        for &a in enemies {
+            let Some(ar) = table.rects[a] else { continue };
+            if built_up(state, &ar).is_some() {
+                continue;
+            }
+            let room = left.entry(face_towards(&dr, &ar)).or_insert(cap);
+            let n = state.units[a].spec.strength.min(*room);
+            *room -= n;
+            let all = state.units[a].spec.strength;
+            let e = figures.entry(a).or_insert(0);
+            *e = (*e + n).min(all);
+        }
+    }
+    figures
+}
+
+/// Towns: "A block can hold 24 figures."
+pub const BLOCK_HOLDS: u32 = 24;
+
+/// The town blocks and chateaux that hold a point.
+fn blocks_at(state: &GameState, p: crate::campaign::Point) -> Vec<&crate::campaign::Terrain> {
+    state
+        .terrain
+        .iter()
+        .filter(|t| matches!(t.kind.as_str(), "town-block" | "chateau"))
+        .filter(|t| match &t.shape {
+            crate::campaign::TerrainShape::Area { points } => {
+                crate::geometry::point_in_polygon(p, points)
+            }
+            _ => false,
+        })
+        .collect()
+}
+
+/// Why unit `i` may not end a move at `end`, if the block it would stand in
+/// would then hold more than 24 figures: its own and those of every other
+/// unit whose centre is in the block (ruling STC-92).
+pub fn over_capacity(field: &super::Field, i: usize, end: &Rect) -> Option<String> {
+    let state = field.state;
+    for block in blocks_at(state, end.centre()) {
+        let crate::campaign::TerrainShape::Area { points } = &block.shape else {
+            continue;
+        };
+        let there: u32 = field
+            .on_table()
+            .filter(|&j| j != i)
+            .filter_map(|j| field.rect(j).map(|r| (j, r)))
+            .filter(|(_, r)| crate::geometry::point_in_polygon(r.centre(), points))
+            .map(|(j, _)| field.unit(j).spec.strength)
+            .sum();
+        let mine = state.units[i].spec.strength;
+        if there + mine > BLOCK_HOLDS {
+            return Some(format!(
+                "{} ({}) already holds {there} figures, and {mine} more would pass the 24 a block can hold (Terrain Suggestions, Towns: \"A block can hold 24 figures.\")",
+                block.kind.replace('-', " "),
+                block.id
+            ));
+        }
+    }
+    None
+}
+
+/// Whether a retreat that began at `start` would end at `end` still inside
+/// the block it began in: "A unit in a block that fails a fire test or
+/// loses a round of combat must retreat out of the block it occupies."
+pub fn still_in_block(state: &GameState, start: &Rect, end: &Rect) -> bool {
+    let end_centre = end.centre();
+    blocks_at(state, start.centre())
+        .iter()
+        .any(|b| match &b.shape {
+            crate::campaign::TerrainShape::Area { points } => {
+                crate::geometry::point_in_polygon(end_centre, points)
+            }
+            _ => false,
+        })
+}
