@@ -427,7 +427,9 @@ fn messages_sent_at_once_each_get_their_own_result() {
         "<test.m5@example.org>",
         SendError::permanent("550 no such user"),
     );
-    let report = deliver_due(&mut store, &transport, &policy(), &at(0)).expect("delivers");
+    let mut report = deliver_due(&mut store, &transport, &policy(), &at(0)).expect("delivers");
+    // Recorded as they came back, so in any order.
+    report.sent.sort();
     assert_eq!(
         report.sent,
         [
@@ -463,4 +465,86 @@ fn messages_sent_at_once_each_get_their_own_result() {
         );
     }
     assert_eq!(transport.sent().len(), 4);
+}
+
+/// A transport that looks at the store through its own connection while it
+/// is handed each message, as a crash would find it.
+struct Watching {
+    data: std::path::PathBuf,
+    marked_when_handed: std::sync::Mutex<Vec<String>>,
+    fast_recorded_while_slow_sent: std::sync::Mutex<bool>,
+}
+
+impl Watching {
+    fn status_of(&self, message_id: &str) -> OutboxStatus {
+        let store = Store::open(&self.data).expect("a second connection");
+        store
+            .outbox(None)
+            .expect("outbox")
+            .into_iter()
+            .find(|e| e.mail.message_id == message_id)
+            .map(|e| e.status)
+            .expect("in the outbox")
+    }
+}
+
+impl Transport for Watching {
+    fn describe(&self) -> String {
+        "watching".into()
+    }
+
+    fn connections(&self) -> usize {
+        2
+    }
+
+    fn send(&self, message: &adjutant::outbound::BuiltMessage) -> Result<(), SendError> {
+        if self.status_of(&message.message_id) == OutboxStatus::InFlight {
+            self.marked_when_handed
+                .lock()
+                .expect("lock")
+                .push(message.message_id.clone());
+        }
+        // The first message is slow: the second, sent beside it, must be
+        // recorded as sent before the first is done.
+        if message.message_id == "<test.m1@example.org>" {
+            for _ in 0..500 {
+                if self.status_of("<test.m2@example.org>") == OutboxStatus::Sent {
+                    *self.fast_recorded_while_slow_sent.lock().expect("lock") = true;
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        }
+        Ok(())
+    }
+
+    fn delivered(&self, _message_id: &str) -> adjutant::outbound::Delivered {
+        adjutant::outbound::Delivered::Unknown
+    }
+}
+
+/// Sent two at a time, each message is already marked in flight in the
+/// store when the transport is handed it, and each result is recorded as it
+/// comes back: the quick one is marked sent while the slow one is still
+/// going, so a crash then would leave only the slow one in doubt.
+#[test]
+fn each_message_is_marked_before_it_is_handed_over_and_recorded_as_it_returns() {
+    let (dir, mut store) = setup(&[mail(1), mail(2)]);
+    let transport = Watching {
+        data: dir.path().join("data"),
+        marked_when_handed: std::sync::Mutex::new(Vec::new()),
+        fast_recorded_while_slow_sent: std::sync::Mutex::new(false),
+    };
+    let report = deliver_due(&mut store, &transport, &policy(), &at(0)).expect("delivers");
+    assert_eq!(report.sent.len(), 2);
+    let mut marked = transport.marked_when_handed.lock().expect("lock").clone();
+    marked.sort();
+    assert_eq!(marked, ["<test.m1@example.org>", "<test.m2@example.org>"]);
+    assert!(
+        *transport
+            .fast_recorded_while_slow_sent
+            .lock()
+            .expect("lock"),
+        "the quick message was recorded only after the slow one"
+    );
 }

@@ -17,7 +17,9 @@
 //! (the default: a report arrives, perhaps twice, with the same Message-ID,
 //! which many mail stores and clients fold into one), or set it aside as
 //! dead for the GM to look at and requeue. The window is the time between
-//! the server's final reply and one small SQLite commit.
+//! the server's final reply and one small SQLite commit: with several
+//! messages going out at once, each result is recorded as it arrives, not
+//! when the slowest of its group is done.
 
 use chrono::{DateTime, Duration, Utc};
 use serde::Deserialize;
@@ -151,8 +153,11 @@ pub fn reconcile(
 ///
 /// Each attempt is recorded (committed) before its message is handed to the
 /// transport, exactly as when they go one at a time, so a crash leaves every
-/// message either untried or marked in flight for [`reconcile`]; only then
-/// does a group go out in parallel, and each result is recorded after.
+/// message either untried or marked in flight for [`reconcile`]; and each
+/// result is recorded the moment it comes back, so a message the server
+/// took is not left marked while a slower one of its group is still going.
+/// A store error stops the batch, but only after what was already marked has
+/// been sent and recorded.
 pub fn deliver_due(
     store: &mut Store,
     transport: &dyn Transport,
@@ -162,54 +167,109 @@ pub fn deliver_due(
     let mut report = DeliveryReport::default();
     let due = store.outbox_due(clock.now(), policy.batch)?;
     for group in due.chunks(transport.connections().max(1)) {
+        let mut failure = None;
         let mut ready = Vec::with_capacity(group.len());
         for entry in group {
             // The Date is when the message was queued, so every attempt sends
             // the same bytes.
-            match build(&entry.mail, &policy.from, entry.created_at) {
-                Ok(built) => {
-                    if store.outbox_begin_attempt(entry.id, clock.now())? {
-                        ready.push((entry, built));
-                    }
-                }
+            let marked = match build(&entry.mail, &policy.from, entry.created_at) {
+                Ok(built) => store
+                    .outbox_begin_attempt(entry.id, clock.now())
+                    .map(|marked| marked.then_some(built)),
                 Err(e) => {
                     let error = format!("cannot be built: {e}");
                     tracing::error!(message_id = %entry.mail.message_id, "{error}");
-                    store.outbox_dead(entry.id, &error)?;
-                    report.dead.push((entry.mail.message_id.clone(), error));
+                    report
+                        .dead
+                        .push((entry.mail.message_id.clone(), error.clone()));
+                    store.outbox_dead(entry.id, &error).map(|()| None)
+                }
+            };
+            match marked {
+                Ok(Some(built)) => ready.push((entry, built)),
+                Ok(None) => {}
+                Err(e) => {
+                    failure = Some(e);
+                    break;
                 }
             }
         }
-        let results = send_all(transport, ready.iter().map(|(_, built)| built));
-        for ((entry, _), result) in ready.iter().zip(results) {
-            record(store, entry, result, policy, clock, &mut report)?;
+        send_and_record(
+            store,
+            transport,
+            &ready,
+            policy,
+            clock,
+            &mut report,
+            &mut failure,
+        );
+        if let Some(e) = failure {
+            return Err(e);
         }
     }
     Ok(report)
 }
 
-/// Sends each message, in parallel threads when there are several; the
-/// results come back in the messages' order.
-fn send_all<'a>(
+/// Hands each marked message to the transport, in parallel threads when
+/// there are several, and records each result as it comes back. A store
+/// error while recording is kept (the first one) and the others are still
+/// recorded.
+fn send_and_record(
+    store: &mut Store,
     transport: &dyn Transport,
-    messages: impl ExactSizeIterator<Item = &'a BuiltMessage>,
-) -> Vec<Result<(), SendError>> {
-    if messages.len() <= 1 {
-        return messages.map(|m| transport.send(m)).collect();
+    ready: &[(&OutboxEntry, BuiltMessage)],
+    policy: &DeliveryPolicy,
+    clock: &dyn Clock,
+    report: &mut DeliveryReport,
+    failure: &mut Option<StoreError>,
+) {
+    let mut keep = |store: &mut Store, entry: &OutboxEntry, result| {
+        if let Err(e) = record(store, entry, result, policy, clock, report) {
+            failure.get_or_insert(e);
+        }
+    };
+    if ready.len() <= 1 {
+        for (entry, built) in ready {
+            keep(store, entry, transport.send(built));
+        }
+        return;
     }
     std::thread::scope(|scope| {
-        let sending: Vec<_> = messages
-            .map(|m| scope.spawn(move || transport.send(m)))
-            .collect();
-        sending
-            .into_iter()
-            .map(|handle| {
-                handle.join().unwrap_or_else(|_| {
-                    Err(SendError::transient("the transport failed unexpectedly"))
+        let (results, arrivals) = std::sync::mpsc::channel();
+        let sending: Vec<_> = ready
+            .iter()
+            .enumerate()
+            .map(|(n, (_, built))| {
+                let results = results.clone();
+                scope.spawn(move || {
+                    // The receiver outlives every sender in this scope.
+                    let _ = results.send((n, transport.send(built)));
                 })
             })
-            .collect()
-    })
+            .collect();
+        drop(results);
+        let mut answered = vec![false; ready.len()];
+        for (n, result) in arrivals {
+            answered[n] = true;
+            keep(store, ready[n].0, result);
+        }
+        // Joined here, so that a thread that panicked is answered below
+        // rather than taking the whole process down with it.
+        for thread in sending {
+            let _ = thread.join();
+        }
+        // A sending thread that failed unexpectedly answered nothing: its
+        // message is tried again like after any transient failure.
+        for (n, done) in answered.into_iter().enumerate() {
+            if !done {
+                keep(
+                    store,
+                    ready[n].0,
+                    Err(SendError::transient("the transport failed unexpectedly")),
+                );
+            }
+        }
+    });
 }
 
 /// Records what came of one attempt: sent, tried again later, or dead.
