@@ -231,6 +231,22 @@ fn readable(raw: &[u8]) -> (String, String) {
     (prose, svg)
 }
 
+/// Whether `text` names `unit`: its name (lines rewrapped, as the plain text
+/// is wrapped at 72 columns) or its id as a word of its own (the order of
+/// battle, the dice's purposes and the map's labels use ids).
+fn shows(text: &str, unit: &adjutant::campaign::UnitSpec) -> bool {
+    let flat = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat(text).contains(&flat(&unit.name)) {
+        return true;
+    }
+    let part_of_id = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+    text.match_indices(&unit.id).any(|(at, id)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + id.len()..].chars().next();
+        !before.is_some_and(part_of_id) && !after.is_some_and(part_of_id)
+    })
+}
+
 /// docs/RULINGS.md REP-1: a side's report names only the units it can see.
 /// For every resolution the demo played, the enemy units hidden from a side
 /// at its end (as `report::visibility` decides) appear nowhere in the report
@@ -251,6 +267,7 @@ fn no_side_report_names_a_unit_hidden_from_it(result: &adjutant::demo::DemoResul
         })
         .collect();
     let mut hidden_checked = 0;
+    let mut visible_found = 0;
     for r in store.resolutions(&campaign.id).expect("resolutions") {
         if r.kind != Kind::Turn {
             continue;
@@ -291,11 +308,8 @@ fn no_side_report_names_a_unit_hidden_from_it(result: &adjutant::demo::DemoResul
                 player.side
             );
             for unit in hidden {
-                let named = prose.contains(&unit.name) || svg.contains(&unit.name);
-                // The map labels units by id, as the text of a label.
-                let labelled = svg.contains(&format!(">{}<", unit.id));
                 assert!(
-                    !named && !labelled,
+                    !shows(&prose, unit) && !shows(&svg, unit),
                     "the report of resolution {} to {} shows {} ({}), hidden from it",
                     r.k,
                     player.side,
@@ -304,10 +318,19 @@ fn no_side_report_names_a_unit_hidden_from_it(result: &adjutant::demo::DemoResul
                 );
                 hidden_checked += 1;
             }
+            // The same search finds the enemies the side does see, so a
+            // miss above is not the search failing.
+            visible_found += state
+                .units
+                .iter()
+                .filter(|u| u.spec.side != player.side && seen.contains(&u.spec.id))
+                .filter(|u| shows(&prose, &u.spec) || shows(&svg, &u.spec))
+                .count();
         }
     }
     assert!(
         hidden_checked > 0,
         "the demo hid no unit from any side, so this check checked nothing"
     );
+    assert!(visible_found > 0, "no visible enemy was found either");
 }

@@ -502,6 +502,9 @@ impl Daemon {
         let mut can_idle = true;
         while clock.now() < wake && !self.shutdown.load(Ordering::SeqCst) {
             let left = (wake - clock.now()).to_std().unwrap_or_default();
+            if left.is_zero() {
+                break;
+            }
             if can_idle && let Some(source) = self.source.as_mut() {
                 match source.wait_for_mail(left.min(IDLE_SPAN)) {
                     Ok(Waited::MailMayBeWaiting) => return,

@@ -488,17 +488,29 @@ impl ImapInbox {
 /// The IMAP mailbox as one of the daemon's inbox sources: it connects when
 /// first needed and again after any failure, so a server restart or a
 /// dropped connection costs one poll, and a message is let go only once
-/// stored whatever happens in between.
+/// stored whatever happens in between. A connection that cannot be made is
+/// tried again after a wait that doubles with each failure (from 5 seconds
+/// up to 10 minutes), so a server that is down or a wrong password does not
+/// turn into a login attempt at every poll.
 pub struct ImapSource {
     config: ImapConfig,
     inbox: Option<ImapInbox>,
+    /// Failed connections in a row, and when the next may be tried.
+    failures: u32,
+    retry_at: Option<std::time::Instant>,
 }
+
+/// The wait after the first failed connection, and the longest.
+const FIRST_RECONNECT_WAIT: Duration = Duration::from_secs(5);
+const LONGEST_RECONNECT_WAIT: Duration = Duration::from_secs(600);
 
 impl ImapSource {
     pub fn new(config: ImapConfig) -> ImapSource {
         ImapSource {
             config,
             inbox: None,
+            failures: 0,
+            retry_at: None,
         }
     }
 
@@ -509,19 +521,39 @@ impl ImapSource {
         }
     }
 
-    fn connected(&mut self) -> Result<&mut ImapInbox, crate::daemon::SourceError> {
+    /// The connection, made now if there is none; `None` while waiting to
+    /// try again after a failed one.
+    fn connected(&mut self) -> Result<Option<&mut ImapInbox>, crate::daemon::SourceError> {
         if self.inbox.is_none() {
+            if self.retry_at.is_some_and(|t| std::time::Instant::now() < t) {
+                return Ok(None);
+            }
             match ImapInbox::connect(self.config.clone()) {
-                Ok(inbox) => self.inbox = Some(inbox),
-                Err(e) => return Err(self.error(&e)),
+                Ok(inbox) => {
+                    self.inbox = Some(inbox);
+                    self.failures = 0;
+                    self.retry_at = None;
+                }
+                Err(e) => {
+                    self.failures = self.failures.saturating_add(1);
+                    let wait = FIRST_RECONNECT_WAIT
+                        .saturating_mul(1 << (self.failures - 1).min(10))
+                        .min(LONGEST_RECONNECT_WAIT);
+                    self.retry_at = Some(std::time::Instant::now() + wait);
+                    let mut error = self.error(&e);
+                    error.message =
+                        format!("{} (trying again in {} s)", error.message, wait.as_secs());
+                    return Err(error);
+                }
             }
         }
-        self.inbox
-            .as_mut()
-            .ok_or_else(|| crate::daemon::SourceError {
-                source_name: "imap".to_string(),
-                message: "not connected".to_string(),
-            })
+        Ok(self.inbox.as_mut())
+    }
+
+    /// Drops a connection that failed, to be made anew at the next look.
+    fn broken(&mut self, e: &ImapError) -> crate::daemon::SourceError {
+        self.inbox = None;
+        self.error(e)
     }
 }
 
@@ -534,12 +566,11 @@ impl crate::daemon::InboxSource for ImapSource {
     }
 
     fn pending(&mut self) -> Result<bool, crate::daemon::SourceError> {
-        let result = self.connected()?.pending();
-        result.map_err(|e| {
-            // A broken connection is dropped, to be made anew next time.
-            self.inbox = None;
-            self.error(&e)
-        })
+        let Some(inbox) = self.connected()? else {
+            return Ok(false);
+        };
+        let result = inbox.pending();
+        result.map_err(|e| self.broken(&e))
     }
 
     fn take(
@@ -548,17 +579,17 @@ impl crate::daemon::InboxSource for ImapSource {
         config: &IngestConfig,
         clock: &dyn Clock,
     ) -> Result<Vec<(String, Outcome)>, crate::daemon::SourceError> {
-        let result = self.connected()?.fetch_once(store, config, clock);
+        let Some(inbox) = self.connected()? else {
+            return Ok(Vec::new());
+        };
+        let result = inbox.fetch_once(store, config, clock);
         match result {
             Ok(summary) => Ok(summary
                 .outcomes
                 .into_iter()
                 .map(|(uid, outcome)| (format!("uid {uid}"), outcome))
                 .collect()),
-            Err(e) => {
-                self.inbox = None;
-                Err(self.error(&e))
-            }
+            Err(e) => Err(self.broken(&e)),
         }
     }
 
@@ -566,14 +597,16 @@ impl crate::daemon::InboxSource for ImapSource {
         &mut self,
         timeout: Duration,
     ) -> Result<crate::daemon::Waited, crate::daemon::SourceError> {
-        let result = self.connected()?.idle_wait(timeout);
+        // Only an open connection is waited on: connecting is left to the
+        // next look, with its waits after failures.
+        let Some(inbox) = self.inbox.as_mut() else {
+            return Ok(crate::daemon::Waited::Unsupported);
+        };
+        let result = inbox.idle_wait(timeout);
         match result {
             Ok(Wake::Changed) => Ok(crate::daemon::Waited::MailMayBeWaiting),
             Ok(Wake::TimedOut) => Ok(crate::daemon::Waited::TimedOut),
-            Err(e) => {
-                self.inbox = None;
-                Err(self.error(&e))
-            }
+            Err(e) => Err(self.broken(&e)),
         }
     }
 }
@@ -721,5 +754,36 @@ mod tests {
     fn the_password_stays_out_of_debug_output() {
         let config = ImapConfig::new("imap.example.org", 993, "gm", "hunter2");
         assert!(!format!("{config:?}").contains("hunter2"));
+    }
+
+    /// A server that cannot be reached is tried again only after a wait
+    /// that doubles with each failure; in between, the source says there
+    /// is no mail and does not try, and waiting on it does not connect.
+    #[test]
+    fn a_failed_connection_is_tried_again_only_after_a_growing_wait() {
+        use crate::daemon::{InboxSource, Waited};
+        // A loopback port nothing listens on any more.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .expect("a free port");
+        let mut config = ImapConfig::new("127.0.0.1", port, "gm", "pw");
+        config.security = Security::Plain;
+        config.io_timeout = Duration::from_secs(2);
+        let mut source = ImapSource::new(config);
+        let first = source.pending().expect_err("nothing listens");
+        assert!(first.message.contains("trying again in 5 s"), "{first}");
+        assert!(!source.pending().expect("waiting, no error"));
+        assert_eq!(source.failures, 1, "no second attempt while waiting");
+        assert_eq!(
+            source
+                .wait_for_mail(Duration::from_millis(10))
+                .expect("no error"),
+            Waited::Unsupported
+        );
+        source.retry_at = Some(std::time::Instant::now());
+        let second = source.pending().expect_err("still nothing");
+        assert!(second.message.contains("trying again in 10 s"), "{second}");
+        assert_eq!(source.failures, 2);
     }
 }

@@ -146,13 +146,18 @@ impl Ruleset for SoundTheCharge {
                 }),
             }
         }
-        // Every other order first, on its own; then each `shoot` order with
-        // the other orders accepted, so that a move refused does not count
-        // against a shot.
+        // Every other order first, on its own, then against the unit's
+        // earlier lines; then each `shoot` order with the other orders
+        // accepted, so that a move refused does not count against a shot.
         let is_shot = |o: &orders::StcOrder| matches!(o, orders::StcOrder::Shoot { .. });
+        let mut given = OrdersOfUnits::default();
         let mut results: Vec<Option<Result<orders::StcOrder, Rejection>>> = parsed
             .iter()
-            .map(|(line, o)| (!is_shot(o)).then(|| turn::validate::check(state, side, *line, o)))
+            .map(|(line, o)| {
+                (!is_shot(o)).then(|| {
+                    turn::validate::check(state, side, *line, o).and_then(|o| given.admit(*line, o))
+                })
+            })
             .collect();
         let others: Vec<orders::StcOrder> = parsed
             .iter()
@@ -162,17 +167,16 @@ impl Ruleset for SoundTheCharge {
             .collect();
         for ((line, o), r) in parsed.iter().zip(results.iter_mut()) {
             if r.is_none() {
-                *r = Some(turn::validate::check_in_sheet(
-                    state, side, *line, o, &others,
-                ));
+                *r = Some(
+                    turn::validate::check_in_sheet(state, side, *line, o, &others)
+                        .and_then(|o| given.admit(*line, o)),
+                );
             }
         }
-        let mut given = OrdersOfUnits::default();
-        for ((line, _), r) in parsed.iter().zip(results) {
-            match r.map(|r| r.and_then(|o| given.admit(*line, o))) {
-                Some(Ok(o)) => sheet.accepted.push(to_order(&o)),
-                Some(Err(r)) => sheet.rejections.push(r),
-                None => {}
+        for r in results.into_iter().flatten() {
+            match r {
+                Ok(o) => sheet.accepted.push(to_order(&o)),
+                Err(r) => sheet.rejections.push(r),
             }
         }
         sheet
@@ -281,8 +285,8 @@ pub fn to_order(order: &orders::StcOrder) -> Order {
     }
 }
 
-/// What a sheet has already given each unit, so that a line contradicting an
-/// earlier one is refused rather than left for the turn to trip over: `hold`
+/// What a sheet has already given each unit, so that a line contradicting
+/// another one is refused rather than left for the turn to trip over: `hold`
 /// with anything else, a second move (a path of steps is one line), a
 /// second shot. A formation change and a move, or a move and a shot, may be
 /// given on separate lines.
@@ -326,7 +330,7 @@ impl OrdersOfUnits {
                     if k == Self::MOVE {
                         "one move a turn: write the whole path on one line (`forward 2, wheel left 30`)"
                     } else {
-                        "one shooting order a turn: split fire is one line (`shoot 3-ligne split 4-ligne`)"
+                        "one shooting order a turn: split fire is one line (`shoot <target> split <second target>`)"
                     },
                 )
             }),
@@ -336,7 +340,7 @@ impl OrdersOfUnits {
             return Err(Rejection {
                 line,
                 unit: Some(unit.clone()),
-                problem: format!("it already has an order on line {earlier}; {why}"),
+                problem: format!("it is also given an order on line {earlier}; {why}"),
                 clause: None,
             });
         }

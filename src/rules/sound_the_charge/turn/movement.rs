@@ -810,8 +810,6 @@ pub struct PathRules<'r> {
     pub bypass: &'r [usize],
 }
 
-/// Plans a path of steps for unit `i`: every step's cost by its kind and the
-/// ground, and everything that would stop it.
 /// How many inches of allowance one inch of `step` costs on open ground.
 /// "Oblique, sidestep, and backstep moves are done at half speed. Units may
 /// wheel backwards at one-quarter speed." "But the wheeling rate is at half
@@ -842,6 +840,8 @@ fn least_cost(u: &UnitState, start: &Rect, steps: &[Step], free: bool) -> Hundre
     cost
 }
 
+/// Plans a path of steps for unit `i`: every step's cost by its kind and the
+/// ground, and everything that would stop it.
 pub fn plan_path(
     field: &Field,
     u: &UnitState,
