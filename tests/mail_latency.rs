@@ -196,7 +196,7 @@ fn smtp_acceptance_to_queued_acknowledgement_with_50_senders() {
     for (what, done) in [
         ("acknowledgement queued", queued.lock().expect("lock")),
         (
-            "acknowledgement accepted by Postfix",
+            "acknowledgement recorded as sent",
             sent.lock().expect("lock"),
         ),
         (

@@ -20,6 +20,7 @@ use super::fighting::{
     combat_figures, event, formation_of, general_attached, grade_of, has_mark,
     in_disordering_terrain, in_play, nation_of, on_steep_slope, option, troop_of, wider_basing,
 };
+use super::field::ZONE_OF_CONTROL;
 use super::retreat::{Cause, RetreatOutcome, eliminate, retreat_in};
 use crate::audit::dice::Dice;
 use crate::campaign::{Hundredths, Point};
@@ -310,6 +311,27 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
             .collect();
         if !enemies.is_empty() {
             contacts.insert(i, enemies);
+        }
+    }
+    // Zones of Control: a charger also attacks the unengaged enemies it
+    // ended within 1" of, touching or not, as long as they are still that
+    // near when the combat is fought (shooting may have driven them off).
+    let index_of = |id: &str| state.units.iter().position(|u| u.spec.id == id);
+    for (charger, other) in &facts.also_attacking {
+        let (Some(i), Some(j)) = (index_of(charger), index_of(other)) else {
+            continue;
+        };
+        if !in_play(&state.units[i])
+            || !in_play(&state.units[j])
+            || !table.within(i, ZONE_OF_CONTROL - 1).contains(&j)
+        {
+            continue;
+        }
+        for (me, them) in [(i, j), (j, i)] {
+            let list = contacts.entry(me).or_default();
+            if !list.contains(&them) {
+                list.push(them);
+            }
         }
     }
     if contacts.is_empty() {

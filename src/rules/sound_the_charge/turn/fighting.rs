@@ -54,6 +54,12 @@ pub struct TurnFacts {
     /// Cavalry, optional rule: "After completing its second round of combat
     /// during a game, a cavalry regiment is blown").
     pub combat_rounds: BTreeMap<String, u32>,
+    /// Chargers and the other unengaged enemies they ended within 1" of,
+    /// which they fight as well as their target: Zones of Control, "If a
+    /// unit charges to contact with one target, and also winds up within one
+    /// inch of other unengaged enemies, it must also count as attacking
+    /// those other units."
+    pub also_attacking: BTreeSet<(String, String)>,
 }
 
 /// The tables' troop type for a unit. Horse guns are "light or field
@@ -663,6 +669,12 @@ impl TurnFacts {
         for c in &record.charges {
             f.charged.insert(c.attacker.clone());
             f.start.insert(c.attacker.clone(), c.from);
+            if c.contacted {
+                for other in c.targets.iter().skip(1) {
+                    f.also_attacking
+                        .insert((c.attacker.clone(), other.clone()));
+                }
+            }
         }
         for u in &state.units {
             let id = &u.spec.id;
