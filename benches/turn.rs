@@ -1,9 +1,9 @@
 //! One full turn of Sound the Charge resolved at 2x50, 2x500 and 2x5000
 //! units. The armies are laid out deterministically: pairs of rows facing
 //! each other, most pairs three inches apart (the active side's infantry and
-//! guns shoot), every fourth pair in contact (close combat), with cavalry,
-//! guns and generals mixed in. Figures and the command are in
-//! docs/PERFORMANCE.md.
+//! guns shoot, a battalion in ten charges, the cavalry moves), every fourth
+//! pair in contact (close combat), with cavalry, guns and generals mixed
+//! in. Figures and the command are in docs/PERFORMANCE.md.
 
 use std::collections::BTreeMap;
 
@@ -112,7 +112,14 @@ fn armies(n: usize) -> (GameState, BTreeMap<String, Vec<Order>>) {
             generals.push(general(format!("gb{k}"), "blue", x, y - 400));
             generals.push(general(format!("gr{k}"), "red", x, red_front + 600));
         }
-        if !contact && troop != "heavy-cavalry" {
+        // Infantry and guns 3" off shoot; one battalion in ten charges
+        // instead, and the cavalry walks an inch forward, so that the
+        // movement phase plans paths, charges and contacts too.
+        if !contact && troop == "heavy-cavalry" {
+            text.push_str(&format!("b{k}: forward 1\n"));
+        } else if !contact && col % 10 == 9 {
+            text.push_str(&format!("b{k}: charge r{k}\n"));
+        } else if !contact {
             text.push_str(&format!("b{k}: shoot r{k}\n"));
         }
     }
@@ -156,7 +163,7 @@ fn bench_turn(c: &mut Criterion) {
         // The turn measured does the work it is meant to: fire, tests and
         // combats on every row.
         let (_, events) = turn::run(&state, &orders, &mut DiceStream::new(&Digest32([7; 32])));
-        for kind in ["shooting", "morale", "combat", "retreat"] {
+        for kind in ["move", "charge", "shooting", "morale", "combat", "retreat"] {
             let count = events.iter().filter(|e| e.kind == kind).count();
             assert!(count >= n / 20, "only {count} `{kind}` events at 2x{n}");
         }

@@ -123,7 +123,8 @@ impl Ruleset for SoundTheCharge {
             problem: e.to_string(),
             clause: None,
         })?;
-        turn::validate::check(state, side, line, &parsed).map(|o| to_order(&o))
+        let field = turn::field::Field::new(state);
+        turn::validate::check(&field, side, line, &parsed).map(|o| to_order(&o))
     }
 
     /// As the default, but each order is checked with the side's other
@@ -150,25 +151,29 @@ impl Ruleset for SoundTheCharge {
         // earlier lines; then each `shoot` order with the other orders
         // accepted, so that a move refused does not count against a shot.
         let is_shot = |o: &orders::StcOrder| matches!(o, orders::StcOrder::Shoot { .. });
+        let field = turn::field::Field::new(state);
         let mut given = OrdersOfUnits::default();
         let mut results: Vec<Option<Result<orders::StcOrder, Rejection>>> = parsed
             .iter()
             .map(|(line, o)| {
                 (!is_shot(o)).then(|| {
-                    turn::validate::check(state, side, *line, o).and_then(|o| given.admit(*line, o))
+                    turn::validate::check(&field, side, *line, o)
+                        .and_then(|o| given.admit(*line, o))
                 })
             })
             .collect();
-        let others: Vec<orders::StcOrder> = parsed
+        // The orders accepted, their units resolved to ids.
+        let others: Vec<orders::StcOrder> = results
             .iter()
-            .zip(&results)
-            .filter(|(_, r)| matches!(r, Some(Ok(_))))
-            .map(|((_, o), _)| o.clone())
+            .filter_map(|r| match r {
+                Some(Ok(o)) => Some(o.clone()),
+                _ => None,
+            })
             .collect();
         for ((line, o), r) in parsed.iter().zip(results.iter_mut()) {
             if r.is_none() {
                 *r = Some(
-                    turn::validate::check_in_sheet(state, side, *line, o, &others)
+                    turn::validate::check_in_sheet(&field, side, *line, o, &others)
                         .and_then(|o| given.admit(*line, o)),
                 );
             }

@@ -296,7 +296,9 @@ pub fn embark(p: &mut Phase, i: usize, boat_id: &str) {
         },
         ..start
     };
-    let (others, rects) = p.field.rects_except(&[i]);
+    let (others, rects) = p
+        .field
+        .rects_near_except(super::fighting::bounds(&end), 0, &[i]);
     if let Some(k) = rects.iter().position(|r| r.overlaps(&end)) {
         let other = p.name(others[k]);
         p.impossible(i, what, &format!("{other} stands where the boat lies"));

@@ -7,7 +7,9 @@
 use super::super::orders::{Approach, Side, StcOrder};
 use super::ChargeMade;
 use super::SideOrders;
-use super::field::CONTACT;
+use super::field::{CONTACT, ZONE_OF_CONTROL};
+use super::fighting::bounds;
+use super::movement::box_of;
 use super::movement::{
     EVADE_MOST, MOVEMENT_TABLE, Phase, ground, inches, is_steady, nation_of, rates,
 };
@@ -181,7 +183,10 @@ fn wheel_or_oblique(
 
 /// The units a straight line of units passes, other than the target.
 fn in_the_way(p: &Phase, i: usize, start: &Rect, steps: &[Step], target: usize) -> Vec<usize> {
-    let (others, rects) = p.field.rects_except(&[i, target]);
+    let area = super::movement::swept_box(start, steps);
+    let (others, rects) = p
+        .field
+        .rects_near_except(area, ZONE_OF_CONTROL, &[i, target]);
     path_hits(start, steps, &rects)
         .into_iter()
         .map(|k| others[k])
@@ -369,14 +374,15 @@ pub fn charge(
     // also winds up within one inch of other unengaged enemies, it must also
     // count as attacking those other units."
     let end = plan.end;
-    let engaged: Vec<usize> = p
-        .field
-        .friends_of(&u.spec.side)
-        .filter(|&f| f != i)
-        .flat_map(|f| p.field.in_contact(f))
-        .collect();
+    // An enemy is engaged when a friend (not the charger) touches it.
+    let engaged = |j: usize| {
+        p.field
+            .in_contact(j)
+            .iter()
+            .any(|&f| f != i && p.state.units[f].spec.side == u.spec.side)
+    };
     for j in p.field.zone_of_control(&end, &u.spec.side, &[t]) {
-        if !engaged.contains(&j) && !targets.contains(&p.id(j)) {
+        if !engaged(j) && !targets.contains(&p.id(j)) {
             targets.push(p.id(j));
         }
     }
@@ -466,7 +472,8 @@ fn short_charge(
     tname: &str,
 ) {
     let (id, name) = (p.id(i), p.name(i));
-    let (others, rects) = p.field.rects_except(&[i]);
+    let area = super::movement::swept_box(start, &[Step::Forward(reach)]);
+    let (others, rects) = p.field.rects_near_except(area, ZONE_OF_CONTROL, &[i]);
     let mut d = reach;
     // Stop short of anything in the way (by tenths of an inch).
     while d > 0 {
@@ -597,14 +604,17 @@ fn skirmishers_evade(p: &mut Phase, t: usize, charger: &Rect) -> bool {
             let clear_of_charger = rect_distance(&end, charger) >= 100;
             let enemies_clear = p
                 .field
-                .enemies_of(&side)
+                .enemies_near(&side, bounds(&end), 0)
+                .into_iter()
                 .all(|j| p.field.rect(j).is_none_or(|r| !end.overlaps(&r)));
             let lands = p.field.overlapping(&end, &[t]).is_empty();
             let on = p
                 .field
                 .table()
                 .is_none_or(|(w, dd)| end.is_inside_table(w, dd));
-            let (others, rects) = p.field.rects_except(&[t]);
+            let (others, rects) =
+                p.field
+                    .rects_near_except(box_of(&start, &end), ZONE_OF_CONTROL, &[t]);
             let way_blocked = geometry::straight_move_hits(&start, end.front_centre, &rects)
                 .into_iter()
                 .any(|k| p.state.units[others[k]].spec.side != side);
@@ -668,11 +678,16 @@ fn gunners_evade(p: &mut Phase, t: usize, charger: &Rect, square: Option<usize>)
                 x: from.x + v.x,
                 y: from.y + v.y,
             };
-            let clear = p.field.enemies_of(&side).all(|j| {
-                p.field
-                    .rect(j)
-                    .is_none_or(|r| geometry::distance_to_rect(q, &r) >= 100)
-            }) && geometry::distance_to_rect(q, charger) >= 100
+            let clear = p
+                .field
+                .enemies_near(&side, (q.x, q.y, q.x, q.y), 100)
+                .into_iter()
+                .all(|j| {
+                    p.field
+                        .rect(j)
+                        .is_none_or(|r| geometry::distance_to_rect(q, &r) >= 100)
+                })
+                && geometry::distance_to_rect(q, charger) >= 100
                 && geometry::distance_to_rect(q, &guns) > 0;
             if clear {
                 p.state.units[t].status.gunners_at = Some(q);

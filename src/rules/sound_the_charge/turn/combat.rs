@@ -15,12 +15,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::TurnRecord;
+use super::field::ZONE_OF_CONTROL;
 use super::fighting::{
     CONTACT, Cover, Table, TurnFacts, apply_hits, apply_rout_hits, arm_of, combat_cover,
     combat_figures, event, formation_of, general_attached, grade_of, has_mark,
     in_disordering_terrain, in_play, nation_of, on_steep_slope, option, troop_of, wider_basing,
 };
-use super::field::ZONE_OF_CONTROL;
 use super::retreat::{Cause, RetreatOutcome, eliminate, retreat_in};
 use crate::audit::dice::Dice;
 use crate::campaign::{Hundredths, Point};

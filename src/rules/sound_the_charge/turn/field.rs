@@ -184,6 +184,43 @@ impl<'a> Field<'a> {
             .unzip()
     }
 
+    /// Units on the table whose bounds come within `d` of the box
+    /// `(x0, y0, x1, y1)`, ascending: a superset the caller measures. A
+    /// move's checks ask this for the ground its path sweeps, so that they
+    /// cost the neighbours, not every unit.
+    pub fn near_box(&self, area: (i64, i64, i64, i64), d: Hundredths) -> Vec<usize> {
+        self.grid.near_box(area, d)
+    }
+
+    /// [`Field::rects_except`] for the units within `d` of the box `area`
+    /// only, in the same (ascending) order.
+    pub fn rects_near_except(
+        &self,
+        area: (i64, i64, i64, i64),
+        d: Hundredths,
+        except: &[usize],
+    ) -> (Vec<usize>, Vec<Rect>) {
+        self.near_box(area, d)
+            .into_iter()
+            .filter(|j| !except.contains(j))
+            .filter_map(|j| self.rect(j).map(|r| (j, r)))
+            .unzip()
+    }
+
+    /// Enemies of `side` within `d` of the box `area`, ascending (a
+    /// superset, measured by the caller).
+    pub fn enemies_near(
+        &self,
+        side: &str,
+        area: (i64, i64, i64, i64),
+        d: Hundredths,
+    ) -> Vec<usize> {
+        self.near_box(area, d)
+            .into_iter()
+            .filter(|&j| self.state.units[j].spec.side != side)
+            .collect()
+    }
+
     /// The terrain features a footprint stands in or on: areas it overlaps
     /// and lines it touches.
     pub fn terrain_under(&self, rect: &Rect) -> Vec<&'a Terrain> {

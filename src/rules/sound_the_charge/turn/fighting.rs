@@ -671,8 +671,7 @@ impl TurnFacts {
             f.start.insert(c.attacker.clone(), c.from);
             if c.contacted {
                 for other in c.targets.iter().skip(1) {
-                    f.also_attacking
-                        .insert((c.attacker.clone(), other.clone()));
+                    f.also_attacking.insert((c.attacker.clone(), other.clone()));
                 }
             }
         }

@@ -11,6 +11,7 @@
 
 use super::super::orders::{Facing, Formation, Place, Side, StcOrder, Step as OrderStep};
 use super::field::{Field, ZONE_OF_CONTROL, touches};
+use super::fighting::bounds;
 use super::validate::Refusal;
 use super::{Moved, SideOrders, TurnRecord};
 use crate::audit::dice::{Dice, Die};
@@ -59,6 +60,11 @@ pub struct Rates {
     /// The charge bonus; `None` where the table says "NA" or leaves it empty.
     pub charge: Option<Hundredths>,
 }
+
+/// The farthest any unit of the Movement Table may charge: light cavalry
+/// in column, 10" and a 4" bonus. Searches for enemies able to charge look
+/// no farther (a test checks it against the table).
+pub const LONGEST_CHARGE: Hundredths = 1400;
 
 /// Movement Table, with the national modifiers that change it: "Austrian
 /// horse guns move 10" per turn when limbered" and "Russian foot guns move
@@ -255,7 +261,8 @@ fn refuse(problem: impl Into<String>, clause: &str) -> Result<(), Refusal> {
 /// Whether the rules allow `side` to give this order now (references
 /// already resolved to ids). Checks only what the state settles before the
 /// turn; what depends on the turn's events is settled in resolution.
-pub fn allowed(state: &GameState, side: &str, order: &StcOrder) -> Result<(), Refusal> {
+pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusal> {
+    let state = field.state;
     let id = order.unit().as_str();
     let active = state.active_side == side;
     // Generals take only the orders a general can carry out.
@@ -339,9 +346,7 @@ pub fn allowed(state: &GameState, side: &str, order: &StcOrder) -> Result<(), Re
             "Turn Sequence",
         );
     }
-    let engaged = Field::new(state)
-        .index(id)
-        .is_some_and(|i| Field::new(state).is_engaged(i));
+    let engaged = field.index(id).is_some_and(|i| field.is_engaged(i));
     if moves(order) || matches!(order, StcOrder::Form { .. } | StcOrder::Face { .. }) {
         if u.status.in_combat && engaged {
             return refuse("units in a continuing close combat may not move", MOVEMENT);
@@ -432,8 +437,7 @@ pub fn allowed(state: &GameState, side: &str, order: &StcOrder) -> Result<(), Re
                 // represents a single chateau").
                 if let Some(rect) = footprint(&t.spec)
                     && a != Some(Arm::Infantry)
-                    && (Field::new(state).is_on(&rect, "town-block")
-                        || Field::new(state).is_on(&rect, "chateau"))
+                    && (field.is_on(&rect, "town-block") || field.is_on(&rect, "chateau"))
                 {
                     return refuse(
                         "only infantry may attack or enter town blocks",
@@ -569,7 +573,6 @@ pub fn allowed(state: &GameState, side: &str, order: &StcOrder) -> Result<(), Re
             if guns {
                 return refuse("guns may not charge", "Charging and Evading, rule 5");
             }
-            let field = Field::new(state);
             if !field
                 .index(friend.as_str())
                 .is_some_and(|f| field.is_engaged(f))
@@ -588,7 +591,6 @@ pub fn allowed(state: &GameState, side: &str, order: &StcOrder) -> Result<(), Re
                     "Optional Rules, Voluntary Retreat",
                 );
             }
-            let field = Field::new(state);
             let Some(i) = field.index(id) else {
                 return Ok(());
             };
@@ -861,7 +863,10 @@ pub fn plan_path(
     let mut crosses_works = false;
     let infantry = arm(&u.spec.troop_type) == Some(Arm::Infantry);
     let skirmish = u.spec.formation == "skirmish";
-    let (others, other_rects) = field.rects_except(&[i]);
+    // Only the units near the ground the path sweeps can stop it.
+    let area = swept_box(start, steps);
+    let (others, other_rects) = field.rects_near_except(area, ZONE_OF_CONTROL, &[i]);
+    let near_enemies = field.enemies_near(side, area, ZONE_OF_CONTROL);
     for step in steps {
         let next = step.apply(&at);
         let half = match *step {
@@ -946,8 +951,9 @@ pub fn plan_path(
         // unit unless it is charging that unit, or unless the enemy it
         // wishes to bypass is already in close combat with or being charged
         // by another friendly unit."
-        let zones: Vec<(usize, Rect)> = field
-            .enemies_of(side)
+        let zones: Vec<(usize, Rect)> = near_enemies
+            .iter()
+            .copied()
             .filter(|j| !rules.exempt.contains(j) && !rules.bypass.contains(j))
             .filter_map(|j| field.rect(j).map(|r| (j, grown(&r, ZONE_OF_CONTROL - 1))))
             .collect();
@@ -974,6 +980,27 @@ pub fn plan_path(
         forward,
         crosses_works,
     })
+}
+
+/// The box a path of `steps` from `start` may sweep: the bounds of every
+/// footprint along it, grown by the unit's width and depth, which hold the
+/// arc of a wheel about a front corner.
+pub fn swept_box(start: &Rect, steps: &[Step]) -> (i64, i64, i64, i64) {
+    let mut at = *start;
+    let mut b = bounds(start);
+    for step in steps {
+        at = step.apply(&at);
+        let n = bounds(&at);
+        b = (b.0.min(n.0), b.1.min(n.1), b.2.max(n.2), b.3.max(n.3));
+    }
+    let g = start.width + start.depth;
+    (b.0 - g, b.1 - g, b.2 + g, b.3 + g)
+}
+
+/// The box of two footprints, for a straight move from one to the other.
+pub fn box_of(a: &Rect, b: &Rect) -> (i64, i64, i64, i64) {
+    let (p, q) = (bounds(a), bounds(b));
+    (p.0.min(q.0), p.1.min(q.1), p.2.max(q.2), p.3.max(q.3))
 }
 
 /// Per-unit bookkeeping of the movement phase.
@@ -1037,13 +1064,20 @@ impl Phase<'_, '_> {
         );
     }
 
-    /// Enemies that friends of `side` are engaged with or charging this
-    /// turn, which a move may pass within 1" of.
-    pub fn bypassable(&self, side: &str) -> Vec<usize> {
-        let mut out: Vec<usize> = Vec::new();
-        for f in self.field.friends_of(side) {
-            out.extend(self.field.in_contact(f));
-        }
+    /// Enemies near the box `area` that friends of `side` are engaged with
+    /// or charging this turn, which a move there may pass within 1" of.
+    pub fn bypassable(&self, side: &str, area: (i64, i64, i64, i64)) -> Vec<usize> {
+        let mut out: Vec<usize> = self
+            .field
+            .enemies_near(side, area, ZONE_OF_CONTROL)
+            .into_iter()
+            .filter(|&j| {
+                self.field
+                    .in_contact(j)
+                    .iter()
+                    .any(|&f| self.state.units[f].spec.side == side)
+            })
+            .collect();
         for c in &self.record.charges {
             for t in &c.targets {
                 if let Some(j) = self.field.index(t) {
@@ -1387,7 +1421,7 @@ pub fn move_unit(
         return;
     }
     let free = u.spec.formation == "skirmish";
-    let bypass = p.bypassable(&u.spec.side);
+    let bypass = p.bypassable(&u.spec.side, swept_box(&start, steps));
     let rules = PathRules {
         through,
         exempt: &[],
@@ -1643,11 +1677,15 @@ pub fn maneuver(p: &mut Phase, i: usize, formation: Option<Formation>, facing: O
     // once."
     if p.state.options.iter().any(|o| o == "pinning") {
         let side = u.spec.side.clone();
-        let near = p.field.enemies_of(&side).any(|j| {
-            p.field
-                .rect(j)
-                .is_some_and(|r| geometry::rect_is_within(&rect, &r, PINNING_RANGE))
-        });
+        let near = p
+            .field
+            .enemies_near(&side, bounds(&rect), PINNING_RANGE)
+            .into_iter()
+            .any(|j| {
+                p.field
+                    .rect(j)
+                    .is_some_and(|r| geometry::rect_is_within(&rect, &r, PINNING_RANGE))
+            });
         if near && !p.state.units[i].shaken {
             p.state.units[i].shaken = true;
             p.event(
@@ -1757,8 +1795,9 @@ fn free_move(p: &mut Phase, i: usize, to: &Place, toward: Option<&Place>) {
         return;
     }
     let side = u.spec.side.clone();
-    let (others, rects) = p.field.rects_except(&[i]);
     let turned = Rect { facing, ..start };
+    let area = box_of(&turned, &end);
+    let (others, rects) = p.field.rects_near_except(area, ZONE_OF_CONTROL, &[i]);
     let mut hits = geometry::straight_move_hits(&turned, target, &rects);
     hits.retain(|&k| p.state.units[others[k]].spec.side != side);
     if let Some(&k) = hits.first() {
@@ -1766,7 +1805,7 @@ fn free_move(p: &mut Phase, i: usize, to: &Place, toward: Option<&Place>) {
         p.impossible(i, what, &format!("the way is blocked by the enemy {other}"));
         return;
     }
-    let bypass = p.bypassable(&side);
+    let bypass = p.bypassable(&side, area);
     if let Some(&j) = p.field.zone_of_control(&end, &side, &bypass).first() {
         let other = p.name(j);
         p.impossible(
@@ -1957,7 +1996,8 @@ fn generals_contacted(p: &mut Phase, dice: &mut dyn Dice) {
         let side = general.spec.side.clone();
         let contact: Vec<usize> = p
             .field
-            .enemies_of(&side)
+            .enemies_near(&side, (at.x, at.y, at.x, at.y), 50)
+            .into_iter()
             .filter(|&j| {
                 p.field
                     .rect(j)
@@ -1994,11 +2034,15 @@ fn generals_contacted(p: &mut Phase, dice: &mut dyn Dice) {
                     x: at.x + v.x,
                     y: at.y + v.y,
                 };
-                let clear = p.field.enemies_of(&side).all(|k| {
-                    p.field
-                        .rect(k)
-                        .is_none_or(|r| geometry::distance_to_rect(q, &r) >= 100)
-                });
+                let clear = p
+                    .field
+                    .enemies_near(&side, (q.x, q.y, q.x, q.y), 100)
+                    .into_iter()
+                    .all(|k| {
+                        p.field
+                            .rect(k)
+                            .is_none_or(|r| geometry::distance_to_rect(q, &r) >= 100)
+                    });
                 let on = p
                     .field
                     .table()
@@ -2163,5 +2207,32 @@ pub fn in_contact(field: &Field, i: usize, j: usize) -> bool {
     match (field.rect(i), field.rect(j)) {
         (Some(a), Some(b)) => touches(&a, &b),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_troop_type_charges_farther_than_the_longest_charge() {
+        let troops = [
+            "line-infantry",
+            "light-infantry",
+            "heavy-cavalry",
+            "medium-cavalry",
+            "light-cavalry",
+            "horse-guns",
+            "light-guns",
+            "field-guns",
+            "heavy-guns",
+        ];
+        let nations = [None, Some("austria"), Some("russia"), Some("france")];
+        let longest = troops
+            .iter()
+            .flat_map(|t| nations.iter().filter_map(move |n| rates(t, *n)))
+            .filter_map(|r| r.charge.map(|bonus| r.line.max(r.column) + bonus))
+            .max();
+        assert_eq!(longest, Some(LONGEST_CHARGE));
     }
 }

@@ -76,7 +76,12 @@ pub fn enemy_can_charge(field: &Field, i: usize) -> bool {
             _ => None,
         })
         .collect();
-    field.enemies_of(&target.spec.side).any(|j| {
+    let near = field.enemies_near(
+        &target.spec.side,
+        super::fighting::bounds(&rect),
+        super::movement::LONGEST_CHARGE,
+    );
+    near.into_iter().any(|j| {
         let e = &state.units[j];
         let Some(er) = field.rect(j) else {
             return false;

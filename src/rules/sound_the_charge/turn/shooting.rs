@@ -81,7 +81,7 @@ fn reject(line: usize, unit: &str, why: NoShot) -> Rejection {
 }
 
 /// Checks a `shoot` order of `side` against the state and the side's other
-/// orders this turn (`sheet`). Geometry is checked only when no order in the
+/// orders this turn (`sheet`, naming units by id). Geometry is checked only when no order in the
 /// sheet moves the firer, since movement comes before shooting.
 pub fn validate(
     state: &GameState,
@@ -194,7 +194,9 @@ fn validate_with(
             ),
         ));
     }
-    let same_unit = |o: &&StcOrder| find_unit(state, o.unit().as_str()) == Some(fi) && *o != order;
+    // The sheet names its units by id (resolved), so the firer's other
+    // orders are found without looking any unit up again.
+    let same_unit = |o: &&StcOrder| o.unit().as_str() == firer.spec.id && *o != order;
     let others: Vec<&StcOrder> = sheet.iter().filter(same_unit).collect();
     if others
         .iter()

@@ -116,8 +116,17 @@ pub fn over_capacity(field: &super::Field, i: usize, end: &Rect) -> Option<Strin
         let crate::campaign::TerrainShape::Area { points } = &block.shape else {
             continue;
         };
+        let xs = points.iter().map(|p| p.x);
+        let ys = points.iter().map(|p| p.y);
+        let area = (
+            xs.clone().min().unwrap_or(0),
+            ys.clone().min().unwrap_or(0),
+            xs.max().unwrap_or(0),
+            ys.max().unwrap_or(0),
+        );
         let there: u32 = field
-            .on_table()
+            .near_box(area, 0)
+            .into_iter()
             .filter(|&j| j != i)
             .filter_map(|j| field.rect(j).map(|r| (j, r)))
             .filter(|(_, r)| crate::geometry::point_in_polygon(r.centre(), points))

@@ -4,6 +4,7 @@
 //! with the unit and the clause.
 
 use super::super::orders::{Place, StcOrder, UnitRef};
+use super::field::Field;
 use crate::rules::orders::Rejection;
 use crate::rules::state::{GameState, UnitState};
 
@@ -37,6 +38,16 @@ impl Refusal {
     }
 }
 
+/// A text lowered letter by letter, as every name and reference is
+/// compared, without allocating for each unit looked at.
+fn lowered(text: &str) -> impl Iterator<Item = char> + '_ {
+    text.chars().flat_map(char::to_lowercase)
+}
+
+fn lower(text: &str) -> String {
+    lowered(text).collect()
+}
+
 /// Finds a unit by id or by an unambiguous prefix of its name
 /// (case-insensitive) among the units `fits` lets through.
 pub fn find_in<'a>(
@@ -44,13 +55,16 @@ pub fn find_in<'a>(
     fits: impl Fn(&UnitState) -> bool,
     reference: &str,
 ) -> Result<&'a UnitState, String> {
-    let wanted = reference.to_lowercase();
+    let wanted = lower(reference);
     let pool = || state.units.iter().filter(|u| fits(u));
-    if let Some(u) = pool().find(|u| u.spec.id.to_lowercase() == wanted) {
+    if let Some(u) = pool().find(|u| lowered(&u.spec.id).eq(wanted.chars())) {
         return Ok(u);
     }
     let matches: Vec<&UnitState> = pool()
-        .filter(|u| u.spec.name.to_lowercase().starts_with(&wanted))
+        .filter(|u| {
+            let mut name = lowered(&u.spec.name);
+            wanted.chars().all(|c| name.next() == Some(c))
+        })
         .collect();
     match matches.as_slice() {
         [one] => Ok(one),
@@ -246,23 +260,25 @@ pub fn resolve_refs(state: &GameState, side: &str, order: &StcOrder) -> Result<S
 /// Checks one order of `side` against the state: references first, then
 /// what the rules allow. `Ok` holds the order with every unit as its id.
 pub fn check(
-    state: &GameState,
+    field: &Field,
     side: &str,
     line: usize,
     order: &StcOrder,
 ) -> Result<StcOrder, Rejection> {
-    check_in_sheet(state, side, line, order, &[])
+    check_in_sheet(field, side, line, order, &[])
 }
 
-/// [`check`], with the side's other orders this turn (`sheet`, as written)
-/// for what they decide about a `shoot` order (ruling STC-71).
+/// [`check`], with the side's other orders this turn (`sheet`, its units resolved to ids)
+/// for what they decide about a `shoot` order (ruling STC-71). The field is
+/// the state's, built once for a whole sheet.
 pub fn check_in_sheet(
-    state: &GameState,
+    field: &Field,
     side: &str,
     line: usize,
     order: &StcOrder,
     sheet: &[StcOrder],
 ) -> Result<StcOrder, Rejection> {
+    let state = field.state;
     let subject = order.unit().as_str().to_string();
     let resolved = resolve_refs(state, side, order).map_err(|r| Rejection {
         line,
@@ -271,7 +287,7 @@ pub fn check_in_sheet(
         clause: r.clause,
     })?;
     let id = resolved.unit().as_str().to_string();
-    super::movement::allowed(state, side, &resolved).map_err(|r| Rejection {
+    super::movement::allowed(field, side, &resolved).map_err(|r| Rejection {
         line,
         unit: Some(id.clone()),
         problem: r.problem,
