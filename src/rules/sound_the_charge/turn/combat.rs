@@ -317,6 +317,8 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
     // ended within 1" of, touching or not, as long as they are still that
     // near when the combat is fought (shooting may have driven them off).
     let index_of = |id: &str| state.units.iter().position(|u| u.spec.id == id);
+    // Pairs that fight without touching, for the combat's words.
+    let mut apart: BTreeSet<(usize, usize)> = BTreeSet::new();
     for (charger, other) in &facts.also_attacking {
         let (Some(i), Some(j)) = (index_of(charger), index_of(other)) else {
             continue;
@@ -327,11 +329,12 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
         {
             continue;
         }
+        if contacts.get(&i).is_some_and(|l| l.contains(&j)) {
+            continue;
+        }
+        apart.insert((i.min(j), i.max(j)));
         for (me, them) in [(i, j), (j, i)] {
-            let list = contacts.entry(me).or_default();
-            if !list.contains(&them) {
-                list.push(them);
-            }
+            contacts.entry(me).or_default().push(them);
         }
     }
     if contacts.is_empty() {
@@ -457,11 +460,27 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
                 })
                 .collect();
             let r = &called.result;
+            // A unit fighting several enemies wins or loses on all its hits
+            // of the round together, so one pair's call does not say who
+            // lost; the rout event that follows does.
+            let several = contacts[&a].len() > 1 || contacts[&d].len() > 1;
+            let outcome = if several {
+                format!(
+                    "{} scores {} {} and {} scores {}; who lost is settled on each unit's hits of the whole round, in all its fights (Eligible Figures in Combat: \"If a unit is under attack by multiple enemies, the unit divides its dice as evenly as possible among all enemy units.\").",
+                    state.units[a].spec.name,
+                    r.attacker.hits,
+                    if r.attacker.hits == 1 { "hit" } else { "hits" },
+                    state.units[d].spec.name,
+                    r.defender.hits
+                )
+            } else {
+                called.report.outcome.clone()
+            };
             events.push(event(
                 "combat",
                 &[&aid, &did],
                 format!(
-                    "{} ({} points, {} dice needing {}, rolled {:?}) against {} ({} points, {} dice needing {}, rolled {:?}): {}{}",
+                    "{} ({} points, {} dice needing {}, rolled {:?}) against {} ({} points, {} dice needing {}, rolled {:?}): {}{}{}",
                     state.units[a].spec.name,
                     r.attacker.points,
                     r.attacker.dice,
@@ -472,11 +491,19 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
                     r.defender.dice,
                     tables::needed_text(r.defender.needed),
                     r.defender.rolls,
-                    called.report.outcome,
+                    outcome,
                     if modifiers.is_empty() {
                         String::new()
                     } else {
                         format!(" Modifiers: {}.", modifiers.join("; "))
+                    },
+                    if apart.contains(&key) {
+                        format!(
+                            " {} ended its charge within 1\" of {} without touching it and counts as attacking it (Zones of Control): they fight this round only.",
+                            state.units[a].spec.name, state.units[d].spec.name
+                        )
+                    } else {
+                        String::new()
                     }
                 ),
             ));
