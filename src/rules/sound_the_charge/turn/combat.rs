@@ -419,8 +419,12 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
                 let Some(r) = table.rects[me] else {
                     return BTreeSet::new();
                 };
+                // An enemy fought without touching (Zones of Control) is on
+                // no face: restriction 5 is for a unit attacked from two
+                // sides, and that enemy attacks none of them.
                 contacts[&me]
                     .iter()
+                    .filter(|&&e| !apart.contains(&(me.min(e), me.max(e))))
                     .filter_map(|&e| table.rects[e].map(|er| face_towards(&r, &er)))
                     .collect()
             };
@@ -461,9 +465,15 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
                 .collect();
             let r = &called.result;
             // A unit fighting several enemies wins or loses on all its hits
-            // of the round together, so one pair's call does not say who
-            // lost; the rout event that follows does.
-            let several = contacts[&a].len() > 1 || contacts[&d].len() > 1;
+            // of the round together, so one pair's count of hits does not
+            // say who lost; the rout event that follows does. Pairs the call
+            // decides outright (overruns, guns, a bounce off a square) keep
+            // its words.
+            let several = (contacts[&a].len() > 1 || contacts[&d].len() > 1)
+                && matches!(
+                    r.decision,
+                    Decision::AttackerLost | Decision::DefenderLost | Decision::NeitherLost
+                );
             let outcome = if several {
                 format!(
                     "{} scores {} {} and {} scores {}; who lost is settled on each unit's hits of the whole round, in all its fights (Eligible Figures in Combat: \"If a unit is under attack by multiple enemies, the unit divides its dice as evenly as possible among all enemy units.\").",

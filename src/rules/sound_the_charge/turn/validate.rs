@@ -38,8 +38,8 @@ impl Refusal {
     }
 }
 
-/// A text lowered letter by letter, as every name and reference is
-/// compared, without allocating for each unit looked at.
+/// A text lowered letter by letter, as unit ids, names and references are
+/// compared here, without allocating for each unit looked at.
 fn lowered(text: &str) -> impl Iterator<Item = char> + '_ {
     text.chars().flat_map(char::to_lowercase)
 }
