@@ -29,7 +29,7 @@
 //! - `absent`: event kinds that must not occur;
 //! - `[[expect]]`: `id` and any of `x`, `y`, `facing`, `formation`,
 //!   `shaken`, `disordered`, `strength`, `gunners`, `eliminated`, `rout_hits`, `blown`,
-//!   `in_combat`; for a general's `id`: `general_at` (`[x, y]`), `attached`,
+//!   `in_combat`, `marks`, `regimental_gun_lost`; for a general's `id`: `general_at` (`[x, y]`), `attached`,
 //!   `lost` (killed, disabled or captured: out of play).
 
 use std::collections::BTreeMap;
@@ -177,6 +177,8 @@ struct Expect {
     attached: Option<String>,
     lost: Option<bool>,
     marks: Option<Vec<String>>,
+    /// Whether the unit's regimental gun has been disabled or abandoned.
+    regimental_gun_lost: Option<bool>,
 }
 
 fn points(list: &[[i64; 2]]) -> Vec<Point> {
@@ -401,6 +403,13 @@ pub fn check(case: &Case) -> Vec<String> {
         }
         if let Some(e) = &want.marks {
             differ("marks", text(&u.spec.marks), text(e));
+        }
+        if let Some(e) = want.regimental_gun_lost {
+            differ(
+                "regimental gun lost",
+                text(&u.status.regimental_gun_lost.is_some()),
+                text(&e),
+            );
         }
     }
     problems

@@ -107,6 +107,11 @@ pub struct UnitStatus {
     /// Optional rule Boats: the boat the unit is in, by id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub boat: Option<String>,
+    /// Optional rule Regimental Guns: why the battalion's gun is out of
+    /// action ("a single hit will disable the gun"; "it must abandon the
+    /// gun"), once it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regimental_gun_lost: Option<String>,
 }
 
 fn is_zero(n: &u32) -> bool {

@@ -95,8 +95,9 @@ pub const TERRAIN_KINDS: &[&str] = &[
 
 /// States a unit may begin in: "Units begin the game in good morale" unless
 /// the scenario says otherwise; "The unit is elite: +1" (playsheet); blown
-/// cavalry (optional rule).
-pub const MARKS: &[&str] = &["shaken", "disordered", "elite", "blown"];
+/// cavalry (optional rule); a battalion with a regimental gun (optional
+/// rule).
+pub const MARKS: &[&str] = &["shaken", "disordered", "elite", "blown", "regimental-gun"];
 
 /// The three arms, which the basing, the formations and most tables go by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,6 +122,7 @@ const SKIRMISH: &str =
     "Formations: \"Skirmish: A loose-order formation possible only to light infantry troops.\"";
 const LIMBERING: &str = "Artillery Movement: \"Manhandled guns move at line rate, limbered guns move at column rate. Limbering and unlimbering takes half a move.\"";
 const GUNNERS: &str = "Shooting: \"A gun model needs two gunners to shoot.\" Gunners are figures of \"10 gunners\" each, and only batteries have them.";
+const REGIMENTAL_GUN: &str = "Regimental Guns: \"A regimental gun is attached to a battalion of infantry and must be in contact with it at all times.\"";
 const RANKS: &str = "Formations: \"Line: A formation wider than a column.\" Only a line's depth is the scenario's to choose.";
 
 /// What keeps a unit from being set up as given; see [`crate::rules::Ruleset::unit_problems`].
@@ -194,6 +196,16 @@ pub fn unit_problems(unit: &UnitSpec) -> Vec<SetupProblem> {
                 RANKS,
             );
         }
+    }
+    if unit.marks.iter().any(|m| m == "regimental-gun") && arm != Arm::Infantry {
+        problem(
+            UnitField::TroopType,
+            format!(
+                "only a battalion of infantry has a regimental gun, not {}",
+                unit.troop_type.replace('-', " ")
+            ),
+            REGIMENTAL_GUN,
+        );
     }
     problems
 }

@@ -695,6 +695,17 @@ fn settle(
             } else {
                 Hundredths::from(inches) * 100
             };
+            // Regimental Guns: "If the infantry unit loses a round of combat
+            // and must retreat, it must abandon the gun."
+            if super::fighting::regimental_gun(state, i) {
+                state.units[i].status.regimental_gun_lost =
+                    Some("abandoned when the battalion lost a round of combat".to_string());
+                events.push(event(
+                    "regimental-gun",
+                    &[&id],
+                    format!("{name} must retreat and abandons its regimental gun (Regimental Guns: \"If the infantry unit loses a round of combat and must retreat, it must abandon the gun.\")."),
+                ));
+            }
             if let Some(c) = cause {
                 retreats.push((i, c, d));
             }

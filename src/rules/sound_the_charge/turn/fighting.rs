@@ -116,6 +116,17 @@ pub fn has_mark(spec: &UnitSpec, mark: &str) -> bool {
     spec.marks.iter().any(|m| m == mark)
 }
 
+/// Whether unit `i` has a regimental gun in action: the optional rule is in
+/// force, the scenario gave the battalion one (the `regimental-gun` mark),
+/// and it has been neither disabled nor abandoned (ruling STC-95).
+pub fn regimental_gun(state: &GameState, i: usize) -> bool {
+    let u = &state.units[i];
+    option(state, "regimental-guns")
+        && has_mark(&u.spec, "regimental-gun")
+        && u.status.regimental_gun_lost.is_none()
+        && in_play(u)
+}
+
 /// "A unit is steady if it is not disordered and is in good morale."
 pub fn steady(u: &UnitState) -> bool {
     !u.shaken && !u.disordered

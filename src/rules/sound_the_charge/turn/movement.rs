@@ -1247,7 +1247,9 @@ fn allowance(state: &GameState, field: &Field, i: usize) -> Hundredths {
             return r.column;
         }
     }
-    if moves_at_column_rate(&u.spec.formation) {
+    // Regimental Guns: the gun "must be in contact with it at all times"
+    // and "moves at manhandled (line) speed", so the battalion keeps to it.
+    if moves_at_column_rate(&u.spec.formation) && !super::fighting::regimental_gun(state, i) {
         r.column
     } else {
         r.line

@@ -49,6 +49,9 @@ pub struct Shot {
     /// Shooting Through Skirmishers: "Artillery may choose to fire through
     /// skirmishers, hitting a rearward target instead".
     pub through_skirmishers: bool,
+    /// Regimental Guns: "the enemy may choose to shoot at the regimental gun
+    /// with one of its dice".
+    pub at_gun: bool,
 }
 
 /// Why a shot cannot be made, with the clause that says so.
@@ -194,6 +197,20 @@ fn validate_with(
             ),
         ));
     }
+    if *at_regimental_gun
+        && !find_unit(state, &target_id)
+            .is_some_and(|ti| super::fighting::regimental_gun(state, ti))
+    {
+        return Err(reject(
+            line,
+            name,
+            NoShot::new(
+                format!("{target_id} has no regimental gun in action"),
+                "Regimental Guns",
+                "When an enemy unit fires at the infantry, the enemy may choose to shoot at the regimental gun with one of its dice",
+            ),
+        ));
+    }
     // The sheet names its units by id (resolved), so the firer's other
     // orders are found without looking any unit up again.
     let same_unit = |o: &&StcOrder| o.unit().as_str() == firer.spec.id && *o != order;
@@ -272,6 +289,7 @@ fn validate_with(
         target: target_id,
         split: split_id,
         through_skirmishers: *through_skirmishers,
+        at_gun: *at_regimental_gun,
     };
     if geometry && !moves && !sheet.is_empty() {
         let table = Table::new(state);
@@ -876,7 +894,7 @@ pub fn phase(
             target,
             split,
             through_skirmishers,
-            ..
+            at_regimental_gun,
         } = &given.order
         else {
             continue;
@@ -898,6 +916,7 @@ pub fn phase(
             target: target.as_str().to_string(),
             split: split.as_ref().map(|s| s.as_str().to_string()),
             through_skirmishers: *through_skirmishers,
+            at_gun: *at_regimental_gun,
         });
     }
     let mut hits = std::mem::take(&mut record.shooting_hits);
@@ -973,8 +992,22 @@ fn fire(
     }
     for (k, (ti, aim)) in volleys.into_iter().enumerate() {
         let figures = u32::try_from(aim.ranges.len()).unwrap_or(u32::MAX);
-        let call = call_for(state, facts, fi, ti, &aim, figures, fire_range(&aim.ranges));
+        let mut call = call_for(state, facts, fi, ti, &aim, figures, fire_range(&aim.ranges));
         let Some(cause) = table.rects[fi] else { return };
+        // Regimental Guns: one die at the target's gun first, if ordered
+        // and the gun is still in action; the rest at the battalion.
+        if k == 0 && shot.at_gun && super::fighting::regimental_gun(state, ti) {
+            let (rest, one) = one_die_off(&call);
+            fire_at_gun(state, fi, ti, &one, dice, events);
+            match rest {
+                Some(rest) => call = rest,
+                None => continue,
+            }
+        }
+        // The firer's own regimental gun "fires as part of the infantry
+        // unit" at its first target.
+        let gun = (k == 0 && super::fighting::regimental_gun(state, fi))
+            .then(|| regimental_gun_call(&call));
         let dice_count = volley(
             state,
             table,
@@ -982,6 +1015,7 @@ fn fire(
             fi,
             ti,
             &call,
+            gun.as_ref(),
             k == 1,
             hits_this_turn,
             dice,
@@ -1004,6 +1038,92 @@ fn fire(
     }
 }
 
+/// A call split into the fire at the battalion and the one die aimed at its
+/// regimental gun: four figures of infantry fire ("one die per four
+/// front-rank infantry figures"), or one gun model with its two gunners.
+/// `None` for the rest when the one die was all the firer had.
+fn one_die_off(call: &ShootingCall) -> (Option<ShootingCall>, ShootingCall) {
+    let guns = call.troop.arm() == Arm::Artillery;
+    let per_die = if guns { 1 } else { 4 };
+    let mut one = call.clone();
+    one.figures = per_die.min(call.figures);
+    if guns {
+        one.gunners = call.gunners.map(|g| g.min(2));
+    }
+    let mut rest = call.clone();
+    rest.figures = call.figures.saturating_sub(per_die);
+    if guns {
+        rest.gunners = call.gunners.map(|g| g.saturating_sub(2));
+    }
+    // Three figures left still make a die ("Round up a final remainder of
+    // three infantry figures").
+    let rest_fires = if guns {
+        rest.figures > 0 && rest.gunners.is_none_or(|g| g >= 2)
+    } else {
+        rest.figures >= 3
+    };
+    (rest_fires.then_some(rest), one)
+}
+
+/// The battalion's regimental gun firing with it: "Represent a regimental
+/// gun by a light gun model with two gunners. The gun fires as part of the
+/// infantry unit." One light gun at the unit's range and target, with the
+/// unit's grade and nation; a gun that moved may not fire ("Artillery may
+/// not move and shoot"), so the gun of a battalion that moved stays silent.
+fn regimental_gun_call(unit: &ShootingCall) -> ShootingCall {
+    ShootingCall {
+        figures: 1,
+        troop: Troop::LightGuns,
+        gunners: Some(2),
+        formation: None,
+        ..unit.clone()
+    }
+}
+
+/// One die at the target's regimental gun: "a single hit will disable the
+/// gun. A hit against the regimental gun however has no effect on the
+/// unit's morale and does not trigger a shooting morale test."
+fn fire_at_gun(
+    state: &mut GameState,
+    fi: usize,
+    ti: usize,
+    call: &ShootingCall,
+    dice: &mut dyn Dice,
+    events: &mut Vec<Event>,
+) {
+    let fid = state.units[fi].spec.id.clone();
+    let fname = state.units[fi].spec.name.clone();
+    let tid = state.units[ti].spec.id.clone();
+    let tname = state.units[ti].spec.name.clone();
+    match table::resolve(call, dice) {
+        Err(e) => events.push(event(
+            "regimental-gun",
+            &[&fid, &tid],
+            format!("{fname} cannot aim a die at the regimental gun of {tname}: {e}."),
+        )),
+        Ok(called) => {
+            let disabled = called.result.hits > 0;
+            events.push(event(
+                "regimental-gun",
+                &[&fid, &tid],
+                format!(
+                    "{fname} aims one die at the regimental gun of {tname}: {}{}",
+                    called.report.outcome,
+                    if disabled {
+                        " The gun is disabled (Regimental Guns: \"a single hit will disable the gun\"); the hit has no effect on the unit's morale."
+                    } else {
+                        ""
+                    }
+                ),
+            ));
+            if disabled {
+                state.units[ti].status.regimental_gun_lost =
+                    Some(format!("disabled by the fire of {fname}"));
+            }
+        }
+    }
+}
+
 /// Rolls one unit's fire at one target, applies the hits and the target's
 /// morale test. Returns the dice rolled.
 #[allow(clippy::too_many_arguments)]
@@ -1014,6 +1134,7 @@ fn volley(
     fi: usize,
     ti: usize,
     call: &ShootingCall,
+    gun: Option<&ShootingCall>,
     split: bool,
     hits_this_turn: &mut HitsThisTurn,
     dice: &mut dyn Dice,
@@ -1047,11 +1168,37 @@ fn volley(
             _ => None,
         })
         .collect();
+    // The battalion's own regimental gun adds its die to the same fire, so
+    // the target tests once for both.
+    let (gun_hits, gun_text) = match gun.map(|g| table::resolve(g, dice)) {
+        None => (0, String::new()),
+        Some(Ok(g)) => (
+            g.result.hits,
+            format!(
+                " Its regimental gun fires with it as a light gun (Regimental Guns): {} {} needing {} rolled {}: {} {}.",
+                g.result.dice,
+                if g.result.dice == 1 { "die" } else { "dice" },
+                tables::needed_text(g.result.needed),
+                g.result
+                    .rolls
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                g.result.hits,
+                if g.result.hits == 1 { "hit" } else { "hits" }
+            ),
+        ),
+        Some(Err(e)) => (
+            0,
+            format!(" Its regimental gun does not fire: {e} (Regimental Guns)."),
+        ),
+    };
     events.push(event(
         "shooting",
         &[&fid, &tid],
         format!(
-            "{fname} {} {tname}: {}{}",
+            "{fname} {} {tname}: {}{}{gun_text}",
             if split {
                 "splits its fire onto"
             } else {
@@ -1066,7 +1213,8 @@ fn volley(
         ),
     ));
     let dice_rolled = r.dice;
-    if r.hits == 0 {
+    let hits = r.hits + gun_hits;
+    if hits == 0 {
         return dice_rolled;
     }
     take_hits(
@@ -1075,7 +1223,7 @@ fn volley(
         facts,
         fi,
         ti,
-        r.hits,
+        hits,
         hits_this_turn,
         dice,
         events,
@@ -1323,6 +1471,7 @@ fn bounce(
             fi,
             j,
             &call,
+            None,
             false,
             hits_this_turn,
             dice,
@@ -1341,6 +1490,7 @@ pub fn can_shoot_at(state: &GameState, firer: &str, target: &str) -> Result<(), 
         target: target.to_string(),
         split: None,
         through_skirmishers: false,
+        at_gun: false,
     };
     let Some(fi) = find_unit(state, firer) else {
         return Err(NoShot::new("no such unit", "Orders", ""));
