@@ -225,6 +225,20 @@ mod tests {
     use super::*;
     use crate::campaign::Location;
 
+    #[test]
+    fn only_a_battalion_of_infantry_has_a_regimental_gun() {
+        let mut hussars = unit("light-cavalry", "line", 6);
+        hussars.marks.push("regimental-gun".to_string());
+        let problems = unit_problems(&hussars);
+        assert!(
+            problems.iter().any(|p| p.clause == Some(REGIMENTAL_GUN)),
+            "{problems:?}"
+        );
+        let mut battalion = unit("line-infantry", "line", 12);
+        battalion.marks.push("regimental-gun".to_string());
+        assert_eq!(unit_problems(&battalion), Vec::new());
+    }
+
     pub(crate) fn unit(troop_type: &str, formation: &str, strength: u32) -> UnitSpec {
         UnitSpec {
             id: "u".to_string(),
