@@ -90,7 +90,15 @@ pub fn footprint(unit: &UnitSpec) -> Option<Rect> {
         return None;
     }
     let stands = ceil_div(figures, m.per_stand);
-    let (width, depth) = match (unit.formation.as_str(), arm) {
+    // A folded line ("L", "U") covers the ground of the line it is folded
+    // from, and battalion-masse that of the column it is formed from
+    // (STC-40): every phase must find these units on the table.
+    let formation = match (unit.formation.as_str(), arm) {
+        ("l-left" | "l-right" | "u", Arm::Infantry) => "line",
+        ("masse", Arm::Infantry) => "column",
+        (f, _) => f,
+    };
+    let (width, depth) = match (formation, arm) {
         // "Line: A formation wider than a column." All stands abreast, or
         // in as many ranks as the scenario gives.
         ("line", Arm::Infantry | Arm::Cavalry) => {

@@ -228,15 +228,20 @@ fn side(
         _ => Cover::Open,
     };
     let cavalry = arm_of(&u.spec) == Some(Arm::Cavalry);
+    let masse_as_square = masse_as_square(state, table, me, enemy);
     CombatSide {
         figures,
         troop: troop_of(&u.spec).unwrap_or(tables::Troop::LineInfantry),
         grade: grade_of(&u.spec),
         nation: nation_of(state, &u.spec.side),
-        formation: formation_of(&u.spec),
+        formation: if masse_as_square {
+            Some(crate::rules::sound_the_charge::tables::Formation::Square)
+        } else {
+            formation_of(&u.spec)
+        },
         disordered: u.disordered,
         shaken: u.shaken,
-        flank_rear: under_flank_attack(state, table, facts, me, enemy),
+        flank_rear: !masse_as_square && under_flank_attack(state, table, facts, me, enemy),
         opposite_sides: (faces.contains(&Face::Front) && faces.contains(&Face::Rear))
             || (faces.contains(&Face::Left) && faces.contains(&Face::Right)),
         general_attached: general_attached(state, &u.spec.id),
@@ -258,6 +263,18 @@ fn side(
         hard_cover: cover == Cover::Hard,
         disordering_terrain: r.is_some_and(|r| in_disordering_terrain(state, &r)),
     }
+}
+
+/// Austria: a unit in battalion-masse "is treated as if in square vs.
+/// cavalry attacks against its front or flanks. Treat it as a normal column
+/// for all other purposes."
+fn masse_as_square(state: &GameState, table: &Table, me: usize, enemy: usize) -> bool {
+    state.units[me].spec.formation == "masse"
+        && arm_of(&state.units[enemy].spec) == Some(Arm::Cavalry)
+        && match (table.rects[me], table.rects[enemy]) {
+            (Some(r), Some(e)) => face_towards(&r, &e) != Face::Rear,
+            _ => false,
+        }
 }
 
 /// What one unit's round came to, over all its enemies.
@@ -357,10 +374,21 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
             // with one die".
             figures_for_dice(state, i, 1)
         } else {
-            town_figures
-                .get(&i)
-                .copied()
-                .unwrap_or_else(|| combat_figures(&state.units[i].spec) + extra)
+            town_figures.get(&i).copied().unwrap_or_else(|| {
+                let spec = &state.units[i].spec;
+                if enemies
+                    .iter()
+                    .any(|&j| masse_as_square(state, &table, i, j))
+                {
+                    // Every face of a square fights (Eligible Figures in
+                    // Combat), so the masse fights as one against cavalry.
+                    let mut square = spec.clone();
+                    square.formation = "square".to_string();
+                    combat_figures(&square) + extra
+                } else {
+                    combat_figures(spec) + extra
+                }
+            })
         };
         if enemies.len() == 1 {
             share.insert((i, enemies[0]), figures);

@@ -195,13 +195,16 @@ pub fn combat_figures(spec: &UnitSpec) -> u32 {
         Some(Arm::Cavalry) => 3,
         _ => return n,
     };
+    // As their footprints (STC-40): a folded line fights as the line it is
+    // folded from; battalion-masse is "a normal column for all other
+    // purposes" (the combat phase makes it a square against cavalry).
     match spec.formation.as_str() {
-        "line" => {
+        "line" | "l-left" | "l-right" | "u" => {
             let stands = n.div_ceil(per_stand);
             let ranks = spec.ranks.clamp(1, stands.max(1));
             n.min(stands.div_ceil(ranks) * per_stand * 2)
         }
-        "column" => n.min(per_stand * 2),
+        "column" | "masse" => n.min(per_stand * 2),
         "square" => n.min(n.div_ceil(per_stand).div_ceil(4) * per_stand * 3),
         _ => n,
     }

@@ -121,23 +121,11 @@ fn may_not_move(formation: &str) -> Option<(&'static str, &'static str)> {
     }
 }
 
-/// The footprint of a unit, reading the folded line ("L", "U") as the line
-/// it is folded from and battalion-masse as the column it is formed from
-/// (STC-40).
+/// The footprint of a unit: [`basing::footprint`], which reads the folded
+/// line ("L", "U") as the line it is folded from and battalion-masse as the
+/// column it is formed from (STC-40).
 pub fn footprint(spec: &crate::campaign::UnitSpec) -> Option<Rect> {
-    match spec.formation.as_str() {
-        "l-left" | "l-right" | "u" => {
-            let mut s = spec.clone();
-            s.formation = "line".to_string();
-            basing::footprint(&s)
-        }
-        "masse" => {
-            let mut s = spec.clone();
-            s.formation = "column".to_string();
-            basing::footprint(&s)
-        }
-        _ => basing::footprint(spec),
-    }
+    basing::footprint(spec)
 }
 
 /// A grade as a number, A = 0 .. D = 3.
