@@ -112,6 +112,10 @@ pub struct UnitStatus {
     /// gun"), once it is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub regimental_gun_lost: Option<String>,
+    /// Britain, Portugal: where cavalry that followed an enemy off the table
+    /// left it (its centre), while it is off the table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub left_from: Option<crate::campaign::Point>,
 }
 
 fn is_zero(n: &u32) -> bool {

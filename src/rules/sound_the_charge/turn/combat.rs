@@ -770,6 +770,11 @@ fn settle(
         let id = state.units[i].spec.id.clone();
         eliminate(state, table, i, "combat", &[&id], &why, events);
     }
+    // Where each retreating unit stood, for cavalry that follows it up.
+    let before: BTreeMap<usize, Rect> = retreats
+        .iter()
+        .filter_map(|(i, _, _)| table.rects[*i].map(|r| (*i, r)))
+        .collect();
     for (i, cause, d) in retreats {
         if state.units[i].eliminated.is_some() {
             continue;
@@ -779,6 +784,22 @@ fn settle(
         let outcome = retreat_in(state, table, i, cause, d, events);
         if bounced && matches!(outcome, RetreatOutcome::Retreated { .. }) {
             state.units[i].shaken = was_shaken;
+        }
+    }
+    // Britain, Portugal: cavalry that won follows up the first enemy it
+    // fought that retreated from it (not one that bounced off a square).
+    for (&i, t) in tally {
+        if !super::pursuit::follows_up(state, i)
+            || t.bounced_from.is_some()
+            || before.contains_key(&i)
+        {
+            continue;
+        }
+        let won = t.enemies.iter().copied().find(|e| {
+            before.contains_key(e) && tally.get(e).is_some_and(|et| et.bounced_from.is_none())
+        });
+        if let Some(e) = won {
+            super::pursuit::follow_up(state, table, i, e, before[&e], dice, events);
         }
     }
     super::boats::after_combat(state, &landed_lost);

@@ -24,6 +24,7 @@ pub mod field;
 pub mod fighting;
 pub mod movement;
 pub mod overhead;
+pub mod pursuit;
 pub mod rally;
 pub mod reform;
 pub mod retreat;
@@ -193,6 +194,9 @@ pub fn run(
         ..TurnRecord::default()
     };
 
+    // Britain: cavalry that followed an enemy off the table "test at the
+    // start of each active turn to see if it returns".
+    pursuit::returns(&mut next, dice, &mut events);
     // "The active side tests to rally shaken units".
     rally::phase(&mut next, &active, &mut record, dice, &mut events);
     // "then moves all desired units, including making charge moves. The
