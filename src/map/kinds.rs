@@ -6,7 +6,13 @@
 pub fn is_fire(kind: &str) -> bool {
     matches!(
         kind,
-        "shooting" | "fire" | "volley" | "bombardment" | "opportunity-fire" | "bounce-through"
+        "shooting"
+            | "fire"
+            | "volley"
+            | "bombardment"
+            | "opportunity-fire"
+            | "bounce-through"
+            | "regimental-gun"
     ) || kind.contains("shoot")
 }
 

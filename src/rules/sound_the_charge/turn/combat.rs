@@ -380,8 +380,9 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
                     .iter()
                     .any(|&j| masse_as_square(state, &table, i, j))
                 {
-                    // Every face of a square fights (Eligible Figures in
-                    // Combat), so the masse fights as one against cavalry.
+                    // Against cavalry the masse fights with a square's
+                    // figures (the faces Eligible Figures in Combat counts
+                    // for a square, STC-22), not a column's two ranks.
                     let mut square = spec.clone();
                     square.formation = "square".to_string();
                     combat_figures(&square) + extra
@@ -433,11 +434,14 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
             } else {
                 (j, i)
             };
-            let cannot_attack = |k: usize| {
+            // A masse that fights cavalry as a square cannot attack it
+            // either.
+            let cannot_attack = |k: usize, other: usize| {
                 state.units[k].spec.formation == "square"
                     || arm_of(&state.units[k].spec) == Some(Arm::Artillery)
+                    || masse_as_square(state, &table, k, other)
             };
-            if cannot_attack(a) && !cannot_attack(d) {
+            if cannot_attack(a, d) && !cannot_attack(d, a) {
                 std::mem::swap(&mut a, &mut d);
             }
             let aid = state.units[a].spec.id.clone();
@@ -550,8 +554,8 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
     settle(
         state,
         &mut table,
-        facts,
         &contacts,
+        &apart,
         &tally,
         dice,
         &mut events,
@@ -626,13 +630,12 @@ fn centre_of(table: &Table, units: &[usize]) -> Option<Point> {
 fn settle(
     state: &mut GameState,
     table: &mut Table,
-    facts: &TurnFacts,
     contacts: &BTreeMap<usize, Vec<usize>>,
+    apart: &BTreeSet<(usize, usize)>,
     tally: &BTreeMap<usize, Tally>,
     dice: &mut dyn Dice,
     events: &mut Vec<Event>,
 ) {
-    let _ = facts;
     let mut retreats: Vec<(usize, Cause, Hundredths)> = Vec::new();
     let mut landed_lost: Vec<usize> = Vec::new();
     // Units removed by the round itself, with the reason.
@@ -729,7 +732,7 @@ fn settle(
                 state.units[i].status.regimental_gun_lost =
                     Some("abandoned when the battalion lost a round of combat".to_string());
                 events.push(event(
-                    "regimental-gun",
+                    "gun-abandoned",
                     &[&id],
                     format!("{name} must retreat and abandons its regimental gun (Regimental Guns: \"If the infantry unit loses a round of combat and must retreat, it must abandon the gun.\")."),
                 ));
@@ -770,10 +773,14 @@ fn settle(
         let id = state.units[i].spec.id.clone();
         eliminate(state, table, i, "combat", &[&id], &why, events);
     }
-    // Where each retreating unit stood, for cavalry that follows it up.
+    // Where each retreating unit stands before it retreats, with the
+    // figures it has left, for cavalry that follows it up.
     let before: BTreeMap<usize, Rect> = retreats
         .iter()
-        .filter_map(|(i, _, _)| table.rects[*i].map(|r| (*i, r)))
+        .filter_map(|(i, _, _)| {
+            crate::rules::sound_the_charge::basing::footprint(&state.units[*i].spec)
+                .map(|r| (*i, r))
+        })
         .collect();
     for (i, cause, d) in retreats {
         if state.units[i].eliminated.is_some() {
@@ -795,8 +802,11 @@ fn settle(
         {
             continue;
         }
-        let won = t.enemies.iter().copied().find(|e| {
-            before.contains_key(e) && tally.get(e).is_some_and(|et| et.bounced_from.is_none())
+        // An enemy it touched (not one fought at an inch, STC-94).
+        let won = t.enemies.iter().copied().find(|&e| {
+            before.contains_key(&e)
+                && !apart.contains(&(i.min(e), i.max(e)))
+                && tally.get(&e).is_some_and(|et| et.bounced_from.is_none())
         });
         if let Some(e) = won {
             super::pursuit::follow_up(state, table, i, e, before[&e], dice, events);

@@ -96,7 +96,19 @@ pub fn nation_of(state: &GameState, side: &str) -> Option<Nation> {
 
 /// The formation in the tables' terms; guns have none.
 pub fn formation_of(spec: &UnitSpec) -> Option<Formation> {
-    Formation::parse(&spec.formation)
+    Formation::parse(stands_as(spec))
+}
+
+/// The formation a unit counts as for the tables (STC-40): a folded line
+/// ("L", "U") as the line it is folded from, battalion-masse as "a normal
+/// column for all other purposes" (the combat phase makes a masse a square
+/// against cavalry on its front or flanks).
+pub fn stands_as(spec: &UnitSpec) -> &str {
+    match spec.formation.as_str() {
+        "l-left" | "l-right" | "u" => "line",
+        "masse" => "column",
+        f => f,
+    }
 }
 
 pub fn option(state: &GameState, name: &str) -> bool {
@@ -168,7 +180,7 @@ pub fn no_general_in_cr(state: &GameState, u: &UnitState) -> bool {
 /// infantry figures", or its unlimbered gun models.
 pub fn front_rank_figures(spec: &UnitSpec) -> u32 {
     let n = spec.strength;
-    match (arm_of(spec), spec.formation.as_str()) {
+    match (arm_of(spec), stands_as(spec)) {
         (Some(Arm::Infantry), "line") => {
             let stands = n.div_ceil(4);
             let ranks = spec.ranks.clamp(1, stands.max(1));
@@ -195,16 +207,13 @@ pub fn combat_figures(spec: &UnitSpec) -> u32 {
         Some(Arm::Cavalry) => 3,
         _ => return n,
     };
-    // As their footprints (STC-40): a folded line fights as the line it is
-    // folded from; battalion-masse is "a normal column for all other
-    // purposes" (the combat phase makes it a square against cavalry).
-    match spec.formation.as_str() {
-        "line" | "l-left" | "l-right" | "u" => {
+    match stands_as(spec) {
+        "line" => {
             let stands = n.div_ceil(per_stand);
             let ranks = spec.ranks.clamp(1, stands.max(1));
             n.min(stands.div_ceil(ranks) * per_stand * 2)
         }
-        "column" | "masse" => n.min(per_stand * 2),
+        "column" => n.min(per_stand * 2),
         "square" => n.min(n.div_ceil(per_stand).div_ceil(4) * per_stand * 3),
         _ => n,
     }
@@ -225,7 +234,7 @@ pub fn is_dense(spec: &UnitSpec) -> bool {
         _ => return false,
     };
     let stands = spec.strength.div_ceil(per_stand);
-    match spec.formation.as_str() {
+    match stands_as(spec) {
         "square" => true,
         "column" => stands > 1,
         "line" => spec.ranks > 1 && stands > 1,

@@ -7,10 +7,10 @@
 //! returns as near as possible to where it left. It may not charge on the
 //! turn it returns." Ruling STC-96.
 
-use super::fighting::{Table, arm_of, event, in_play, nation_of};
+use super::fighting::{CONTACT, Table, arm_of, event, in_play, nation_of};
 use crate::audit::dice::{Dice, Die};
 use crate::campaign::{Location, MapSpec, Point};
-use crate::geometry::Rect;
+use crate::geometry::{Rect, rect_distance, straight_move_hits};
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::basing;
 use crate::rules::sound_the_charge::tables::{Arm, Nation};
@@ -51,7 +51,20 @@ pub fn follow_up(
     let eid = state.units[e].spec.id.clone();
     let ename = state.units[e].spec.name.clone();
     let off_table = state.units[e].eliminated.as_deref() == Some(FORCED_OFF);
-    if !off_table && !in_play(&state.units[e]) {
+    // An enemy gone for another cause, or shattered and about to leave play,
+    // is not followed; nor does cavalry still held by another enemy break
+    // off from it ("Units may not break off combat").
+    if !off_table
+        && (!in_play(&state.units[e]) || super::army_morale::is_shattered(&state.units[e]))
+    {
+        return;
+    }
+    let side = state.units[i].spec.side.clone();
+    let held = table
+        .within(i, CONTACT)
+        .into_iter()
+        .any(|j| j != e && state.units[j].spec.side != side && in_play(&state.units[j]));
+    if held {
         return;
     }
     let roll = dice.roll(Die::D6, &format!("follow up: {name}"));
@@ -83,19 +96,49 @@ pub fn follow_up(
         after.centre().x - before.centre().x,
         after.centre().y - before.centre().y,
     );
-    let to = Rect {
+    let shifted = |k: f64| Rect {
         front_centre: Point {
-            x: mine.front_centre.x + dx,
-            y: mine.front_centre.y + dy,
+            x: mine.front_centre.x + libm::round(dx as f64 * k) as i64,
+            y: mine.front_centre.y + libm::round(dy as f64 * k) as i64,
         },
         ..mine
     };
-    let blocked = table
-        .grid
-        .near_rect(&to, 0)
-        .into_iter()
-        .filter(|&j| j != i && j != e)
-        .find(|&j| table.rects[j].is_some_and(|r| r.overlaps(&to)));
+    // As far as the enemy's centre moved; a unit whose shape changed as it
+    // retreated (a square ends in column) may need a little more to touch.
+    let mut to = shifted(1.0);
+    let length = libm::sqrt((dx * dx + dy * dy) as f64);
+    let mut extra = 0.0;
+    if length > 0.0 {
+        for _ in 0..3 {
+            let gap = rect_distance(&to, &after);
+            if gap <= CONTACT {
+                break;
+            }
+            extra += gap as f64;
+            to = shifted(1.0 + extra / length);
+        }
+    }
+    let in_contact = rect_distance(&to, &after) <= CONTACT;
+    let area = super::movement::box_of(&mine, &to);
+    let (others, rects) = {
+        let near: Vec<usize> = table
+            .grid
+            .near_box(area, CONTACT)
+            .into_iter()
+            .filter(|&j| j != i && j != e && table.rects[j].is_some())
+            .collect();
+        let rects: Vec<Rect> = near.iter().filter_map(|&j| table.rects[j]).collect();
+        (near, rects)
+    };
+    let blocked = straight_move_hits(&mine, to.front_centre, &rects)
+        .first()
+        .map(|&k| others[k])
+        .or_else(|| {
+            others
+                .iter()
+                .copied()
+                .find(|&j| table.rects[j].is_some_and(|r| r.overlaps(&to)))
+        });
     let off = match state.map {
         MapSpec::Table { width, depth } => !to.is_inside_table(width, depth),
         MapSpec::Hex { .. } => true,
@@ -116,6 +159,14 @@ pub fn follow_up(
             "follow-up",
             &units,
             format!("{name} rolls {roll} but cannot follow up {ename} without leaving the table."),
+        ));
+        return;
+    }
+    if !in_contact {
+        events.push(event(
+            "follow-up",
+            &units,
+            format!("{name} rolls {roll} but cannot close with {ename} again."),
         ));
         return;
     }
@@ -203,12 +254,23 @@ fn place_at_edge(state: &GameState, i: usize, left: Point, width: i64, depth: i6
     probe.location = Location::Table { x: 0, y: 0 };
     let shape = basing::footprint(&probe)?;
     let (w, d) = (shape.width, shape.depth);
-    let others: Vec<Rect> = state
+    let along_edge = if matches!(facing, 0 | 180) {
+        width
+    } else {
+        depth
+    };
+    if w > along_edge {
+        return None;
+    }
+    let side = &spec.side;
+    // No unit where it stands, and no enemy within 1" (Zones of Control):
+    // "It may not charge on the turn it returns".
+    let others: Vec<(bool, Rect)> = state
         .units
         .iter()
         .enumerate()
         .filter(|&(j, u)| j != i && in_play(u))
-        .filter_map(|(_, u)| basing::footprint(&u.spec))
+        .filter_map(|(_, u)| basing::footprint(&u.spec).map(|r| (u.spec.side != *side, r)))
         .collect();
     for k in 0..=48i64 {
         let shift = if k % 2 == 0 {
@@ -238,7 +300,11 @@ fn place_at_edge(state: &GameState, i: usize, left: Point, width: i64, depth: i6
             front_centre: front,
             ..shape
         };
-        if at.is_inside_table(width, depth) && !others.iter().any(|o| o.overlaps(&at)) {
+        let clear = others.iter().all(|(enemy, o)| {
+            let too_near = *enemy && rect_distance(o, &at) < super::field::ZONE_OF_CONTROL;
+            !(o.overlaps(&at) || too_near)
+        });
+        if at.is_inside_table(width, depth) && clear {
             return Some(at);
         }
     }

@@ -105,7 +105,10 @@ pub fn enemy_can_charge(field: &Field, i: usize) -> bool {
         let Some(r) = rates(&e.spec.troop_type, nation_of(state, &e.spec.side)) else {
             return false;
         };
-        let base = if matches!(e.spec.formation.as_str(), "column" | "limbered") {
+        // A column with its regimental gun keeps to the gun's line speed.
+        let base = if matches!(e.spec.formation.as_str(), "column" | "limbered")
+            && !super::fighting::regimental_gun(state, j)
+        {
             r.column
         } else {
             r.line

@@ -1075,7 +1075,6 @@ fn regimental_gun_call(unit: &ShootingCall) -> ShootingCall {
         figures: 1,
         troop: Troop::LightGuns,
         gunners: Some(2),
-        formation: None,
         ..unit.clone()
     }
 }
@@ -1214,6 +1213,13 @@ fn volley(
     ));
     let dice_rolled = r.dice;
     let hits = r.hits + gun_hits;
+    if r.hits == 0 && gun_hits > 0 {
+        // The battalion's own words said no test; its gun's hit calls one.
+        if let Some(last) = events.last_mut() {
+            last.text
+                .push_str(" With its gun's hit the target takes a shooting morale test after all.");
+        }
+    }
     if hits == 0 {
         return dice_rolled;
     }
