@@ -157,7 +157,9 @@ fn plan_unit(state: &GameState, field: &Field, i: usize) -> Option<String> {
     }
     let a = arm(&u.spec.troop_type)?;
     let r = rates(&u.spec.troop_type, nation_of(state, &u.spec.side))?;
-    let column = matches!(u.spec.formation.as_str(), "column" | "limbered");
+    // A column with its regimental gun keeps to the gun's line speed.
+    let column = matches!(u.spec.formation.as_str(), "column" | "limbered")
+        && !super::turn::fighting::regimental_gun(state, i);
     let mut allowance = if column { r.column } else { r.line };
     if !field.in_command(i) {
         allowance /= 2;

@@ -791,6 +791,20 @@ fn settle(
         let outcome = retreat_in(state, table, i, cause, d, events);
         if bounced && matches!(outcome, RetreatOutcome::Retreated { .. }) {
             state.units[i].shaken = was_shaken;
+            // "The cavalry unit is disordered but not shaken": the retreat's
+            // words say so too.
+            let id = &state.units[i].spec.id;
+            if !was_shaken
+                && let Some(e) = events
+                    .iter_mut()
+                    .rev()
+                    .find(|e| e.kind == "retreat" && e.units.first() == Some(id))
+            {
+                e.text = e.text.replace(
+                    ", shaken, facing the enemy.",
+                    ", disordered but not shaken (Cavalry Bouncing off Squares), facing the enemy.",
+                );
+            }
         }
     }
     // Britain, Portugal: cavalry that won follows up the first enemy it
