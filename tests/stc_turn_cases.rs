@@ -512,7 +512,7 @@ fn the_order_in_which_sides_orders_arrived_does_not_matter() {
 #[test]
 fn no_two_units_overlap_after_movement() {
     use adjutant::geometry::Rect;
-    use adjutant::rules::sound_the_charge::turn::movement::footprint;
+    use adjutant::rules::sound_the_charge::basing::footprint;
     for case in busy_cases() {
         let state = start_state(&case);
         let mut accepted = BTreeMap::new();
@@ -558,7 +558,7 @@ impl Lcg {
 
 #[test]
 fn random_tables_and_orders_never_leave_units_overlapping() {
-    use adjutant::rules::sound_the_charge::turn::movement::footprint;
+    use adjutant::rules::sound_the_charge::basing::footprint;
     const TYPES: &[(&str, &str)] = &[
         ("line-infantry", "line"),
         ("line-infantry", "column"),

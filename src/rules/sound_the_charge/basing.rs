@@ -90,15 +90,7 @@ pub fn footprint(unit: &UnitSpec) -> Option<Rect> {
         return None;
     }
     let stands = ceil_div(figures, m.per_stand);
-    // A folded line ("L", "U") covers the ground of the line it is folded
-    // from, and battalion-masse that of the column it is formed from
-    // (STC-40): every phase must find these units on the table.
-    let formation = match (unit.formation.as_str(), arm) {
-        ("l-left" | "l-right" | "u", Arm::Infantry) => "line",
-        ("masse", Arm::Infantry) => "column",
-        (f, _) => f,
-    };
-    let (width, depth) = match (formation, arm) {
+    let (width, depth) = match (counts_as(&unit.formation), arm) {
         // "Line: A formation wider than a column." All stands abreast, or
         // in as many ranks as the scenario gives.
         ("line", Arm::Infantry | Arm::Cavalry) => {
@@ -133,6 +125,18 @@ pub fn footprint(unit: &UnitSpec) -> Option<Rect> {
         width: to_hundredths(width),
         depth: to_hundredths(depth),
     })
+}
+
+/// The formation a formation word stands and counts as (STC-40): a folded
+/// line ("L", "U") as the line it is folded from, battalion-masse as the
+/// column it is formed from ("Treat it as a normal column for all other
+/// purposes"). Every phase must find these units on the table.
+pub fn counts_as(formation: &str) -> &str {
+    match formation {
+        "l-left" | "l-right" | "u" => "line",
+        "masse" => "column",
+        f => f,
+    }
 }
 
 /// `a / b` rounded up, for counts that are never negative (`i64::div_ceil`

@@ -232,7 +232,7 @@ pub fn follow_boat(state: &mut GameState, i: usize) {
     let u = &state.units[i];
     let (Some(b), Some(r)) = (
         boat_of(&u.spec).map(str::to_string),
-        super::movement::footprint(&u.spec),
+        crate::rules::sound_the_charge::basing::footprint(&u.spec),
     ) else {
         return;
     };

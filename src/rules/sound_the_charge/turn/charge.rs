@@ -9,9 +9,8 @@ use super::ChargeMade;
 use super::SideOrders;
 use super::field::{CONTACT, ZONE_OF_CONTROL};
 use super::fighting::bounds;
-use super::movement::box_of;
 use super::movement::{
-    EVADE_MOST, MOVEMENT_TABLE, Phase, ground, inches, is_steady, nation_of, rates,
+    EVADE_MOST, MOVEMENT_TABLE, Phase, box_of, ground, inches, is_steady, nation_of, rates,
 };
 use crate::audit::dice::{Dice, Die};
 use crate::campaign::{Hundredths, Point, TerrainShape};
@@ -246,7 +245,7 @@ pub fn charge(
     }
     let normal = (p.movers[i].allowance - p.movers[i].used).max(0);
     let rates = rates(&u.spec.troop_type, nation_of(p.state, &u.spec.side));
-    let blown = p.state.options.iter().any(|o| o == "blown-cavalry") && u.status.blown;
+    let blown = super::fighting::option(p.state, "blown-cavalry") && u.status.blown;
     let mut bonus = rates.and_then(|r| r.charge).unwrap_or(0);
     if blown {
         // Blown Cavalry: "Blown cavalry may not use charge speed".

@@ -333,11 +333,10 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
     // Zones of Control: a charger also attacks the unengaged enemies it
     // ended within 1" of, touching or not, as long as they are still that
     // near when the combat is fought (shooting may have driven them off).
-    let index_of = |id: &str| state.units.iter().position(|u| u.spec.id == id);
     // Pairs that fight without touching, for the combat's words.
     let mut apart: BTreeSet<(usize, usize)> = BTreeSet::new();
     for (charger, other) in &facts.also_attacking {
-        let (Some(i), Some(j)) = (index_of(charger), index_of(other)) else {
+        let (Some(i), Some(j)) = (table.index(charger), table.index(other)) else {
             continue;
         };
         if !in_play(&state.units[i])

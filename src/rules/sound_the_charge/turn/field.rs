@@ -50,7 +50,7 @@ impl<'a> Field<'a> {
                 if u.eliminated.is_some() {
                     None
                 } else {
-                    super::movement::footprint(&u.spec)
+                    crate::rules::sound_the_charge::basing::footprint(&u.spec)
                 }
             })
             .collect::<Vec<_>>();

@@ -99,16 +99,11 @@ pub fn formation_of(spec: &UnitSpec) -> Option<Formation> {
     Formation::parse(stands_as(spec))
 }
 
-/// The formation a unit counts as for the tables (STC-40): a folded line
-/// ("L", "U") as the line it is folded from, battalion-masse as "a normal
-/// column for all other purposes" (the combat phase makes a masse a square
-/// against cavalry on its front or flanks).
+/// The formation a unit counts as for the tables ([`basing::counts_as`];
+/// the combat phase makes a masse a square against cavalry on its front or
+/// flanks).
 pub fn stands_as(spec: &UnitSpec) -> &str {
-    match spec.formation.as_str() {
-        "l-left" | "l-right" | "u" => "line",
-        "masse" => "column",
-        f => f,
-    }
+    basing::counts_as(&spec.formation)
 }
 
 pub fn option(state: &GameState, name: &str) -> bool {

@@ -9,7 +9,7 @@
 //! by a unit, into a zone of control, into impassable ground, off the
 //! table) is not made: the unit stays where it was and the event says why.
 
-use super::super::orders::{Facing, Formation, Place, Side, StcOrder, Step as OrderStep};
+use super::super::orders::{Facing, Formation, Place, Side, StcOrder, Step as OrderStep, UnitRef};
 use super::field::{Field, ZONE_OF_CONTROL, touches};
 use super::fighting::bounds;
 use super::validate::Refusal;
@@ -119,13 +119,6 @@ fn may_not_move(formation: &str) -> Option<(&'static str, &'static str)> {
         )),
         _ => None,
     }
-}
-
-/// The footprint of a unit: [`basing::footprint`], which reads the folded
-/// line ("L", "U") as the line it is folded from and battalion-masse as the
-/// column it is formed from (STC-40).
-pub fn footprint(spec: &crate::campaign::UnitSpec) -> Option<Rect> {
-    basing::footprint(spec)
 }
 
 /// A grade as a number, A = 0 .. D = 3.
@@ -249,6 +242,19 @@ fn refuse(problem: impl Into<String>, clause: &str) -> Result<(), Refusal> {
 /// Whether the rules allow `side` to give this order now (references
 /// already resolved to ids). Checks only what the state settles before the
 /// turn; what depends on the turn's events is settled in resolution.
+/// Optional Rules, Interpenetration Restrictions: a move or charge `through`
+/// friends is refused under the option ("forbidden (except for retreat
+/// moves)").
+fn interpenetration_allowed(state: &GameState, through: &[UnitRef]) -> Result<(), Refusal> {
+    if !through.is_empty() && super::fighting::option(state, "interpenetration-restrictions") {
+        return refuse(
+            "interpenetration is forbidden (except for retreat moves)",
+            "Optional Rules, Interpenetration Restrictions",
+        );
+    }
+    Ok(())
+}
+
 pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusal> {
     let state = field.state;
     let id = order.unit().as_str();
@@ -364,17 +370,7 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
                     "Terrain Suggestions, Roads",
                 );
             }
-            if !through.is_empty()
-                && state
-                    .options
-                    .iter()
-                    .any(|o| o == "interpenetration-restrictions")
-            {
-                return refuse(
-                    "interpenetration is forbidden (except for retreat moves)",
-                    "Optional Rules, Interpenetration Restrictions",
-                );
-            }
+            interpenetration_allowed(state, through)?;
             if !through.is_empty() && skirmishing {
                 return refuse(
                     "skirmishers need no leave to pass friends; only close-order troops move through a friendly unit",
@@ -423,7 +419,7 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
                 }
                 // A chateau is a town block too ("If a town block actually
                 // represents a single chateau").
-                if let Some(rect) = footprint(&t.spec)
+                if let Some(rect) = basing::footprint(&t.spec)
                     && a != Some(Arm::Infantry)
                     && (field.is_on(&rect, "town-block") || field.is_on(&rect, "chateau"))
                 {
@@ -433,17 +429,7 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
                     );
                 }
             }
-            if !through.is_empty()
-                && state
-                    .options
-                    .iter()
-                    .any(|o| o == "interpenetration-restrictions")
-            {
-                return refuse(
-                    "interpenetration is forbidden (except for retreat moves)",
-                    "Optional Rules, Interpenetration Restrictions",
-                );
-            }
+            interpenetration_allowed(state, through)?;
             Ok(())
         }
         StcOrder::Form { formation, .. } => {
@@ -573,7 +559,7 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
             Ok(())
         }
         StcOrder::Retreat { .. } => {
-            if !state.options.iter().any(|o| o == "voluntary-retreat") {
+            if !super::fighting::option(state, "voluntary-retreat") {
                 return refuse(
                     "voluntary retreat is an optional rule this game does not use",
                     "Optional Rules, Voluntary Retreat",
@@ -597,7 +583,7 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
             Ok(())
         }
         StcOrder::Embark { .. } | StcOrder::Disembark { .. } => {
-            if !state.options.iter().any(|o| o == "boats") {
+            if !super::fighting::option(state, "boats") {
                 return refuse(
                     "boats are an optional rule this game does not use",
                     "Optional Rules, Boats",
@@ -1038,7 +1024,7 @@ impl Phase<'_, '_> {
             y: rect.front_centre.y,
         };
         u.spec.facing = rect.facing;
-        let r = footprint(&u.spec);
+        let r = basing::footprint(&u.spec);
         self.field.set_rect(i, r);
     }
 
@@ -1586,7 +1572,7 @@ pub fn maneuver(p: &mut Phase, i: usize, formation: Option<Formation>, facing: O
         };
         spec.facing = (spec.facing + turn.degrees()) % 360;
     }
-    let Some(rect) = footprint(&spec) else {
+    let Some(rect) = basing::footprint(&spec) else {
         p.impossible(i, what, "the formation has no footprint");
         return;
     };
@@ -1665,7 +1651,7 @@ pub fn maneuver(p: &mut Phase, i: usize, formation: Option<Formation>, facing: O
     // Pinning: "If a unit performs any maneuver other than a wheel within 4
     // inches of any enemy unit, the maneuvering unit becomes shaken at
     // once."
-    if p.state.options.iter().any(|o| o == "pinning") {
+    if super::fighting::option(p.state, "pinning") {
         let side = u.spec.side.clone();
         let near = p
             .field
@@ -2171,7 +2157,7 @@ fn voluntary_retreat(p: &mut Phase, i: usize, wanted: Option<u32>) {
             if hits_taken == 1 { "" } else { "s" }
         ),
     );
-    let r = footprint(&p.state.units[i].spec);
+    let r = basing::footprint(&p.state.units[i].spec);
     p.field.set_rect(i, r);
 }
 

@@ -19,9 +19,6 @@ use crate::rules::state::GameState;
 /// Why a unit is out of play while it is off the table following up.
 pub const LEFT_FOLLOWING: &str = "left the table following up";
 
-/// What `retreat::eliminate` records for a unit forced off the table.
-const FORCED_OFF: &str = "forced off-table";
-
 const CLAUSE: &str = "National Modifiers, Britain, Portugal";
 
 /// Whether unit `i` is cavalry that must test to follow up.
@@ -50,7 +47,7 @@ pub fn follow_up(
     let name = state.units[i].spec.name.clone();
     let eid = state.units[e].spec.id.clone();
     let ename = state.units[e].spec.name.clone();
-    let off_table = state.units[e].eliminated.as_deref() == Some(FORCED_OFF);
+    let off_table = state.units[e].eliminated.as_deref() == Some(super::retreat::FORCED_OFF_TABLE);
     // An enemy gone for another cause, or shattered and about to leave play,
     // is not followed; nor does cavalry still held by another enemy break
     // off from it ("Units may not break off combat").

@@ -17,7 +17,7 @@ use crate::geometry::{
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::rally::{RallyCall, resolve};
 use crate::rules::sound_the_charge::setup::{Arm, arm};
-use crate::rules::sound_the_charge::tables::{Formation, Grade, Nation, TROOP_WORDS, Troop};
+use crate::rules::sound_the_charge::tables::{Grade, Nation, TROOP_WORDS, Troop};
 use crate::rules::state::GameState;
 use crate::rules::umpire::UmpireError;
 
@@ -29,16 +29,6 @@ pub fn troop_of(troop_type: &str) -> Option<Troop> {
         .find(|(_, words)| words.contains(&troop_type))
         .map(|(t, _)| *t)
         .or_else(|| (troop_type == "horse-guns").then_some(Troop::Artillery))
-}
-
-/// The tables' formation for a unit's formation word: a folded line is a
-/// line, battalion-masse a column.
-pub fn formation_of(formation: &str) -> Option<Formation> {
-    match formation {
-        "l-left" | "l-right" | "u" => Some(Formation::Line),
-        "masse" => Some(Formation::Column),
-        other => Formation::parse(other),
-    }
 }
 
 /// Whether unit `i` stands in cover: woods, a town block, a chateau or
@@ -113,7 +103,7 @@ pub fn enemy_can_charge(field: &Field, i: usize) -> bool {
         } else {
             r.line
         };
-        let blown = state.options.iter().any(|o| o == "blown-cavalry") && e.status.blown;
+        let blown = super::fighting::option(state, "blown-cavalry") && e.status.blown;
         let bonus = if blown { 0 } else { r.charge.unwrap_or(0) };
         // Command is measured at the start of the enemy's own movement
         // phase, which has not come: its full reach counts (STC-52).
@@ -139,14 +129,14 @@ pub fn rally_call(field: &Field, i: usize) -> Option<RallyCall> {
         troop: troop_of(&u.spec.troop_type),
         grade,
         nation: nation_of(state, &u.spec.side).and_then(Nation::parse),
-        formation: formation_of(&u.spec.formation),
+        formation: super::fighting::formation_of(&u.spec),
         enemy_can_charge: enemy_can_charge(field, i),
         general_attached: attached,
         no_general: !attached && !field.in_command(i),
         in_cover: in_cover(field, i),
         in_contact: field.is_engaged(i),
-        playsheet_line: state.options.iter().any(|o| o == "playsheet-line-rally"),
-        d_rally_by_table: state.options.iter().any(|o| o == "d-rally-by-table"),
+        playsheet_line: super::fighting::option(state, "playsheet-line-rally"),
+        d_rally_by_table: super::fighting::option(state, "d-rally-by-table"),
     })
 }
 

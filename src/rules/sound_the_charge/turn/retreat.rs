@@ -355,6 +355,10 @@ pub fn retreat_in(
 }
 
 /// Removes a unit that cannot retreat.
+/// Why a unit forced off the table is out of play, as the state records it
+/// (Army Morale: "(shattered or forced off-table)").
+pub const FORCED_OFF_TABLE: &str = "forced off-table";
+
 pub fn eliminate(
     state: &mut GameState,
     table: &mut Table,
@@ -367,7 +371,7 @@ pub fn eliminate(
     let name = state.units[i].spec.name.clone();
     let u = &mut state.units[i];
     u.eliminated = Some(if why.contains("off the table") {
-        "forced off-table".to_string()
+        FORCED_OFF_TABLE.to_string()
     } else if kind == "retreat" {
         "eliminated retreating".to_string()
     } else {
