@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 
 use adjutant::audit::dice::DiceStream;
 use adjutant::audit::digest::Digest32;
-use adjutant::campaign::{GeneralSpec, Location, MapSpec, UnitSpec};
+use adjutant::campaign::{GeneralSpec, UnitSpec};
+use adjutant::rules::board::{Location, MapSpec};
 use adjutant::rules::orders::Order;
 use adjutant::rules::ruleset_for;
 use adjutant::rules::sound_the_charge::turn;

@@ -4,7 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use adjutant::campaign::{self, Location, MapSpec, Problem};
+use adjutant::campaign::{self, Problem};
+use adjutant::rules::board::{Location, MapSpec};
 
 /// One problem a fixture must report.
 struct Expect {

@@ -230,7 +230,7 @@ fn a_correction_is_an_act_in_the_archive_that_verify_re_applies() {
     assert!(unit.shaken && !unit.disordered);
     assert_eq!(
         unit.spec.location,
-        adjutant::campaign::Location::Table { x: 1450, y: 1000 }
+        adjutant::rules::board::Location::Table { x: 1450, y: 1000 }
     );
     // The orders sent before were checked against the old state: set aside.
     assert!(engine::sides_in(&store, ID).expect("sides").is_empty());

@@ -37,8 +37,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use adjutant::audit::dice::ForcedDice;
-use adjutant::campaign::{GeneralSpec, Location, MapSpec, Point, Terrain, TerrainShape, UnitSpec};
+use adjutant::campaign::{GeneralSpec, UnitSpec};
+use adjutant::geometry::Point;
 use adjutant::rules::Ruleset;
+use adjutant::rules::board::{Location, MapSpec, Terrain, TerrainShape};
 use adjutant::rules::sound_the_charge::SoundTheCharge;
 use adjutant::rules::state::{GameState, GeneralState, UnitState, UnitStatus};
 use serde::Deserialize;

@@ -3,7 +3,7 @@
 
 use super::rect::Rect;
 use super::vector::{Centidegrees, FULL_TURN, Vector, bearing_of, to_centidegrees, wrapped};
-use crate::campaign::Point;
+use crate::geometry::Point;
 
 /// Shooting: "The arc of fire is 45° to either side", in degrees.
 pub const ARC_OF_FIRE: u32 = 45;

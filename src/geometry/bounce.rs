@@ -6,7 +6,7 @@
 use super::distance::{nearest_in_rect, segments_gap};
 use super::rect::Rect;
 use super::vector::{Vector, to_grid};
-use crate::campaign::{Hundredths, Point};
+use crate::geometry::{Hundredths, Point};
 
 /// The line of a bounce-through: from the battery's centre to the nearest
 /// point of the target, carried on `bounce` beyond it, both ends on the

@@ -4,7 +4,7 @@
 
 use super::rect::Rect;
 use super::vector::{Vector, axes, to_grid};
-use crate::campaign::{Hundredths, Point};
+use crate::geometry::{Hundredths, Point};
 
 /// The distance between two points, on the grid.
 pub fn distance(a: Point, b: Point) -> Hundredths {

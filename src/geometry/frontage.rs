@@ -4,7 +4,7 @@
 
 use super::rect::Rect;
 use super::vector::{Centidegrees, Vector, axes, bearing_of, to_centidegrees, to_grid};
-use crate::campaign::{Hundredths, Point};
+use crate::geometry::{Hundredths, Point};
 
 /// The front centre of each of `figures` figures (or stands) spread evenly
 /// along the front edge of a rectangle, from the left end to the right, on

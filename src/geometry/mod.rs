@@ -37,6 +37,7 @@ mod convex;
 mod distance;
 mod frontage;
 mod motion;
+mod point;
 mod polygon;
 mod rect;
 mod retreat;
@@ -64,6 +65,7 @@ pub use motion::{
     FacingChange, Flank, OBLIQUE_ANGLE, Path, Step, backstep, change_facing, follow, move_forward,
     oblique, sidestep, wheel, wheel_angle_for, wheel_arc_length,
 };
+pub use point::{Hundredths, Point};
 pub use polygon::{
     far_side_along, length_inside_polygon, on_segment, point_in_polygon, rect_inside_polygon,
     rect_intersects_polygon, segment_crosses_polyline, segments_intersect,
@@ -73,8 +75,6 @@ pub use retreat::{RETREAT_ZONE_LENGTH, RetreatZone, direction_away};
 pub use sight::{is_sight_blocked, is_sight_blocked_by_lines, sees_through};
 pub use sweep::{TURN_SLICE, facing_change_hits, path_hits, straight_move_hits, wheel_hits};
 pub use vector::{Centidegrees, FULL_TURN, bearing, to_centidegrees, to_grid};
-
-use crate::campaign::{Hundredths, Point};
 
 /// Whether a point lies on a table `width` by `depth`, edges included.
 pub fn is_on_table(p: Point, width: Hundredths, depth: Hundredths) -> bool {

@@ -5,7 +5,7 @@
 
 use super::rect::Rect;
 use super::vector::{Vector, axes, to_grid};
-use crate::campaign::Hundredths;
+use crate::geometry::Hundredths;
 
 /// A unit's left or right, seen as it faces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,7 +6,7 @@
 use super::distance::segment_gap;
 use super::rect::Rect;
 use super::vector::{Vector, to_grid};
-use crate::campaign::{Hundredths, Point};
+use crate::geometry::{Hundredths, Point};
 
 /// The sign of the turn from `a`-`b` to `a`-`c`: 1 anticlockwise, -1
 /// clockwise, 0 in line.

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::convex;
 use super::vector::{Vector, axes};
-use crate::campaign::{Hundredths, Point};
+use crate::geometry::{Hundredths, Point};
 
 /// How far two footprints may run into each other, or past the table's edge,
 /// and still count as touching, in hundredths of an inch. Positions are

@@ -5,7 +5,7 @@
 use super::distance::nearest_in_rect;
 use super::rect::Rect;
 use super::vector::Vector;
-use crate::campaign::{Hundredths, Point};
+use crate::geometry::{Hundredths, Point};
 
 /// "The zone is 18 inches long."
 pub const RETREAT_ZONE_LENGTH: Hundredths = 1800;

@@ -2,7 +2,7 @@
 //! areas (woods) where "Visibility and range inside [...] is six inches".
 
 use super::polygon::{length_inside_polygon, on_segment};
-use crate::campaign::{Hundredths, Point};
+use crate::geometry::{Hundredths, Point};
 
 /// Whether the straight line from `from` to `to` is blocked by any of the
 /// given segments: they share a point other than the line's own two ends

@@ -14,7 +14,7 @@ use super::convex;
 use super::motion::{FacingChange, Flank, Step, wheel_turn};
 use super::rect::Rect;
 use super::vector::Vector;
-use crate::campaign::Point;
+use crate::geometry::Point;
 
 /// The farthest the outer corner of a turning unit moves between two
 /// checked positions, in hundredths of an inch.

@@ -2,7 +2,7 @@
 //! property tests: the same cases on every run and every machine.
 
 use super::Rect;
-use crate::campaign::Point;
+use crate::geometry::Point;
 
 pub(crate) fn pt(x: i64, y: i64) -> Point {
     Point { x, y }

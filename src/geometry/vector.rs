@@ -1,7 +1,7 @@
 //! Vectors in unrounded hundredths for the sums between grid points, the
 //! unit vectors of a facing or bearing, and the one rounding rule.
 
-use crate::campaign::{Hundredths, Point};
+use crate::geometry::{Hundredths, Point};
 
 /// An angle measured (never stored) by the kernel, in hundredths of a degree,
 /// so that thresholds such as Dense Targets' 22.5° compare as integers.

@@ -203,7 +203,7 @@ mod tests {
             phase: 0,
             active_side: "a".into(),
             sides: vec!["a".into(), "b".into()],
-            map: crate::campaign::MapSpec::Table {
+            map: crate::rules::board::MapSpec::Table {
                 width: 7200,
                 depth: 4800,
             },

@@ -25,8 +25,8 @@ pub use png::{MapError, png};
 
 use std::collections::BTreeSet;
 
-use crate::campaign::{Location, MapSpec, TerrainShape};
 use crate::geometry::Rect;
+use crate::rules::board::{Location, MapSpec, TerrainShape};
 use crate::rules::ruleset::Event;
 use crate::rules::state::UnitState;
 use crate::rules::{GameState, Ruleset};

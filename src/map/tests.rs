@@ -1,8 +1,8 @@
 use std::collections::BTreeSet;
 
 use super::*;
-use crate::campaign::{Location, Terrain};
 use crate::report::sample;
+use crate::rules::board::{Location, Terrain};
 use crate::rules::ruleset_for;
 
 fn input<'a>(turn: &'a sample::SampleTurn, visible: Option<&'a BTreeSet<String>>) -> MapInput<'a> {

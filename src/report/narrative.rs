@@ -12,8 +12,8 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use crate::campaign::{Location, MapSpec};
 use crate::rules::GameState;
+use crate::rules::board::{Location, MapSpec};
 use crate::rules::ruleset::Event;
 use crate::rules::state::UnitState;
 

@@ -7,7 +7,8 @@
 use std::path::Path;
 
 use crate::audit::dice::{Die, Roll};
-use crate::campaign::{Campaign, Location};
+use crate::campaign::Campaign;
+use crate::rules::board::Location;
 use crate::rules::ruleset::Event;
 use crate::rules::{GameState, ruleset_for};
 
@@ -192,7 +193,7 @@ pub fn large_turn(campaign: &Campaign, per_side: usize) -> SampleTurn {
     let rows = (per_side as i64 + columns - 1) / columns;
     let width = columns * 350 + 1000;
     let depth = rows * 2 * 200 + 3000;
-    prior.map = crate::campaign::MapSpec::Table { width, depth };
+    prior.map = crate::rules::board::MapSpec::Table { width, depth };
     prior.units.clear();
     for (s, side) in ["french", "austrian"].iter().enumerate() {
         for i in 0..per_side as i64 {

@@ -12,9 +12,10 @@
 
 use std::collections::BTreeSet;
 
-use crate::campaign::{Hundredths, Location, MapSpec, Point, TerrainShape};
+use crate::geometry::{Hundredths, Point};
 use crate::geometry::{is_sight_blocked_by_lines, sees_through};
 use crate::map::kinds;
+use crate::rules::board::{Location, MapSpec, TerrainShape};
 use crate::rules::ruleset::Event;
 use crate::rules::state::UnitState;
 use crate::rules::{GameState, Ruleset};

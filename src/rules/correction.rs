@@ -9,8 +9,8 @@
 
 use std::fmt;
 
-use crate::campaign::Location;
 use crate::rules::GameState;
+use crate::rules::board::Location;
 
 /// The fields a correction may set, each at most once. `None` leaves the
 /// field as it is.

@@ -3,6 +3,7 @@
 //! hash map, or uses platform maths, so a replay gives the same bytes on any
 //! machine. Illegal or impossible orders are outcomes, never failures.
 
+pub mod board;
 pub mod correction;
 pub mod kernel;
 pub mod orders;

@@ -6,7 +6,8 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-use crate::campaign::{GeneralSpec, MapSpec, Terrain, UnitSpec};
+use crate::campaign::{GeneralSpec, UnitSpec};
+use crate::rules::board::{MapSpec, Terrain};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameState {
@@ -97,7 +98,7 @@ pub struct UnitStatus {
     /// Where the gunners stand when they have left their guns (the point of
     /// their stand's front centre); `None` while they serve the guns.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gunners_at: Option<crate::campaign::Point>,
+    pub gunners_at: Option<crate::geometry::Point>,
     /// A battalion's organic skirmish screen is out.
     #[serde(default, skip_serializing_if = "is_false")]
     pub skirmishers_out: bool,
@@ -115,7 +116,7 @@ pub struct UnitStatus {
     /// Britain, Portugal: where cavalry that followed an enemy off the table
     /// left it (its centre), while it is off the table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub left_from: Option<crate::campaign::Point>,
+    pub left_from: Option<crate::geometry::Point>,
 }
 
 fn is_zero(n: &u32) -> bool {

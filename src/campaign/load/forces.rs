@@ -12,8 +12,10 @@ use super::raw::{GeneralTable, Place, UnitTable};
 use super::scenario_file::hex_in_grid;
 use super::source::Source;
 use super::values::{self, Ids};
-use crate::campaign::model::{GeneralSpec, Location, MapSpec, Point, UnitSpec};
+use crate::campaign::model::{GeneralSpec, UnitSpec};
+use crate::geometry::Point;
 use crate::geometry::{Rect, is_on_table};
+use crate::rules::board::{Location, MapSpec};
 use crate::rules::ruleset::UnitField;
 
 pub(super) struct Forces {

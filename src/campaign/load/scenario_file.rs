@@ -9,8 +9,10 @@ use super::forces;
 use super::raw::{Inches, MapTable, ScenarioFile, ScenarioTable, TerrainTable};
 use super::source::Source;
 use super::values::{self, Ids};
-use crate::campaign::model::{MapSpec, Point, Scenario, Terrain, TerrainShape};
+use crate::campaign::model::Scenario;
+use crate::geometry::Point;
 use crate::geometry::is_on_table;
+use crate::rules::board::{MapSpec, Terrain, TerrainShape};
 
 pub(super) fn check(
     source: &Source,

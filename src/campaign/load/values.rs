@@ -9,7 +9,7 @@ use toml::Spanned;
 use super::Problem;
 use super::raw::Inches;
 use super::source::Source;
-use crate::campaign::Hundredths;
+use crate::geometry::Hundredths;
 
 /// Largest length taken, in inches: far beyond any table, and small enough
 /// that hundredths of it never overflow the sums of the geometry.

@@ -5,8 +5,10 @@
 //! taken for the square and the limbered battery, which the text leaves open.
 
 use super::setup::{Arm, arm};
-use crate::campaign::{Hundredths, Location, Point, UnitSpec};
+use crate::campaign::UnitSpec;
 use crate::geometry::Rect;
+use crate::geometry::{Hundredths, Point};
+use crate::rules::board::Location;
 
 /// Lengths in thousandths of an inch: the infantry frontage, 3/8", is not a
 /// whole number of hundredths, so a line's width is summed first and rounded

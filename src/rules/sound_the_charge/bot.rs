@@ -9,8 +9,8 @@ use super::SoundTheCharge;
 use super::setup::{Arm, arm};
 use super::turn::field::Field;
 use super::turn::movement::{PathRules, coord, nation_of, plan_path, rates};
-use crate::campaign::{Hundredths, Point};
 use crate::geometry::{self, Flank, Rect, Step, bearing, rect_distance, rect_is_in_arc};
+use crate::geometry::{Hundredths, Point};
 use crate::rules::Ruleset;
 use crate::rules::state::GameState;
 

@@ -223,7 +223,7 @@ pub fn apply_options(options: &[String], unit: &mut UnitSpec) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::campaign::Location;
+    use crate::rules::board::Location;
 
     #[test]
     fn only_a_battalion_of_infantry_has_a_regimental_gun() {

@@ -21,11 +21,13 @@ use super::ChargeMade;
 use super::fighting::arm_of;
 use super::movement::Phase;
 use super::validate::Refusal;
-use crate::campaign::{Hundredths, Point, Terrain, TerrainShape, UnitSpec};
+use crate::campaign::UnitSpec;
+use crate::geometry::{Hundredths, Point};
 use crate::geometry::{
     Rect, Step, distance, distance_to_rect, distance_to_segment, follow, path_hits,
     point_in_polygon, rect_distance,
 };
+use crate::rules::board::{Terrain, TerrainShape};
 use crate::rules::sound_the_charge::orders::StcOrder;
 use crate::rules::sound_the_charge::tables::Arm;
 use crate::rules::state::{GameState, UnitState};

@@ -13,11 +13,12 @@ use super::movement::{
     EVADE_MOST, MOVEMENT_TABLE, Phase, box_of, ground, inches, is_steady, nation_of, rates,
 };
 use crate::audit::dice::{Dice, Die};
-use crate::campaign::{Hundredths, Point, TerrainShape};
 use crate::geometry::{
     self, Flank, Rect, Step, direction_away, path_hits, rect_distance, segment_touches_rect,
     segments_intersect, wheel_arc_length,
 };
+use crate::geometry::{Hundredths, Point};
+use crate::rules::board::TerrainShape;
 use crate::rules::sound_the_charge::setup::{Arm, arm};
 
 const CHARGING: &str = "Charging and Evading";

@@ -23,7 +23,7 @@ use super::fighting::{
 };
 use super::retreat::{Cause, RetreatOutcome, eliminate, retreat_in};
 use crate::audit::dice::Dice;
-use crate::campaign::{Hundredths, Point};
+use crate::geometry::{Hundredths, Point};
 use crate::geometry::{
     Rect, are_mutually_protected, bearing, distance_ahead_of_frontage_line, distance_to_rect,
     rect_distance,

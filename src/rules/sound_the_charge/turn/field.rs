@@ -3,10 +3,11 @@
 //! command, and friend and enemy queries. A `Field` is built from a state
 //! and reads it; phases build a fresh one after they change positions.
 
-use crate::campaign::{Hundredths, Location, Point, Terrain, TerrainShape};
 use crate::geometry::{
     self, Rect, point_is_within_rect, rect_distance, rect_intersects_polygon, segment_touches_rect,
 };
+use crate::geometry::{Hundredths, Point};
+use crate::rules::board::{Location, Terrain, TerrainShape};
 use crate::rules::sound_the_charge::setup::{Arm, arm};
 use crate::rules::state::{GameState, UnitState};
 use std::collections::{BTreeMap, BTreeSet};
@@ -305,8 +306,8 @@ impl<'a> Field<'a> {
     /// The table's size, if it is a table.
     pub fn table(&self) -> Option<(Hundredths, Hundredths)> {
         match self.state.map {
-            crate::campaign::MapSpec::Table { width, depth } => Some((width, depth)),
-            crate::campaign::MapSpec::Hex { .. } => None,
+            crate::rules::board::MapSpec::Table { width, depth } => Some((width, depth)),
+            crate::rules::board::MapSpec::Hex { .. } => None,
         }
     }
 }

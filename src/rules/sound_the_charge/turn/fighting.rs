@@ -8,8 +8,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::campaign::{Hundredths, Point, TerrainShape, UnitSpec};
+use crate::campaign::UnitSpec;
+use crate::geometry::{Hundredths, Point};
 use crate::geometry::{Rect, distance_to_rect, point_in_polygon};
+use crate::rules::board::TerrainShape;
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::basing;
 use crate::rules::sound_the_charge::setup::WIDER_CAVALRY_BASING;
@@ -163,7 +165,7 @@ pub fn no_general_in_cr(state: &GameState, u: &UnitState) -> bool {
             return *to == u.spec.id;
         }
         match g.spec.location {
-            crate::campaign::Location::Table { x, y } => {
+            crate::rules::board::Location::Table { x, y } => {
                 distance_to_rect(Point { x, y }, &rect) <= COMMAND_RADIUS
             }
             _ => false,
@@ -509,7 +511,7 @@ impl Table {
             }
             if let Some(to) = &gs.spec.attached_to {
                 attached.entry(to.clone()).or_default().push(g);
-            } else if let crate::campaign::Location::Table { x, y } = gs.spec.location {
+            } else if let crate::rules::board::Location::Table { x, y } = gs.spec.location {
                 generals
                     .entry((x.div_euclid(COMMAND_RADIUS), y.div_euclid(COMMAND_RADIUS)))
                     .or_default()
@@ -553,7 +555,7 @@ impl Table {
                     if gs.spec.side != u.spec.side {
                         continue;
                     }
-                    if let crate::campaign::Location::Table { x, y } = gs.spec.location
+                    if let crate::rules::board::Location::Table { x, y } = gs.spec.location
                         && distance_to_rect(Point { x, y }, &rect) <= COMMAND_RADIUS
                     {
                         return false;
@@ -724,7 +726,7 @@ impl TurnFacts {
 pub(crate) mod testing {
     //! Small states for the unit tests of the turn's fighting modules.
     use super::*;
-    use crate::campaign::{Location, MapSpec};
+    use crate::rules::board::{Location, MapSpec};
 
     #[allow(clippy::too_many_arguments)]
     pub fn unit(

@@ -36,7 +36,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::orders::{self, StcOrder};
 use crate::audit::dice::Dice;
-use crate::campaign::Hundredths;
+use crate::geometry::Hundredths;
 use crate::rules::orders::Order;
 use crate::rules::ruleset::Event;
 use crate::rules::state::GameState;

@@ -15,11 +15,12 @@ use super::fighting::bounds;
 use super::validate::Refusal;
 use super::{Moved, SideOrders, TurnRecord};
 use crate::audit::dice::{Dice, Die};
-use crate::campaign::{Hundredths, Location, Point, TerrainShape};
 use crate::geometry::{
     self, FacingChange, Flank, Rect, Step, bearing, direction_away, distance, path_hits,
     segments_intersect,
 };
+use crate::geometry::{Hundredths, Point};
+use crate::rules::board::{Location, TerrainShape};
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::basing;
 use crate::rules::sound_the_charge::setup::{Arm, arm};
@@ -715,7 +716,7 @@ fn lines_crossed<'f>(
     field: &Field<'f>,
     from: &Rect,
     to: &Rect,
-) -> Vec<&'f crate::campaign::Terrain> {
+) -> Vec<&'f crate::rules::board::Terrain> {
     let (a, b) = (from.centre(), to.centre());
     field
         .state

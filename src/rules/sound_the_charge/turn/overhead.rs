@@ -8,7 +8,7 @@
 //! elevation off the hill areas under it and gives the rule to guns alone.
 
 use super::fighting::kinds_under;
-use crate::campaign::Point;
+use crate::geometry::Point;
 use crate::geometry::{Rect, distance, distance_to_rect, far_side_along};
 use crate::rules::sound_the_charge::tables::inches_text;
 use crate::rules::state::GameState;

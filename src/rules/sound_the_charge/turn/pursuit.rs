@@ -9,8 +9,9 @@
 
 use super::fighting::{CONTACT, Table, arm_of, event, in_play, nation_of};
 use crate::audit::dice::{Dice, Die};
-use crate::campaign::{Location, MapSpec, Point};
+use crate::geometry::Point;
 use crate::geometry::{Rect, rect_distance, straight_move_hits};
+use crate::rules::board::{Location, MapSpec};
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::basing;
 use crate::rules::sound_the_charge::tables::{Arm, Nation};

@@ -9,11 +9,12 @@ use super::field::Field;
 use super::movement::{nation_of, rates};
 use super::{SideOrders, TurnRecord};
 use crate::audit::dice::Dice;
-use crate::campaign::{Hundredths, TerrainShape};
+use crate::geometry::Hundredths;
 use crate::geometry::{
     distance_ahead_of_frontage_line, is_sight_blocked_by_lines, nearest_point_of_rect,
     rect_distance,
 };
+use crate::rules::board::TerrainShape;
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::rally::{RallyCall, resolve};
 use crate::rules::sound_the_charge::setup::{Arm, arm};
@@ -57,7 +58,7 @@ pub fn enemy_can_charge(field: &Field, i: usize) -> bool {
         return false;
     };
     let target = &state.units[i];
-    let crests: Vec<Vec<crate::campaign::Point>> = state
+    let crests: Vec<Vec<crate::geometry::Point>> = state
         .terrain
         .iter()
         .filter(|t| t.kind == "crest")

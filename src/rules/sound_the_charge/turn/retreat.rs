@@ -14,11 +14,12 @@
 //! stopped the centre line as the reason.
 
 use super::fighting::{Table, event};
-use crate::campaign::{Hundredths, Location, MapSpec, Point};
+use crate::geometry::{Hundredths, Point};
 use crate::geometry::{
     RETREAT_ZONE_LENGTH, Rect, RetreatZone, distance_ahead_of_frontage_line, rect_distance,
     segments_intersect, straight_move_hits,
 };
+use crate::rules::board::{Location, MapSpec};
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::basing;
 use crate::rules::state::GameState;

@@ -20,12 +20,13 @@ use super::fighting::{
 use super::retreat::{self, Cause};
 use super::{SideOrders, TurnRecord};
 use crate::audit::dice::Dice;
-use crate::campaign::{Hundredths, Point, TerrainShape};
 use crate::geometry::{
     ARC_OF_FIRE, Rect, bounce_through_line, distance, distance_to_rect, figure_front_centres,
     is_enfiladed, is_sight_blocked_by_lines, nearest_point_of_rect, rect_distance, rect_is_in_arc,
     sees_through, segment_touches_rect,
 };
+use crate::geometry::{Hundredths, Point};
+use crate::rules::board::TerrainShape;
 use crate::rules::orders::Rejection;
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::morale::{self, MoraleCall};

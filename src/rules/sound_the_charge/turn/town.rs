@@ -93,13 +93,13 @@ pub fn combat_figures(
 pub const BLOCK_HOLDS: u32 = 24;
 
 /// The town blocks and chateaux that hold a point.
-fn blocks_at(state: &GameState, p: crate::campaign::Point) -> Vec<&crate::campaign::Terrain> {
+fn blocks_at(state: &GameState, p: crate::geometry::Point) -> Vec<&crate::rules::board::Terrain> {
     state
         .terrain
         .iter()
         .filter(|t| matches!(t.kind.as_str(), "town-block" | "chateau"))
         .filter(|t| match &t.shape {
-            crate::campaign::TerrainShape::Area { points } => {
+            crate::rules::board::TerrainShape::Area { points } => {
                 crate::geometry::point_in_polygon(p, points)
             }
             _ => false,
@@ -113,7 +113,7 @@ fn blocks_at(state: &GameState, p: crate::campaign::Point) -> Vec<&crate::campai
 pub fn over_capacity(field: &super::Field, i: usize, end: &Rect) -> Option<String> {
     let state = field.state;
     for block in blocks_at(state, end.centre()) {
-        let crate::campaign::TerrainShape::Area { points } = &block.shape else {
+        let crate::rules::board::TerrainShape::Area { points } = &block.shape else {
             continue;
         };
         let xs = points.iter().map(|p| p.x);
@@ -152,7 +152,7 @@ pub fn still_in_block(state: &GameState, start: &Rect, end: &Rect) -> bool {
     blocks_at(state, start.centre())
         .iter()
         .any(|b| match &b.shape {
-            crate::campaign::TerrainShape::Area { points } => {
+            crate::rules::board::TerrainShape::Area { points } => {
                 crate::geometry::point_in_polygon(end_centre, points)
             }
             _ => false,

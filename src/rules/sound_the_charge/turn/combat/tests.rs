@@ -1,7 +1,8 @@
 use super::super::fighting::testing::{state, unit};
 use super::*;
 use crate::audit::dice::ForcedDice;
-use crate::campaign::{GeneralSpec, Location};
+use crate::campaign::GeneralSpec;
+use crate::rules::board::Location;
 use crate::rules::state::GeneralState;
 
 fn general(id: &str, side: &str, at: (i64, i64)) -> GeneralState {

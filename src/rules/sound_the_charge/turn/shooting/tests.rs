@@ -66,7 +66,7 @@ fn musketry_close_range_hits_and_the_target_fails_its_test() {
     assert!(red.shaken);
     assert_eq!(
         red.spec.location,
-        crate::campaign::Location::Table { x: 2000, y: 2350 }
+        crate::rules::board::Location::Table { x: 2000, y: 2350 }
     );
     let kinds: Vec<&str> = ev.iter().map(|e| e.kind.as_str()).collect();
     assert_eq!(kinds, ["shooting", "morale", "rout", "retreat"]);
@@ -132,7 +132,7 @@ fn out_of_range_and_out_of_arc_are_refused_with_the_clause() {
     );
     let mut s = duel(150);
     s.units[0].spec.facing = 180;
-    s.units[0].spec.location = crate::campaign::Location::Table { x: 2000, y: 2000 };
+    s.units[0].spec.location = crate::rules::board::Location::Table { x: 2000, y: 2000 };
     let e = shots(&s, "blue", &["blue-1: shoot red-1"]).unwrap_err();
     assert!(e.problem.contains("arc of fire"), "{e}");
 }
@@ -439,7 +439,7 @@ fn firing_into_a_close_combat_needs_a_hanging_flank() {
             180,
         ),
     ]);
-    s.units[1].spec.location = crate::campaign::Location::Table { x: 2000, y: 2000 };
+    s.units[1].spec.location = crate::rules::board::Location::Table { x: 2000, y: 2000 };
     let e = can_shoot_at(&s, "bat", "red-1").unwrap_err();
     assert!(e.clause.starts_with("Firing into a Close Combat"), "{e:?}");
 }
