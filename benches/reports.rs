@@ -13,7 +13,7 @@ use adjutant::templates::Templates;
 
 fn reports(c: &mut Criterion) {
     let campaign = sample::demo_campaign().expect("the demo campaign loads");
-    let turn = sample::large_turn(&campaign, 500);
+    let turn = sample::large_turn(&campaign, 500).expect("the large turn");
     let orders = BTreeMap::new();
     let ruleset = adjutant::rules::ruleset_for(&turn.prior.ruleset).expect("known");
     let input = ReportInput {

@@ -9,12 +9,11 @@ use std::collections::BTreeMap;
 
 use adjutant::audit::dice::DiceStream;
 use adjutant::audit::digest::Digest32;
-use adjutant::campaign::{GeneralSpec, UnitSpec};
 use adjutant::rules::board::{Location, MapSpec};
-use adjutant::rules::orders::Order;
-use adjutant::rules::ruleset_for;
-use adjutant::rules::sound_the_charge::turn;
-use adjutant::rules::state::{GameState, GeneralState, UnitState};
+use adjutant::rules::ruleset::check_typed;
+use adjutant::rules::sound_the_charge::orders::StcOrder;
+use adjutant::rules::sound_the_charge::{SoundTheCharge, State, StcUnit, Unit, turn};
+use adjutant::rules::state::{GeneralState, Nothing};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 
 /// Units to a row.
@@ -34,15 +33,19 @@ fn unit(
     x: i64,
     y: i64,
     facing: u32,
-) -> UnitState {
-    UnitState {
-        spec: UnitSpec {
-            id: id.clone(),
-            name: id,
-            side: side.to_string(),
+) -> Unit {
+    Unit {
+        id: id.clone(),
+        name: id,
+        side: side.to_string(),
+        location: Location::Table { x, y },
+        facing,
+        strength,
+        original_strength: strength,
+        eliminated: None,
+        rules: StcUnit {
             troop_type: troop.to_string(),
             grade: ["A", "B", "C", "D"][(x / PITCH) as usize % 4].to_string(),
-            strength,
             gunners: if troop.ends_with("guns") {
                 strength * 2
             } else {
@@ -51,33 +54,27 @@ fn unit(
             formation: formation.to_string(),
             ranks: 1,
             figure_frontage: None,
-            location: Location::Table { x, y },
-            facing,
             marks: Vec::new(),
+            shaken: false,
+            disordered: false,
+            status: Default::default(),
         },
-        original_strength: strength,
-        shaken: false,
-        disordered: false,
-        eliminated: None,
-        status: Default::default(),
     }
 }
 
 fn general(id: String, side: &str, x: i64, y: i64) -> GeneralState {
     GeneralState {
-        spec: GeneralSpec {
-            id: id.clone(),
-            name: id,
-            side: side.to_string(),
-            location: Location::Table { x, y },
-            attached_to: None,
-        },
+        id: id.clone(),
+        name: id,
+        side: side.to_string(),
+        location: Location::Table { x, y },
+        attached_to: None,
         lost: None,
     }
 }
 
 /// Two armies of `n` units each and the active side's orders.
-fn armies(n: usize) -> (GameState, BTreeMap<String, Vec<Order>>) {
+fn armies(n: usize) -> (State, BTreeMap<String, Vec<StcOrder>>) {
     let rows = n.div_ceil(PER_ROW);
     let mut units = Vec::with_capacity(2 * n);
     let mut generals = Vec::new();
@@ -124,9 +121,9 @@ fn armies(n: usize) -> (GameState, BTreeMap<String, Vec<Order>>) {
             text.push_str(&format!("b{k}: shoot r{k}\n"));
         }
     }
-    let state = GameState {
+    let state = State {
         campaign: "bench".to_string(),
-        ruleset: "sound-the-charge".to_string(),
+        ruleset: adjutant::rules::sound_the_charge::ID.to_string(),
         turn: 1,
         phase: 0,
         active_side: "blue".to_string(),
@@ -143,9 +140,10 @@ fn armies(n: usize) -> (GameState, BTreeMap<String, Vec<Order>>) {
         options: vec!["army-morale".to_string()],
         nations: BTreeMap::new(),
         finished: None,
+        params: Nothing::default(),
+        game: Nothing::default(),
     };
-    let ruleset = ruleset_for("sound-the-charge").expect("the ruleset is known");
-    let sheet = ruleset.check_orders(&state, "blue", &text);
+    let sheet = check_typed(&SoundTheCharge, &state, "blue", &text);
     assert!(
         sheet.rejections.is_empty(),
         "{:?}",

@@ -4,13 +4,14 @@
 
 use std::collections::BTreeMap;
 
+use crate::audit::dice::Roll;
 use crate::audit::dice::{Dice, DiceStream};
 use crate::audit::manifest::UMPIRE;
 use crate::audit::{Digest32, Manifest, SeedInputs, SideOrders};
 use crate::campaign::NoOrdersPolicy;
 use crate::canonical;
-use crate::rules::orders::Order;
-use crate::rules::ruleset::Event;
+use crate::rules::ruleset::{Event, ResolveError, SideText};
+use crate::rules::state::PartError;
 use crate::rules::{GameState, Ruleset, UmpireError, UmpireReport};
 
 pub use crate::audit::Kind;
@@ -41,6 +42,10 @@ pub struct Output {
     pub next_state_json: String,
     pub events: Vec<String>,
     pub rolls: Vec<String>,
+    /// The same events and rolls as values, for the reports; a call's one
+    /// event (its report) is not an [`Event`] and is left out.
+    pub event_values: Vec<Event>,
+    pub roll_values: Vec<Roll>,
     /// The umpire call's report, for a call.
     pub umpire: Option<UmpireReport>,
 }
@@ -58,6 +63,8 @@ pub enum RunError {
     NoCall,
     #[error("umpire call refused: {0}")]
     Call(UmpireError),
+    #[error(transparent)]
+    State(PartError),
     #[error("the call is recorded as `{recorded}`, but its canonical form is `{canonical}`")]
     CallNotCanonical { recorded: String, canonical: String },
     #[error(
@@ -142,10 +149,11 @@ pub fn run(inputs: &Inputs<'_>) -> Result<Output, RunError> {
     }
     .seed();
     let mut dice = DiceStream::new(&seed);
-    let (next_state, events, umpire) = match inputs.kind {
+    let (next_state, event_values, events, umpire) = match inputs.kind {
         Kind::Turn => {
             let (state, events) = run_turn(inputs, &mut dice)?;
-            (state, events, None)
+            let bytes = events.iter().map(canonical::to_string).collect();
+            (state, events, bytes, None)
         }
         Kind::Umpire => {
             let recorded = match inputs.orders.get(UMPIRE) {
@@ -154,7 +162,11 @@ pub fn run(inputs: &Inputs<'_>) -> Result<Output, RunError> {
             };
             let report = inputs
                 .ruleset
-                .umpire(recorded.strip_suffix('\n').unwrap_or(recorded), &mut dice)
+                .umpire(
+                    inputs.prior_state,
+                    recorded.strip_suffix('\n').unwrap_or(recorded),
+                    &mut dice,
+                )
                 .map_err(RunError::Call)?;
             // One call, one text: any other spelling would be another seed.
             if format!("{}\n", report.call) != *recorded {
@@ -166,6 +178,7 @@ pub fn run(inputs: &Inputs<'_>) -> Result<Output, RunError> {
             let event = serde_json::json!({ "kind": "umpire", "report": report });
             (
                 inputs.prior_state.clone(),
+                Vec::new(),
                 vec![canonical::to_string(&event)],
                 Some(report),
             )
@@ -178,6 +191,8 @@ pub fn run(inputs: &Inputs<'_>) -> Result<Output, RunError> {
         next_state,
         events,
         rolls,
+        event_values,
+        roll_values: dice.log().to_vec(),
         umpire,
     })
 }
@@ -185,68 +200,32 @@ pub fn run(inputs: &Inputs<'_>) -> Result<Output, RunError> {
 fn run_turn(
     inputs: &Inputs<'_>,
     dice: &mut DiceStream,
-) -> Result<(GameState, Vec<String>), RunError> {
+) -> Result<(GameState, Vec<Event>), RunError> {
     let state = inputs.prior_state;
     if let Some(side) = inputs.orders.keys().find(|s| !state.sides.contains(s)) {
         return Err(RunError::UnknownSide(side.clone()));
     }
-    let mut orders: BTreeMap<String, Vec<Order>> = BTreeMap::new();
-    let mut notes = Vec::new();
-    for side in &state.sides {
-        let text = match inputs.orders.get(side) {
-            Some(text) => text.clone(),
-            None => match (inputs.policy, state.standing_orders.get(side)) {
-                (NoOrdersPolicy::StandingOrders, Some(lines)) if !lines.is_empty() => {
-                    // Last turn's orders may no longer fit (a unit since
-                    // eliminated): those lines lapse, with a word in the log,
-                    // rather than stopping the resolution.
-                    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-                    let sheet = inputs.ruleset.check_orders(state, side, &text);
-                    notes.push(Event {
-                        kind: "standing-orders".to_string(),
-                        units: Vec::new(),
-                        text: format!(
-                            "{side} sent no orders; its last orders stand{}.",
-                            if sheet.is_clean() {
-                                String::new()
-                            } else {
-                                format!(
-                                    ", less {} that no longer apply",
-                                    sheet.parse_errors.len() + sheet.rejections.len()
-                                )
-                            }
-                        ),
-                    });
-                    orders.insert(side.clone(), sheet.accepted);
-                    continue;
-                }
-                _ => continue,
-            },
-        };
-        let sheet = inputs.ruleset.check_orders(state, side, &text);
-        if !sheet.is_clean() || sheet.canonical_text() != text && inputs.orders.contains_key(side) {
-            let problems: Vec<String> = sheet
-                .parse_errors
-                .iter()
-                .map(ToString::to_string)
-                .chain(sheet.rejections.iter().map(ToString::to_string))
-                .collect();
-            return Err(RunError::Orders {
-                side: side.clone(),
-                problems: if problems.is_empty() {
-                    "the text is not in canonical form".to_string()
-                } else {
-                    problems.join("; ")
-                },
-            });
-        }
-        orders.insert(side.clone(), sheet.accepted);
-    }
-    let resolution = inputs.ruleset.resolve(state, &orders, dice);
-    let events = notes
+    let standing: BTreeMap<&String, String> = state
+        .standing_orders
         .iter()
-        .chain(resolution.events.iter())
-        .map(canonical::to_string)
+        .filter(|(_, lines)| !lines.is_empty())
+        .map(|(side, lines)| (side, lines.iter().map(|l| format!("{l}\n")).collect()))
         .collect();
-    Ok((resolution.state, events))
+    let mut orders = BTreeMap::new();
+    for side in &state.sides {
+        let text = match (inputs.orders.get(side), inputs.policy, standing.get(side)) {
+            (Some(text), _, _) => SideText::Sent(text),
+            (None, NoOrdersPolicy::StandingOrders, Some(lines)) => SideText::Standing(lines),
+            _ => continue,
+        };
+        orders.insert(side.clone(), text);
+    }
+    let resolution = inputs
+        .ruleset
+        .resolve(state, &orders, dice)
+        .map_err(|e| match e {
+            ResolveError::Orders { side, problems } => RunError::Orders { side, problems },
+            ResolveError::State(e) => RunError::State(e),
+        })?;
+    Ok((resolution.state, resolution.events))
 }

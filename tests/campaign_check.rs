@@ -358,7 +358,7 @@ fn the_demo_campaign_is_what_its_files_say() {
     // Every terrain kind of the ruleset is on the table, but the water and
     // boats of the optional Boats rule, which the demo does not play.
     let ruleset = adjutant::rules::ruleset_for(&c.ruleset.id).expect("a known ruleset");
-    for kind in ruleset.terrain_kinds() {
+    for kind in ruleset.vocabulary().terrain_kinds {
         if ["water", "boat"].contains(kind) && !c.ruleset.options.iter().any(|o| o == "boats") {
             continue;
         }

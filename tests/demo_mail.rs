@@ -234,7 +234,7 @@ fn readable(raw: &[u8]) -> (String, String) {
 /// Whether `text` names `unit`: its name (lines rewrapped, as the plain text
 /// is wrapped at 72 columns) or its id as a word of its own (the order of
 /// battle, the dice's purposes and the map's labels use ids).
-fn shows(text: &str, unit: &adjutant::campaign::UnitSpec) -> bool {
+fn shows(text: &str, unit: &adjutant::rules::state::UnitState) -> bool {
     let flat = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
     if flat(text).contains(&flat(&unit.name)) {
         return true;
@@ -249,7 +249,7 @@ fn shows(text: &str, unit: &adjutant::campaign::UnitSpec) -> bool {
 
 /// docs/RULINGS.md REP-1: a side's report names only the units it can see.
 /// For every resolution the demo played, the enemy units hidden from a side
-/// at its end (as `report::visibility` decides) appear nowhere in the report
+/// at its end (as the ruleset's sight decides) appear nowhere in the report
 /// mail that side's player received: not in the text, the HTML or the map.
 fn no_side_report_names_a_unit_hidden_from_it(result: &adjutant::demo::DemoResult) {
     use adjutant::audit::Kind;
@@ -274,15 +274,17 @@ fn no_side_report_names_a_unit_hidden_from_it(result: &adjutant::demo::DemoResul
         }
         let done = r.result.as_ref().expect("resolved");
         let state = store.state(&done.next_state_digest).expect("state");
-        let (events, _) = adjutant::engine::reports::decode(&done.events, &done.rolls);
+        let events: Vec<adjutant::rules::ruleset::Event> = done
+            .events
+            .iter()
+            .map(|e| serde_json::from_str(e).expect("an event"))
+            .collect();
         for player in &campaign.players {
-            let seen =
-                adjutant::report::visibility::visible_to(ruleset, &state, &player.side, &events);
-            let hidden: Vec<&adjutant::campaign::UnitSpec> = state
+            let seen = ruleset.visible_to(&state, &player.side, &events);
+            let hidden: Vec<&adjutant::rules::state::UnitState> = state
                 .units
                 .iter()
-                .filter(|u| u.spec.side != player.side && !seen.contains(&u.spec.id))
-                .map(|u| &u.spec)
+                .filter(|u| u.side != player.side && !seen.contains(&u.id))
                 .collect();
             let prefix = format!("{}.r{}.result.", campaign.id, r.k);
             let report = mail
@@ -323,8 +325,8 @@ fn no_side_report_names_a_unit_hidden_from_it(result: &adjutant::demo::DemoResul
             visible_found += state
                 .units
                 .iter()
-                .filter(|u| u.spec.side != player.side && seen.contains(&u.spec.id))
-                .filter(|u| shows(&prose, &u.spec) || shows(&svg, &u.spec))
+                .filter(|u| u.side != player.side && seen.contains(&u.id))
+                .filter(|u| shows(&prose, u) || shows(&svg, u))
                 .count();
         }
     }

@@ -134,10 +134,7 @@ fn every_frozen_correction_re_applies_to_the_same_bytes() {
         let prior: GameState = json(&adir.join("prior-state.json"));
         let next = adjutant::rules::correction::parse_line(&act.command)
             .map_err(|e| e.to_string())
-            .and_then(|c| {
-                c.apply(&prior, ruleset.formations())
-                    .map_err(|e| e.to_string())
-            })
+            .and_then(|c| ruleset.correct(&prior, &c).map_err(|e| e.to_string()))
             .unwrap_or_else(|e| panic!("act {n}: {e}"));
         assert_eq!(
             adjutant::canonical::to_string(&next),
@@ -158,7 +155,7 @@ fn the_bundled_campaign_still_starts_from_the_frozen_initial_state() {
     let dir = tempfile::tempdir().expect("tempdir");
     let campaign = bundled_campaign(dir.path()).expect("the bundled campaign loads");
     let ruleset = ruleset_for(&campaign.ruleset.id).expect("a known ruleset");
-    let state = ruleset.initial_state(&campaign);
+    let state = campaign.initial_state(ruleset).expect("the initial state");
     assert_eq!(
         adjutant::canonical::digest(&state).to_hex(),
         head.initial_state_digest

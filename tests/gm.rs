@@ -223,13 +223,16 @@ fn a_correction_is_an_act_in_the_archive_that_verify_re_applies() {
     assert!(report.done, "{report:?}");
     let record = store.campaign(ID).expect("campaign");
     let state = store.state(&record.current_state_digest).expect("state");
+    let state = state
+        .typed::<adjutant::rules::sound_the_charge::SoundTheCharge>()
+        .expect("Sound the Charge's state");
     let unit = state.unit("1-ligne").expect("unit");
-    assert_eq!(unit.spec.strength, 10);
-    assert_eq!(unit.spec.formation, "column");
-    assert_eq!(unit.spec.facing, 15);
-    assert!(unit.shaken && !unit.disordered);
+    assert_eq!(unit.strength, 10);
+    assert_eq!(unit.rules.formation, "column");
+    assert_eq!(unit.facing, 15);
+    assert!(unit.rules.shaken && !unit.rules.disordered);
     assert_eq!(
-        unit.spec.location,
+        unit.location,
         adjutant::rules::board::Location::Table { x: 1450, y: 1000 }
     );
     // The orders sent before were checked against the old state: set aside.

@@ -45,9 +45,8 @@ fn play() -> Played {
     let unit = state
         .units
         .iter()
-        .find(|u| u.spec.side == side)
+        .find(|u| u.side == side)
         .expect("a unit")
-        .spec
         .id
         .clone();
 

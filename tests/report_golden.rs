@@ -174,8 +174,8 @@ fn the_png_check_tells_a_different_map() {
     }
     let orders = BTreeMap::new();
     let mut fewer = turn.clone();
-    fewer.next.units.retain(|u| u.spec.id != "jaeger");
-    fewer.prior.units.retain(|u| u.spec.id != "jaeger");
+    fewer.next.units.retain(|u| u.id != "jaeger");
+    fewer.prior.units.retain(|u| u.id != "jaeger");
     fewer
         .events
         .retain(|e| !e.units.iter().any(|u| u == "jaeger"));

@@ -6,7 +6,7 @@ use adjutant::archive;
 use adjutant::demo::bundled_campaign;
 use adjutant::engine;
 use adjutant::lifecycle::FixedClock;
-use adjutant::rules::sound_the_charge::bot;
+use adjutant::rules::sound_the_charge::{SoundTheCharge, bot};
 use adjutant::store::Store;
 use chrono::{DateTime, Duration, Utc};
 
@@ -45,7 +45,8 @@ fn play_one_game() {
         }
         assert!(turns < 40, "the game did not finish");
         let side = state.active_side.clone();
-        let lines = bot::orders_for(&state, &side);
+        let typed = state.typed::<SoundTheCharge>().expect("the state reads");
+        let lines = bot::orders_for(&typed, &side);
         assert!(
             !lines.is_empty(),
             "turn {}: no orders for {side}",
@@ -80,14 +81,18 @@ fn play_one_game() {
 
 #[test]
 fn every_line_the_bots_give_is_accepted_in_either_role() {
-    use adjutant::rules::Ruleset;
-    use adjutant::rules::sound_the_charge::SoundTheCharge;
+    use adjutant::rules::ruleset::check_typed;
     let dir = tempfile::tempdir().expect("tempdir");
     let campaign = bundled_campaign(&dir.path().join("campaign")).expect("campaign");
-    let state = SoundTheCharge.initial_state(&campaign);
+    let ruleset = adjutant::rules::ruleset_for(&campaign.ruleset.id).expect("known");
+    let state = campaign
+        .initial_state(ruleset)
+        .expect("the initial state")
+        .typed::<SoundTheCharge>()
+        .expect("reads");
     for side in &state.sides {
         let lines = bot::orders_for(&state, side);
-        let sheet = SoundTheCharge.check_orders(&state, side, &lines.join("\n"));
+        let sheet = check_typed(&SoundTheCharge, &state, side, &lines.join("\n"));
         assert!(
             sheet.is_clean(),
             "{side}: {:?} {:?}",

@@ -37,12 +37,13 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use adjutant::audit::dice::ForcedDice;
-use adjutant::campaign::{GeneralSpec, UnitSpec};
 use adjutant::geometry::Point;
-use adjutant::rules::Ruleset;
+use adjutant::rules::Rules;
 use adjutant::rules::board::{Location, MapSpec, Terrain, TerrainShape};
-use adjutant::rules::sound_the_charge::SoundTheCharge;
-use adjutant::rules::state::{GameState, GeneralState, UnitState, UnitStatus};
+use adjutant::rules::ruleset::check_typed;
+use adjutant::rules::sound_the_charge::setup::apply_options;
+use adjutant::rules::sound_the_charge::{SoundTheCharge, State, StcUnit, Unit, UnitStatus};
+use adjutant::rules::state::{GeneralState, Nothing};
 use serde::Deserialize;
 
 const CASES: &str = "tests/cases/sound-the-charge/turns";
@@ -188,44 +189,14 @@ fn points(list: &[[i64; 2]]) -> Vec<Point> {
 }
 
 /// The game state a case starts from.
-pub fn start_state(case: &Case) -> GameState {
+pub fn start_state(case: &Case) -> State {
     let [width, depth] = case.table.unwrap_or([7200, 4800]);
-    let mut units = Vec::new();
-    for u in &case.unit {
-        let mut spec = UnitSpec {
-            id: u.id.clone(),
-            name: u.name.clone().unwrap_or_else(|| u.id.clone()),
-            side: u.side.clone(),
-            troop_type: u.troop_type.clone(),
-            grade: u.grade.clone(),
-            strength: u.strength,
-            gunners: u.gunners,
-            formation: u.formation.clone(),
-            ranks: u.ranks,
-            figure_frontage: None,
-            location: Location::Table { x: u.x, y: u.y },
-            facing: u.facing,
-            marks: u.marks.clone(),
-        };
-        SoundTheCharge.apply_options(&case.options, &mut spec);
-        units.push(UnitState {
-            original_strength: u.original_strength.unwrap_or(u.strength),
-            shaken: u.marks.iter().any(|m| m == "shaken"),
-            disordered: u.marks.iter().any(|m| m == "disordered"),
-            eliminated: None,
-            status: UnitStatus {
-                rout_hits: u.rout_hits,
-                in_combat: u.in_combat,
-                last_advance: u.last_advance,
-                last_combat_turn: u.last_combat_turn,
-                combat_rounds: u.combat_rounds,
-                blown: u.marks.iter().any(|m| m == "blown"),
-                ..UnitStatus::default()
-            },
-            spec,
-        });
-    }
-    GameState {
+    let units = case
+        .unit
+        .iter()
+        .map(|u| case_unit(u, &case.options))
+        .collect();
+    State {
         campaign: "case".to_string(),
         ruleset: "sound-the-charge".to_string(),
         turn: case.turn,
@@ -251,13 +222,11 @@ pub fn start_state(case: &Case) -> GameState {
             .general
             .iter()
             .map(|g| GeneralState {
-                spec: GeneralSpec {
-                    id: g.id.clone(),
-                    name: g.name.clone().unwrap_or_else(|| g.id.clone()),
-                    side: g.side.clone(),
-                    location: Location::Table { x: g.x, y: g.y },
-                    attached_to: g.attached.clone(),
-                },
+                id: g.id.clone(),
+                name: g.name.clone().unwrap_or_else(|| g.id.clone()),
+                side: g.side.clone(),
+                location: Location::Table { x: g.x, y: g.y },
+                attached_to: g.attached.clone(),
                 lost: None,
             })
             .collect(),
@@ -266,6 +235,44 @@ pub fn start_state(case: &Case) -> GameState {
         options: case.options.clone(),
         nations: case.nations.clone(),
         finished: None,
+        params: Nothing::default(),
+        game: Nothing::default(),
+    }
+}
+
+/// One unit of a case, as the game begins.
+fn case_unit(u: &CaseUnit, options: &[String]) -> Unit {
+    let mut rules = StcUnit {
+        troop_type: u.troop_type.clone(),
+        grade: u.grade.clone(),
+        gunners: u.gunners,
+        formation: u.formation.clone(),
+        ranks: u.ranks,
+        figure_frontage: None,
+        marks: u.marks.clone(),
+        shaken: u.marks.iter().any(|m| m == "shaken"),
+        disordered: u.marks.iter().any(|m| m == "disordered"),
+        status: UnitStatus {
+            rout_hits: u.rout_hits,
+            in_combat: u.in_combat,
+            last_advance: u.last_advance,
+            last_combat_turn: u.last_combat_turn,
+            combat_rounds: u.combat_rounds,
+            blown: u.marks.iter().any(|m| m == "blown"),
+            ..UnitStatus::default()
+        },
+    };
+    apply_options(options, &mut rules);
+    Unit {
+        id: u.id.clone(),
+        name: u.name.clone().unwrap_or_else(|| u.id.clone()),
+        side: u.side.clone(),
+        location: Location::Table { x: u.x, y: u.y },
+        facing: u.facing,
+        strength: u.strength,
+        original_strength: u.original_strength.unwrap_or(u.strength),
+        eliminated: None,
+        rules,
     }
 }
 
@@ -281,7 +288,7 @@ pub fn check(case: &Case) -> Vec<String> {
         let Some(lines) = case.orders.get(side) else {
             continue;
         };
-        let sheet = SoundTheCharge.check_orders(&state, side, &lines.join("\n"));
+        let sheet = check_typed(&SoundTheCharge, &state, side, &lines.join("\n"));
         rejected.extend(sheet.parse_errors.iter().map(ToString::to_string));
         rejected.extend(sheet.rejections.iter().map(ToString::to_string));
         accepted.insert(side.clone(), sheet.accepted);
@@ -293,9 +300,9 @@ pub fn check(case: &Case) -> Vec<String> {
         ));
     }
     let mut dice = ForcedDice::new(case.dice.iter().copied());
-    let resolution = SoundTheCharge.resolve(&state, &accepted, &mut dice);
+    let (next, events) = SoundTheCharge.resolve(&state, &accepted, &mut dice);
     problems.extend(dice.problems());
-    let events = &resolution.events;
+    let events = &events;
     let shown = || {
         events
             .iter()
@@ -323,21 +330,21 @@ pub fn check(case: &Case) -> Vec<String> {
             problems.push(format!("an event `{kind}` occurred:\n{}", shown()));
         }
     }
-    let next = &resolution.state;
+    let next = &next;
     for want in &case.expect {
-        if let Some(g) = next.generals.iter().find(|g| g.spec.id == want.id) {
+        if let Some(g) = next.generals.iter().find(|g| g.id == want.id) {
             if let Some([x, y]) = want.general_at
-                && g.spec.location != (Location::Table { x, y })
+                && g.location != (Location::Table { x, y })
             {
                 problems.push(format!(
                     "general {} at {:?}, expected ({x}, {y})",
-                    want.id, g.spec.location
+                    want.id, g.location
                 ));
             }
-            if want.attached.is_some() && want.attached != g.spec.attached_to {
+            if want.attached.is_some() && want.attached != g.attached_to {
                 problems.push(format!(
                     "general {} attached to {:?}, expected {:?}",
-                    want.id, g.spec.attached_to, want.attached
+                    want.id, g.attached_to, want.attached
                 ));
             }
             if let Some(e) = want.lost
@@ -354,7 +361,7 @@ pub fn check(case: &Case) -> Vec<String> {
             problems.push(format!("no unit {}", want.id));
             continue;
         };
-        let Location::Table { x, y } = u.spec.location else {
+        let Location::Table { x, y } = u.location else {
             problems.push(format!("unit {} is not on a table", want.id));
             continue;
         };
@@ -374,42 +381,42 @@ pub fn check(case: &Case) -> Vec<String> {
             differ("y", text(&y), text(&e));
         }
         if let Some(e) = want.facing {
-            differ("facing", text(&u.spec.facing), text(&e));
+            differ("facing", text(&u.facing), text(&e));
         }
         if let Some(e) = &want.formation {
-            differ("formation", text(&u.spec.formation), text(e));
+            differ("formation", text(&u.rules.formation), text(e));
         }
         if let Some(e) = want.shaken {
-            differ("shaken", text(&u.shaken), text(&e));
+            differ("shaken", text(&u.rules.shaken), text(&e));
         }
         if let Some(e) = want.disordered {
-            differ("disordered", text(&u.disordered), text(&e));
+            differ("disordered", text(&u.rules.disordered), text(&e));
         }
         if let Some(e) = want.strength {
-            differ("strength", text(&u.spec.strength), text(&e));
+            differ("strength", text(&u.strength), text(&e));
         }
         if let Some(e) = want.gunners {
-            differ("gunners", text(&u.spec.gunners), text(&e));
+            differ("gunners", text(&u.rules.gunners), text(&e));
         }
         if let Some(e) = want.eliminated {
             differ("eliminated", text(&u.eliminated.is_some()), text(&e));
         }
         if let Some(e) = want.rout_hits {
-            differ("rout hits", text(&u.status.rout_hits), text(&e));
+            differ("rout hits", text(&u.rules.status.rout_hits), text(&e));
         }
         if let Some(e) = want.blown {
-            differ("blown", text(&u.status.blown), text(&e));
+            differ("blown", text(&u.rules.status.blown), text(&e));
         }
         if let Some(e) = want.in_combat {
-            differ("in combat", text(&u.status.in_combat), text(&e));
+            differ("in combat", text(&u.rules.status.in_combat), text(&e));
         }
         if let Some(e) = &want.marks {
-            differ("marks", text(&u.spec.marks), text(e));
+            differ("marks", text(&u.rules.marks), text(e));
         }
         if let Some(e) = want.regimental_gun_lost {
             differ(
                 "regimental gun lost",
-                text(&u.status.regimental_gun_lost.is_some()),
+                text(&u.rules.status.regimental_gun_lost.is_some()),
                 text(&e),
             );
         }
@@ -475,16 +482,16 @@ fn resolved_bytes(case: &Case, sides_in: &[String]) -> String {
     let mut accepted = BTreeMap::new();
     for side in sides_in {
         if let Some(lines) = case.orders.get(side) {
-            let sheet = SoundTheCharge.check_orders(&state, side, &lines.join("\n"));
+            let sheet = check_typed(&SoundTheCharge, &state, side, &lines.join("\n"));
             accepted.insert(side.clone(), sheet.accepted);
         }
     }
     let mut dice = ForcedDice::new(case.dice.iter().copied());
-    let r = SoundTheCharge.resolve(&state, &accepted, &mut dice);
+    let (next, events) = SoundTheCharge.resolve(&state, &accepted, &mut dice);
     format!(
         "{}\n{}",
-        adjutant::canonical::to_string(&r.state),
-        adjutant::canonical::to_string(&r.events)
+        adjutant::canonical::to_string(&next),
+        adjutant::canonical::to_string(&events)
     )
 }
 
@@ -522,19 +529,17 @@ fn no_two_units_overlap_after_movement() {
             if let Some(lines) = case.orders.get(side) {
                 accepted.insert(
                     side.clone(),
-                    SoundTheCharge
-                        .check_orders(&state, side, &lines.join("\n"))
-                        .accepted,
+                    check_typed(&SoundTheCharge, &state, side, &lines.join("\n")).accepted,
                 );
             }
         }
         let mut dice = ForcedDice::new(case.dice.iter().copied());
-        let next = SoundTheCharge.resolve(&state, &accepted, &mut dice).state;
+        let (next, _) = SoundTheCharge.resolve(&state, &accepted, &mut dice);
         let rects: Vec<(String, Rect)> = next
             .units
             .iter()
             .filter(|u| u.eliminated.is_none())
-            .filter_map(|u| footprint(&u.spec).map(|r| (u.spec.id.clone(), r)))
+            .filter_map(|u| footprint(u).map(|r| (u.id.clone(), r)))
             .collect();
         for (i, (a, ra)) in rects.iter().enumerate() {
             for (b, rb) in &rects[i + 1..] {
@@ -612,24 +617,7 @@ fn random_tables_and_orders_never_leave_units_overlapping() {
                 last_combat_turn: 0,
                 combat_rounds: 0,
             };
-            let spec = adjutant::campaign::UnitSpec {
-                id: unit.id.clone(),
-                name: unit.id.clone(),
-                side: unit.side.clone(),
-                troop_type: unit.troop_type.clone(),
-                grade: unit.grade.clone(),
-                strength: unit.strength,
-                gunners: unit.gunners,
-                formation: unit.formation.clone(),
-                ranks: 1,
-                figure_frontage: None,
-                location: Location::Table {
-                    x: unit.x,
-                    y: unit.y,
-                },
-                facing: unit.facing,
-                marks: Vec::new(),
-            };
+            let spec = case_unit(&unit, &[]);
             if let Some(r) = footprint(&spec)
                 && r.is_inside_table(7200, 4800)
                 && placed.iter().all(|o| !o.overlaps(&r))
@@ -662,16 +650,21 @@ fn random_tables_and_orders_never_leave_units_overlapping() {
         case.orders.insert("blue".to_string(), lines);
         case.dice = vec![4; 40];
         let state = start_state(&case);
-        let sheet = SoundTheCharge.check_orders(&state, "blue", &case.orders["blue"].join("\n"));
+        let sheet = check_typed(
+            &SoundTheCharge,
+            &state,
+            "blue",
+            &case.orders["blue"].join("\n"),
+        );
         let mut accepted = BTreeMap::new();
         accepted.insert("blue".to_string(), sheet.accepted);
         let mut dice = ForcedDice::new(case.dice.iter().copied());
-        let next = SoundTheCharge.resolve(&state, &accepted, &mut dice).state;
+        let (next, _) = SoundTheCharge.resolve(&state, &accepted, &mut dice);
         let rects: Vec<(String, adjutant::geometry::Rect)> = next
             .units
             .iter()
             .filter(|u| u.eliminated.is_none())
-            .filter_map(|u| footprint(&u.spec).map(|r| (u.spec.id.clone(), r)))
+            .filter_map(|u| footprint(u).map(|r| (u.id.clone(), r)))
             .collect();
         for (i, (a, ra)) in rects.iter().enumerate() {
             assert!(

@@ -363,7 +363,7 @@ fn check_act(
                     return (v, Some(next));
                 }
             };
-            match correction.apply(&state, ruleset.formations()) {
+            match ruleset.correct(&state, &correction) {
                 Ok(made) => {
                     let made = canonical::to_string(&made);
                     if made.as_bytes() != next_bytes.as_slice() {

@@ -11,6 +11,7 @@
 
 mod campaign_file;
 mod forces;
+mod keys;
 mod raw;
 mod scenario_file;
 mod source;

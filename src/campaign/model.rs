@@ -4,8 +4,9 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-use crate::geometry::Hundredths;
+use crate::rules::Ruleset;
 use crate::rules::board::{Location, MapSpec, Terrain};
+use crate::rules::state::{GameState, GeneralState, PartError, RawPart, UnitState};
 
 /// A whole campaign: the campaign file and its scenario.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -30,12 +31,14 @@ pub struct Campaign {
 /// The ruleset and the options the campaign turned on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RulesetChoice {
-    /// `sound-the-charge`, `kulikovo`, `charging` or `percentile-fire`.
+    /// The ruleset's id (`rules::registry`).
     pub id: String,
     /// Optional rules switched on, by name, in the ruleset's own words.
     pub options: Vec<String>,
-    /// Ruleset parameters the text leaves open (sample values marked so).
-    pub parameters: BTreeMap<String, toml::Value>,
+    /// The ruleset's parameters for what its text leaves open, as the
+    /// ruleset read and checked them (null when it takes none).
+    #[serde(default)]
+    pub parameters: serde_json::Value,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -102,64 +105,79 @@ pub struct Scenario {
     pub title: String,
     pub map: MapSpec,
     pub terrain: Vec<Terrain>,
-    pub units: Vec<UnitSpec>,
-    pub generals: Vec<GeneralSpec>,
+    pub units: Vec<UnitSetup>,
+    pub generals: Vec<GeneralState>,
     /// Which side is active in the first turn.
     pub first_active: String,
     /// The game ends after this turn if nothing else ends it first.
     pub turn_limit: Option<u32>,
 }
 
-/// One unit as the scenario sets it up.
+/// One unit as the scenario sets it up: the envelope's fields, and the
+/// ruleset's part in the state it begins the game in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct UnitSpec {
+pub struct UnitSetup {
     pub id: String,
     pub name: String,
     pub side: String,
-    /// The ruleset's troop type, e.g. `line-infantry`, `heavy-cavalry`, `field-guns`.
-    pub troop_type: String,
-    /// Morale grade, e.g. `A`..`D`.
-    pub grade: String,
-    /// Figures (gun models for artillery).
-    pub strength: u32,
-    /// Gunners, for artillery; zero otherwise.
-    pub gunners: u32,
-    /// `line`, `column`, `square`, `skirmish`, `limbered`, `unlimbered`, ...
-    pub formation: String,
-    /// Ranks of stands in a line; other formations take their depth from
-    /// the ruleset.
-    #[serde(default = "one_rank")]
-    pub ranks: u32,
-    /// Frontage per figure, where a campaign option bases the unit other
-    /// than the ruleset's standard (Sound the Charge's "Wider Cavalry
-    /// Basing"); `None` for the standard basing. Set on load from the
-    /// campaign's options, so that a unit's footprint depends on it alone.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub figure_frontage: Option<Hundredths>,
     /// The front centre of the unit (table), or its hex.
     pub location: Location,
     /// Degrees clockwise from north (table), or hexside 0-5 (hex).
     pub facing: u32,
-    /// Marks the rules know by name, e.g. `elite`, `disordered`, `shaken`.
-    pub marks: Vec<String>,
+    pub strength: u32,
+    /// The ruleset's part, as the ruleset set it up.
+    #[serde(flatten)]
+    pub rules: RawPart,
 }
 
-fn one_rank() -> u32 {
-    1
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GeneralSpec {
-    pub id: String,
-    pub name: String,
-    pub side: String,
-    pub location: Location,
-    /// The unit the general is attached to, if any.
-    pub attached_to: Option<String>,
+impl UnitSetup {
+    /// The unit as it begins the game.
+    pub fn initial(&self) -> UnitState {
+        UnitState {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            side: self.side.clone(),
+            location: self.location,
+            facing: self.facing,
+            strength: self.strength,
+            original_strength: self.strength,
+            eliminated: None,
+            rules: self.rules.clone(),
+        }
+    }
 }
 
 impl Campaign {
     pub fn side(&self, id: &str) -> Option<&Side> {
         self.sides.iter().find(|s| s.id == id)
+    }
+
+    /// The state the game begins in, under `ruleset` (the campaign's own).
+    pub fn initial_state(&self, ruleset: &dyn Ruleset) -> Result<GameState, PartError> {
+        let scenario = &self.scenario;
+        let state = GameState {
+            campaign: self.id.clone(),
+            ruleset: ruleset.id().to_string(),
+            turn: 1,
+            phase: 0,
+            active_side: scenario.first_active.clone(),
+            sides: self.sides.iter().map(|s| s.id.clone()).collect(),
+            map: scenario.map.clone(),
+            terrain: scenario.terrain.clone(),
+            units: scenario.units.iter().map(UnitSetup::initial).collect(),
+            generals: scenario.generals.clone(),
+            standing_orders: BTreeMap::new(),
+            turn_limit: scenario.turn_limit,
+            options: self.ruleset.options.clone(),
+            nations: self
+                .sides
+                .iter()
+                .filter_map(|s| s.nation.clone().map(|n| (s.id.clone(), n)))
+                .collect(),
+            finished: None,
+            params: self.ruleset.parameters.clone(),
+            game: RawPart::new(),
+        };
+        ruleset.initial_game(&state)
     }
 }

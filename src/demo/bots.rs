@@ -1,27 +1,17 @@
 //! The demo's bot players: what each side orders, and the order email a
 //! player would write.
 //!
-//! [`orders_for`] is the one place the demo asks a bot what to order: a
-//! ruleset with a bot of its own (Sound the Charge:
-//! `rules::sound_the_charge::bot`) answers; any other holds its first unit.
+//! [`orders_for`] is the one place the demo asks a bot what to order: the
+//! campaign's ruleset plays its own bot.
 
 use chrono::{DateTime, Utc};
 
-use crate::rules::GameState;
+use crate::rules::{GameState, ruleset_for};
 
-/// The order lines `side` sends in `state` under the ruleset `ruleset_id`,
-/// one order a line, as a player would type them.
-pub fn orders_for(ruleset_id: &str, state: &GameState, side: &str) -> Vec<String> {
-    if ruleset_id == crate::rules::sound_the_charge::ID {
-        return crate::rules::sound_the_charge::bot::orders_for(state, side);
-    }
-    state
-        .units
-        .iter()
-        .filter(|u| u.spec.side == side)
-        .take(1)
-        .map(|u| format!("{}: hold", u.spec.id))
-        .collect()
+/// The order lines `side` sends in `state`, one order a line, as a player
+/// would type them; none for a ruleset adjutant does not know.
+pub fn orders_for(state: &GameState, side: &str) -> Vec<String> {
+    ruleset_for(&state.ruleset).map_or_else(Vec::new, |r| r.bot_orders(state, side))
 }
 
 /// A player's order email, a real RFC 5322 message: to adjutant's address,

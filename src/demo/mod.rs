@@ -237,7 +237,7 @@ pub fn run(out: &Path, say: &mut dyn Write) -> Result<DemoResult, DemoError> {
             .chain(required.iter());
         for side in writers {
             let side = side.clone();
-            let lines = bots::orders_for(&campaign.ruleset.id, &state, &side);
+            let lines = bots::orders_for(&state, &side);
             if lines.is_empty() && !required.contains(&side) {
                 continue;
             }

@@ -488,7 +488,7 @@ fn plan(
             if let Some(why) = finished {
                 return refuse(format!("the game is over ({why})"));
             }
-            let next = match correction.apply(&state, ruleset.formations()) {
+            let next = match ruleset.correct(&state, correction) {
                 Ok(next) => next,
                 Err(e) => return refuse(e.to_string()),
             };

@@ -65,6 +65,8 @@ pub enum EngineError {
     Template(#[from] TemplateError),
     #[error(transparent)]
     Report(#[from] crate::report::ReportError),
+    #[error(transparent)]
+    State(#[from] crate::rules::state::PartError),
 }
 
 pub type Result<T> = std::result::Result<T, EngineError>;
@@ -110,7 +112,7 @@ pub fn init(
 ) -> Result<CampaignRecord> {
     let ruleset = ruleset_of(campaign)?;
     let chain = HashChain::generate(campaign.chain_length)?;
-    let state = ruleset.initial_state(campaign);
+    let state = campaign.initial_state(ruleset)?;
     let now = clock.now();
     let deadline = lifecycle::deadline(&campaign.schedule, ruleset.phase_of(&state).name, now)?;
     let commitment = chain.commitment();
@@ -361,12 +363,7 @@ fn resolve_closed(
         _ => None,
     };
     let k = closed.k;
-    let narrative: Vec<String> = output
-        .events
-        .iter()
-        .filter_map(|e| serde_json::from_str::<serde_json::Value>(e).ok())
-        .filter_map(|e| e.get("text").and_then(|t| t.as_str()).map(str::to_string))
-        .collect();
+    let narrative: Vec<String> = output.event_values.iter().map(|e| e.text.clone()).collect();
     let templates = Templates::for_campaign(&record.source_dir)?;
     let announce = match &output.umpire {
         Some(report) => {
@@ -384,7 +381,6 @@ fn resolve_closed(
             })?
         }
         None => {
-            let (events, rolls) = reports::decode(&output.events, &output.rolls);
             let input = crate::report::ReportInput {
                 campaign,
                 ruleset,
@@ -392,8 +388,8 @@ fn resolve_closed(
                 phase: &closed.phase_label,
                 prior,
                 next: &output.next_state,
-                events: &events,
-                rolls: &rolls,
+                events: &output.event_values,
+                rolls: &output.roll_values,
                 orders: &closed.orders,
                 manifest_digest: closed.manifest_digest.to_hex(),
                 secret: secret.to_hex(),
@@ -443,11 +439,11 @@ pub fn umpire(
     let record = store.campaign(campaign_id)?;
     let campaign = &record.campaign;
     let ruleset = ruleset_of(campaign)?;
+    let state = store.state(&record.current_state_digest)?;
     // A trial run on throwaway dice finds a bad call before any secret is
     // spent on it, and gives the canonical text the manifest records.
     let mut trial = crate::audit::DiceStream::new(&Digest32::ZERO);
-    let canonical = ruleset.umpire(call, &mut trial)?.call;
-    let state = store.state(&record.current_state_digest)?;
+    let canonical = ruleset.umpire(&state, call, &mut trial)?.call;
     let k = next_k(store, &record, Kind::Umpire)?;
     let orders_text = format!("{canonical}\n");
     let manifest = resolution::umpire_manifest(&campaign.id, k, &orders_text);

@@ -4,28 +4,10 @@
 use std::collections::BTreeMap;
 
 use super::mail;
-use crate::audit::dice::Roll;
 use crate::campaign::Campaign;
 use crate::report::{self, Audience, Prepared, ReportError, ReportInput};
-use crate::rules::ruleset::Event;
 use crate::store::OutgoingMail;
 use crate::templates::Templates;
-
-/// Reads the events and rolls of a resolution back from their canonical
-/// JSON. They were written by the same program a moment before, so a line
-/// that does not read is left out rather than stopping the mail.
-pub fn decode(events: &[String], rolls: &[String]) -> (Vec<Event>, Vec<Roll>) {
-    (
-        events
-            .iter()
-            .filter_map(|e| serde_json::from_str(e).ok())
-            .collect(),
-        rolls
-            .iter()
-            .filter_map(|r| serde_json::from_str(r).ok())
-            .collect(),
-    )
-}
 
 /// Who reads what a person receives.
 fn audience_of(campaign: &Campaign, address: &str) -> Audience {

@@ -215,6 +215,8 @@ mod tests {
             options: Vec::new(),
             nations: BTreeMap::new(),
             finished: None,
+            params: serde_json::Value::Null,
+            game: Default::default(),
         };
         let s = schedule(None);
         let dl = at("2026-11-25T10:00:00Z");

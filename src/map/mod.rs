@@ -16,7 +16,6 @@
 //! inch is drawn smaller, and then without the units' ids once they would
 //! be under 6 pixels high.
 
-pub mod kinds;
 mod png;
 pub mod style;
 mod svg;
@@ -27,8 +26,9 @@ use std::collections::BTreeSet;
 
 use crate::geometry::Rect;
 use crate::rules::board::{Location, MapSpec, TerrainShape};
+use crate::rules::look::{EventClass, Look, Marker, Outline, Shape, TerrainStyle};
 use crate::rules::ruleset::Event;
-use crate::rules::state::UnitState;
+use crate::rules::state::{GeneralState, UnitState};
 use crate::rules::{GameState, Ruleset};
 use svg::Svg;
 
@@ -73,6 +73,16 @@ pub struct MapInput<'a> {
 impl MapInput<'_> {
     fn sees(&self, id: &str) -> bool {
         self.visible.is_none_or(|v| v.contains(id))
+    }
+
+    fn terrain_style(&self, kind: &str) -> TerrainStyle {
+        self.ruleset
+            .terrain_style(kind)
+            .unwrap_or(style::UNKNOWN_TERRAIN)
+    }
+
+    fn class(&self, kind: &str) -> EventClass {
+        self.ruleset.event_class(kind)
     }
 }
 
@@ -203,7 +213,8 @@ impl Frame {
 
 /// The SVG of the map.
 pub fn svg(input: &MapInput) -> String {
-    let frame = Frame::of(&input.next.map, legend_entries(input.next).len() as i64);
+    let frame = Frame::of(&input.next.map, legend_entries(input).len() as i64);
+    let look = input.ruleset.look(input.next);
     let (w, h) = frame.total();
     let (pw, ph) = frame.pixels();
     let mut s = Svg::new(w, h, pw, ph);
@@ -218,13 +229,13 @@ pub fn svg(input: &MapInput) -> String {
         table_ground(&mut s, &frame, input);
     }
     for unit in input.next.units.iter() {
-        if unit.eliminated.is_none() && input.sees(&unit.spec.id) {
-            draw_unit(&mut s, &frame, input, unit);
+        if unit.eliminated.is_none() && input.sees(&unit.id) {
+            draw_unit(&mut s, &frame, input, &look, unit);
         }
     }
     // Arrows and fire over the units, so that their heads show where a
     // unit came to stand.
-    fire_lines(&mut s, &frame, input);
+    fire_lines(&mut s, &frame, input, &look);
     arrows(&mut s, &frame, input);
     generals(&mut s, &frame, input);
     legend(&mut s, &frame, input);
@@ -238,7 +249,7 @@ fn table_ground(s: &mut Svg, frame: &Frame, input: &MapInput) {
         "<rect x=\"{LEFT}\" y=\"{TOP}\" width=\"{w}\" height=\"{h}\" fill=\"#f3f1e4\" stroke=\"#555555\" stroke-width=\"6\"/>\n"
     ));
     for terrain in &input.next.terrain {
-        let st = style::terrain(&terrain.kind);
+        let st = input.terrain_style(&terrain.kind);
         match &terrain.shape {
             TerrainShape::Area { points } => {
                 let pts: Vec<(i64, i64)> = points.iter().map(|p| frame.table(p.x, p.y)).collect();
@@ -331,7 +342,7 @@ fn hex_ground(s: &mut Svg, frame: &Frame, input: &MapInput) {
         "<path d=\"{grid}\" fill=\"#f3f1e4\" stroke=\"#8a8a7a\" stroke-width=\"3\"/>\n"
     ));
     for terrain in &input.next.terrain {
-        let st = style::terrain(&terrain.kind);
+        let st = input.terrain_style(&terrain.kind);
         match &terrain.shape {
             TerrainShape::Hexes { hexes } => {
                 for &(c, r) in hexes {
@@ -367,16 +378,20 @@ fn hex_ground(s: &mut Svg, frame: &Frame, input: &MapInput) {
 }
 
 /// Dashed lines from each firer to each of its targets, both in sight.
-fn fire_lines(s: &mut Svg, frame: &Frame, input: &MapInput) {
-    for event in input.events.iter().filter(|e| kinds::is_fire(&e.kind)) {
+fn fire_lines(s: &mut Svg, frame: &Frame, input: &MapInput, look: &Look) {
+    for event in input
+        .events
+        .iter()
+        .filter(|e| input.class(&e.kind) == EventClass::Fire)
+    {
         let Some((firer, targets)) = event.units.split_first() else {
             continue;
         };
-        let Some(from) = anchor(frame, input, firer, false) else {
+        let Some(from) = anchor(frame, input, look, firer, false) else {
             continue;
         };
         for target in targets {
-            if let Some(to) = anchor(frame, input, target, true) {
+            if let Some(to) = anchor(frame, input, look, target, true) {
                 s.arrow(from, to, &style::FIRE);
             }
         }
@@ -385,47 +400,53 @@ fn fire_lines(s: &mut Svg, frame: &Frame, input: &MapInput) {
 
 /// Where a line to or from a unit starts: its front centre, or the centre of
 /// its footprint; `None` for a unit the reader cannot see.
-fn anchor(frame: &Frame, input: &MapInput, id: &str, centre: bool) -> Option<(i64, i64)> {
+fn anchor(
+    frame: &Frame,
+    input: &MapInput,
+    look: &Look,
+    id: &str,
+    centre: bool,
+) -> Option<(i64, i64)> {
     if !input.sees(id) {
         return None;
     }
     let unit = input.next.unit(id).or_else(|| input.prior.unit(id))?;
-    if centre && let Some(rect) = input.ruleset.footprint(&unit.spec) {
+    if centre && let Some(Shape::Footprint { rect, .. }) = look.get(id).map(|l| l.shape) {
         let c = rect.centre();
         return Some(frame.table(c.x, c.y));
     }
-    Some(frame.location(unit.spec.location))
+    Some(frame.location(unit.location))
 }
 
 /// An arrow for each unit in sight that stands elsewhere than before,
 /// styled by what moved it.
 fn arrows(s: &mut Svg, frame: &Frame, input: &MapInput) {
     for unit in &input.next.units {
-        let id = &unit.spec.id;
+        let id = &unit.id;
         if !input.sees(id) {
             continue;
         }
         let Some(before) = input.prior.unit(id) else {
             continue;
         };
-        if before.spec.location == unit.spec.location {
+        if before.location == unit.location {
             continue;
         }
-        let named_first = |test: fn(&str) -> bool| {
+        let named_first = |class: EventClass| {
             input
                 .events
                 .iter()
-                .any(|e| test(&e.kind) && e.units.first() == Some(id))
+                .any(|e| input.class(&e.kind) == class && e.units.first() == Some(id))
         };
-        let style = if named_first(kinds::is_charge) {
+        let style = if named_first(EventClass::Charge) {
             &style::CHARGE
-        } else if named_first(kinds::is_retreat) {
+        } else if named_first(EventClass::Retreat) {
             &style::RETREAT
         } else {
             &style::MOVE
         };
-        let from = frame.location(before.spec.location);
-        let to = frame.location(unit.spec.location);
+        let from = frame.location(before.location);
+        let to = frame.location(unit.location);
         s.arrow(from, to, style);
     }
 }
@@ -434,26 +455,23 @@ fn side_index(state: &GameState, side: &str) -> usize {
     state.sides.iter().position(|s| s == side).unwrap_or(0)
 }
 
-fn draw_unit(s: &mut Svg, frame: &Frame, input: &MapInput, unit: &UnitState) {
-    let colour = style::side_colour(side_index(input.next, &unit.spec.side));
-    let (label_x, label_y, right_x, mid_y) = match input.ruleset.footprint(&unit.spec) {
-        Some(rect) if !frame.hex => draw_footprint(s, frame, &rect, &unit.spec.formation, colour),
+fn draw_unit(s: &mut Svg, frame: &Frame, input: &MapInput, look: &Look, unit: &UnitState) {
+    let colour = style::side_colour(side_index(input.next, &unit.side));
+    let unit_look = look.get(&unit.id);
+    let (label_x, label_y, right_x, mid_y) = match unit_look.map(|l| l.shape) {
+        Some(Shape::Footprint {
+            rect,
+            outline,
+            stripe,
+            wheel,
+        }) if !frame.hex => draw_footprint(s, frame, &rect, (outline, stripe, wheel), colour),
         _ => draw_counter(s, frame, unit, colour),
     };
     if frame.labels_readable() {
-        s.text(label_x, label_y, 55, "middle", "#1a1a1a", &unit.spec.id);
+        s.text(label_x, label_y, 55, "middle", "#1a1a1a", &unit.id);
     }
-    let mut markers = Vec::new();
-    if unit.shaken {
-        markers.push(&style::SHAKEN);
-    }
-    if unit.disordered {
-        markers.push(&style::DISORDERED);
-    }
-    if unit.spec.marks.iter().any(|m| m == "blown") {
-        markers.push(&style::BLOWN);
-    }
-    for (i, m) in markers.into_iter().enumerate() {
+    let markers: &[Marker] = unit_look.map_or(&[], |l| l.markers.as_slice());
+    for (i, m) in markers.iter().enumerate() {
         s.marker(right_x + 45 + 80 * i as i64, mid_y, m);
     }
 }
@@ -463,7 +481,7 @@ fn draw_footprint(
     s: &mut Svg,
     frame: &Frame,
     rect: &Rect,
-    formation: &str,
+    (outline, stripe, wheel): (Outline, bool, bool),
     colour: &str,
 ) -> (i64, i64, i64, i64) {
     let corners: Vec<(i64, i64)> = rect
@@ -476,21 +494,20 @@ fn draw_footprint(
     let front_mid = mid(corners[0], corners[1]);
     let rear_mid = mid(corners[2], corners[3]);
     let centre = mid(front_mid, rear_mid);
-    match formation {
-        // Skirmishers are a loose cloud: pale, with a broken outline.
-        "skirmish" => s.polygon(&corners, colour, "#1a1a1a", 3, "10 8", "0.45"),
-        // A square faces every way: a heavy edge all round.
-        "square" => s.polygon(&corners, colour, "#1a1a1a", 14, "", ""),
-        _ => s.polygon(&corners, colour, "#1a1a1a", 3, "", ""),
+    match outline {
+        // A loose cloud: pale, with a broken outline.
+        Outline::Loose => s.polygon(&corners, colour, "#1a1a1a", 3, "10 8", "0.45"),
+        // Facing every way: a heavy edge all round.
+        Outline::AllRound => s.polygon(&corners, colour, "#1a1a1a", 14, "", ""),
+        Outline::Solid => s.polygon(&corners, colour, "#1a1a1a", 3, "", ""),
     }
     // The front is the heavy edge, so facing reads at a glance.
     s.polyline(&[front.0, front.1], "#1a1a1a", 12, "");
-    match formation {
+    if stripe {
         // A column: a line down its length.
-        "column" | "limbered" => s.polyline(&[front_mid, rear_mid], "#ffffff", 6, ""),
-        _ => {}
+        s.polyline(&[front_mid, rear_mid], "#ffffff", 6, "");
     }
-    if matches!(formation, "unlimbered" | "limbered") {
+    if wheel {
         // Guns: a wheel at the centre.
         s.raw(&format!(
             "<circle cx=\"{}\" cy=\"{}\" r=\"18\" fill=\"#1a1a1a\"/>\n",
@@ -518,7 +535,7 @@ fn draw_counter(
     unit: &UnitState,
     colour: &str,
 ) -> (i64, i64, i64, i64) {
-    let (x, y) = frame.location(unit.spec.location);
+    let (x, y) = frame.location(unit.location);
     let half = if frame.hex { 50 } else { 60 };
     s.polygon(
         &[
@@ -536,9 +553,9 @@ fn draw_counter(
     // The facing: on a hex map a hexside (0 north, clockwise), on a table
     // degrees; the notch points at the nearest of eight directions.
     let eighth = if frame.hex {
-        (unit.spec.facing % 6) * 60
+        (unit.facing % 6) * 60
     } else {
-        unit.spec.facing % 360
+        unit.facing % 360
     };
     let (dx, dy) = compass_step((eighth + 22) / 45 % 8, half);
     s.polyline(&[(x, y), (x + dx, y + dy)], "#1a1a1a", 10, "");
@@ -567,21 +584,17 @@ fn compass_step(point: u32, len: i64) -> (i64, i64) {
 pub fn general_seen(
     state: &GameState,
     visible: Option<&BTreeSet<String>>,
-    general: &crate::rules::state::GeneralState,
+    general: &GeneralState,
 ) -> bool {
-    let attached = general
-        .spec
-        .attached_to
-        .as_deref()
-        .and_then(|id| state.unit(id));
+    let attached = general.attached_to.as_deref().and_then(|id| state.unit(id));
     match (visible, attached) {
         (None, _) => true,
-        (Some(v), Some(u)) => v.contains(&u.spec.id),
+        (Some(v), Some(u)) => v.contains(&u.id),
         (Some(v), None) => state
             .units
             .iter()
-            .filter(|u| u.spec.side == general.spec.side)
-            .all(|u| v.contains(&u.spec.id)),
+            .filter(|u| u.side == general.side)
+            .all(|u| v.contains(&u.id)),
     }
 }
 
@@ -593,18 +606,17 @@ fn generals(s: &mut Svg, frame: &Frame, input: &MapInput) {
             continue;
         }
         let attached = general
-            .spec
             .attached_to
             .as_deref()
             .and_then(|id| input.next.unit(id));
         let (x, y) = match attached {
             Some(u) => {
-                let (x, y) = frame.location(u.spec.location);
+                let (x, y) = frame.location(u.location);
                 (x - 70, y)
             }
-            None => frame.location(general.spec.location),
+            None => frame.location(general.location),
         };
-        let colour = style::side_colour(side_index(input.next, &general.spec.side));
+        let colour = style::side_colour(side_index(input.next, &general.side));
         s.polygon(
             &[(x, y - 45), (x + 45, y), (x, y + 45), (x - 45, y)],
             "#ffd700",
@@ -614,7 +626,7 @@ fn generals(s: &mut Svg, frame: &Frame, input: &MapInput) {
             "",
         );
         if frame.labels_readable() {
-            s.text(x, y - 60, 45, "middle", "#1a1a1a", &general.spec.id);
+            s.text(x, y - 60, 45, "middle", "#1a1a1a", &general.id);
         }
     }
 }
@@ -623,13 +635,14 @@ fn generals(s: &mut Svg, frame: &Frame, input: &MapInput) {
 enum Entry<'a> {
     Side(usize, &'a str),
     Terrain(&'a str),
-    Marker(&'static style::Marker),
+    Marker(&'static Marker),
     Arrow(&'static style::ArrowStyle),
 }
 
 /// The legend's entries: the sides, the terrain kinds on the map, the
-/// markers and the arrows.
-fn legend_entries(state: &GameState) -> Vec<Entry<'_>> {
+/// ruleset's markers and the arrows.
+fn legend_entries<'a>(input: &MapInput<'a>) -> Vec<Entry<'a>> {
+    let state = input.next;
     let mut entries: Vec<Entry> = state
         .sides
         .iter()
@@ -643,7 +656,7 @@ fn legend_entries(state: &GameState) -> Vec<Entry<'_>> {
         }
     }
     entries.extend(kinds_seen.into_iter().map(Entry::Terrain));
-    entries.extend([&style::SHAKEN, &style::DISORDERED, &style::BLOWN].map(Entry::Marker));
+    entries.extend(input.ruleset.markers().iter().map(Entry::Marker));
     entries.extend([&style::MOVE, &style::CHARGE, &style::RETREAT, &style::FIRE].map(Entry::Arrow));
     entries
 }
@@ -651,7 +664,7 @@ fn legend_entries(state: &GameState) -> Vec<Entry<'_>> {
 /// The key under the map.
 fn legend(s: &mut Svg, frame: &Frame, input: &MapInput) {
     let swatch = |x: i64, y: i64| [(x, y - 40), (x + 60, y - 40), (x + 60, y + 10), (x, y + 10)];
-    for (i, entry) in legend_entries(input.next).into_iter().enumerate() {
+    for (i, entry) in legend_entries(input).into_iter().enumerate() {
         let (x, y) = frame.legend_slot(i as i64);
         let label = match entry {
             Entry::Side(index, side) => {
@@ -666,7 +679,7 @@ fn legend(s: &mut Svg, frame: &Frame, input: &MapInput) {
                 side
             }
             Entry::Terrain(kind) => {
-                let st = style::terrain(kind);
+                let st = input.terrain_style(kind);
                 if st.fill == "none" {
                     s.polyline(
                         &[(x, y - 15), (x + 60, y - 15)],

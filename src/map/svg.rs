@@ -1,7 +1,8 @@
 //! A small SVG writer that takes integers only, so that the bytes it writes
 //! never depend on how a machine formats a float.
 
-use super::style::{ArrowStyle, Marker};
+use super::style::ArrowStyle;
+use crate::rules::look::Marker;
 
 pub struct Svg {
     out: String,

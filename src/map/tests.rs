@@ -46,8 +46,8 @@ fn units_out_of_sight_are_not_drawn() {
         .next
         .units
         .iter()
-        .filter(|u| u.spec.side == "french")
-        .map(|u| u.spec.id.clone())
+        .filter(|u| u.side == "french")
+        .map(|u| u.id.clone())
         .collect();
     let text = svg(&input(&turn, Some(&visible)));
     assert!(text.contains(">1-ligne<"));
@@ -94,8 +94,8 @@ fn a_hex_map_is_drawn_as_hexes_with_hexsides() {
             },
         ];
         state.units.truncate(2);
-        state.units[0].spec.location = Location::Hex { column: 0, row: 0 };
-        state.units[1].spec.location = Location::Hex { column: 3, row: 2 };
+        state.units[0].location = Location::Hex { column: 0, row: 0 };
+        state.units[1].location = Location::Hex { column: 3, row: 2 };
     }
     let text = svg(&input(&turn, None));
     // The grid: twelve hexes in one path, each with six corners.
@@ -117,7 +117,10 @@ fn the_png_has_the_svg_size_and_text_is_drawn() {
     let text = svg(&input(&turn, None));
     let bytes = png(&text).expect("renders");
     let pixmap = resvg::tiny_skia::Pixmap::decode_png(&bytes).expect("decodes");
-    let frame = Frame::of(&turn.next.map, legend_entries(&turn.next).len() as i64);
+    let frame = Frame::of(
+        &turn.next.map,
+        legend_entries(&input(&turn, None)).len() as i64,
+    );
     let (w, h) = frame.pixels();
     assert_eq!(
         (i64::from(pixmap.width()), i64::from(pixmap.height())),

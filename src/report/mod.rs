@@ -9,7 +9,6 @@
 
 pub mod narrative;
 pub mod sample;
-pub mod visibility;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -21,6 +20,7 @@ use crate::audit::dice::Roll;
 use crate::audit::manifest::orders_digest;
 use crate::campaign::{Campaign, Person};
 use crate::map::{self, MapError, MapInput};
+use crate::rules::look::Look;
 use crate::rules::ruleset::Event;
 use crate::rules::state::UnitState;
 use crate::rules::{GameState, PhaseKind, Ruleset};
@@ -90,9 +90,10 @@ pub struct Report {
 struct UnitLine {
     id: String,
     name: String,
-    troop_type: String,
-    grade: String,
-    formation: String,
+    /// What it is, in the ruleset's words: `line-infantry, grade B`.
+    kind: String,
+    /// How it stands, where the ruleset has formations: `column`.
+    formation: Option<String>,
     strength: u32,
     original_strength: u32,
     /// "shaken, disordered", or empty.
@@ -101,26 +102,24 @@ struct UnitLine {
     eliminated: Option<String>,
 }
 
-fn unit_line(u: &UnitState) -> UnitLine {
-    let mut states = Vec::new();
-    if u.shaken {
-        states.push("shaken");
-    }
-    if u.disordered {
-        states.push("disordered");
-    }
-    if u.spec.marks.iter().any(|m| m == "blown") {
-        states.push("blown");
-    }
+fn unit_line(u: &UnitState, look: &Look) -> UnitLine {
+    let unit_look = look.get(&u.id);
     UnitLine {
-        id: u.spec.id.clone(),
-        name: u.spec.name.clone(),
-        troop_type: u.spec.troop_type.clone(),
-        grade: u.spec.grade.clone(),
-        formation: u.spec.formation.clone(),
-        strength: u.spec.strength,
+        id: u.id.clone(),
+        name: u.name.clone(),
+        kind: unit_look.map(|l| l.kind.clone()).unwrap_or_default(),
+        formation: unit_look.and_then(|l| l.formation.clone()),
+        strength: u.strength,
         original_strength: u.original_strength,
-        states: states.join(", "),
+        states: unit_look
+            .map(|l| {
+                l.markers
+                    .iter()
+                    .map(|m| m.label)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .unwrap_or_default(),
         eliminated: u.eliminated.clone(),
     }
 }
@@ -137,8 +136,7 @@ fn names_hidden(purpose: &str, hidden: &[&UnitState]) -> bool {
         .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
         .collect();
     hidden.iter().any(|u| {
-        words.contains(u.spec.id.to_lowercase().as_str())
-            || lower.contains(&u.spec.name.to_lowercase())
+        words.contains(u.id.to_lowercase().as_str()) || lower.contains(&u.name.to_lowercase())
     })
 }
 
@@ -171,13 +169,21 @@ pub fn prepare(input: &ReportInput, audience: Audience) -> Result<Prepared, Repo
         Audience::Side(s) => Some(s.as_str()),
         Audience::Gm => None,
     };
-    let visible = side.map(|s| visibility::visible_to(input.ruleset, next, s, input.events));
+    let visible = side.map(|s| input.ruleset.visible_to(next, s, input.events));
+    let look = input.ruleset.look(next);
     let sees = |id: &str| visible.as_ref().is_none_or(|v| v.contains(id));
     let reader = narrative::Reader {
         side,
         visible: visible.as_ref(),
     };
-    let sectors = narrative::despatch(input.prior, next, input.events, &reader);
+    let prior_look = input.ruleset.look(input.prior);
+    let sectors = narrative::despatch(
+        input.prior,
+        next,
+        (&prior_look, &look),
+        input.events,
+        &reader,
+    );
 
     // The order of battle: the reader's own side first, then the others as
     // far as they are seen.
@@ -191,19 +197,19 @@ pub fn prepare(input: &ReportInput, audience: Audience) -> Result<Prepared, Repo
             let units: Vec<UnitLine> = next
                 .units
                 .iter()
-                .filter(|u| &u.spec.side == *s && sees(&u.spec.id))
-                .map(unit_line)
+                .filter(|u| &u.side == *s && sees(&u.id))
+                .map(|u| unit_line(u, &look))
                 .collect();
             let generals: Vec<Value> = next
                 .generals
                 .iter()
-                .filter(|g| &g.spec.side == *s)
+                .filter(|g| &g.side == *s)
                 .filter(|g| map::general_seen(next, visible.as_ref(), g))
                 .map(|g| {
                     json!({
-                        "id": g.spec.id,
-                        "name": g.spec.name,
-                        "attached_to": g.spec.attached_to.as_deref().map(|u| next.unit(u).map_or(u.to_string(), |u| u.spec.name.clone())),
+                        "id": g.id,
+                        "name": g.name,
+                        "attached_to": g.attached_to.as_deref().map(|u| next.unit(u).map_or(u.to_string(), |u| u.name.clone())),
                         "lost": g.lost,
                     })
                 })
@@ -218,7 +224,7 @@ pub fn prepare(input: &ReportInput, audience: Audience) -> Result<Prepared, Repo
         })
         .collect();
 
-    let hidden: Vec<&UnitState> = next.units.iter().filter(|u| !sees(&u.spec.id)).collect();
+    let hidden: Vec<&UnitState> = next.units.iter().filter(|u| !sees(&u.id)).collect();
     let (shown, withheld): (Vec<&Roll>, Vec<&Roll>) = input
         .rolls
         .iter()
@@ -249,12 +255,9 @@ pub fn prepare(input: &ReportInput, audience: Audience) -> Result<Prepared, Repo
         (Some(_), PhaseKind::AllSides) => true,
         (Some(s), PhaseKind::ActiveSide) => s == next.active_side,
     };
-    let template: Vec<String> = next
-        .units
-        .iter()
-        .filter(|u| side == Some(u.spec.side.as_str()) && u.eliminated.is_none())
-        .map(|u| format!("{}: hold", u.spec.id))
-        .collect();
+    let template: Vec<String> = side
+        .map(|s| input.ruleset.order_template(next, s))
+        .unwrap_or_default();
     let reader_name = match side {
         Some(s) => side_name(input.campaign, s),
         None => "the GM".to_string(),
@@ -346,6 +349,22 @@ pub fn prepare_all(
     })
 }
 
+/// What the map's markers mean, as the caption says it: `S, D and B mark
+/// shaken, disordered and blown units`; empty for a ruleset without any.
+fn markers_sentence(markers: &[crate::rules::look::Marker]) -> String {
+    let letters: Vec<String> = markers.iter().map(|m| m.letter.to_string()).collect();
+    let labels: Vec<String> = markers.iter().map(|m| m.label.to_string()).collect();
+    match markers.len() {
+        0 => String::new(),
+        1 => format!("{} marks {} units", letters[0], labels[0]),
+        _ => format!(
+            "{} mark {} units",
+            narrative::join_names(&letters),
+            narrative::join_names(&labels)
+        ),
+    }
+}
+
 /// The report of `prepared` written for `person`.
 pub fn render(
     input: &ReportInput,
@@ -360,6 +379,12 @@ pub fn render(
             .deadline
             .map(|d| crate::engine::mail::local_time(person, d))
     );
+    context["map"]["markers"] = json!(markers_sentence(input.ruleset.markers()));
+    context["map"]["grid"] = json!(match input.next.map {
+        crate::rules::board::MapSpec::Table { .. } => "the grid is in inches",
+        crate::rules::board::MapSpec::Hex { .. } =>
+            "each hex is numbered by its column then its row",
+    });
     let caption = templates.render("map-caption.txt", &context)?;
     context["map"]["caption"] = json!(caption.trim_end());
     let text = templates.render("report.txt", &context)?;

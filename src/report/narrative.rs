@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use crate::rules::GameState;
 use crate::rules::board::{Location, MapSpec};
+use crate::rules::look::Look;
 use crate::rules::ruleset::Event;
 use crate::rules::state::UnitState;
 
@@ -107,27 +108,29 @@ fn verb(dx: i64, dy: i64, facing: u32) -> &'static str {
 }
 
 fn name(state: &GameState, id: &str) -> String {
-    state
-        .unit(id)
-        .map_or(id.to_string(), |u| u.spec.name.clone())
+    state.unit(id).map_or(id.to_string(), |u| u.name.clone())
 }
 
-/// A move told from the two states, or `None` when they do not tell it.
-fn told_move(before: &UnitState, after: &UnitState) -> Option<String> {
-    let name = &after.spec.name;
-    let formed = if before.spec.formation != after.spec.formation {
-        format!(", forming {}", after.spec.formation)
-    } else {
-        String::new()
+/// A move told from the two states (and the formation each shows, where
+/// the ruleset has formations), or `None` when they do not tell it.
+fn told_move(
+    before: &UnitState,
+    after: &UnitState,
+    formations: (Option<&String>, Option<&String>),
+) -> Option<String> {
+    let name = &after.name;
+    let formed = match formations {
+        (Some(was), Some(now)) if was != now => format!(", forming {now}"),
+        _ => String::new(),
     };
-    match (before.spec.location, after.spec.location) {
+    match (before.location, after.location) {
         (Location::Table { x: x0, y: y0 }, Location::Table { x: x1, y: y1 }) => {
             let (dx, dy) = (x1 - x0, y1 - y0);
             if dx == 0 && dy == 0 {
-                if before.spec.facing != after.spec.facing {
+                if before.facing != after.facing {
                     return Some(format!(
                         "{name} turned to face {}{formed}.",
-                        compass_of_facing(after.spec.facing)
+                        compass_of_facing(after.facing)
                     ));
                 }
                 return (!formed.is_empty()).then(|| format!("{name} stood its ground{formed}."));
@@ -135,7 +138,7 @@ fn told_move(before: &UnitState, after: &UnitState) -> Option<String> {
             let length = libm::sqrt((dx * dx + dy * dy) as f64).round() as i64;
             Some(format!(
                 "{name} {} {} {}{formed}.",
-                verb(dx, dy, before.spec.facing),
+                verb(dx, dy, before.facing),
                 inches(length),
                 compass(dx, dy)
             ))
@@ -189,10 +192,12 @@ pub fn wrap(text: &str, width: usize) -> String {
     out
 }
 
-/// The despatch for `reader`.
+/// The despatch for `reader`, from the states either side of the
+/// resolution and how the ruleset shows each.
 pub fn despatch(
     prior: &GameState,
     next: &GameState,
+    (prior_look, next_look): (&Look, &Look),
     events: &[Event],
     reader: &Reader,
 ) -> Vec<Sector> {
@@ -203,7 +208,7 @@ pub fn despatch(
             .units
             .first()
             .and_then(|id| prior.unit(id).or_else(|| next.unit(id)))
-            .map_or(0, |u| sector_of(&next.map, u.spec.location));
+            .map_or(0, |u| sector_of(&next.map, u.location));
         let hidden = event.units.iter().any(|u| !reader.sees(u));
         if hidden {
             // A unit out of the reader's sight is never named. If the
@@ -215,7 +220,7 @@ pub fn despatch(
                     reader.side.is_some()
                         && next
                             .unit(u)
-                            .is_some_and(|s| Some(s.spec.side.as_str()) == reader.side)
+                            .is_some_and(|s| Some(s.side.as_str()) == reader.side)
                 })
                 .map(|u| name(next, u))
                 .collect();
@@ -238,8 +243,12 @@ pub fn despatch(
             "move" => event
                 .units
                 .first()
-                .and_then(|id| Some((prior.unit(id)?, next.unit(id)?)))
-                .and_then(|(b, a)| told_move(b, a)),
+                .and_then(|id| Some((id, prior.unit(id)?, next.unit(id)?)))
+                .and_then(|(id, b, a)| {
+                    let was = prior_look.get(id).and_then(|l| l.formation.as_ref());
+                    let now = next_look.get(id).and_then(|l| l.formation.as_ref());
+                    told_move(b, a, (was, now))
+                }),
             _ => None,
         };
         let sentence = told.unwrap_or_else(|| event.text.trim().to_string());

@@ -65,7 +65,7 @@ fn a_side_never_reads_of_a_unit_it_cannot_see() {
             "the {what} names the hidden Jäger"
         );
         assert!(
-            !text.contains(&jaeger.spec.name),
+            !text.contains(&jaeger.name),
             "the {what} names the hidden Jäger"
         );
         assert!(!text.contains("Jäger"), "the {what} names the hidden Jäger");

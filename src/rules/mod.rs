@@ -2,16 +2,28 @@
 //! events). Nothing here reads a file, a clock or the network, iterates a
 //! hash map, or uses platform maths, so a replay gives the same bytes on any
 //! machine. Illegal or impossible orders are outcomes, never failures.
+//!
+//! The shared part: the state's envelope (`state`), the board (`board`), the
+//! traits a ruleset implements (`ruleset`), how it reads its set-up
+//! (`setup`) and is drawn (`look`), orders (`orders`), words and lengths
+//! (`words`), the GM's corrections (`correction`), umpire call reports
+//! (`umpire`), table pieces (`kernel`), and the list of rulesets
+//! (`registry`). Each ruleset is a folder of its own beside them.
 
 pub mod board;
 pub mod correction;
 pub mod kernel;
+pub mod look;
 pub mod orders;
+pub mod registry;
 pub mod ruleset;
+pub mod setup;
 pub mod sound_the_charge;
 pub mod state;
 pub mod umpire;
+pub mod words;
 
-pub use ruleset::{PhaseKind, PhaseSpec, Resolution, Ruleset, ruleset_for};
+pub use registry::ruleset_for;
+pub use ruleset::{PhaseKind, PhaseSpec, Presentation, Resolution, Rules, Ruleset};
 pub use state::GameState;
 pub use umpire::{UmpireError, UmpireLine, UmpireReport};

@@ -3,32 +3,7 @@
 //! type, so a reply can say which step failed, on which line, under which
 //! rule.
 
-use serde::{Deserialize, Serialize};
 use std::fmt;
-
-/// One order as written, after syntax is checked. `unit` is the id the order
-/// names once resolved; `words` are the rest, lower-cased and single-spaced.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct Order {
-    pub verb: String,
-    pub unit: Option<String>,
-    pub words: Vec<String>,
-}
-
-/// The canonical form: `unit: verb words`, the unit first as players write
-/// it (docs/ORDERS.md), or `verb words` for an order that names no unit.
-impl fmt::Display for Order {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(unit) = &self.unit {
-            write!(f, "{unit}: ")?;
-        }
-        f.write_str(&self.verb)?;
-        for word in &self.words {
-            write!(f, " {word}")?;
-        }
-        Ok(())
-    }
-}
 
 /// The syntax of one line could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -50,16 +25,29 @@ pub struct Rejection {
 }
 
 /// One side's orders for a phase once checked: the accepted orders, in the
-/// order given, and every line that was refused.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct OrderSheet {
-    pub accepted: Vec<Order>,
+/// order given, and every line that was refused. A ruleset fills it with its
+/// own order type; outside the rules core the orders are their canonical
+/// lines ([`OrderSheet::erase`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderSheet<O = String> {
+    pub accepted: Vec<O>,
     pub salt: Vec<String>,
     pub parse_errors: Vec<ParseError>,
     pub rejections: Vec<Rejection>,
 }
 
-impl OrderSheet {
+impl<O> Default for OrderSheet<O> {
+    fn default() -> Self {
+        OrderSheet {
+            accepted: Vec::new(),
+            salt: Vec::new(),
+            parse_errors: Vec::new(),
+            rejections: Vec::new(),
+        }
+    }
+}
+
+impl<O: fmt::Display> OrderSheet<O> {
     /// The canonical text: one order per line, then the salt lines, each
     /// ending in LF. Its SHA-256 is the side's order digest.
     pub fn canonical_text(&self) -> String {
@@ -69,10 +57,36 @@ impl OrderSheet {
     pub fn is_clean(&self) -> bool {
         self.parse_errors.is_empty() && self.rejections.is_empty()
     }
+
+    /// The sheet with each order as its canonical line.
+    pub fn erase(self) -> OrderSheet {
+        OrderSheet {
+            accepted: self.accepted.iter().map(ToString::to_string).collect(),
+            salt: self.salt,
+            parse_errors: self.parse_errors,
+            rejections: self.rejections,
+        }
+    }
+}
+
+impl OrderSheet {
+    /// A sheet for a state whose ruleset parts do not read (damaged bytes):
+    /// nothing is accepted, and the reply says why.
+    pub fn unreadable_state(e: &super::state::PartError) -> OrderSheet {
+        OrderSheet {
+            rejections: vec![Rejection {
+                line: 0,
+                unit: None,
+                problem: format!("the game state cannot be read ({e}); tell the GM"),
+                clause: None,
+            }],
+            ..OrderSheet::default()
+        }
+    }
 }
 
 /// See [`OrderSheet::canonical_text`].
-pub fn canonical_text(orders: &[Order], salt: &[String]) -> String {
+pub fn canonical_text<O: fmt::Display>(orders: &[O], salt: &[String]) -> String {
     let mut out = String::new();
     for order in orders {
         out.push_str(&order.to_string());
@@ -93,9 +107,4 @@ pub fn order_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
         .enumerate()
         .map(|(i, l)| (i + 1, l.trim()))
         .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
-}
-
-/// Lower-cases and single-spaces a line's words.
-pub fn words(line: &str) -> Vec<String> {
-    line.split_whitespace().map(str::to_lowercase).collect()
 }

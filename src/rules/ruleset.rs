@@ -1,13 +1,27 @@
-//! The one trait every ruleset implements, and the list of rulesets.
+//! The boundary a ruleset plugs into.
+//!
+//! A ruleset's folder implements two typed traits on its own type:
+//! [`Rules`] (its parts of the state, its orders, the resolution of a phase,
+//! its umpire calls, its set-up) and [`Presentation`] (how its pieces look
+//! and what each side sees). Everything outside the rules core holds the
+//! state with raw parts and talks to a ruleset through [`Ruleset`], which
+//! every such type gets for free: each call decodes the ruleset's parts once
+//! (`GameState::typed`), works on typed values, and encodes the result.
+//! Orders cross this boundary as their canonical text only; inside, a line
+//! is parsed once into the ruleset's own order type.
 
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 
-use super::orders::{Order, OrderSheet, ParseError, Rejection, order_lines, words};
-use super::state::GameState;
+use super::correction::{self, Correction, CorrectionError};
+use super::look::{EventClass, Look, Marker, TerrainStyle};
+use super::orders::{OrderSheet, order_lines};
+use super::setup::{Keys, SetupContext, UnitBasics, Vocabulary};
+use super::state::{GameState, PartError, Parts, RawPart, UnitState};
 use super::umpire::{UmpireError, UmpireReport};
-use crate::audit::dice::Dice;
-use crate::campaign::Campaign;
+use crate::audit::dice::{Dice, Roll};
+use crate::geometry::Rect;
 
 /// Who must send orders before a phase can close early.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -30,13 +44,6 @@ pub struct PhaseSpec {
     pub summary: &'static str,
 }
 
-/// What a resolution produced.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Resolution {
-    pub state: GameState,
-    pub events: Vec<Event>,
-}
-
 /// One thing that happened, as the report and the archive tell it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Event {
@@ -46,139 +53,514 @@ pub struct Event {
     pub text: String,
 }
 
-/// The part of a unit's setup a [`SetupProblem`] is about, so that the
-/// campaign check can point at the value in the file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UnitField {
-    TroopType,
-    Grade,
-    Strength,
-    Gunners,
-    Formation,
-    Ranks,
+impl Event {
+    pub fn new(kind: &str, units: Vec<String>, text: impl Into<String>) -> Event {
+        Event {
+            kind: kind.to_string(),
+            units,
+            text: text.into(),
+        }
+    }
 }
 
-/// Why a unit cannot be set up as the scenario gives it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SetupProblem {
-    pub field: UnitField,
-    pub problem: String,
-    /// The clause of the rules that forbids it, quoted.
-    pub clause: Option<&'static str>,
+/// A campaign a ruleset ships to play out of the box: its two files, as
+/// text, with the folder name it is known by.
+#[derive(Debug, Clone, Copy)]
+pub struct Demo {
+    pub folder: &'static str,
+    pub campaign_toml: &'static str,
+    pub scenario_toml: &'static str,
 }
 
-/// A ruleset: its phases, its orders and how a phase is resolved.
-pub trait Ruleset: Sync {
+/// A ruleset's adjudication: its parts of the state, its set-up, its
+/// orders, the resolution of a phase and its umpire calls. Pure: no I/O, no
+/// clock, no hash maps, and it cannot fail: an illegal or impossible order
+/// is an outcome with its reason.
+pub trait Rules: Parts {
+    /// One order once checked against the state: every unit it names
+    /// resolved to an id. Its `Display` is the order's one canonical text,
+    /// which the manifest's digest covers and which reads back to the same
+    /// order.
+    type Order: Clone + fmt::Display + fmt::Debug + PartialEq + Send + Sync;
+
     /// The id campaigns name it by.
     fn id(&self) -> &'static str;
+
     /// The phases of one turn, in order.
-    fn turn_phases(&self) -> &'static [PhaseSpec];
-    /// The state at the start of the game.
-    fn initial_state(&self, campaign: &Campaign) -> GameState;
-    /// Reads one order line (syntax only).
-    fn parse_order(&self, line: usize, text: &str) -> Result<Order, ParseError>;
-    /// Checks a parsed order against the state, for `side`, in the current phase.
-    fn validate(
+    fn phases(&self) -> &'static [PhaseSpec];
+
+    /// The words a campaign may use with it.
+    fn vocabulary(&self) -> Vocabulary;
+
+    /// Reads the ruleset's part of one unit from the scenario's keys, in
+    /// the state it begins the game in.
+    fn setup_unit(
         &self,
-        state: &GameState,
+        unit: UnitBasics<'_>,
+        keys: &mut dyn Keys,
+        context: &SetupContext<'_>,
+    ) -> Option<Self::Unit>;
+
+    /// Reads the campaign's `[ruleset.parameters]`. The default takes none.
+    fn setup_params(&self, _keys: &mut dyn Keys) -> Option<Self::Params> {
+        Some(Self::Params::default())
+    }
+
+    /// The ruleset's part of the game when it begins.
+    fn initial_game(&self, _state: &GameState<Self>) -> Self::Game {
+        Self::Game::default()
+    }
+
+    /// Reads and checks the order lines of `side` (salt lines are taken out
+    /// before), each with its line number.
+    fn check_orders(
+        &self,
+        state: &GameState<Self>,
         side: &str,
-        line: usize,
-        order: Order,
-    ) -> Result<Order, Rejection>;
+        lines: &[(usize, &str)],
+    ) -> OrderSheet<Self::Order>;
+
     /// Resolves the current phase with every side's accepted orders (a side
     /// that sent none is absent from the map), and moves to the next phase.
     fn resolve(
         &self,
-        state: &GameState,
-        orders: &BTreeMap<String, Vec<Order>>,
+        state: &GameState<Self>,
+        orders: &BTreeMap<String, Vec<Self::Order>>,
         dice: &mut dyn Dice,
-    ) -> Resolution;
-    /// Performs one umpire call.
-    fn umpire(&self, call: &str, dice: &mut dyn Dice) -> Result<UmpireReport, UmpireError>;
+    ) -> (GameState<Self>, Vec<Event>);
+
+    /// Performs one umpire call, which may read the state and the
+    /// campaign's parameters.
+    fn umpire(
+        &self,
+        state: &GameState<Self>,
+        call: &str,
+        dice: &mut dyn Dice,
+    ) -> Result<UmpireReport, UmpireError>;
+
     /// The umpire calls this ruleset offers, with how each is written.
     fn umpire_help(&self) -> &'static str;
 
-    /// The troop types, grades and formations a scenario may use, for the
-    /// campaign check's "unknown unit type" and the like. Empty means any.
-    fn troop_types(&self) -> &'static [&'static str] {
-        &[]
+    /// What keeps a unit, as a GM's correction left it, from standing in the
+    /// game (a formation the ruleset does not have, ...).
+    fn check_unit(&self, _unit: &UnitState<Self::Unit>) -> Result<(), String> {
+        Ok(())
     }
-    fn grades(&self) -> &'static [&'static str] {
-        &[]
-    }
-    fn formations(&self) -> &'static [&'static str] {
+
+    /// Every field of the ruleset's part of a unit, by its name in the
+    /// state, for the GM's corrections: those left out of the JSON while
+    /// they hold their default must be listed here to be settable.
+    fn unit_fields(&self) -> &'static [&'static str] {
         &[]
     }
 
     /// The rectangle a unit covers on a table, for the off-map and overlap
-    /// checks; `None` where the ruleset has no footprint (hex maps).
-    fn footprint(&self, _unit: &crate::campaign::UnitSpec) -> Option<crate::geometry::Rect> {
+    /// checks and the map; `None` where the ruleset has no footprint.
+    fn footprint(&self, _unit: &UnitState<Self::Unit>) -> Option<Rect> {
         None
     }
 
-    /// The optional rules a campaign may switch on, the nations whose
-    /// modifiers a side may take, the terrain kinds a scenario may lay out
-    /// and the marks a unit may start with, for the campaign check. Empty
-    /// means any.
-    fn options(&self) -> &'static [&'static str] {
-        &[]
-    }
-    fn nations(&self) -> &'static [&'static str] {
-        &[]
-    }
-    fn terrain_kinds(&self) -> &'static [&'static str] {
-        &[]
-    }
-    fn marks(&self) -> &'static [&'static str] {
-        &[]
-    }
+    /// The bot player: legal, plausible order lines for `side`.
+    fn bot_orders(&self, state: &GameState<Self>, side: &str) -> Vec<String>;
 
-    /// What keeps a unit from being set up as the scenario gives it, once
-    /// its troop type, grade and formation are each known (a formation its
-    /// troop type cannot take, guns without gunners, ...).
-    fn unit_problems(&self, _unit: &crate::campaign::UnitSpec) -> Vec<SetupProblem> {
-        Vec::new()
+    /// The campaign it ships, if any.
+    fn demo(&self) -> Option<Demo> {
+        None
     }
+}
 
-    /// Settles in a unit what the campaign's options change about it before
-    /// play, such as wider bases, so later code reads it from the unit.
-    fn apply_options(&self, _options: &[String], _unit: &mut crate::campaign::UnitSpec) {}
+/// How a ruleset's pieces look, and what each side sees.
+pub trait Presentation: Rules {
+    /// How every unit in the state looks, by id.
+    fn look(&self, state: &GameState<Self>) -> Look;
+
+    /// Every marker a unit may carry, for the map's legend and caption.
+    fn markers(&self) -> &'static [Marker];
+
+    /// How a terrain kind of this ruleset is drawn; `None` for a kind it
+    /// does not know (drawn grey).
+    fn terrain_style(&self, kind: &str) -> Option<TerrainStyle>;
+
+    /// What an event kind means to the map and to sight.
+    fn event_class(&self, kind: &str) -> EventClass;
+
+    /// The ids of the units `side` can see once the resolution is over.
+    fn visible_to(&self, state: &GameState<Self>, side: &str, events: &[Event])
+    -> BTreeSet<String>;
+
+    /// The order lines a report offers `side` to reply with.
+    fn order_template(&self, state: &GameState<Self>, side: &str) -> Vec<String>;
+
+    /// A made-up turn from the state its demo campaign begins in, that shows
+    /// every part of a report: the report's golden files, its bench and the
+    /// browser preview show it.
+    fn preview(&self, _initial: &GameState<Self>) -> Option<Preview<Self>> {
+        None
+    }
+}
+
+/// A made-up turn: the states either side of it, what happened and the
+/// dice (see [`Presentation::preview`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Preview<R: Parts = super::state::Raw> {
+    pub prior: GameState<R>,
+    pub next: GameState<R>,
+    pub events: Vec<Event>,
+    pub rolls: Vec<Roll>,
+}
+
+/// What a resolution produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolution {
+    pub state: GameState,
+    pub events: Vec<Event>,
+}
+
+/// The orders a turn is resolved with, by side: what a side sent, as
+/// recorded, or, for a side that sent none, its standing orders to repeat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SideText<'a> {
+    /// Recorded canonical text: it must check clean and be canonical.
+    Sent(&'a str),
+    /// Last turn's lines, repeated: those that no longer apply lapse.
+    Standing(&'a str),
+}
+
+/// Why recorded orders could not be resolved. Only damaged or forged inputs
+/// cause these: orders were checked when they were accepted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ResolveError {
+    #[error("the orders of {side} no longer check against the prior state: {problems}")]
+    Orders { side: String, problems: String },
+    #[error(transparent)]
+    State(#[from] PartError),
+}
+
+/// A ruleset as the engine, the store, the archive, the report and the map
+/// see it: the state with raw parts, orders as canonical text. Every type
+/// that implements [`Rules`] and [`Presentation`] is one.
+pub trait Ruleset: Sync {
+    fn id(&self) -> &'static str;
+    fn phases(&self) -> &'static [PhaseSpec];
+    fn vocabulary(&self) -> Vocabulary;
 
     /// The current phase's spec.
-    fn phase_of(&self, state: &GameState) -> &'static PhaseSpec {
-        let phases = self.turn_phases();
-        &phases[(state.phase as usize).min(phases.len() - 1)]
-    }
+    fn phase_of(&self, state: &GameState) -> &'static PhaseSpec;
+
+    /// Reads the ruleset's part of one unit (see [`Rules::setup_unit`]).
+    fn setup_unit(
+        &self,
+        unit: UnitBasics<'_>,
+        keys: &mut dyn Keys,
+        context: &SetupContext<'_>,
+    ) -> Option<RawPart>;
+
+    /// Reads the campaign's parameters (see [`Rules::setup_params`]).
+    fn setup_params(&self, keys: &mut dyn Keys) -> Option<serde_json::Value>;
+
+    /// Fills in the ruleset's part of the game in a state just set up.
+    fn initial_game(&self, state: &GameState) -> Result<GameState, PartError>;
+
+    /// Whether the state's parts read as this ruleset's.
+    fn check_state(&self, state: &GameState) -> Result<(), PartError>;
 
     /// Reads and checks a whole order text for `side`: salt lines are taken
-    /// as they are, every other line goes through parse and validate.
-    fn check_orders(&self, state: &GameState, side: &str, text: &str) -> OrderSheet {
-        let mut sheet = OrderSheet::default();
-        for (line, raw) in order_lines(text) {
-            let w = words(raw);
-            if w.first().map(String::as_str) == Some("salt") {
-                sheet.salt.push(w[1..].join(" "));
-                continue;
+    /// as written, every other line is checked by the ruleset.
+    fn check_orders(&self, state: &GameState, side: &str, text: &str) -> OrderSheet;
+
+    /// Resolves the current phase from each side's orders.
+    fn resolve(
+        &self,
+        state: &GameState,
+        orders: &BTreeMap<String, SideText<'_>>,
+        dice: &mut dyn Dice,
+    ) -> Result<Resolution, ResolveError>;
+
+    fn umpire(
+        &self,
+        state: &GameState,
+        call: &str,
+        dice: &mut dyn Dice,
+    ) -> Result<UmpireReport, UmpireError>;
+    fn umpire_help(&self) -> &'static str;
+
+    /// Applies a GM's correction of one unit.
+    fn correct(
+        &self,
+        state: &GameState,
+        correction: &Correction,
+    ) -> Result<GameState, CorrectionError>;
+
+    /// A unit's footprint on a table, if the ruleset gives it one.
+    fn footprint(&self, unit: &UnitState) -> Option<Rect>;
+
+    fn look(&self, state: &GameState) -> Look;
+    fn markers(&self) -> &'static [Marker];
+    fn terrain_style(&self, kind: &str) -> Option<TerrainStyle>;
+    fn event_class(&self, kind: &str) -> EventClass;
+    fn visible_to(&self, state: &GameState, side: &str, events: &[Event]) -> BTreeSet<String>;
+    fn order_template(&self, state: &GameState, side: &str) -> Vec<String>;
+    fn preview(&self, initial: &GameState) -> Option<Preview>;
+    fn bot_orders(&self, state: &GameState, side: &str) -> Vec<String>;
+    fn demo(&self) -> Option<Demo>;
+}
+
+/// Salt lines are the players' own and no ruleset's: `salt <anything>`.
+fn salt_of(line: &str) -> Option<String> {
+    let words: Vec<String> = super::words::words(line);
+    (words.first().map(String::as_str) == Some("salt")).then(|| words[1..].join(" "))
+}
+
+/// Checks a text with the typed ruleset: the typed sheet, with the salt.
+pub fn check_typed<R: Rules>(
+    rules: &R,
+    state: &GameState<R>,
+    side: &str,
+    text: &str,
+) -> OrderSheet<R::Order> {
+    let mut salt = Vec::new();
+    let mut lines = Vec::new();
+    for (line, raw) in order_lines(text) {
+        match salt_of(raw) {
+            Some(s) => salt.push(s),
+            None => lines.push((line, raw)),
+        }
+    }
+    let mut sheet = rules.check_orders(state, side, &lines);
+    sheet.salt = salt;
+    sheet
+}
+
+/// Resolves a phase with the typed ruleset from each side's recorded text:
+/// each text is read once, here, into the ruleset's orders.
+pub fn resolve_typed<R: Rules>(
+    rules: &R,
+    state: &GameState<R>,
+    texts: &BTreeMap<String, SideText<'_>>,
+    dice: &mut dyn Dice,
+) -> Result<(GameState<R>, Vec<Event>), ResolveError> {
+    let mut orders = BTreeMap::new();
+    let mut notes = Vec::new();
+    // Sides in the state's order, so that the notes come in that order.
+    for side in &state.sides {
+        let Some(text) = texts.get(side) else {
+            continue;
+        };
+        match *text {
+            SideText::Sent(text) => {
+                let sheet = check_typed(rules, state, side, text);
+                if !sheet.is_clean() || sheet.canonical_text() != text {
+                    let problems: Vec<String> = sheet
+                        .parse_errors
+                        .iter()
+                        .map(ToString::to_string)
+                        .chain(sheet.rejections.iter().map(ToString::to_string))
+                        .collect();
+                    return Err(ResolveError::Orders {
+                        side: side.clone(),
+                        problems: if problems.is_empty() {
+                            "the text is not in canonical form".to_string()
+                        } else {
+                            problems.join("; ")
+                        },
+                    });
+                }
+                orders.insert(side.clone(), sheet.accepted);
             }
-            match self.parse_order(line, raw) {
-                Err(e) => sheet.parse_errors.push(e),
-                Ok(order) => match self.validate(state, side, line, order) {
-                    Ok(order) => sheet.accepted.push(order),
-                    Err(r) => sheet.rejections.push(r),
-                },
+            SideText::Standing(text) => {
+                // Last turn's orders may no longer fit (a unit since
+                // eliminated): those lines lapse, with a word in the log,
+                // rather than stopping the resolution.
+                let sheet = check_typed(rules, state, side, text);
+                let lapsed = sheet.parse_errors.len() + sheet.rejections.len();
+                notes.push(Event::new(
+                    "standing-orders",
+                    Vec::new(),
+                    format!(
+                        "{side} sent no orders; its last orders stand{}.",
+                        if lapsed == 0 {
+                            String::new()
+                        } else {
+                            format!(", less {lapsed} that no longer apply")
+                        }
+                    ),
+                ));
+                orders.insert(side.clone(), sheet.accepted);
             }
         }
-        sheet
+    }
+    let (next, events) = rules.resolve(state, &orders, dice);
+    notes.extend(events);
+    Ok((next, notes))
+}
+
+impl<R: Rules + Presentation> Ruleset for R {
+    fn id(&self) -> &'static str {
+        Rules::id(self)
+    }
+
+    fn phases(&self) -> &'static [PhaseSpec] {
+        Rules::phases(self)
+    }
+
+    fn vocabulary(&self) -> Vocabulary {
+        Rules::vocabulary(self)
+    }
+
+    fn phase_of(&self, state: &GameState) -> &'static PhaseSpec {
+        phase_in(Rules::phases(self), state.phase)
+    }
+
+    fn setup_unit(
+        &self,
+        unit: UnitBasics<'_>,
+        keys: &mut dyn Keys,
+        context: &SetupContext<'_>,
+    ) -> Option<RawPart> {
+        let part = Rules::setup_unit(self, unit, keys, context)?;
+        match serde_json::to_value(part) {
+            Ok(serde_json::Value::Object(map)) => Some(map),
+            _ => None,
+        }
+    }
+
+    fn setup_params(&self, keys: &mut dyn Keys) -> Option<serde_json::Value> {
+        let params = Rules::setup_params(self, keys)?;
+        if params == R::Params::default() {
+            return Some(serde_json::Value::Null);
+        }
+        serde_json::to_value(params).ok()
+    }
+
+    fn initial_game(&self, state: &GameState) -> Result<GameState, PartError> {
+        let mut typed = state.typed::<R>()?;
+        typed.game = Rules::initial_game(self, &typed);
+        Ok(typed.raw())
+    }
+
+    fn check_state(&self, state: &GameState) -> Result<(), PartError> {
+        state.typed::<R>().map(|_| ())
+    }
+
+    fn check_orders(&self, state: &GameState, side: &str, text: &str) -> OrderSheet {
+        match state.typed::<R>() {
+            Ok(typed) => check_typed(self, &typed, side, text).erase(),
+            Err(e) => OrderSheet::unreadable_state(&e),
+        }
+    }
+
+    fn resolve(
+        &self,
+        state: &GameState,
+        orders: &BTreeMap<String, SideText<'_>>,
+        dice: &mut dyn Dice,
+    ) -> Result<Resolution, ResolveError> {
+        let typed = state.typed::<R>()?;
+        let (next, events) = resolve_typed(self, &typed, orders, dice)?;
+        Ok(Resolution {
+            state: next.raw(),
+            events,
+        })
+    }
+
+    fn umpire(
+        &self,
+        state: &GameState,
+        call: &str,
+        dice: &mut dyn Dice,
+    ) -> Result<UmpireReport, UmpireError> {
+        let typed = state
+            .typed::<R>()
+            .map_err(|e| UmpireError::State(e.to_string()))?;
+        Rules::umpire(self, &typed, call, dice)
+    }
+
+    fn umpire_help(&self) -> &'static str {
+        Rules::umpire_help(self)
+    }
+
+    fn correct(&self, state: &GameState, c: &Correction) -> Result<GameState, CorrectionError> {
+        correction::apply(self, state, c)
+    }
+
+    fn footprint(&self, unit: &UnitState) -> Option<Rect> {
+        let typed = unit.typed::<R::Unit>(Rules::id(self)).ok()?;
+        Rules::footprint(self, &typed)
+    }
+
+    fn look(&self, state: &GameState) -> Look {
+        state
+            .typed::<R>()
+            .map(|typed| Presentation::look(self, &typed))
+            .unwrap_or_default()
+    }
+
+    fn markers(&self) -> &'static [Marker] {
+        Presentation::markers(self)
+    }
+
+    fn terrain_style(&self, kind: &str) -> Option<TerrainStyle> {
+        Presentation::terrain_style(self, kind)
+    }
+
+    fn event_class(&self, kind: &str) -> EventClass {
+        Presentation::event_class(self, kind)
+    }
+
+    /// A state that does not read shows a side its own units only: better
+    /// to hide too much than to leak what fog of war keeps from it.
+    fn visible_to(&self, state: &GameState, side: &str, events: &[Event]) -> BTreeSet<String> {
+        match state.typed::<R>() {
+            Ok(typed) => Presentation::visible_to(self, &typed, side, events),
+            Err(_) => state
+                .units
+                .iter()
+                .filter(|u| u.side == side)
+                .map(|u| u.id.clone())
+                .collect(),
+        }
+    }
+
+    fn order_template(&self, state: &GameState, side: &str) -> Vec<String> {
+        state
+            .typed::<R>()
+            .map(|typed| Presentation::order_template(self, &typed, side))
+            .unwrap_or_default()
+    }
+
+    fn preview(&self, initial: &GameState) -> Option<Preview> {
+        let typed = initial.typed::<R>().ok()?;
+        let p = Presentation::preview(self, &typed)?;
+        Some(Preview {
+            prior: p.prior.raw(),
+            next: p.next.raw(),
+            events: p.events,
+            rolls: p.rolls,
+        })
+    }
+
+    fn bot_orders(&self, state: &GameState, side: &str) -> Vec<String> {
+        state
+            .typed::<R>()
+            .map(|typed| Rules::bot_orders(self, &typed, side))
+            .unwrap_or_default()
+    }
+
+    fn demo(&self) -> Option<Demo> {
+        Rules::demo(self)
     }
 }
 
-/// The ruleset a campaign names, if adjutant knows it.
-pub fn ruleset_for(id: &str) -> Option<&'static dyn Ruleset> {
-    match id {
-        super::sound_the_charge::ID => Some(&super::sound_the_charge::SoundTheCharge),
-        _ => None,
-    }
+/// The phase at `index` of a turn's phases; the last one for an index past
+/// the end, and a placeholder for a ruleset that declares none, so that a
+/// damaged state cannot make the engine fail here.
+pub fn phase_in(phases: &'static [PhaseSpec], index: u32) -> &'static PhaseSpec {
+    const NONE: PhaseSpec = PhaseSpec {
+        name: "orders",
+        kind: PhaseKind::AllSides,
+        summary: "every side gives its orders",
+    };
+    let at = (index as usize).min(phases.len().saturating_sub(1));
+    phases.get(at).unwrap_or(&NONE)
 }
-
-/// The ids of every ruleset, for error messages.
-pub const KNOWN_RULESETS: &[&str] = &[super::sound_the_charge::ID];

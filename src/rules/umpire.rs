@@ -47,6 +47,9 @@ pub enum UmpireError {
     /// A call's words could not be read.
     #[error("in `{call}`: {problem}")]
     Syntax { call: String, problem: String },
+    /// The game state the call would read cannot be read (damaged bytes).
+    #[error("the game state cannot be read: {0}")]
+    State(String),
     /// The call asks for something the rules forbid.
     #[error("{problem} ({clause})")]
     Forbidden { problem: String, clause: String },

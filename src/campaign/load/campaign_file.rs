@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use toml::Spanned;
 
 use super::Problem;
+use super::keys::TableKeys;
 use super::raw::{CampaignFile, DiceTable, GmTable, PlayerTable, RulesetTable, SideTable};
 use super::source::Source;
 use super::values::{self, Ids};
@@ -13,7 +14,8 @@ use crate::campaign::model::{
     Auth, Campaign, NoOrdersPolicy, Person, Player, RulesetChoice, Scenario, Schedule, Side,
 };
 use crate::campaign::passphrase;
-use crate::rules::ruleset::{KNOWN_RULESETS, Ruleset, ruleset_for};
+use crate::rules::registry::{known_rulesets, ruleset_for};
+use crate::rules::ruleset::Ruleset;
 
 /// Resolutions the dice chain serves when the campaign does not say: a
 /// hash chain of this length takes a few milliseconds to build, and covers
@@ -51,6 +53,8 @@ pub(super) struct Context<'a> {
     /// the scenario's ruleset words then go unchecked.
     pub rules: Option<&'static dyn Ruleset>,
     pub options: &'a [String],
+    /// Each side's nation, by side id.
+    pub nations: BTreeMap<String, String>,
     pub chain_length: u32,
 }
 
@@ -60,6 +64,11 @@ impl CheckedCampaign {
             sides: &self.sides,
             rules: self.rules,
             options: &self.ruleset.options,
+            nations: self
+                .sides
+                .iter()
+                .filter_map(|s| Some((s.id.clone(), s.nation.clone()?)))
+                .collect(),
             chain_length: self.chain_length,
         }
     }
@@ -134,12 +143,18 @@ fn check_ruleset(
 ) -> (RulesetChoice, Option<&'static dyn Ruleset>) {
     let rules = ruleset_for(table.id.get_ref());
     if rules.is_none() {
-        values::known(source, &table.id, KNOWN_RULESETS, "ruleset", problems);
+        values::known(source, &table.id, &known_rulesets(), "ruleset", problems);
     }
     let mut seen = BTreeSet::new();
     for option in &table.options {
         if let Some(rules) = rules {
-            values::known(source, option, rules.options(), "option", problems);
+            values::known(
+                source,
+                option,
+                rules.vocabulary().options,
+                "option",
+                problems,
+            );
         }
         if !seen.insert(option.get_ref()) {
             problems.push(source.at(
@@ -148,10 +163,30 @@ fn check_ruleset(
             ));
         }
     }
+    let parameters = match (rules, &table.parameters) {
+        (Some(rules), Some(params)) => {
+            let mut keys = TableKeys::new(
+                source,
+                params.get_ref(),
+                params.span(),
+                rules.id(),
+                problems,
+            );
+            let read = rules.setup_params(&mut keys);
+            keys.report_unknown(&[]);
+            read.unwrap_or_default()
+        }
+        (Some(rules), None) => {
+            let empty = super::keys::Table::new();
+            let mut keys = TableKeys::new(source, &empty, 0..0, rules.id(), problems);
+            rules.setup_params(&mut keys).unwrap_or_default()
+        }
+        (None, _) => serde_json::Value::Null,
+    };
     let choice = RulesetChoice {
         id: table.id.get_ref().clone(),
         options: table.options.iter().map(|o| o.get_ref().clone()).collect(),
-        parameters: table.parameters.clone(),
+        parameters,
     };
     (choice, rules)
 }
@@ -187,7 +222,13 @@ fn check_sides(
         ids.claim(source, &side.id, "side", problems);
         values::text(source, &side.name, "side's name", problems);
         if let (Some(nation), Some(rules)) = (&side.nation, rules) {
-            values::known(source, nation, rules.nations(), "nation", problems);
+            values::known(
+                source,
+                nation,
+                rules.vocabulary().nations,
+                "nation",
+                problems,
+            );
         }
     }
     sides
@@ -380,9 +421,8 @@ fn check_schedule(
     rules: Option<&'static dyn Ruleset>,
     problems: &mut Vec<Problem>,
 ) -> (Schedule, NoOrdersPolicy) {
-    let phases: Vec<&str> = rules.map_or_else(Vec::new, |r| {
-        r.turn_phases().iter().map(|p| p.name).collect()
-    });
+    let phases: Vec<&str> =
+        rules.map_or_else(Vec::new, |r| r.phases().iter().map(|p| p.name).collect());
     let mut schedule = Schedule {
         time_zone: String::new(),
         phase_minutes: BTreeMap::new(),

@@ -8,19 +8,29 @@ use toml::Spanned;
 
 use super::Problem;
 use super::campaign_file::Context;
-use super::raw::{GeneralTable, Place, UnitTable};
+use super::keys::{self, KeyValue, Table, TableKeys};
+use super::raw::{GeneralTable, Place};
 use super::scenario_file::hex_in_grid;
 use super::source::Source;
 use super::values::{self, Ids};
-use crate::campaign::model::{GeneralSpec, UnitSpec};
+use crate::campaign::model::UnitSetup;
 use crate::geometry::Point;
 use crate::geometry::{Rect, is_on_table};
 use crate::rules::board::{Location, MapSpec};
-use crate::rules::ruleset::UnitField;
+use crate::rules::setup::{SetupContext, UnitBasics};
+use crate::rules::state::GeneralState;
 
 pub(super) struct Forces {
-    pub units: Vec<UnitSpec>,
-    pub generals: Vec<GeneralSpec>,
+    pub units: Vec<UnitSetup>,
+    pub generals: Vec<GeneralState>,
+}
+
+/// What a general's check needs of a unit: enough to attach to it, even
+/// when the unit has problems of its own.
+struct Piece {
+    id: String,
+    side: Option<String>,
+    location: Option<Location>,
 }
 
 /// What every check of a piece reads: the file, the map and the campaign.
@@ -42,7 +52,7 @@ struct Placed {
 
 pub(super) fn check(
     source: &Source,
-    units: &[Spanned<UnitTable>],
+    units: &[Spanned<Table>],
     generals: &[Spanned<GeneralTable>],
     map: Option<&MapSpec>,
     context: &Context<'_>,
@@ -56,14 +66,15 @@ pub(super) fn check(
     // Units and generals share one namespace: orders name either by id.
     let mut ids = Ids::default();
     let mut placed = Vec::new();
-    let units: Vec<UnitSpec> = units
+    let mut pieces = Vec::new();
+    let units: Vec<UnitSetup> = units
         .iter()
-        .map(|u| check_unit(ground, u, &mut ids, &mut placed, problems))
+        .filter_map(|u| check_unit(ground, u, &mut ids, &mut placed, &mut pieces, problems))
         .collect();
     check_overlaps(source, &placed, problems);
     let generals = generals
         .iter()
-        .map(|g| check_general(ground, g, &mut ids, &units, problems))
+        .map(|g| check_general(ground, g, &mut ids, &pieces, problems))
         .collect();
     Forces { units, generals }
 }
@@ -79,130 +90,182 @@ fn side(
     values::known(source, side, &sides, "side", problems);
 }
 
+/// The keys of a unit every ruleset shares; the ruleset reads the others.
+const UNIT_KEYS: &[&str] = &[
+    "id", "name", "side", "strength", "x", "y", "column", "row", "facing",
+];
+
+/// A key every unit must have: its value, or a problem at the unit.
+fn required<'a>(
+    source: &Source,
+    unit: &'a Spanned<Table>,
+    key: &str,
+    problems: &mut Vec<Problem>,
+) -> Option<&'a Spanned<KeyValue>> {
+    let value = unit.get_ref().get(key);
+    if value.is_none() {
+        problems.push(source.at(unit.span(), format!("missing key `{key}`")));
+    }
+    value
+}
+
+/// Reads a value with `read`, or reports why it does not read.
+fn read<T>(
+    source: &Source,
+    value: Option<&Spanned<KeyValue>>,
+    read: impl Fn(&Spanned<KeyValue>) -> Result<T, String>,
+    problems: &mut Vec<Problem>,
+) -> Option<T> {
+    let value = value?;
+    read(value)
+        .map_err(|e| problems.push(source.at(value.span(), e)))
+        .ok()
+}
+
 fn check_unit(
     ground: Ground<'_>,
-    unit: &Spanned<UnitTable>,
+    unit: &Spanned<Table>,
     ids: &mut Ids,
     placed: &mut Vec<Placed>,
+    pieces: &mut Vec<Piece>,
     problems: &mut Vec<Problem>,
-) -> UnitSpec {
+) -> Option<UnitSetup> {
     let Ground {
         source,
         map,
         context,
     } = ground;
     let start = problems.len();
-    let u = unit.get_ref();
-    values::id(source, &u.id, problems);
-    ids.claim(source, &u.id, "unit", problems);
-    values::text(source, &u.name, "name", problems);
-    side(source, &u.side, context, problems);
-    let mut words_known = true;
-    if let Some(rules) = context.rules {
-        words_known &= values::known(
-            source,
-            &u.troop_type,
-            rules.troop_types(),
-            "troop type",
-            problems,
-        );
-        words_known &= values::known(source, &u.grade, rules.grades(), "grade", problems);
-        words_known &= values::known(
-            source,
-            &u.formation,
-            rules.formations(),
-            "formation",
-            problems,
-        );
-        for (i, mark) in u.marks.iter().enumerate() {
-            values::known(source, mark, rules.marks(), "mark", problems);
-            if u.marks[..i].iter().any(|m| m.get_ref() == mark.get_ref()) {
-                problems.push(source.at(
-                    mark.span(),
-                    format!("mark `{}` is given twice", mark.get_ref()),
-                ));
-            }
-        }
+    let t = unit.get_ref();
+    let id = read(
+        source,
+        required(source, unit, "id", problems),
+        keys::text,
+        problems,
+    );
+    let name = read(
+        source,
+        required(source, unit, "name", problems),
+        keys::text,
+        problems,
+    );
+    let side_id = read(
+        source,
+        required(source, unit, "side", problems),
+        keys::text,
+        problems,
+    );
+    let strength = read(
+        source,
+        required(source, unit, "strength", problems),
+        keys::whole,
+        problems,
+    );
+    let facing = read(
+        source,
+        required(source, unit, "facing", problems),
+        keys::whole,
+        problems,
+    );
+    let (x, y) = (
+        read(source, t.get("x"), keys::inches, problems),
+        read(source, t.get("y"), keys::inches, problems),
+    );
+    let (column, row) = (
+        read(source, t.get("column"), keys::whole, problems),
+        read(source, t.get("row"), keys::whole, problems),
+    );
+    let at = Place {
+        x: x.as_ref(),
+        y: y.as_ref(),
+        column: column.as_ref(),
+        row: row.as_ref(),
+    };
+    if let Some(id) = &id {
+        values::id(source, id, problems);
+        ids.claim(source, id, "unit", problems);
     }
-    let strength = values::count(source, &u.strength, "strength", 1, 100_000, problems);
-    let gunners = match &u.gunners {
-        Some(g) => values::count(source, g, "gunners", 0, 100_000, problems),
-        None => Some(0),
-    };
-    let ranks = match &u.ranks {
-        Some(r) => values::count(source, r, "ranks", 1, 100, problems),
-        None => Some(1),
-    };
+    if let Some(name) = &name {
+        values::text(source, name, "name", problems);
+    }
+    if let Some(side_id) = &side_id {
+        side(source, side_id, context, problems);
+    }
+    let strength =
+        strength.and_then(|s| values::count(source, &s, "strength", 1, 100_000, problems));
     let most_facing = if matches!(map, Some(MapSpec::Hex { .. })) {
         5
     } else {
         359
     };
-    let facing = values::count(source, &u.facing, "facing", 0, most_facing, problems);
-    let location = location(source, u.place(), unit.span(), true, map, problems);
-
-    let mut spec = UnitSpec {
-        id: u.id.get_ref().clone(),
-        name: u.name.get_ref().clone(),
-        side: u.side.get_ref().clone(),
-        troop_type: u.troop_type.get_ref().clone(),
-        grade: u.grade.get_ref().clone(),
-        strength: strength.unwrap_or(0),
-        gunners: gunners.unwrap_or(0),
-        formation: u.formation.get_ref().clone(),
-        ranks: ranks.unwrap_or(1),
-        figure_frontage: None,
+    let facing = facing.and_then(|f| values::count(source, &f, "facing", 0, most_facing, problems));
+    let location = location(source, at, unit.span(), true, map, problems);
+    if let Some(id) = &id {
+        pieces.push(Piece {
+            id: id.get_ref().clone(),
+            side: side_id.as_ref().map(|s| s.get_ref().clone()),
+            location,
+        });
+    }
+    let rules = context.rules?;
+    let (id, name, side_id) = (id?, name?, side_id?);
+    let basics = UnitBasics {
+        id: id.get_ref(),
+        name: name.get_ref(),
+        side: side_id.get_ref(),
+        strength: strength.unwrap_or(1),
         location: location.unwrap_or(Location::Table { x: 0, y: 0 }),
         facing: facing.unwrap_or(0),
-        marks: u.marks.iter().map(|m| m.get_ref().clone()).collect(),
     };
-    let Some(rules) = context.rules else {
-        return spec;
+    let setup_context = SetupContext {
+        options: context.options,
+        nations: &context.nations,
+        map,
     };
-    rules.apply_options(context.options, &mut spec);
-    if words_known && strength.is_some() && gunners.is_some() && ranks.is_some() {
-        for p in rules.unit_problems(&spec) {
-            let span = match p.field {
-                UnitField::TroopType => u.troop_type.span(),
-                UnitField::Grade => u.grade.span(),
-                UnitField::Strength => u.strength.span(),
-                UnitField::Gunners => u.gunners.as_ref().map_or(unit.span(), Spanned::span),
-                UnitField::Formation => u.formation.span(),
-                UnitField::Ranks => u.ranks.as_ref().map_or(u.formation.span(), Spanned::span),
-            };
-            let mut problem = source.at(span, p.problem);
-            problem.hint = p.clause.map(|c| format!("{}, {c}", rules.id()));
-            problems.push(problem);
-        }
-    }
+    let mut keys = TableKeys::new(source, t, unit.span(), rules.id(), problems);
+    let part = rules.setup_unit(basics, &mut keys, &setup_context);
+    keys.report_unknown(UNIT_KEYS);
+    let setup = UnitSetup {
+        id: id.get_ref().clone(),
+        name: name.get_ref().clone(),
+        side: side_id.get_ref().clone(),
+        location: location?,
+        facing: facing?,
+        strength: strength?,
+        rules: part?,
+    };
     // Only a unit with nothing else wrong is placed: a footprint built on a
     // bad value would only repeat that problem as an overlap.
     if problems.len() == start {
+        let line = source.line(id.span().start);
         place(
             source,
-            u,
-            &spec,
+            at,
+            line,
+            &setup,
             map,
-            rules.footprint(&spec),
+            rules.footprint(&setup.initial()),
             placed,
             problems,
         );
     }
-    spec
+    Some(setup)
 }
 
 /// Checks a unit lies on the map, and keeps its footprint for the overlap
 /// check.
+#[allow(clippy::too_many_arguments)]
 fn place(
     source: &Source,
-    u: &UnitTable,
-    spec: &UnitSpec,
+    at: Place<'_>,
+    line: usize,
+    spec: &UnitSetup,
     map: Option<&MapSpec>,
     footprint: Option<Rect>,
     placed: &mut Vec<Placed>,
     problems: &mut Vec<Problem>,
 ) {
-    let (Some(MapSpec::Table { width, depth }), Some(x)) = (map, u.x.as_ref()) else {
+    let (Some(MapSpec::Table { width, depth }), Some(x)) = (map, at.x) else {
         return;
     };
     let Some(rect) = footprint else {
@@ -243,7 +306,7 @@ fn place(
     placed.push(Placed {
         id: spec.id.clone(),
         rect,
-        line: source.line(u.id.span().start),
+        line,
         at: x.span(),
     });
 }
@@ -362,9 +425,9 @@ fn check_general(
     ground: Ground<'_>,
     general: &Spanned<GeneralTable>,
     ids: &mut Ids,
-    units: &[UnitSpec],
+    units: &[Piece],
     problems: &mut Vec<Problem>,
-) -> GeneralSpec {
+) -> GeneralState {
     let Ground {
         source,
         map,
@@ -382,15 +445,17 @@ fn check_general(
                 a.span(),
                 format!("general attached to `{}`, which is not a unit", a.get_ref()),
             )),
-            Some(u) if u.side != *g.side.get_ref() => problems.push(
+            Some(Piece {
+                side: Some(side), ..
+            }) if side != g.side.get_ref() => problems.push(
                 source
                     .at(
                         a.span(),
                         format!(
                             "general of side `{}` attached to unit `{}` of side `{}`",
                             g.side.get_ref(),
-                            u.id,
-                            u.side
+                            a.get_ref(),
+                            side
                         ),
                     )
                     .with_hint("a general attaches only to a unit of his own side"),
@@ -413,14 +478,15 @@ fn check_general(
                 .with_hint(table_extent(*width, *depth)),
         );
     }
-    GeneralSpec {
+    GeneralState {
         id: g.id.get_ref().clone(),
         name: g.name.get_ref().clone(),
         side: g.side.get_ref().clone(),
         // An attached general given no place of his own is with his unit.
         location: location
-            .or(attached.map(|u| u.location))
+            .or(attached.and_then(|u| u.location))
             .unwrap_or(Location::Table { x: 0, y: 0 }),
         attached_to: g.attached_to.as_ref().map(|a| a.get_ref().clone()),
+        lost: None,
     }
 }

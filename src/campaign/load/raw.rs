@@ -9,6 +9,8 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
 use toml::Spanned;
 
+use super::keys::Table;
+
 // ---- campaign.toml ----
 
 #[derive(Debug, Deserialize)]
@@ -40,8 +42,8 @@ pub struct RulesetTable {
     pub id: Spanned<String>,
     #[serde(default)]
     pub options: Vec<Spanned<String>>,
-    #[serde(default)]
-    pub parameters: BTreeMap<String, toml::Value>,
+    /// The ruleset reads these itself (`keys`).
+    pub parameters: Option<Spanned<Table>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -92,7 +94,9 @@ pub struct ScenarioFile {
     #[serde(default)]
     pub terrain: Vec<Spanned<TerrainTable>>,
     #[serde(default, rename = "unit")]
-    pub units: Vec<Spanned<UnitTable>>,
+    /// Each unit's keys: the loader reads the shared ones, the ruleset
+    /// its own (`keys`).
+    pub units: Vec<Spanned<Table>>,
     #[serde(default, rename = "general")]
     pub generals: Vec<Spanned<GeneralTable>>,
 }
@@ -132,27 +136,6 @@ pub struct TerrainTable {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct UnitTable {
-    pub id: Spanned<String>,
-    pub name: Spanned<String>,
-    pub side: Spanned<String>,
-    pub troop_type: Spanned<String>,
-    pub grade: Spanned<String>,
-    pub strength: Spanned<i64>,
-    pub gunners: Option<Spanned<i64>>,
-    pub formation: Spanned<String>,
-    pub ranks: Option<Spanned<i64>>,
-    pub x: Option<Spanned<Inches>>,
-    pub y: Option<Spanned<Inches>>,
-    pub column: Option<Spanned<i64>>,
-    pub row: Option<Spanned<i64>>,
-    pub facing: Spanned<i64>,
-    #[serde(default)]
-    pub marks: Vec<Spanned<String>>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct GeneralTable {
     pub id: Spanned<String>,
     pub name: Spanned<String>,
@@ -173,17 +156,6 @@ pub struct Place<'a> {
     pub y: Option<&'a Spanned<Inches>>,
     pub column: Option<&'a Spanned<i64>>,
     pub row: Option<&'a Spanned<i64>>,
-}
-
-impl UnitTable {
-    pub fn place(&self) -> Place<'_> {
-        Place {
-            x: self.x.as_ref(),
-            y: self.y.as_ref(),
-            column: self.column.as_ref(),
-            row: self.row.as_ref(),
-        }
-    }
 }
 
 impl GeneralTable {

@@ -78,7 +78,7 @@ fn check_head(
     )?;
     // Every phase of every turn takes one secret of the dice chain.
     if let Some(rules) = context.rules {
-        let needed = u64::from(turns) * rules.turn_phases().len() as u64;
+        let needed = u64::from(turns) * rules.phases().len() as u64;
         if needed > u64::from(context.chain_length) {
             problems.push(
                 source
@@ -231,7 +231,7 @@ fn check_terrain(
         values::known(
             source,
             &t.kind,
-            rules.terrain_kinds(),
+            rules.vocabulary().terrain_kinds,
             "terrain kind",
             problems,
         );

@@ -5,10 +5,10 @@
 //! taken for the square and the limbered battery, which the text leaves open.
 
 use super::setup::{Arm, arm};
-use crate::campaign::UnitSpec;
 use crate::geometry::Rect;
 use crate::geometry::{Hundredths, Point};
 use crate::rules::board::Location;
+use crate::rules::sound_the_charge::state::Unit;
 
 /// Lengths in thousandths of an inch: the infantry frontage, 3/8", is not a
 /// whole number of hundredths, so a line's width is summed first and rounded
@@ -42,7 +42,7 @@ const GUNS_PER_STAND: i64 = 1;
 const SQUARE_FACES: i64 = 4;
 
 /// Wider Cavalry Basing: "cavalry mounted at 3/4" frontage per figure
-/// instead of 1/2"", in hundredths as [`UnitSpec::figure_frontage`] holds it.
+/// instead of 1/2"", in hundredths as [`Unit::figure_frontage`] holds it.
 pub const WIDER_CAVALRY_FRONTAGE: Hundredths = 75;
 
 /// How one arm's figures are mounted.
@@ -52,7 +52,7 @@ struct Mounting {
     depth: Thou,
 }
 
-fn mounting(arm: Arm, unit: &UnitSpec) -> Mounting {
+fn mounting(arm: Arm, unit: &Unit) -> Mounting {
     match arm {
         Arm::Infantry => Mounting {
             per_stand: INFANTRY_PER_STAND,
@@ -61,7 +61,10 @@ fn mounting(arm: Arm, unit: &UnitSpec) -> Mounting {
         },
         Arm::Cavalry => Mounting {
             per_stand: CAVALRY_PER_STAND,
-            frontage: unit.figure_frontage.map_or(CAVALRY_FRONTAGE, |h| h * 10),
+            frontage: unit
+                .rules
+                .figure_frontage
+                .map_or(CAVALRY_FRONTAGE, |h| h * 10),
             depth: CAVALRY_DEPTH,
         },
         Arm::Guns => Mounting {
@@ -73,30 +76,30 @@ fn mounting(arm: Arm, unit: &UnitSpec) -> Mounting {
 }
 
 /// The stands a unit's figures fill, the last one possibly short.
-pub fn stands(unit: &UnitSpec) -> i64 {
-    let per_stand = arm(&unit.troop_type).map_or(1, |a| mounting(a, unit).per_stand);
+pub fn stands(unit: &Unit) -> i64 {
+    let per_stand = arm(&unit.rules.troop_type).map_or(1, |a| mounting(a, unit).per_stand);
     ceil_div(i64::from(unit.strength), per_stand)
 }
 
 /// The rectangle a unit covers, behind its front centre; `None` on a hex
 /// map, for a troop type or formation the rules do not name, or for a
 /// formation the unit's arm cannot take.
-pub fn footprint(unit: &UnitSpec) -> Option<Rect> {
+pub fn footprint(unit: &Unit) -> Option<Rect> {
     let Location::Table { x, y } = unit.location else {
         return None;
     };
-    let arm = arm(&unit.troop_type)?;
+    let arm = arm(&unit.rules.troop_type)?;
     let m = mounting(arm, unit);
     let figures = i64::from(unit.strength);
     if figures == 0 {
         return None;
     }
     let stands = ceil_div(figures, m.per_stand);
-    let (width, depth) = match (counts_as(&unit.formation), arm) {
+    let (width, depth) = match (counts_as(&unit.rules.formation), arm) {
         // "Line: A formation wider than a column." All stands abreast, or
         // in as many ranks as the scenario gives.
         ("line", Arm::Infantry | Arm::Cavalry) => {
-            let ranks = i64::from(unit.ranks).clamp(1, stands);
+            let ranks = i64::from(unit.rules.ranks).clamp(1, stands);
             let front_stands = ceil_div(stands, ranks);
             let front_figures = figures.min(front_stands * m.per_stand);
             (front_figures * m.frontage, ranks * m.depth)
@@ -156,25 +159,24 @@ fn to_hundredths(length: Thou) -> Hundredths {
 mod tests {
     use super::*;
 
-    fn unit(troop_type: &str, formation: &str, strength: u32) -> UnitSpec {
-        UnitSpec {
-            id: "u".to_string(),
-            name: "U".to_string(),
-            side: "s".to_string(),
-            troop_type: troop_type.to_string(),
-            grade: "C".to_string(),
+    fn unit(troop_type: &str, formation: &str, strength: u32) -> Unit {
+        let (x, y) = (1000, 2000);
+        let mut u = crate::rules::sound_the_charge::turn::fighting::testing::unit(
+            "u",
+            "s",
+            troop_type,
+            "C",
             strength,
-            gunners: 0,
-            formation: formation.to_string(),
-            ranks: 1,
-            figure_frontage: None,
-            location: Location::Table { x: 1000, y: 2000 },
-            facing: 90,
-            marks: Vec::new(),
-        }
+            formation,
+            (x, y),
+            90,
+        );
+        u.name = "U".to_string();
+        u.rules.gunners = 0;
+        u
     }
 
-    fn size(unit: &UnitSpec) -> (i64, i64) {
+    fn size(unit: &Unit) -> (i64, i64) {
         let r = footprint(unit).expect("a footprint");
         (r.width, r.depth)
     }
@@ -227,7 +229,7 @@ mod tests {
     #[test]
     fn a_line_in_two_ranks() {
         let mut two = unit("line-infantry", "line", 12);
-        two.ranks = 2;
+        two.rules.ranks = 2;
         // Three stands: two in front, one behind.
         assert_eq!(size(&two), (300, 100));
         two.strength = 16;
@@ -273,10 +275,10 @@ mod tests {
     #[test]
     fn wider_cavalry_basing() {
         let mut line = unit("light-cavalry", "line", 8);
-        line.figure_frontage = Some(WIDER_CAVALRY_FRONTAGE);
+        line.rules.figure_frontage = Some(WIDER_CAVALRY_FRONTAGE);
         assert_eq!(size(&line), (600, 100));
         let mut column = unit("light-cavalry", "column", 8);
-        column.figure_frontage = Some(WIDER_CAVALRY_FRONTAGE);
+        column.rules.figure_frontage = Some(WIDER_CAVALRY_FRONTAGE);
         assert_eq!(size(&column), (225, 300));
     }
 

@@ -11,8 +11,8 @@ use super::turn::field::Field;
 use super::turn::movement::{PathRules, coord, nation_of, plan_path, rates};
 use crate::geometry::{self, Flank, Rect, Step, bearing, rect_distance, rect_is_in_arc};
 use crate::geometry::{Hundredths, Point};
-use crate::rules::Ruleset;
-use crate::rules::state::GameState;
+use crate::rules::ruleset::check_typed;
+use crate::rules::sound_the_charge::state::State;
 
 /// Gun ranges (far) of the Shooting Table, by troop type.
 fn gun_range(troop_type: &str) -> Hundredths {
@@ -40,7 +40,7 @@ fn angle_off(from: Point, facing: u32, to: Point) -> i64 {
 
 /// The orders the bot gives `side` for the current turn: every line
 /// accepted by validation.
-pub fn orders_for(state: &GameState, side: &str) -> Vec<String> {
+pub fn orders_for(state: &State, side: &str) -> Vec<String> {
     if state.finished.is_some() {
         return Vec::new();
     }
@@ -50,11 +50,11 @@ pub fn orders_for(state: &GameState, side: &str) -> Vec<String> {
         // The passive side's standing orders: skirmishers and gunners evade.
         for i in field.friends_of(side) {
             let u = &state.units[i];
-            let guns = arm(&u.spec.troop_type) == Some(Arm::Guns);
-            if u.spec.formation == "skirmish"
-                || (guns && u.spec.gunners > 0 && u.status.gunners_at.is_none())
+            let guns = arm(&u.rules.troop_type) == Some(Arm::Guns);
+            if u.rules.formation == "skirmish"
+                || (guns && u.rules.gunners > 0 && u.rules.status.gunners_at.is_none())
             {
-                lines.push(format!("{}: evade", u.spec.id));
+                lines.push(format!("{}: evade", u.id));
             }
         }
         return checked(state, side, lines);
@@ -69,15 +69,15 @@ pub fn orders_for(state: &GameState, side: &str) -> Vec<String> {
 }
 
 /// Keeps the lines validation accepts; a refused line becomes `hold`.
-fn checked(state: &GameState, side: &str, lines: Vec<String>) -> Vec<String> {
+fn checked(state: &State, side: &str, lines: Vec<String>) -> Vec<String> {
     let mut out = Vec::new();
     for line in lines {
-        let sheet = SoundTheCharge.check_orders(state, side, &line);
+        let sheet = check_typed(&SoundTheCharge, state, side, &line);
         if sheet.is_clean() && !sheet.accepted.is_empty() {
             out.push(line);
         } else if let Some((unit, _)) = line.split_once(':') {
             let hold = format!("{unit}: hold");
-            if SoundTheCharge.check_orders(state, side, &hold).is_clean() {
+            if check_typed(&SoundTheCharge, state, side, &hold).is_clean() {
                 out.push(hold);
             }
         }
@@ -86,7 +86,7 @@ fn checked(state: &GameState, side: &str, lines: Vec<String>) -> Vec<String> {
 }
 
 /// Generals ride to the middle of their side's units, 18" at most.
-fn generals(state: &GameState, field: &Field, side: &str, lines: &mut Vec<String>) {
+fn generals(state: &State, field: &Field, side: &str, lines: &mut Vec<String>) {
     let centres: Vec<Point> = field
         .friends_of(side)
         .filter_map(|i| field.rect(i).map(|r| r.centre()))
@@ -100,8 +100,7 @@ fn generals(state: &GameState, field: &Field, side: &str, lines: &mut Vec<String
         y: centres.iter().map(|p| p.y).sum::<i64>() / n,
     };
     for (g, general) in state.generals.iter().enumerate() {
-        if general.spec.side != side || general.lost.is_some() || general.spec.attached_to.is_some()
-        {
+        if general.side != side || general.lost.is_some() || general.attached_to.is_some() {
             continue;
         }
         let Some(at) = field.general_at(g) else {
@@ -120,7 +119,7 @@ fn generals(state: &GameState, field: &Field, side: &str, lines: &mut Vec<String
         };
         lines.push(format!(
             "{}: move to {},{}",
-            general.spec.id,
+            general.id,
             coord(to.x),
             coord(to.y)
         ));
@@ -130,7 +129,7 @@ fn generals(state: &GameState, field: &Field, side: &str, lines: &mut Vec<String
 /// The nearest enemy unit to `i` and its distance.
 fn nearest_enemy(field: &Field, i: usize) -> Option<(usize, Rect, Hundredths)> {
     let r = field.rect(i)?;
-    let side = &field.unit(i).spec.side;
+    let side = &field.unit(i).side;
     field
         .enemies_of(side)
         .filter_map(|j| field.rect(j).map(|o| (j, o, rect_distance(&r, &o))))
@@ -138,9 +137,9 @@ fn nearest_enemy(field: &Field, i: usize) -> Option<(usize, Rect, Hundredths)> {
 }
 
 /// One order for unit `i`.
-fn plan_unit(state: &GameState, field: &Field, i: usize) -> Option<String> {
+fn plan_unit(state: &State, field: &Field, i: usize) -> Option<String> {
     let u = &state.units[i];
-    let id = &u.spec.id;
+    let id = &u.id;
     let rect = field.rect(i)?;
     if field.is_engaged(i) {
         return Some(format!("{id}: hold"));
@@ -148,17 +147,17 @@ fn plan_unit(state: &GameState, field: &Field, i: usize) -> Option<String> {
     let Some((j, target, dist)) = nearest_enemy(field, i) else {
         return Some(format!("{id}: hold"));
     };
-    let tid = &state.units[j].spec.id;
-    if u.disordered && dist > 800 {
+    let tid = &state.units[j].id;
+    if u.rules.disordered && dist > 800 {
         return Some(format!("{id}: reform"));
     }
-    if u.shaken {
+    if u.rules.shaken {
         return Some(format!("{id}: hold"));
     }
-    let a = arm(&u.spec.troop_type)?;
-    let r = rates(&u.spec.troop_type, nation_of(state, &u.spec.side))?;
+    let a = arm(&u.rules.troop_type)?;
+    let r = rates(&u.rules.troop_type, nation_of(state, &u.side))?;
     // A column with its regimental gun keeps to the gun's line speed.
-    let column = matches!(u.spec.formation.as_str(), "column" | "limbered")
+    let column = matches!(u.rules.formation.as_str(), "column" | "limbered")
         && !super::turn::fighting::regimental_gun(state, i);
     let mut allowance = if column { r.column } else { r.line };
     if !field.in_command(i) {
@@ -167,8 +166,8 @@ fn plan_unit(state: &GameState, field: &Field, i: usize) -> Option<String> {
     let in_arc = rect_is_in_arc(rect.front_centre, rect.facing, 45, &target);
     let off = angle_off(rect.front_centre, rect.facing, target.centre());
     if a == Arm::Guns {
-        let range = gun_range(&u.spec.troop_type);
-        return Some(match u.spec.formation.as_str() {
+        let range = gun_range(&u.rules.troop_type);
+        return Some(match u.rules.formation.as_str() {
             "unlimbered" if dist <= range && in_arc => format!("{id}: shoot {tid}"),
             "unlimbered" if dist <= range => format!(
                 "{id}: manhandle to {},{} facing {tid}",
@@ -180,7 +179,7 @@ fn plan_unit(state: &GameState, field: &Field, i: usize) -> Option<String> {
             _ => advance(field, i, &rect, off, dist, allowance),
         });
     }
-    if u.spec.formation == "skirmish" {
+    if u.rules.formation == "skirmish" {
         if dist <= MUSKET_RANGE && in_arc {
             return Some(format!("{id}: shoot {tid}"));
         }
@@ -204,21 +203,21 @@ fn plan_unit(state: &GameState, field: &Field, i: usize) -> Option<String> {
     }
     // Close-order infantry and cavalry.
     if matches!(
-        u.spec.formation.as_str(),
+        u.rules.formation.as_str(),
         "square" | "l-left" | "l-right" | "u" | "masse"
     ) {
         return Some(format!("{id}: form column"));
     }
     let target_unit = &state.units[j];
-    let may_charge = target_unit.spec.formation != "square" || a == Arm::Infantry;
+    let may_charge = target_unit.rules.formation != "square" || a == Arm::Infantry;
     let bonus = r.charge.unwrap_or(0);
     if may_charge && off.abs() <= 10 && dist + 20 <= allowance + bonus {
         return Some(format!("{id}: charge {tid}"));
     }
-    if a == Arm::Infantry && u.spec.formation == "line" && dist <= MUSKET_RANGE && in_arc {
+    if a == Arm::Infantry && u.rules.formation == "line" && dist <= MUSKET_RANGE && in_arc {
         return Some(format!("{id}: shoot {tid}"));
     }
-    if a == Arm::Infantry && u.spec.formation == "column" && dist <= 800 {
+    if a == Arm::Infantry && u.rules.formation == "column" && dist <= 800 {
         return Some(format!("{id}: form line"));
     }
     Some(advance(field, i, &rect, off, dist, allowance))
@@ -232,7 +231,7 @@ fn fits(field: &Field, i: usize, rect: &Rect, steps: &[Step], allowance: Hundred
         through: &[],
         exempt: &[],
         road: false,
-        free: u.spec.formation == "skirmish",
+        free: u.rules.formation == "skirmish",
         bypass: &[],
     };
     plan_path(field, u, i, rect, steps, &rules).is_ok_and(|p| p.cost <= allowance)
@@ -249,7 +248,7 @@ fn advance(
     allowance: Hundredths,
 ) -> String {
     let u = field.unit(i);
-    let id = &u.spec.id;
+    let id = &u.id;
     if off.abs() > 12 {
         let side = if off > 0 { Flank::Right } else { Flank::Left };
         let mut degrees = off.abs().min(90);

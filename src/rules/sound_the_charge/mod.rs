@@ -13,9 +13,12 @@ pub mod combat;
 pub mod general;
 pub mod morale;
 pub mod orders;
+pub mod present;
 pub mod rally;
+pub mod sample;
 pub mod setup;
 pub mod shooting;
+pub mod state;
 pub mod syntax;
 pub mod tables;
 pub mod turn;
@@ -23,18 +26,20 @@ pub mod umpire;
 
 use std::collections::BTreeMap;
 
-use super::orders::{Order, OrderSheet, ParseError, Rejection, order_lines, words};
-use super::ruleset::{Event, PhaseKind, PhaseSpec, Resolution, Ruleset, SetupProblem};
-use super::state::{GameState, GeneralState, UnitState, UnitStatus};
-use super::umpire::{UmpireError, UmpireReport};
 use crate::audit::dice::Dice;
-use crate::campaign::{Campaign, UnitSpec};
 use crate::geometry::Rect;
+use crate::rules::orders::{OrderSheet, ParseError, Rejection};
+use crate::rules::ruleset::{Demo, Event, PhaseKind, PhaseSpec, Rules};
+use crate::rules::setup::{Keys, SetupContext, UnitBasics, Vocabulary};
+use crate::rules::umpire::{UmpireError, UmpireReport};
+
+pub use state::{State, StcUnit, Unit, UnitStatus};
 
 pub const ID: &str = "sound-the-charge";
 
 /// The ruleset as a value; the campaign's optional rules and national
 /// modifiers are carried in the game state (`options`, `nations`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SoundTheCharge;
 
 /// Turn Sequence: "Each turn, one side will be either "active" or
@@ -46,99 +51,55 @@ const PHASES: &[PhaseSpec] = &[PhaseSpec {
     summary: "the active side gives its orders for the turn; the passive side may give standing orders",
 }];
 
-impl Ruleset for SoundTheCharge {
+/// The campaign this ruleset ships, played by `adjutant demo`.
+const DEMO: Demo = Demo {
+    folder: "sound-the-charge-demo",
+    campaign_toml: include_str!("../../../campaigns/sound-the-charge-demo/campaign.toml"),
+    scenario_toml: include_str!("../../../campaigns/sound-the-charge-demo/scenario.toml"),
+};
+
+impl Rules for SoundTheCharge {
+    type Order = orders::StcOrder;
+
     fn id(&self) -> &'static str {
         ID
     }
 
-    fn turn_phases(&self) -> &'static [PhaseSpec] {
+    fn phases(&self) -> &'static [PhaseSpec] {
         PHASES
     }
 
-    fn initial_state(&self, campaign: &Campaign) -> GameState {
-        let scenario = &campaign.scenario;
-        GameState {
-            campaign: campaign.id.clone(),
-            ruleset: ID.to_string(),
-            turn: 1,
-            phase: 0,
-            active_side: scenario.first_active.clone(),
-            sides: campaign.sides.iter().map(|s| s.id.clone()).collect(),
-            map: scenario.map.clone(),
-            terrain: scenario.terrain.clone(),
-            units: scenario
-                .units
-                .iter()
-                .map(|u| UnitState {
-                    spec: u.clone(),
-                    original_strength: u.strength,
-                    shaken: u.marks.iter().any(|m| m == "shaken"),
-                    disordered: u.marks.iter().any(|m| m == "disordered"),
-                    eliminated: None,
-                    status: UnitStatus {
-                        blown: u.marks.iter().any(|m| m == "blown"),
-                        ..UnitStatus::default()
-                    },
-                })
-                .collect(),
-            generals: scenario
-                .generals
-                .iter()
-                .map(|g| GeneralState {
-                    spec: g.clone(),
-                    lost: None,
-                })
-                .collect(),
-            standing_orders: BTreeMap::new(),
-            turn_limit: scenario.turn_limit,
-            options: campaign.ruleset.options.clone(),
-            nations: campaign
-                .sides
-                .iter()
-                .filter_map(|s| s.nation.clone().map(|n| (s.id.clone(), n)))
-                .collect(),
-            finished: None,
+    fn vocabulary(&self) -> Vocabulary {
+        Vocabulary {
+            options: setup::OPTIONS,
+            nations: setup::NATIONS,
+            terrain_kinds: setup::TERRAIN_KINDS,
+            tables: true,
+            hexes: false,
         }
     }
 
-    fn parse_order(&self, line: usize, text: &str) -> Result<Order, ParseError> {
-        orders::parse(text)
-            .map(|o| to_order(&o))
-            .map_err(|e| ParseError {
-                line,
-                problem: e.to_string(),
-            })
-    }
-
-    fn validate(
+    fn setup_unit(
         &self,
-        state: &GameState,
-        side: &str,
-        line: usize,
-        order: Order,
-    ) -> Result<Order, Rejection> {
-        let parsed = orders::parse(&order.to_string()).map_err(|e| Rejection {
-            line,
-            unit: order.unit.clone(),
-            problem: e.to_string(),
-            clause: None,
-        })?;
-        let field = turn::field::Field::new(state);
-        turn::validate::check(&field, side, line, &parsed).map(|o| to_order(&o))
+        unit: UnitBasics<'_>,
+        keys: &mut dyn Keys,
+        context: &SetupContext<'_>,
+    ) -> Option<StcUnit> {
+        setup::setup_unit(unit, keys, context)
     }
 
-    /// As the default, but each order is checked with the side's other
-    /// orders of the sheet, which decide whether a unit may shoot (ruling
-    /// STC-71: a unit that charges may not; guns that unlimber may).
-    fn check_orders(&self, state: &GameState, side: &str, text: &str) -> OrderSheet {
+    /// Each order is checked with the side's other orders of the sheet,
+    /// which decide whether a unit may shoot (ruling STC-71: a unit that
+    /// charges may not; guns that unlimber may).
+    fn check_orders(
+        &self,
+        state: &State,
+        side: &str,
+        lines: &[(usize, &str)],
+    ) -> OrderSheet<orders::StcOrder> {
         let mut sheet = OrderSheet::default();
         let mut parsed = Vec::new();
-        for (line, raw) in order_lines(text) {
-            let w = words(raw);
-            if w.first().map(String::as_str) == Some("salt") {
-                sheet.salt.push(w[1..].join(" "));
-                continue;
-            }
+        for &(line, raw) in lines {
             match orders::parse(raw) {
                 Ok(order) => parsed.push((line, order)),
                 Err(e) => sheet.parse_errors.push(ParseError {
@@ -180,7 +141,7 @@ impl Ruleset for SoundTheCharge {
         }
         for r in results.into_iter().flatten() {
             match r {
-                Ok(o) => sheet.accepted.push(to_order(&o)),
+                Ok(o) => sheet.accepted.push(o),
                 Err(r) => sheet.rejections.push(r),
             }
         }
@@ -189,21 +150,24 @@ impl Ruleset for SoundTheCharge {
 
     fn resolve(
         &self,
-        state: &GameState,
-        orders: &BTreeMap<String, Vec<Order>>,
+        state: &State,
+        orders: &BTreeMap<String, Vec<orders::StcOrder>>,
         dice: &mut dyn Dice,
-    ) -> Resolution {
+    ) -> (State, Vec<Event>) {
         let (mut next, mut events) = turn::run(state, orders, dice);
         if next.finished.is_none() {
             advance_phase(&mut next, PHASES.len(), &mut events);
         }
-        Resolution {
-            state: next,
-            events,
-        }
+        (next, events)
     }
 
-    fn umpire(&self, call: &str, dice: &mut dyn Dice) -> Result<UmpireReport, UmpireError> {
+    /// The calls are free-standing: they read nothing of the state.
+    fn umpire(
+        &self,
+        _state: &State,
+        call: &str,
+        dice: &mut dyn Dice,
+    ) -> Result<UmpireReport, UmpireError> {
         umpire::call(call, dice)
     }
 
@@ -211,50 +175,30 @@ impl Ruleset for SoundTheCharge {
         umpire::HELP
     }
 
-    fn troop_types(&self) -> &'static [&'static str] {
-        setup::TROOP_TYPES
+    fn unit_fields(&self) -> &'static [&'static str] {
+        state::FIELDS
     }
 
-    fn grades(&self) -> &'static [&'static str] {
-        setup::GRADES
+    fn check_unit(&self, unit: &Unit) -> Result<(), String> {
+        setup::check_corrected(unit)
     }
 
-    fn formations(&self) -> &'static [&'static str] {
-        setup::FORMATIONS
-    }
-
-    fn footprint(&self, unit: &UnitSpec) -> Option<Rect> {
+    fn footprint(&self, unit: &Unit) -> Option<Rect> {
         basing::footprint(unit)
     }
 
-    fn options(&self) -> &'static [&'static str] {
-        setup::OPTIONS
+    fn bot_orders(&self, state: &State, side: &str) -> Vec<String> {
+        bot::orders_for(state, side)
     }
 
-    fn nations(&self) -> &'static [&'static str] {
-        setup::NATIONS
-    }
-
-    fn terrain_kinds(&self) -> &'static [&'static str] {
-        setup::TERRAIN_KINDS
-    }
-
-    fn marks(&self) -> &'static [&'static str] {
-        setup::MARKS
-    }
-
-    fn unit_problems(&self, unit: &UnitSpec) -> Vec<SetupProblem> {
-        setup::unit_problems(unit)
-    }
-
-    fn apply_options(&self, options: &[String], unit: &mut UnitSpec) {
-        setup::apply_options(options, unit)
+    fn demo(&self) -> Option<Demo> {
+        Some(DEMO)
     }
 }
 
 /// Moves to the next phase, the next turn and the other side's active turn,
 /// and ends the game at the scenario's turn limit.
-fn advance_phase(state: &mut GameState, phases: usize, events: &mut Vec<Event>) {
+fn advance_phase(state: &mut State, phases: usize, events: &mut Vec<Event>) {
     state.phase += 1;
     if state.phase as usize >= phases {
         state.phase = 0;
@@ -269,24 +213,6 @@ fn advance_phase(state: &mut GameState, phases: usize, events: &mut Vec<Event>) 
         }
         state.turn += 1;
         state.active_side = state.next_side(&state.active_side);
-    }
-}
-
-/// The generic order of a typed order: the unit, the verb (the first word
-/// after the unit) and the rest of its canonical text, so that
-/// `Order::to_string` gives back the canonical line.
-pub fn to_order(order: &orders::StcOrder) -> Order {
-    let unit = order.unit().as_str().to_string();
-    let text = order.to_string();
-    let rest = text
-        .strip_prefix(&format!("{unit}: "))
-        .or_else(|| text.strip_prefix(&format!("\"{unit}\": ")))
-        .unwrap_or(&text);
-    let mut words = rest.split_whitespace().map(str::to_string);
-    Order {
-        verb: words.next().unwrap_or_default(),
-        unit: Some(unit),
-        words: words.collect(),
     }
 }
 

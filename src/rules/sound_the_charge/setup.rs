@@ -2,8 +2,8 @@
 //! formations, optional rules, nations, terrain and marks the rules name, and
 //! which of them go together.
 
-use crate::campaign::UnitSpec;
-use crate::rules::ruleset::{SetupProblem, UnitField};
+use super::state::{StcUnit, Unit, UnitStatus};
+use crate::rules::setup::{Keys, SetupContext, UnitBasics};
 
 /// Units, Troop Types, and Organization of Figures: "Infantry is rated as
 /// line [...] or light"; "Cavalry is rated as light [...], medium [...], or
@@ -125,12 +125,107 @@ const GUNNERS: &str = "Shooting: \"A gun model needs two gunners to shoot.\" Gun
 const REGIMENTAL_GUN: &str = "Regimental Guns: \"A regimental gun is attached to a battalion of infantry and must be in contact with it at all times.\"";
 const RANKS: &str = "Formations: \"Line: A formation wider than a column.\" Only a line's depth is the scenario's to choose.";
 
-/// What keeps a unit from being set up as given; see [`crate::rules::Ruleset::unit_problems`].
-pub fn unit_problems(unit: &UnitSpec) -> Vec<SetupProblem> {
+/// The part of a unit a problem is about: the key that gives it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnitField {
+    TroopType,
+    Grade,
+    Strength,
+    Gunners,
+    Formation,
+    Ranks,
+}
+
+impl UnitField {
+    fn key(self) -> &'static str {
+        match self {
+            UnitField::TroopType => "troop_type",
+            UnitField::Grade => "grade",
+            UnitField::Strength => "strength",
+            UnitField::Gunners => "gunners",
+            UnitField::Formation => "formation",
+            UnitField::Ranks => "ranks",
+        }
+    }
+}
+
+/// Why a unit cannot be set up as the scenario gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetupProblem {
+    pub field: UnitField,
+    pub problem: String,
+    /// The clause of the rules that forbids it, quoted.
+    pub clause: Option<&'static str>,
+}
+
+/// Reads a unit's Sound the Charge keys, in the state it begins the game:
+/// "Units begin the game in good morale" unless the scenario marks them
+/// shaken, disordered or blown.
+pub fn setup_unit(
+    basics: UnitBasics<'_>,
+    keys: &mut dyn Keys,
+    context: &SetupContext<'_>,
+) -> Option<StcUnit> {
+    let troop_type = keys.word("troop_type", TROOP_TYPES, "troop type");
+    let grade = keys.word("grade", GRADES, "grade");
+    let formation = keys.word("formation", FORMATIONS, "formation");
+    let marks = keys.words("marks", MARKS, "mark");
+    let gunners = keys.count("gunners", 0, 100_000, Some(0));
+    let ranks = keys.count("ranks", 1, 100, Some(1));
+    let marks = marks?;
+    let has = |m: &str| marks.iter().any(|x| x == m);
+    let mut part = StcUnit {
+        troop_type: troop_type?,
+        grade: grade?,
+        gunners: gunners?,
+        formation: formation?,
+        ranks: ranks?,
+        figure_frontage: None,
+        shaken: has("shaken"),
+        disordered: has("disordered"),
+        status: UnitStatus {
+            blown: has("blown"),
+            ..UnitStatus::default()
+        },
+        marks,
+    };
+    apply_options(context.options, &mut part);
+    let unit = basics.unit(part);
+    let problems = unit_problems(&unit);
+    let ranks_given = keys.has("ranks");
+    for p in &problems {
+        // A line given too many ranks by default is about its formation.
+        let key = match p.field {
+            UnitField::Ranks if !ranks_given => "formation",
+            f => f.key(),
+        };
+        keys.problem(key, p.problem.clone(), p.clause);
+    }
+    problems.is_empty().then_some(unit.rules)
+}
+
+/// What keeps a unit as a GM's correction left it from standing: a
+/// formation the scenario could not give it.
+pub fn check_corrected(unit: &Unit) -> Result<(), String> {
+    if !FORMATIONS.contains(&unit.rules.formation.as_str()) {
+        return Err(format!(
+            "`{}` is not a formation of this ruleset ({})",
+            unit.rules.formation,
+            FORMATIONS.join(", ")
+        ));
+    }
+    Ok(())
+}
+
+/// What keeps a unit from being set up as given, once its troop type,
+/// grade and formation are each known (a formation its troop type cannot
+/// take, guns without gunners, ...).
+pub fn unit_problems(unit: &Unit) -> Vec<SetupProblem> {
     let mut problems = Vec::new();
-    let Some(arm) = arm(&unit.troop_type) else {
+    let Some(arm) = arm(&unit.rules.troop_type) else {
         return problems;
     };
+    let troop_type = unit.rules.troop_type.as_str();
     let mut problem = |field, problem: String, clause| {
         problems.push(SetupProblem {
             field,
@@ -138,7 +233,7 @@ pub fn unit_problems(unit: &UnitSpec) -> Vec<SetupProblem> {
             clause: Some(clause),
         })
     };
-    let formation = unit.formation.as_str();
+    let formation = unit.rules.formation.as_str();
     match (formation, arm) {
         ("line" | "column" | "square" | "skirmish", Arm::Guns) => problem(
             UnitField::Formation,
@@ -147,38 +242,35 @@ pub fn unit_problems(unit: &UnitSpec) -> Vec<SetupProblem> {
         ),
         ("square", Arm::Cavalry) => problem(
             UnitField::Formation,
-            format!("a {} unit cannot form square", unit.troop_type),
+            format!("a {troop_type} unit cannot form square"),
             SQUARE,
         ),
-        ("skirmish", _) if unit.troop_type != "light-infantry" => problem(
+        ("skirmish", _) if troop_type != "light-infantry" => problem(
             UnitField::Formation,
-            format!("a {} unit cannot skirmish", unit.troop_type),
+            format!("a {troop_type} unit cannot skirmish"),
             SKIRMISH,
         ),
         ("limbered" | "unlimbered", Arm::Infantry | Arm::Cavalry) => problem(
             UnitField::Formation,
-            format!(
-                "only guns are {formation}; a {} unit is not",
-                unit.troop_type
-            ),
+            format!("only guns are {formation}; a {troop_type} unit is not"),
             LIMBERING,
         ),
         _ => {}
     }
     match arm {
-        Arm::Guns if unit.gunners == 0 => problem(
+        Arm::Guns if unit.rules.gunners == 0 => problem(
             UnitField::Gunners,
             "a battery needs gunners".to_string(),
             GUNNERS,
         ),
-        Arm::Infantry | Arm::Cavalry if unit.gunners > 0 => problem(
+        Arm::Infantry | Arm::Cavalry if unit.rules.gunners > 0 => problem(
             UnitField::Gunners,
-            format!("a {} unit has no gunners", unit.troop_type),
+            format!("a {troop_type} unit has no gunners"),
             GUNNERS,
         ),
         _ => {}
     }
-    if unit.ranks > 1 && formation != "line" {
+    if unit.rules.ranks > 1 && formation != "line" {
         problem(
             UnitField::Ranks,
             format!("only a line takes `ranks`; a {formation} has the depth the rules give it"),
@@ -186,23 +278,23 @@ pub fn unit_problems(unit: &UnitSpec) -> Vec<SetupProblem> {
         );
     } else if formation == "line" {
         let stands = super::basing::stands(unit);
-        if i64::from(unit.ranks) > stands {
+        if i64::from(unit.rules.ranks) > stands {
             problem(
                 UnitField::Ranks,
                 format!(
                     "{} figures make {stands} stand(s), too few for {} ranks",
-                    unit.strength, unit.ranks
+                    unit.strength, unit.rules.ranks
                 ),
                 RANKS,
             );
         }
     }
-    if unit.marks.iter().any(|m| m == "regimental-gun") && arm != Arm::Infantry {
+    if unit.rules.marks.iter().any(|m| m == "regimental-gun") && arm != Arm::Infantry {
         problem(
             UnitField::TroopType,
             format!(
                 "only a battalion of infantry has a regimental gun, not {}",
-                unit.troop_type.replace('-', " ")
+                troop_type.replace('-', " ")
             ),
             REGIMENTAL_GUN,
         );
@@ -210,9 +302,9 @@ pub fn unit_problems(unit: &UnitSpec) -> Vec<SetupProblem> {
     problems
 }
 
-/// Settles the campaign's basing option in the unit; see
-/// [`crate::rules::Ruleset::apply_options`].
-pub fn apply_options(options: &[String], unit: &mut UnitSpec) {
+/// Settles the campaign's basing option in the unit, so that its footprint
+/// depends on the unit alone.
+pub fn apply_options(options: &[String], unit: &mut StcUnit) {
     if arm(&unit.troop_type) == Some(Arm::Cavalry)
         && options.iter().any(|o| o == WIDER_CAVALRY_BASING)
     {
@@ -223,41 +315,39 @@ pub fn apply_options(options: &[String], unit: &mut UnitSpec) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::board::Location;
 
     #[test]
     fn only_a_battalion_of_infantry_has_a_regimental_gun() {
         let mut hussars = unit("light-cavalry", "line", 6);
-        hussars.marks.push("regimental-gun".to_string());
+        hussars.rules.marks.push("regimental-gun".to_string());
         let problems = unit_problems(&hussars);
         assert!(
             problems.iter().any(|p| p.clause == Some(REGIMENTAL_GUN)),
             "{problems:?}"
         );
         let mut battalion = unit("line-infantry", "line", 12);
-        battalion.marks.push("regimental-gun".to_string());
+        battalion.rules.marks.push("regimental-gun".to_string());
         assert_eq!(unit_problems(&battalion), Vec::new());
     }
 
-    pub(crate) fn unit(troop_type: &str, formation: &str, strength: u32) -> UnitSpec {
-        UnitSpec {
-            id: "u".to_string(),
-            name: "U".to_string(),
-            side: "s".to_string(),
-            troop_type: troop_type.to_string(),
-            grade: "C".to_string(),
+    pub(crate) fn unit(troop_type: &str, formation: &str, strength: u32) -> Unit {
+        let (x, y) = (0, 0);
+        let mut u = crate::rules::sound_the_charge::turn::fighting::testing::unit(
+            "u",
+            "s",
+            troop_type,
+            "C",
             strength,
-            gunners: 0,
-            formation: formation.to_string(),
-            ranks: 1,
-            figure_frontage: None,
-            location: Location::Table { x: 0, y: 0 },
-            facing: 0,
-            marks: Vec::new(),
-        }
+            formation,
+            (x, y),
+            0,
+        );
+        u.name = "U".to_string();
+        u.rules.gunners = 0;
+        u
     }
 
-    fn fields(unit: &UnitSpec) -> Vec<UnitField> {
+    fn fields(unit: &Unit) -> Vec<UnitField> {
         unit_problems(unit).into_iter().map(|p| p.field).collect()
     }
 
@@ -293,9 +383,9 @@ mod tests {
     #[test]
     fn guns_limber_and_nothing_else_does() {
         let mut battery = unit("field-guns", "unlimbered", 4);
-        battery.gunners = 8;
+        battery.rules.gunners = 8;
         assert!(fields(&battery).is_empty());
-        battery.formation = "column".to_string();
+        battery.rules.formation = "column".to_string();
         assert_eq!(fields(&battery), [UnitField::Formation]);
         assert_eq!(
             fields(&unit("line-infantry", "limbered", 12)),
@@ -310,19 +400,19 @@ mod tests {
             [UnitField::Gunners]
         );
         let mut foot = unit("line-infantry", "line", 12);
-        foot.gunners = 2;
+        foot.rules.gunners = 2;
         assert_eq!(fields(&foot), [UnitField::Gunners]);
     }
 
     #[test]
     fn ranks_are_for_lines_with_stands_enough() {
         let mut line = unit("line-infantry", "line", 12);
-        line.ranks = 3;
+        line.rules.ranks = 3;
         assert!(fields(&line).is_empty());
-        line.ranks = 4;
+        line.rules.ranks = 4;
         assert_eq!(fields(&line), [UnitField::Ranks]);
         let mut column = unit("line-infantry", "column", 12);
-        column.ranks = 2;
+        column.rules.ranks = 2;
         assert_eq!(fields(&column), [UnitField::Ranks]);
     }
 
@@ -331,12 +421,12 @@ mod tests {
         let options = [WIDER_CAVALRY_BASING.to_string()];
         let mut horse = unit("medium-cavalry", "line", 8);
         let mut foot = unit("line-infantry", "line", 12);
-        apply_options(&options, &mut horse);
-        apply_options(&options, &mut foot);
-        assert_eq!(horse.figure_frontage, Some(75));
-        assert_eq!(foot.figure_frontage, None);
+        apply_options(&options, &mut horse.rules);
+        apply_options(&options, &mut foot.rules);
+        assert_eq!(horse.rules.figure_frontage, Some(75));
+        assert_eq!(foot.rules.figure_frontage, None);
         let mut plain = unit("medium-cavalry", "line", 12);
-        apply_options(&[], &mut plain);
-        assert_eq!(plain.figure_frontage, None);
+        apply_options(&[], &mut plain.rules);
+        assert_eq!(plain.rules.figure_frontage, None);
     }
 }

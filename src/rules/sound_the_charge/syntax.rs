@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::tables::{Formation, TROOP_WORDS, Troop};
 use crate::rules::umpire::UmpireError;
+use crate::rules::words::{MAX_NUMBER, parse_hundredths};
 
 /// A key, which takes the next word as its value.
 #[derive(Debug)]
@@ -79,10 +80,6 @@ pub struct Reading {
     values: BTreeMap<&'static str, String>,
     flags: BTreeSet<&'static str>,
 }
-
-/// The largest number a call accepts, so that no count can make the rules
-/// core roll for ever.
-pub const MAX_NUMBER: u32 = 999;
 
 /// Splits a call into lower-case words. Commas, semicolons, brackets, `=`
 /// and `:` separate words; underscores read as hyphens; a full stop ending a
@@ -388,51 +385,6 @@ impl Reading {
             ))
         })
     }
-}
-
-/// Reads `3`, `2.5`, `2.25`, `1/2` or `2-1/2` as hundredths of an inch,
-/// exactly, with no floating point. Anything else, more than two decimals,
-/// or more than [`MAX_NUMBER`] inches is `None`.
-pub fn parse_hundredths(text: &str) -> Option<u32> {
-    let whole_number = |s: &str| -> Option<u32> {
-        if s.is_empty() || !s.chars().all(|c| c.is_ascii_digit()) || s.len() > 4 {
-            return None;
-        }
-        s.parse::<u32>().ok()
-    };
-    let value = if let Some((whole, fraction)) = text.split_once('-') {
-        whole_number(whole)? * 100 + fraction_hundredths(fraction)?
-    } else if text.contains('/') {
-        fraction_hundredths(text)?
-    } else if let Some((whole, decimals)) = text.split_once('.') {
-        let whole = if whole.is_empty() {
-            0
-        } else {
-            whole_number(whole)?
-        };
-        let part = match decimals.len() {
-            1 => whole_number(decimals)? * 10,
-            2 => whole_number(decimals)?,
-            _ => return None,
-        };
-        whole * 100 + part
-    } else {
-        whole_number(text)? * 100
-    };
-    (value <= MAX_NUMBER * 100).then_some(value)
-}
-
-/// `1/2` -> 50, `3/4` -> 75, `1/4` -> 25: only fractions that come out in
-/// whole hundredths.
-fn fraction_hundredths(text: &str) -> Option<u32> {
-    let (top, bottom) = text.split_once('/')?;
-    let top: u64 = top.parse().ok()?;
-    let bottom: u64 = bottom.parse().ok()?;
-    let scaled = top.checked_mul(100)?;
-    if bottom == 0 || top >= bottom || !scaled.is_multiple_of(bottom) {
-        return None;
-    }
-    u32::try_from(scaled / bottom).ok()
 }
 
 /// Appends the words of the flags that are on, in the order given: the

@@ -5,7 +5,7 @@
 
 use super::words::{self, Tok, Token, Verb};
 use super::{Approach, Facing, Formation, OrderSyntaxError, Place, Side, StcOrder, Step, UnitRef};
-use crate::rules::sound_the_charge::syntax::{MAX_NUMBER, parse_hundredths};
+use crate::rules::words::{MAX_NUMBER, parse_hundredths};
 
 /// The most steps one path may have, and the most units one list may name.
 const MAX_STEPS: usize = 20;

@@ -3,8 +3,8 @@
 use super::fighting::{arm_of, event, option};
 use crate::audit::dice::Dice;
 use crate::rules::ruleset::Event;
+use crate::rules::sound_the_charge::state::{State, Unit};
 use crate::rules::sound_the_charge::tables::Arm;
-use crate::rules::state::{GameState, UnitState};
 
 /// The optional rule's name in `state.options`.
 pub const ARMY_MORALE: &str = "army-morale";
@@ -13,40 +13,40 @@ pub const ARMY_MORALE: &str = "army-morale";
 /// is "shattered" and removed from play at the end of the current phase."
 /// Ruling STC-64: at or below a quarter; a battery counts its gunners
 /// against full crews of two a model, and is gone when no gunner is left.
-pub fn is_shattered(u: &UnitState) -> bool {
+pub fn is_shattered(u: &Unit) -> bool {
     if u.eliminated.is_some() {
         return false;
     }
-    if arm_of(&u.spec) == Some(Arm::Artillery) {
+    if arm_of(u) == Some(Arm::Artillery) {
         let full = u.original_strength * 2;
-        u.spec.gunners == 0 || u.spec.gunners * 4 <= full
+        u.rules.gunners == 0 || u.rules.gunners * 4 <= full
     } else {
-        u.spec.strength == 0 || u.spec.strength * 4 <= u.original_strength
+        u.strength == 0 || u.strength * 4 <= u.original_strength
     }
 }
 
 /// Removes the shattered units at the end of a phase, with an event each.
-pub fn remove_shattered(state: &mut GameState, events: &mut Vec<Event>) {
+pub fn remove_shattered(state: &mut State, events: &mut Vec<Event>) {
     for u in &mut state.units {
         if is_shattered(u) {
             u.eliminated = Some("shattered".to_string());
             events.push(event(
                 "shattered",
-                &[&u.spec.id],
+                &[&u.id],
                 format!(
                     "{} is shattered ({} of {} {}) and removed from play (Shattered Units: \"A unit reduced to one quarter of its original strength is shattered and removed from play at the end of the current phase\").",
-                    u.spec.name,
-                    if arm_of(&u.spec) == Some(Arm::Artillery) {
-                        u.spec.gunners
+                    u.name,
+                    if arm_of(u) == Some(Arm::Artillery) {
+                        u.rules.gunners
                     } else {
-                        u.spec.strength
+                        u.strength
                     },
-                    if arm_of(&u.spec) == Some(Arm::Artillery) {
+                    if arm_of(u) == Some(Arm::Artillery) {
                         u.original_strength * 2
                     } else {
                         u.original_strength
                     },
-                    if arm_of(&u.spec) == Some(Arm::Artillery) {
+                    if arm_of(u) == Some(Arm::Artillery) {
                         "gunners"
                     } else {
                         "figures"
@@ -65,24 +65,20 @@ pub fn remove_shattered(state: &mut GameState, events: &mut Vec<Event>) {
 /// when the game ends: "At a convention or in a one-off game, play ends at
 /// that point, with the broken side losing" (ruling STC-69: adjutant plays
 /// the one-off reading; the campaign retreat off-table is not played).
-pub fn check(state: &mut GameState, _dice: &mut dyn Dice, events: &mut Vec<Event>) {
+pub fn check(state: &mut State, _dice: &mut dyn Dice, events: &mut Vec<Event>) {
     if !option(state, ARMY_MORALE) || state.finished.is_some() {
         return;
     }
     let mut broken = Vec::new();
     for side in &state.sides {
-        let units: Vec<&UnitState> = state
-            .units
-            .iter()
-            .filter(|u| u.spec.side == *side)
-            .collect();
+        let units: Vec<&Unit> = state.units.iter().filter(|u| u.side == *side).collect();
         if units.is_empty() {
             continue;
         }
         let gone = units.iter().filter(|u| u.eliminated.is_some()).count();
         let shaken = units
             .iter()
-            .filter(|u| u.eliminated.is_none() && u.shaken)
+            .filter(|u| u.eliminated.is_none() && u.rules.shaken)
             .count();
         if (gone + shaken) * 2 >= units.len() {
             broken.push((side.clone(), gone, shaken, units.len()));
@@ -117,7 +113,7 @@ mod tests {
     use super::*;
     use crate::audit::dice::ForcedDice;
 
-    fn armies() -> GameState {
+    fn armies() -> State {
         let mut s = state(vec![
             unit(
                 "b1",
@@ -174,7 +170,7 @@ mod tests {
         s
     }
 
-    fn run(s: &mut GameState) -> Vec<Event> {
+    fn run(s: &mut State) -> Vec<Event> {
         let mut ev = Vec::new();
         check(s, &mut ForcedDice::new([]), &mut ev);
         ev
@@ -185,7 +181,7 @@ mod tests {
         // "half or more of its units eliminated (shattered or forced
         // off-table) or in shaken status": one of two blue units shaken.
         let mut s = armies();
-        s.units[0].shaken = true;
+        s.units[0].rules.shaken = true;
         let ev = run(&mut s);
         assert_eq!(ev.len(), 1);
         assert_eq!(ev[0].kind, "army-morale");
@@ -211,8 +207,8 @@ mod tests {
         // "If both sides end the turn with their morale broken, then the
         // passive side's morale breaks but the active side's morale holds."
         let mut s = armies();
-        s.units[0].shaken = true;
-        s.units[2].shaken = true;
+        s.units[0].rules.shaken = true;
+        s.units[2].rules.shaken = true;
         s.units[3].eliminated = Some("forced off-table".to_string());
         let ev = run(&mut s);
         assert_eq!(ev.len(), 2, "{ev:#?}");
@@ -228,7 +224,7 @@ mod tests {
     fn the_rule_is_optional() {
         let mut s = armies();
         s.options.clear();
-        s.units[0].shaken = true;
+        s.units[0].rules.shaken = true;
         assert!(run(&mut s).is_empty());
         assert!(s.finished.is_none());
     }

@@ -21,7 +21,6 @@ use super::ChargeMade;
 use super::fighting::arm_of;
 use super::movement::Phase;
 use super::validate::Refusal;
-use crate::campaign::UnitSpec;
 use crate::geometry::{Hundredths, Point};
 use crate::geometry::{
     Rect, Step, distance, distance_to_rect, distance_to_segment, follow, path_hits,
@@ -29,8 +28,9 @@ use crate::geometry::{
 };
 use crate::rules::board::{Terrain, TerrainShape};
 use crate::rules::sound_the_charge::orders::StcOrder;
+use crate::rules::sound_the_charge::state::State;
+use crate::rules::sound_the_charge::state::Unit;
 use crate::rules::sound_the_charge::tables::Arm;
-use crate::rules::state::{GameState, UnitState};
 
 /// The clause every boat refusal and outcome cites.
 pub const CLAUSE: &str = "Optional Rules, Boats";
@@ -49,29 +49,29 @@ const DISEMBARKING: &str = "disembarking";
 const LANDING: &str = "landing";
 
 /// The boat a unit is in, if any.
-pub fn boat_of(spec: &UnitSpec) -> Option<&str> {
-    spec.marks.iter().find_map(|m| m.strip_prefix(BOAT))
+pub fn boat_of(spec: &Unit) -> Option<&str> {
+    spec.rules.marks.iter().find_map(|m| m.strip_prefix(BOAT))
 }
 
 /// Whether the unit is in boats.
-pub fn in_boats(spec: &UnitSpec) -> bool {
+pub fn in_boats(spec: &Unit) -> bool {
     boat_of(spec).is_some()
 }
 
 /// Whether the unit is attacking as it disembarks this turn.
-pub fn landing(spec: &UnitSpec) -> bool {
-    spec.marks.iter().any(|m| m == LANDING)
+pub fn landing(spec: &Unit) -> bool {
+    spec.rules.marks.iter().any(|m| m == LANDING)
 }
 
-fn set_mark(spec: &mut UnitSpec, prefix: &str, value: Option<String>) {
-    spec.marks.retain(|m| !m.starts_with(prefix));
+fn set_mark(spec: &mut Unit, prefix: &str, value: Option<String>) {
+    spec.rules.marks.retain(|m| !m.starts_with(prefix));
     if let Some(v) = value {
-        spec.marks.push(v);
+        spec.rules.marks.push(v);
     }
 }
 
 /// "enough to hold 12 infantry, two guns, or six cavalry".
-fn fits(spec: &UnitSpec) -> Result<(), String> {
+fn fits(spec: &Unit) -> Result<(), String> {
     let (most, word) = match arm_of(spec) {
         Some(Arm::Infantry) => (12, "infantry figures"),
         Some(Arm::Cavalry) => (6, "cavalry figures"),
@@ -87,7 +87,7 @@ fn fits(spec: &UnitSpec) -> Result<(), String> {
     Ok(())
 }
 
-fn boat<'s>(state: &'s GameState, id: &str) -> Option<&'s Terrain> {
+fn boat<'s>(state: &'s State, id: &str) -> Option<&'s Terrain> {
     state
         .terrain
         .iter()
@@ -102,7 +102,7 @@ fn area(t: &Terrain) -> &[Point] {
 }
 
 /// Whether a point is on the water.
-pub fn on_water(state: &GameState, p: Point) -> bool {
+pub fn on_water(state: &State, p: Point) -> bool {
     state
         .terrain
         .iter()
@@ -112,7 +112,7 @@ pub fn on_water(state: &GameState, p: Point) -> bool {
 
 /// The current at a point: the direction of the nearest segment of a
 /// `river` line, from its first point towards its last (ruling STC-93).
-fn current_at(state: &GameState, p: Point) -> Option<(i64, i64, Hundredths)> {
+fn current_at(state: &State, p: Point) -> Option<(i64, i64, Hundredths)> {
     let mut best: Option<(Hundredths, (i64, i64, Hundredths))> = None;
     for t in state.terrain.iter().filter(|t| t.kind == "river") {
         let TerrainShape::Line { points } = &t.shape else {
@@ -130,7 +130,7 @@ fn current_at(state: &GameState, p: Point) -> Option<(i64, i64, Hundredths)> {
 }
 
 /// How far a boat's move from `from` to `to` goes against the current.
-fn upstream(state: &GameState, from: Point, to: Point) -> Hundredths {
+fn upstream(state: &State, from: Point, to: Point) -> Hundredths {
     let Some((fx, fy, len)) = current_at(state, from) else {
         return 0;
     };
@@ -166,37 +166,37 @@ fn gap_to_polygon(r: &Rect, polygon: &[Point]) -> Hundredths {
 
 /// Validation: what the Boats rule forbids outright, for a unit of the
 /// active side.
-pub fn allowed(state: &GameState, u: &UnitState, order: &StcOrder) -> Result<(), Refusal> {
+pub fn allowed(state: &State, u: &Unit, order: &StcOrder) -> Result<(), Refusal> {
     let refuse = |why: String| Err(Refusal::new(why, CLAUSE));
     match order {
         StcOrder::Embark { boat: b, .. } => {
-            if in_boats(&u.spec) {
+            if in_boats(u) {
                 return refuse("the unit is already in boats".to_string());
             }
             let Some(_) = boat(state, b.as_str()) else {
                 return refuse(format!("there is no boat `{}` on the table", b.as_str()));
             };
             if let Some(other) = state.units.iter().find(|o| {
-                o.spec.id != u.spec.id
+                o.id != u.id
                     && o.eliminated.is_none()
-                    && (boat_of(&o.spec) == Some(b.as_str())
-                        || o.spec.marks.iter().any(|m| m.strip_prefix(EMBARKING) == Some(b.as_str())))
+                    && (boat_of(o) == Some(b.as_str())
+                        || o.rules.marks.iter().any(|m| m.strip_prefix(EMBARKING) == Some(b.as_str())))
             }) {
-                return refuse(format!("{} is already in {}", other.spec.name, b.as_str()));
+                return refuse(format!("{} is already in {}", other.name, b.as_str()));
             }
-            fits(&u.spec).or_else(refuse)
+            fits(u).or_else(refuse)
         }
-        StcOrder::Disembark { .. } if !in_boats(&u.spec) => {
+        StcOrder::Disembark { .. } if !in_boats(u) => {
             refuse("the unit is not in boats".to_string())
         }
         StcOrder::Disembark { .. } | StcOrder::Hold { .. } | StcOrder::Shoot { .. } => Ok(()),
-        StcOrder::Move { road, through, .. } if in_boats(&u.spec) => {
+        StcOrder::Move { road, through, .. } if in_boats(u) => {
             if *road || !through.is_empty() {
                 return refuse("boats move by water, not by road or through other units".to_string());
             }
             Ok(())
         }
-        _ if in_boats(&u.spec) => refuse(
+        _ if in_boats(u) => refuse(
             "troops in boats row (`forward`, `wheel` and the other steps), land (`disembark`) or hold; they attack only as they disembark".to_string(),
         ),
         _ => Ok(()),
@@ -217,7 +217,7 @@ fn whole_turn(p: &mut Phase, i: usize, what: &str) -> bool {
 }
 
 /// Moves the boat's outline to the unit's footprint.
-fn carry_boat(state: &mut GameState, id: &str, r: &Rect) {
+fn carry_boat(state: &mut State, id: &str, r: &Rect) {
     if let Some(t) = state
         .terrain
         .iter_mut()
@@ -230,11 +230,11 @@ fn carry_boat(state: &mut GameState, id: &str, r: &Rect) {
 }
 
 /// After a retreat in boats, the boat goes with the unit.
-pub fn follow_boat(state: &mut GameState, i: usize) {
+pub fn follow_boat(state: &mut State, i: usize) {
     let u = &state.units[i];
     let (Some(b), Some(r)) = (
-        boat_of(&u.spec).map(str::to_string),
-        crate::rules::sound_the_charge::basing::footprint(&u.spec),
+        boat_of(u).map(str::to_string),
+        crate::rules::sound_the_charge::basing::footprint(u),
     ) else {
         return;
     };
@@ -265,15 +265,15 @@ pub fn embark(p: &mut Phase, i: usize, boat_id: &str) {
         return;
     }
     let (id, name) = (p.id(i), p.name(i));
-    let guns = arm_of(&p.state.units[i].spec) == Some(Arm::Artillery);
+    let guns = arm_of(&p.state.units[i]) == Some(Arm::Artillery);
     let begun = p.state.units[i]
-        .spec
+        .rules
         .marks
         .iter()
         .any(|m| m.strip_prefix(EMBARKING) == Some(boat_id));
     if guns && !begun {
         set_mark(
-            &mut p.state.units[i].spec,
+            &mut p.state.units[i],
             EMBARKING,
             Some(format!("{EMBARKING}{boat_id}")),
         );
@@ -308,9 +308,9 @@ pub fn embark(p: &mut Phase, i: usize, boat_id: &str) {
     }
     p.place(i, end);
     let u = &mut p.state.units[i];
-    set_mark(&mut u.spec, EMBARKING, None);
-    set_mark(&mut u.spec, BOAT, Some(format!("{BOAT}{boat_id}")));
-    u.disordered = true;
+    set_mark(u, EMBARKING, None);
+    set_mark(u, BOAT, Some(format!("{BOAT}{boat_id}")));
+    u.rules.disordered = true;
     carry_boat(p.state, boat_id, &end);
     p.event(
         "embark",
@@ -360,10 +360,9 @@ pub fn row(p: &mut Phase, i: usize, steps: &[Step]) {
         p.impossible(i, what, &format!("the way is blocked by {other}"));
         return;
     }
-    let side = p.state.units[i].spec.side.clone();
+    let side = p.state.units[i].side.clone();
     for (k, r) in others.iter().zip(&rects) {
-        if p.state.units[*k].spec.side != side
-            && rect_distance(&end, r) < super::field::ZONE_OF_CONTROL
+        if p.state.units[*k].side != side && rect_distance(&end, r) < super::field::ZONE_OF_CONTROL
         {
             let other = p.name(*k);
             p.impossible(
@@ -377,7 +376,7 @@ pub fn row(p: &mut Phase, i: usize, steps: &[Step]) {
     p.movers[i].moved = true;
     p.movers[i].used = cost;
     p.place(i, end);
-    if let Some(b) = boat_of(&p.state.units[i].spec).map(str::to_string) {
+    if let Some(b) = boat_of(&p.state.units[i]).map(str::to_string) {
         carry_boat(p.state, &b, &end);
     }
     let (id, name) = (p.id(i), p.name(i));
@@ -403,14 +402,14 @@ pub fn disembark(p: &mut Phase, i: usize) {
         return;
     }
     let (id, name) = (p.id(i), p.name(i));
-    let guns = arm_of(&p.state.units[i].spec) == Some(Arm::Artillery);
+    let guns = arm_of(&p.state.units[i]) == Some(Arm::Artillery);
     let begun = p.state.units[i]
-        .spec
+        .rules
         .marks
         .iter()
         .any(|m| m == DISEMBARKING);
     if guns && !begun {
-        p.state.units[i].spec.marks.push(DISEMBARKING.to_string());
+        p.state.units[i].rules.marks.push(DISEMBARKING.to_string());
         p.event(
             "disembark",
             &[&id],
@@ -421,12 +420,12 @@ pub fn disembark(p: &mut Phase, i: usize) {
         return;
     }
     let ahead = |d: Hundredths| Step::Forward(d).apply(&start);
-    let side = p.state.units[i].spec.side.clone();
+    let side = p.state.units[i].side.clone();
     let (others, rects) = p.field.rects_except(&[i]);
     let enemies: Vec<(usize, Rect)> = others
         .iter()
         .zip(&rects)
-        .filter(|(k, _)| p.state.units[**k].spec.side != side)
+        .filter(|(k, _)| p.state.units[**k].side != side)
         .map(|(k, r)| (*k, *r))
         .collect();
     let reach = start.depth + LANDING_REACH;
@@ -457,9 +456,9 @@ pub fn disembark(p: &mut Phase, i: usize) {
         let end = ahead(lo);
         p.place(i, end);
         let u = &mut p.state.units[i];
-        u.spec.marks.retain(|m| m != DISEMBARKING);
-        u.spec.marks.push(LANDING.to_string());
-        let target = p.state.units[k].spec.id.clone();
+        u.rules.marks.retain(|m| m != DISEMBARKING);
+        u.rules.marks.push(LANDING.to_string());
+        let target = p.state.units[k].id.clone();
         let tname = p.name(k);
         p.record.charges.push(ChargeMade {
             attacker: id.clone(),
@@ -491,8 +490,8 @@ pub fn disembark(p: &mut Phase, i: usize) {
     }
     p.place(i, end);
     let u = &mut p.state.units[i];
-    u.spec.marks.retain(|m| m != DISEMBARKING);
-    set_mark(&mut u.spec, BOAT, None);
+    u.rules.marks.retain(|m| m != DISEMBARKING);
+    set_mark(u, BOAT, None);
     p.event(
         "disembark",
         &[&id],
@@ -506,16 +505,16 @@ pub fn disembark(p: &mut Phase, i: usize) {
 
 /// After the combat phase: a landing unit that lost has retreated in its
 /// boats (and its boat goes with it); one that did not has landed.
-pub fn after_combat(state: &mut GameState, lost: &[usize]) {
+pub fn after_combat(state: &mut State, lost: &[usize]) {
     for i in 0..state.units.len() {
-        if !landing(&state.units[i].spec) {
+        if !landing(&state.units[i]) {
             continue;
         }
-        state.units[i].spec.marks.retain(|m| m != LANDING);
+        state.units[i].rules.marks.retain(|m| m != LANDING);
         if lost.contains(&i) {
             follow_boat(state, i);
         } else {
-            set_mark(&mut state.units[i].spec, BOAT, None);
+            set_mark(&mut state.units[i], BOAT, None);
         }
     }
 }

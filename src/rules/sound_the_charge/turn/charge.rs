@@ -127,7 +127,7 @@ fn wheel_or_oblique(
     approach: Approach,
 ) -> Option<Approached> {
     let u = &p.state.units[i];
-    let slow_wheel = !is_steady(u) || u.spec.grade == "D";
+    let slow_wheel = !is_steady(u) || u.rules.grade == "D";
     let mut best: Option<Approached> = None;
     let mut consider = |first: Step, first_cost: Hundredths| {
         if first_cost > allowance {
@@ -214,7 +214,7 @@ pub fn charge(
     }
     let u = p.state.units[i].clone();
     if matches!(
-        u.spec.formation.as_str(),
+        u.rules.formation.as_str(),
         "square" | "l-left" | "l-right" | "u"
     ) {
         p.impossible(
@@ -227,10 +227,10 @@ pub fn charge(
     let tu = p.state.units[t].clone();
     let (id, name) = (p.id(i), p.name(i));
     let (tid, tname) = (p.id(t), p.name(t));
-    let cavalry = arm(&u.spec.troop_type) == Some(Arm::Cavalry);
+    let cavalry = arm(&u.rules.troop_type) == Some(Arm::Cavalry);
     // Spain, Naples: "A Spanish cavalry unit must roll a 3-6 on one die in
     // order to launch a charge."
-    if cavalry && matches!(nation_of(p.state, &u.spec.side), Some("spain" | "naples")) {
+    if cavalry && matches!(nation_of(p.state, &u.side), Some("spain" | "naples")) {
         let roll = dice.roll(
             Die::D6,
             &format!("Spanish cavalry launches a charge: {name}"),
@@ -245,8 +245,8 @@ pub fn charge(
         }
     }
     let normal = (p.movers[i].allowance - p.movers[i].used).max(0);
-    let rates = rates(&u.spec.troop_type, nation_of(p.state, &u.spec.side));
-    let blown = super::fighting::option(p.state, "blown-cavalry") && u.status.blown;
+    let rates = rates(&u.rules.troop_type, nation_of(p.state, &u.side));
+    let blown = super::fighting::option(p.state, "blown-cavalry") && u.rules.status.blown;
     let mut bonus = rates.and_then(|r| r.charge).unwrap_or(0);
     if blown {
         // Blown Cavalry: "Blown cavalry may not use charge speed".
@@ -262,7 +262,7 @@ pub fn charge(
     let through_close: Vec<usize> = through
         .iter()
         .copied()
-        .filter(|&j| p.state.units[j].spec.formation != "skirmish")
+        .filter(|&j| p.state.units[j].rules.formation != "skirmish")
         .collect();
     let (normal, bonus) = if through_close.is_empty() {
         (normal, bonus)
@@ -292,24 +292,24 @@ pub fn charge(
     // Units in the way.
     for j in in_the_way(p, i, &start, &plan.steps, t) {
         let other = &p.state.units[j];
-        if other.spec.side != u.spec.side {
+        if other.side != u.side {
             p.impossible(
                 i,
                 what,
-                &format!("the enemy {} stands in the way", other.spec.name),
+                &format!("the enemy {} stands in the way", other.name),
             );
             return;
         }
-        if other.spec.formation != "skirmish" && !through.contains(&j) {
+        if other.rules.formation != "skirmish" && !through.contains(&j) {
             p.impossible(
                 i,
                 what,
-                &format!("{} stands in the way; name it with `through` to charge through it at half speed", other.spec.name),
+                &format!("{} stands in the way; name it with `through` to charge through it at half speed", other.name),
             );
             return;
         }
-        if (p.movers[j].moved || p.movers[j].maneuvered) && other.spec.formation != "skirmish" {
-            p.impossible(i, what, &format!("{} has moved this turn; \"the other unit must stand still while you move through it\"", other.spec.name));
+        if (p.movers[j].moved || p.movers[j].maneuvered) && other.rules.formation != "skirmish" {
+            p.impossible(i, what, &format!("{} has moved this turn; \"the other unit must stand still while you move through it\"", other.name));
             return;
         }
     }
@@ -323,8 +323,8 @@ pub fn charge(
     let bonus_used = plan.cost > normal;
     // Organic skirmishers rejoin: "If the enemy charges either the screen or
     // the parent, the skirmishers automatically rejoin the parent unit."
-    if p.state.units[t].status.skirmishers_out {
-        p.state.units[t].status.skirmishers_out = false;
+    if p.state.units[t].rules.status.skirmishers_out {
+        p.state.units[t].rules.status.skirmishers_out = false;
         p.event(
             "skirmishers-in",
             &[&tid],
@@ -340,7 +340,7 @@ pub fn charge(
             _ => None,
         });
     if let Some(into) = evade {
-        let guns = arm(&tu.spec.troop_type) == Some(Arm::Guns);
+        let guns = arm(&tu.rules.troop_type) == Some(Arm::Guns);
         if guns {
             gunners_evade(
                 p,
@@ -379,9 +379,9 @@ pub fn charge(
         p.field
             .in_contact(j)
             .iter()
-            .any(|&f| f != i && p.state.units[f].spec.side == u.spec.side)
+            .any(|&f| f != i && p.state.units[f].side == u.side)
     };
-    for j in p.field.zone_of_control(&end, &u.spec.side, &[t]) {
+    for j in p.field.zone_of_control(&end, &u.side, &[t]) {
         if !engaged(j) && !targets.contains(&p.id(j)) {
             targets.push(p.id(j));
         }
@@ -403,7 +403,7 @@ pub fn charge(
         let other = p
             .state
             .unit(extra)
-            .map_or(extra.clone(), |o| o.spec.name.clone());
+            .map_or(extra.clone(), |o| o.name.clone());
         p.event(
             "charge-also",
             &[&id, extra],
@@ -426,10 +426,10 @@ pub fn charge(
         });
     let target_in_town = p.field.is_on(&target, "town-block") || p.field.is_on(&target, "chateau");
     if (crossed_obstacle || target_in_town)
-        && u.spec.formation != "skirmish"
-        && !p.state.units[i].disordered
+        && u.rules.formation != "skirmish"
+        && !p.state.units[i].rules.disordered
     {
-        p.state.units[i].disordered = true;
+        p.state.units[i].rules.disordered = true;
         p.event(
             "disordered",
             &[&id],
@@ -480,7 +480,7 @@ fn short_charge(
         let hits: Vec<usize> = path_hits(start, &[Step::Forward(d)], &rects)
             .into_iter()
             .map(|k| others[k])
-            .filter(|j| !through.contains(j) && p.state.units[*j].spec.formation != "skirmish")
+            .filter(|j| !through.contains(j) && p.state.units[*j].rules.formation != "skirmish")
             .collect();
         let end = geometry::move_forward(start, d);
         let f = ground_factor(p, i, start, d).unwrap_or(Hundredths::MAX / 8);
@@ -490,7 +490,7 @@ fn short_charge(
             .is_none_or(|(w, dd)| end.is_inside_table(w, dd));
         let zone = p
             .field
-            .zone_of_control(&end, &p.state.units[i].spec.side.clone(), &[]);
+            .zone_of_control(&end, &p.state.units[i].side.clone(), &[]);
         if hits.is_empty() && d.saturating_mul(f) <= reach && on && zone.is_empty() {
             break;
         }
@@ -509,7 +509,7 @@ fn short_charge(
     p.movers[i].moved = true;
     p.movers[i].forward += d;
     p.place(i, end);
-    p.state.units[i].disordered = true;
+    p.state.units[i].rules.disordered = true;
     p.record.charges.push(ChargeMade {
         attacker: id.clone(),
         targets: Vec::new(),
@@ -533,47 +533,47 @@ fn short_charge(
 /// charged by the cavalry."
 fn contact_disorder(p: &mut Phase, i: usize, targets: &[String]) {
     let u = p.state.units[i].clone();
-    let charger_arm = arm(&u.spec.troop_type);
+    let charger_arm = arm(&u.rules.troop_type);
     for tid in targets {
         let Some(t) = p.field.index(tid) else {
             continue;
         };
         let tu = p.state.units[t].clone();
-        let target_arm = arm(&tu.spec.troop_type);
+        let target_arm = arm(&tu.rules.troop_type);
         if charger_arm == Some(Arm::Cavalry)
             && is_steady(&u)
             && target_arm == Some(Arm::Infantry)
-            && !matches!(tu.spec.formation.as_str(), "square" | "masse")
-            && !tu.disordered
+            && !matches!(tu.rules.formation.as_str(), "square" | "masse")
+            && !tu.rules.disordered
         {
             // Prussia pre-1810: "Steady Prussian troops in line do not become
             // disordered if contacted by enemy cavalry."
-            let prussian = nation_of(p.state, &tu.spec.side) == Some("prussia-pre-1810")
+            let prussian = nation_of(p.state, &tu.side) == Some("prussia-pre-1810")
                 && is_steady(&tu)
-                && tu.spec.formation == "line";
+                && tu.rules.formation == "line";
             if !prussian {
-                p.state.units[t].disordered = true;
+                p.state.units[t].rules.disordered = true;
                 p.event(
                     "disordered",
                     &[tid],
                     format!(
                         "{} is contacted by steady cavalry and is disordered (Steadiness and Disorder, 2).",
-                        tu.spec.name
+                        tu.name
                     ),
                 );
             }
         }
         if charger_arm == Some(Arm::Infantry)
             && target_arm == Some(Arm::Cavalry)
-            && !p.state.units[i].disordered
+            && !p.state.units[i].rules.disordered
         {
-            p.state.units[i].disordered = true;
+            p.state.units[i].rules.disordered = true;
             p.event(
                 "disordered",
-                &[&u.spec.id],
+                &[&u.id],
                 format!(
                     "{} charged cavalry and is disordered ({CHARGING}, rule 6).",
-                    u.spec.name
+                    u.name
                 ),
             );
         }
@@ -589,7 +589,7 @@ fn skirmishers_evade(p: &mut Phase, t: usize, charger: &Rect) -> bool {
     let Some(start) = p.field.rect(t) else {
         return false;
     };
-    let side = p.state.units[t].spec.side.clone();
+    let side = p.state.units[t].side.clone();
     let (tid, tname) = (p.id(t), p.name(t));
     let mut d = 25;
     while d <= EVADE_MOST {
@@ -617,7 +617,7 @@ fn skirmishers_evade(p: &mut Phase, t: usize, charger: &Rect) -> bool {
                     .rects_near_except(box_of(&start, &end), ZONE_OF_CONTROL, &[t]);
             let way_blocked = geometry::straight_move_hits(&start, end.front_centre, &rects)
                 .into_iter()
-                .any(|k| p.state.units[others[k]].spec.side != side);
+                .any(|k| p.state.units[others[k]].side != side);
             if clear_of_charger && enemies_clear && lands && on && !way_blocked {
                 p.place(t, end);
                 p.record.evaded.insert(tid.clone());
@@ -657,7 +657,7 @@ fn gunners_evade(p: &mut Phase, t: usize, charger: &Rect, square: Option<usize>)
         && rect_distance(&guns, &sq) <= 200
     {
         let at = sq.centre();
-        p.state.units[t].status.gunners_at = Some(at);
+        p.state.units[t].rules.status.gunners_at = Some(at);
         p.record.evaded.insert(tid.clone());
         let sname = p.name(s);
         p.event(
@@ -670,7 +670,7 @@ fn gunners_evade(p: &mut Phase, t: usize, charger: &Rect, square: Option<usize>)
         return;
     }
     let from = guns.centre();
-    let side = p.state.units[t].spec.side.clone();
+    let side = p.state.units[t].side.clone();
     let mut d = 25;
     while d <= EVADE_MOST {
         if let Some(v) = direction_away(charger.centre(), from, d) {
@@ -690,7 +690,7 @@ fn gunners_evade(p: &mut Phase, t: usize, charger: &Rect, square: Option<usize>)
                 && geometry::distance_to_rect(q, charger) >= 100
                 && geometry::distance_to_rect(q, &guns) > 0;
             if clear {
-                p.state.units[t].status.gunners_at = Some(q);
+                p.state.units[t].rules.status.gunners_at = Some(q);
                 p.record.evaded.insert(tid.clone());
                 p.event(
                     "gunners-evade",
@@ -728,7 +728,7 @@ pub fn reinforce(p: &mut Phase, i: usize, f: usize) {
     }
     let u = p.state.units[i].clone();
     let normal = (p.movers[i].allowance - p.movers[i].used).max(0);
-    let mut bonus = rates(&u.spec.troop_type, nation_of(p.state, &u.spec.side))
+    let mut bonus = rates(&u.rules.troop_type, nation_of(p.state, &u.side))
         .and_then(|r| r.charge)
         .unwrap_or(0);
     if !p.movers[i].in_command {

@@ -32,8 +32,8 @@ use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::combat::{
     self as table, CombatCall, CombatResult, CombatSide, Decision,
 };
+use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::tables::{self, Arm, Nation};
-use crate::rules::state::GameState;
 
 /// Blown Cavalry: "After completing its second round of combat during a
 /// game, a cavalry regiment is blown".
@@ -97,7 +97,7 @@ pub(super) fn face_towards(me: &Rect, other: &Rect) -> Face {
 /// be launched against the inner ends of the two units. Such attacks count
 /// as frontal attacks."
 fn under_flank_attack(
-    state: &GameState,
+    state: &State,
     table: &Table,
     facts: &TurnFacts,
     me: usize,
@@ -108,11 +108,11 @@ fn under_flank_attack(
     };
     let began = facts
         .start
-        .get(&state.units[enemy].spec.id)
+        .get(&state.units[enemy].id)
         .copied()
         .unwrap_or(e);
     let u = &state.units[me];
-    if u.spec.formation == "square"
+    if u.rules.formation == "square"
         || super::fighting::kinds_under(state, &r)
             .iter()
             .any(|k| matches!(*k, "town-block" | "chateau"))
@@ -129,11 +129,8 @@ fn under_flank_attack(
     // The inner end of a mutually protected pair: a friend beside the unit
     // with the flanker touching or within an inch of that friend.
     let protected = table.within(me, 100).into_iter().any(|f| {
-        state.units[f].spec.side == u.spec.side
-            && matches!(
-                arm_of(&state.units[f].spec),
-                Some(Arm::Infantry | Arm::Cavalry)
-            )
+        state.units[f].side == u.side
+            && matches!(arm_of(&state.units[f]), Some(Arm::Infantry | Arm::Cavalry))
             && table.rects[f]
                 .is_some_and(|fr| are_mutually_protected(&r, &fr) && rect_distance(&e, &fr) <= 100)
     });
@@ -145,15 +142,15 @@ fn under_flank_attack(
 /// rear of the first unit and fight with its front rank. Cavalry may only
 /// reinforce cavalry, and infantry may only reinforce infantry."
 fn reinforcing_figures(
-    state: &GameState,
+    state: &State,
     table: &Table,
     me: usize,
     engaged: &BTreeSet<usize>,
 ) -> (u32, Vec<usize>) {
     let u = &state.units[me];
-    let arm = arm_of(&u.spec);
-    if u.spec.formation != "line"
-        || u.spec.ranks > 1
+    let arm = arm_of(u);
+    if u.rules.formation != "line"
+        || u.rules.ranks > 1
         || !matches!(arm, Some(Arm::Infantry | Arm::Cavalry))
     {
         return (0, Vec::new());
@@ -165,7 +162,7 @@ fn reinforcing_figures(
     let mut who = Vec::new();
     for f in table.within(me, CONTACT) {
         let fu = &state.units[f];
-        if fu.spec.side != u.spec.side || engaged.contains(&f) || arm_of(&fu.spec) != arm {
+        if fu.side != u.side || engaged.contains(&f) || arm_of(fu) != arm {
             continue;
         }
         let Some(fr) = table.rects[f] else { continue };
@@ -173,13 +170,12 @@ fn reinforcing_figures(
             continue;
         }
         let per = if arm == Some(Arm::Cavalry) { 3 } else { 4 };
-        let front = match fu.spec.formation.as_str() {
-            "column" => fu.spec.strength.min(per),
+        let front = match fu.rules.formation.as_str() {
+            "column" => fu.strength.min(per),
             "line" => {
-                let stands = fu.spec.strength.div_ceil(per);
-                fu.spec
-                    .strength
-                    .min(stands.div_ceil(fu.spec.ranks.clamp(1, stands.max(1))) * per)
+                let stands = fu.strength.div_ceil(per);
+                fu.strength
+                    .min(stands.div_ceil(fu.rules.ranks.clamp(1, stands.max(1))) * per)
             }
             _ => 0,
         };
@@ -190,8 +186,8 @@ fn reinforcing_figures(
 }
 
 /// The figures that give `dice` dice of this unit's arm.
-fn figures_for_dice(state: &GameState, i: usize, dice: u32) -> u32 {
-    match arm_of(&state.units[i].spec) {
+fn figures_for_dice(state: &State, i: usize, dice: u32) -> u32 {
+    match arm_of(&state.units[i]) {
         Some(Arm::Infantry) => dice * 4,
         Some(Arm::Cavalry) if wider_basing(state) => dice * 2,
         Some(Arm::Cavalry) => dice * 3,
@@ -199,8 +195,8 @@ fn figures_for_dice(state: &GameState, i: usize, dice: u32) -> u32 {
     }
 }
 
-fn dice_for_figures(state: &GameState, i: usize, figures: u32) -> u32 {
-    match arm_of(&state.units[i].spec) {
+fn dice_for_figures(state: &State, i: usize, figures: u32) -> u32 {
+    match arm_of(&state.units[i]) {
         Some(Arm::Infantry) => tables::infantry_combat_dice(figures),
         Some(Arm::Cavalry) if wider_basing(state) => tables::wide_cavalry_combat_dice(figures),
         Some(Arm::Cavalry) => tables::cavalry_combat_dice(figures),
@@ -211,7 +207,7 @@ fn dice_for_figures(state: &GameState, i: usize, figures: u32) -> u32 {
 /// One unit as the combat call describes it, against one enemy.
 #[allow(clippy::too_many_arguments)]
 fn side(
-    state: &GameState,
+    state: &State,
     table: &Table,
     facts: &TurnFacts,
     me: usize,
@@ -227,39 +223,37 @@ fn side(
         (false, Some(r), Some(e)) => combat_cover(state, &r, &e),
         _ => Cover::Open,
     };
-    let cavalry = arm_of(&u.spec) == Some(Arm::Cavalry);
+    let cavalry = arm_of(u) == Some(Arm::Cavalry);
     let masse_as_square = masse_as_square(state, table, me, enemy);
     CombatSide {
         figures,
-        troop: troop_of(&u.spec).unwrap_or(tables::Troop::LineInfantry),
-        grade: grade_of(&u.spec),
-        nation: nation_of(state, &u.spec.side),
+        troop: troop_of(u).unwrap_or(tables::Troop::LineInfantry),
+        grade: grade_of(u),
+        nation: nation_of(state, &u.side),
         formation: if masse_as_square {
             Some(crate::rules::sound_the_charge::tables::Formation::Square)
         } else {
-            formation_of(&u.spec)
+            formation_of(u)
         },
-        disordered: u.disordered,
-        shaken: u.shaken,
+        disordered: u.rules.disordered,
+        shaken: u.rules.shaken,
         flank_rear: !masse_as_square && under_flank_attack(state, table, facts, me, enemy),
         opposite_sides: (faces.contains(&Face::Front) && faces.contains(&Face::Rear))
             || (faces.contains(&Face::Left) && faces.contains(&Face::Right)),
-        general_attached: general_attached(state, &u.spec.id),
+        general_attached: general_attached(state, &u.id),
         no_general: table.no_general_in_cr(state, me),
-        elite: has_mark(&u.spec, "elite"),
+        elite: has_mark(u, "elite"),
         blown: cavalry
             && option(state, "blown-cavalry")
-            && (u.status.blown || has_mark(&u.spec, "blown")),
+            && (u.rules.status.blown || has_mark(u, "blown")),
         stationary: cavalry
             && option(state, "stationary-cavalry")
-            && facts.stationary_cavalry.contains(&u.spec.id),
+            && facts.stationary_cavalry.contains(&u.id),
         up_steep_slope: attacker && r.is_some_and(|r| on_steep_slope(state, &r)),
         // Boats: "The defenders on the bank are also treated as if in soft
         // cover" against troops attacking as they disembark.
         soft_cover: cover == Cover::Soft
-            || (!attacker
-                && cover == Cover::Open
-                && super::boats::landing(&state.units[enemy].spec)),
+            || (!attacker && cover == Cover::Open && super::boats::landing(&state.units[enemy])),
         hard_cover: cover == Cover::Hard,
         disordering_terrain: r.is_some_and(|r| in_disordering_terrain(state, &r)),
     }
@@ -268,9 +262,9 @@ fn side(
 /// Austria: a unit in battalion-masse "is treated as if in square vs.
 /// cavalry attacks against its front or flanks. Treat it as a normal column
 /// for all other purposes."
-fn masse_as_square(state: &GameState, table: &Table, me: usize, enemy: usize) -> bool {
-    state.units[me].spec.formation == "masse"
-        && arm_of(&state.units[enemy].spec) == Some(Arm::Cavalry)
+fn masse_as_square(state: &State, table: &Table, me: usize, enemy: usize) -> bool {
+    state.units[me].rules.formation == "masse"
+        && arm_of(&state.units[enemy]) == Some(Arm::Cavalry)
         && match (table.rects[me], table.rects[enemy]) {
             (Some(r), Some(e)) => face_towards(&r, &e) != Face::Rear,
             _ => false,
@@ -299,7 +293,7 @@ struct Tally {
 /// retreats and rout hits, and sets each unit's `status.in_combat`,
 /// `combat_rounds`, `last_combat_turn` and `blown`.
 pub fn phase(
-    state: &mut GameState,
+    state: &mut State,
     record: &mut TurnRecord,
     dice: &mut dyn Dice,
     events: &mut Vec<Event>,
@@ -310,7 +304,7 @@ pub fn phase(
 
 /// The combat phase on a state, with what movement did this turn in
 /// `facts`.
-pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) -> Vec<Event> {
+pub fn resolve(state: &mut State, facts: &TurnFacts, dice: &mut dyn Dice) -> Vec<Event> {
     let mut events = Vec::new();
     let mut table = Table::new(state);
     let n = state.units.len();
@@ -320,11 +314,11 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
         if table.rects[i].is_none() || !in_play(&state.units[i]) {
             continue;
         }
-        let side = &state.units[i].spec.side;
+        let side = &state.units[i].side;
         let enemies: Vec<usize> = table
             .within(i, CONTACT)
             .into_iter()
-            .filter(|&j| state.units[j].spec.side != *side)
+            .filter(|&j| state.units[j].side != *side)
             .collect();
         if !enemies.is_empty() {
             contacts.insert(i, enemies);
@@ -368,13 +362,13 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
         if !who.is_empty() {
             reinforced.insert(i, who);
         }
-        let figures = if super::boats::landing(&state.units[i].spec) {
+        let figures = if super::boats::landing(&state.units[i]) {
             // Boats: troops attacking as they disembark "may only strike
             // with one die".
             figures_for_dice(state, i, 1)
         } else {
             town_figures.get(&i).copied().unwrap_or_else(|| {
-                let spec = &state.units[i].spec;
+                let spec = &state.units[i];
                 if enemies
                     .iter()
                     .any(|&j| masse_as_square(state, &table, i, j))
@@ -383,7 +377,7 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
                     // figures (the faces Eligible Figures in Combat counts
                     // for a square, STC-22), not a column's two ranks.
                     let mut square = spec.clone();
-                    square.formation = "square".to_string();
+                    square.rules.formation = "square".to_string();
                     combat_figures(&square) + extra
                 } else {
                     combat_figures(spec) + extra
@@ -402,17 +396,14 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
         }
     }
     for (i, who) in &reinforced {
-        let names: Vec<String> = who
-            .iter()
-            .map(|&f| state.units[f].spec.name.clone())
-            .collect();
+        let names: Vec<String> = who.iter().map(|&f| state.units[f].name.clone()).collect();
         events.push(event(
             "combat",
-            &[&state.units[*i].spec.id],
+            &[&state.units[*i].id],
             format!(
                 "{} reinforce {} and fight with their front rank (Reinforcing a Combat).",
                 names.join(", "),
-                state.units[*i].spec.name
+                state.units[*i].name
             ),
         ));
     }
@@ -428,7 +419,7 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
             // The attacker is the active side's unit, unless it is a
             // square or a battery, which cannot attack: then the combat is
             // one the other unit began on its own turn.
-            let (mut a, mut d) = if state.units[i].spec.side == active {
+            let (mut a, mut d) = if state.units[i].side == active {
                 (i, j)
             } else {
                 (j, i)
@@ -436,16 +427,16 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
             // A masse that fights cavalry as a square cannot attack it
             // either.
             let cannot_attack = |k: usize, other: usize| {
-                state.units[k].spec.formation == "square"
-                    || arm_of(&state.units[k].spec) == Some(Arm::Artillery)
+                state.units[k].rules.formation == "square"
+                    || arm_of(&state.units[k]) == Some(Arm::Artillery)
                     || masse_as_square(state, &table, k, other)
             };
             if cannot_attack(a, d) && !cannot_attack(d, a) {
                 std::mem::swap(&mut a, &mut d);
             }
-            let aid = state.units[a].spec.id.clone();
-            let did = state.units[d].spec.id.clone();
-            let continuing = !facts.charged.contains(&aid) || state.units[d].status.in_combat;
+            let aid = state.units[a].id.clone();
+            let did = state.units[d].id.clone();
+            let continuing = !facts.charged.contains(&aid) || state.units[d].rules.status.in_combat;
             let faces = |me: usize| -> BTreeSet<Face> {
                 let Some(r) = table.rects[me] else {
                     return BTreeSet::new();
@@ -476,7 +467,7 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
                         &[&aid, &did],
                         format!(
                             "{} and {} do not fight: {e}.",
-                            state.units[a].spec.name, state.units[d].spec.name
+                            state.units[a].name, state.units[d].name
                         ),
                     ));
                     continue;
@@ -508,10 +499,10 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
             let outcome = if several {
                 format!(
                     "{} scores {} {} and {} scores {}; who lost is settled on each unit's hits of the whole round, in all its fights (Eligible Figures in Combat: \"If a unit is under attack by multiple enemies, the unit divides its dice as evenly as possible among all enemy units.\").",
-                    state.units[a].spec.name,
+                    state.units[a].name,
                     r.attacker.hits,
                     if r.attacker.hits == 1 { "hit" } else { "hits" },
-                    state.units[d].spec.name,
+                    state.units[d].name,
                     r.defender.hits
                 )
             } else {
@@ -522,12 +513,12 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
                 &[&aid, &did],
                 format!(
                     "{} ({} points, {} dice needing {}, rolled {:?}) against {} ({} points, {} dice needing {}, rolled {:?}): {}{}{}",
-                    state.units[a].spec.name,
+                    state.units[a].name,
                     r.attacker.points,
                     r.attacker.dice,
                     tables::needed_text(r.attacker.needed),
                     r.attacker.rolls,
-                    state.units[d].spec.name,
+                    state.units[d].name,
                     r.defender.points,
                     r.defender.dice,
                     tables::needed_text(r.defender.needed),
@@ -541,7 +532,7 @@ pub fn resolve(state: &mut GameState, facts: &TurnFacts, dice: &mut dyn Dice) ->
                     if apart.contains(&key) {
                         format!(
                             " {} ended its charge within 1\" of {} without touching it and counts as attacking it (Zones of Control): they fight this round only.",
-                            state.units[a].spec.name, state.units[d].spec.name
+                            state.units[a].name, state.units[d].name
                         )
                     } else {
                         String::new()
@@ -600,11 +591,9 @@ fn record_pair(
 /// "If a unit suffers more hits than it inflicts in a given round of
 /// combat, it has lost"; Russia: "Russian infantry does not lose a round of
 /// combat unless it suffers at least two more hits than it inflicted."
-fn lost(state: &GameState, i: usize, t: &Tally) -> bool {
+fn lost(state: &State, i: usize, t: &Tally) -> bool {
     let u = &state.units[i];
-    if nation_of(state, &u.spec.side) == Some(Nation::Russia)
-        && arm_of(&u.spec) == Some(Arm::Infantry)
-    {
+    if nation_of(state, &u.side) == Some(Nation::Russia) && arm_of(u) == Some(Arm::Infantry) {
         t.suffered >= t.inflicted + 2
     } else {
         t.suffered > t.inflicted
@@ -627,7 +616,7 @@ fn centre_of(table: &Table, units: &[usize]) -> Option<Point> {
 /// Applies every unit's round: hits, the loser's rout hits and retreat,
 /// the winners' disorder, overruns and bounces; then the combat status.
 fn settle(
-    state: &mut GameState,
+    state: &mut State,
     table: &mut Table,
     contacts: &BTreeMap<usize, Vec<usize>>,
     apart: &BTreeSet<(usize, usize)>,
@@ -640,16 +629,17 @@ fn settle(
     // Units removed by the round itself, with the reason.
     let mut removals: Vec<(usize, String)> = Vec::new();
     for (&i, t) in tally {
-        let id = state.units[i].spec.id.clone();
-        let name = state.units[i].spec.name.clone();
-        let is_guns = arm_of(&state.units[i].spec) == Some(Arm::Artillery);
-        let is_infantry = arm_of(&state.units[i].spec) == Some(Arm::Infantry);
+        let id = state.units[i].id.clone();
+        let name = state.units[i].name.clone();
+        let is_guns = arm_of(&state.units[i]) == Some(Arm::Artillery);
+        let is_infantry = arm_of(&state.units[i]) == Some(Arm::Infantry);
         // The die the combat call rolled stands whatever became of the unit
         // (crews overrun count the hits scored against them, ruling STC-17).
         if let Some(roll) = t.general_roll {
-            let attached = state.generals.iter().position(|g| {
-                g.lost.is_none() && g.spec.attached_to.as_deref() == Some(id.as_str())
-            });
+            let attached = state
+                .generals
+                .iter()
+                .position(|g| g.lost.is_none() && g.attached_to.as_deref() == Some(id.as_str()));
             if let Some(n) = attached {
                 super::shooting::general_rolled(state, n, i, t.suffered, true, roll, events);
             }
@@ -667,22 +657,22 @@ fn settle(
             super::shooting::general_risk(state, i, t.suffered, true, dice, events);
         }
         let u = &state.units[i];
-        let wide_cav = wider_basing(state) && arm_of(&u.spec) == Some(Arm::Cavalry);
+        let wide_cav = wider_basing(state) && arm_of(u) == Some(Arm::Cavalry);
         let loses = t.guns_held_by.is_some() || (!is_guns_pairing(state, t) && lost(state, i, t));
         if loses {
             if t.opposite_sides {
                 removals.push((i, "Retreat Moves, restriction 5: \"If a unit is under attack from two opposite sides, and it loses the close combat round, it cannot retreat and is eliminated.\"".to_string()));
                 continue;
             }
-            let (inches, listed) = tables::combat_loser(u.shaken || t.shaken_or_flanked);
+            let (inches, listed) = tables::combat_loser(u.rules.shaken || t.shaken_or_flanked);
             let cavalry_enemy = t
                 .enemies
                 .iter()
-                .any(|&e| arm_of(&state.units[e].spec) == Some(Arm::Cavalry));
+                .any(|&e| arm_of(&state.units[e]) == Some(Arm::Cavalry));
             let mut rout = listed;
             let mut why = format!(
                 "Combat Results to Loser: {}retreats {inches} inches, becomes shaken, and suffers {listed} rout hits",
-                if u.shaken || t.shaken_or_flanked {
+                if u.rules.shaken || t.shaken_or_flanked {
                     "already shaken, or under flank/rear attack: "
                 } else {
                     ""
@@ -699,7 +689,7 @@ fn settle(
                 why.push_str(&format!("; Wider Cavalry Basing, one less: {rout}"));
             }
             let u = &mut state.units[i];
-            u.shaken = true;
+            u.rules.shaken = true;
             apply_rout_hits(u, rout);
             events.push(event(
                 "rout",
@@ -713,13 +703,13 @@ fn settle(
             ));
             let cause = if t.enemies.len() == 1 {
                 let e = t.enemies[0];
-                table.rects[e].map(|r| Cause::Unit(r, state.units[e].spec.id.clone()))
+                table.rects[e].map(|r| Cause::Unit(r, state.units[e].id.clone()))
             } else {
                 centre_of(table, &t.enemies).map(Cause::Point)
             };
             // Boats: "If the disembarking troops lose the combat, they must
             // retreat one move in their boats."
-            let d = if super::boats::landing(&state.units[i].spec) {
+            let d = if super::boats::landing(&state.units[i]) {
                 landed_lost.push(i);
                 super::boats::BOAT_MOVE
             } else {
@@ -728,7 +718,7 @@ fn settle(
             // Regimental Guns: "If the infantry unit loses a round of combat
             // and must retreat, it must abandon the gun."
             if super::fighting::regimental_gun(state, i) {
-                state.units[i].status.regimental_gun_lost =
+                state.units[i].rules.status.regimental_gun_lost =
                     Some("abandoned when the battalion lost a round of combat".to_string());
                 events.push(event(
                     "gun-abandoned",
@@ -745,11 +735,11 @@ fn settle(
             // Cavalry Bouncing off Squares: "the cavalry unit must still
             // make a retreat move of at least four inches. The cavalry unit
             // is disordered but not shaken."
-            state.units[i].disordered = true;
+            state.units[i].rules.disordered = true;
             if let Some(r) = table.rects[sq] {
                 retreats.push((
                     i,
-                    Cause::Unit(r, state.units[sq].spec.id.clone()),
+                    Cause::Unit(r, state.units[sq].id.clone()),
                     Hundredths::from(tables::BOUNCE_OFF_SQUARE_INCHES) * 100,
                 ));
             }
@@ -765,11 +755,11 @@ fn settle(
             })
         });
         if !is_guns && (won || t.suffered > 0) {
-            state.units[i].disordered = true;
+            state.units[i].rules.disordered = true;
         }
     }
     for (i, why) in removals {
-        let id = state.units[i].spec.id.clone();
+        let id = state.units[i].id.clone();
         eliminate(state, table, i, "combat", &[&id], &why, events);
     }
     // Where each retreating unit stands before it retreats, with the
@@ -777,8 +767,7 @@ fn settle(
     let before: BTreeMap<usize, Rect> = retreats
         .iter()
         .filter_map(|(i, _, _)| {
-            crate::rules::sound_the_charge::basing::footprint(&state.units[*i].spec)
-                .map(|r| (*i, r))
+            crate::rules::sound_the_charge::basing::footprint(&state.units[*i]).map(|r| (*i, r))
         })
         .collect();
     for (i, cause, d) in retreats {
@@ -786,13 +775,13 @@ fn settle(
             continue;
         }
         let bounced = tally.get(&i).is_some_and(|t| t.bounced_from.is_some());
-        let was_shaken = state.units[i].shaken;
+        let was_shaken = state.units[i].rules.shaken;
         let outcome = retreat_in(state, table, i, cause, d, events);
         if bounced && matches!(outcome, RetreatOutcome::Retreated { .. }) {
-            state.units[i].shaken = was_shaken;
+            state.units[i].rules.shaken = was_shaken;
             // "The cavalry unit is disordered but not shaken": the retreat's
             // words say so too.
-            let id = &state.units[i].spec.id;
+            let id = &state.units[i].id;
             if !was_shaken
                 && let Some(e) = events
                     .iter_mut()
@@ -834,15 +823,15 @@ fn settle(
         if u.eliminated.is_some() {
             continue;
         }
-        u.status.combat_rounds += 1;
-        u.status.last_combat_turn = turn;
+        u.rules.status.combat_rounds += 1;
+        u.rules.status.last_combat_turn = turn;
         if blown_rule
-            && arm_of(&u.spec) == Some(Arm::Cavalry)
-            && u.status.combat_rounds >= BLOWN_AFTER
-            && !u.status.blown
+            && arm_of(u) == Some(Arm::Cavalry)
+            && u.rules.status.combat_rounds >= BLOWN_AFTER
+            && !u.rules.status.blown
         {
-            u.status.blown = true;
-            let (id, name) = (u.spec.id.clone(), u.spec.name.clone());
+            u.rules.status.blown = true;
+            let (id, name) = (u.id.clone(), u.name.clone());
             events.push(event(
                 "combat",
                 &[&id],
@@ -851,22 +840,22 @@ fn settle(
         }
     }
     for i in 0..state.units.len() {
-        let side = state.units[i].spec.side.clone();
+        let side = state.units[i].side.clone();
         let still = in_play(&state.units[i])
             && table
                 .within(i, CONTACT)
                 .into_iter()
-                .any(|j| state.units[j].spec.side != side);
-        state.units[i].status.in_combat = still;
+                .any(|j| state.units[j].side != side);
+        state.units[i].rules.status.in_combat = still;
     }
 }
 
 /// Whether the unit's only fights were against or as a battery decided all
 /// or nothing (its loss is decided by the pair, not by the count).
-fn is_guns_pairing(state: &GameState, t: &Tally) -> bool {
+fn is_guns_pairing(state: &State, t: &Tally) -> bool {
     t.enemies
         .iter()
-        .all(|&e| arm_of(&state.units[e].spec) == Some(Arm::Artillery))
+        .all(|&e| arm_of(&state.units[e]) == Some(Arm::Artillery))
         && !t.enemies.is_empty()
 }
 

@@ -9,7 +9,7 @@ use crate::geometry::{
 use crate::geometry::{Hundredths, Point};
 use crate::rules::board::{Location, Terrain, TerrainShape};
 use crate::rules::sound_the_charge::setup::{Arm, arm};
-use crate::rules::state::{GameState, UnitState};
+use crate::rules::sound_the_charge::state::{State, Unit};
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::fighting::{GRID_CELL, Grid, bounds};
@@ -28,7 +28,7 @@ pub const COMMAND_RADIUS: Hundredths = 800;
 
 /// The table as the phases see it.
 pub struct Field<'a> {
-    pub state: &'a GameState,
+    pub state: &'a State,
     /// Each unit's footprint, by its index in `state.units`; `None` for a
     /// unit out of play or without a footprint.
     rects: Vec<Option<Rect>>,
@@ -43,7 +43,7 @@ pub struct Field<'a> {
 }
 
 impl<'a> Field<'a> {
-    pub fn new(state: &'a GameState) -> Field<'a> {
+    pub fn new(state: &'a State) -> Field<'a> {
         let rects = state
             .units
             .iter()
@@ -51,14 +51,14 @@ impl<'a> Field<'a> {
                 if u.eliminated.is_some() {
                     None
                 } else {
-                    crate::rules::sound_the_charge::basing::footprint(&u.spec)
+                    crate::rules::sound_the_charge::basing::footprint(u)
                 }
             })
             .collect::<Vec<_>>();
         let grid = Grid::new(&rects, GRID_CELL);
         let mut ids = BTreeMap::new();
         for (i, u) in state.units.iter().enumerate() {
-            ids.entry(u.spec.id.as_str()).or_insert(i);
+            ids.entry(u.id.as_str()).or_insert(i);
         }
         let mut general_cells: BTreeMap<(i64, i64), Vec<usize>> = BTreeMap::new();
         let mut attached = BTreeSet::new();
@@ -66,7 +66,7 @@ impl<'a> Field<'a> {
             if general.lost.is_some() {
                 continue;
             }
-            match (&general.spec.attached_to, general.spec.location) {
+            match (&general.attached_to, general.location) {
                 (Some(unit), _) => {
                     attached.insert(unit.as_str());
                 }
@@ -92,7 +92,7 @@ impl<'a> Field<'a> {
         self.ids.get(id).copied()
     }
 
-    pub fn unit(&self, i: usize) -> &'a UnitState {
+    pub fn unit(&self, i: usize) -> &'a Unit {
         &self.state.units[i]
     }
 
@@ -122,13 +122,13 @@ impl<'a> Field<'a> {
     /// Units on the table of another side than `side`.
     pub fn enemies_of<'s>(&'s self, side: &'s str) -> impl Iterator<Item = usize> + 's {
         self.on_table()
-            .filter(move |&i| self.state.units[i].spec.side != side)
+            .filter(move |&i| self.state.units[i].side != side)
     }
 
     /// Units on the table of `side`.
     pub fn friends_of<'s>(&'s self, side: &'s str) -> impl Iterator<Item = usize> + 's {
         self.on_table()
-            .filter(move |&i| self.state.units[i].spec.side == side)
+            .filter(move |&i| self.state.units[i].side == side)
     }
 
     /// Enemy units touching unit `i`.
@@ -136,11 +136,11 @@ impl<'a> Field<'a> {
         let Some(r) = self.rect(i) else {
             return Vec::new();
         };
-        let side = &self.state.units[i].spec.side;
+        let side = &self.state.units[i].side;
         self.grid
             .near_rect(&r, CONTACT)
             .into_iter()
-            .filter(|&j| self.state.units[j].spec.side != *side)
+            .filter(|&j| self.state.units[j].side != *side)
             .filter(|&j| self.rect(j).is_some_and(|o| touches(&r, &o)))
             .collect()
     }
@@ -156,7 +156,7 @@ impl<'a> Field<'a> {
         self.grid
             .near_rect(rect, ZONE_OF_CONTROL)
             .into_iter()
-            .filter(|&j| self.state.units[j].spec.side != side)
+            .filter(|&j| self.state.units[j].side != side)
             .filter(|j| !except.contains(j))
             .filter(|&j| {
                 self.rect(j)
@@ -218,7 +218,7 @@ impl<'a> Field<'a> {
     ) -> Vec<usize> {
         self.near_box(area, d)
             .into_iter()
-            .filter(|&j| self.state.units[j].spec.side != side)
+            .filter(|&j| self.state.units[j].side != side)
             .collect()
     }
 
@@ -247,13 +247,13 @@ impl<'a> Field<'a> {
         if general.lost.is_some() {
             return None;
         }
-        if let Some(unit) = &general.spec.attached_to {
+        if let Some(unit) = &general.attached_to {
             return self
                 .index(unit)
                 .and_then(|i| self.rect(i))
                 .map(|r| r.front_centre);
         }
-        match general.spec.location {
+        match general.location {
             Location::Table { x, y } => Some(Point { x, y }),
             Location::Hex { .. } => None,
         }
@@ -261,7 +261,7 @@ impl<'a> Field<'a> {
 
     /// Whether a general is attached to unit `i`.
     pub fn general_attached(&self, i: usize) -> bool {
-        self.attached.contains(self.state.units[i].spec.id.as_str())
+        self.attached.contains(self.state.units[i].id.as_str())
     }
 
     /// Command Radius: "A unit within CR of a general acts normally". A
@@ -275,7 +275,7 @@ impl<'a> Field<'a> {
         let Some(r) = self.rect(i) else {
             return false;
         };
-        let side = &self.state.units[i].spec.side;
+        let side = &self.state.units[i].side;
         let (x0, y0, x1, y1) = bounds(&r);
         let c = COMMAND_RADIUS;
         let cells = ((x0 - c).div_euclid(c)..=(x1 + c).div_euclid(c)).flat_map(|cx| {
@@ -286,7 +286,7 @@ impl<'a> Field<'a> {
             .flatten()
             .any(|&g| {
                 let general = &self.state.generals[g];
-                general.spec.side == *side
+                general.side == *side
                     && self
                         .general_at(g)
                         .is_some_and(|p| point_is_within_rect(p, &r, COMMAND_RADIUS))
@@ -295,12 +295,12 @@ impl<'a> Field<'a> {
 
     /// The unit's arm, if its troop type is known.
     pub fn arm(&self, i: usize) -> Option<Arm> {
-        arm(&self.state.units[i].spec.troop_type)
+        arm(&self.state.units[i].rules.troop_type)
     }
 
     /// Whether the unit is skirmishing.
     pub fn is_skirmishing(&self, i: usize) -> bool {
-        self.state.units[i].spec.formation == "skirmish"
+        self.state.units[i].rules.formation == "skirmish"
     }
 
     /// The table's size, if it is a table.

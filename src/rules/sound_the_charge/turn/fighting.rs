@@ -3,20 +3,20 @@
 //! own terms, their footprints, command, cover, and a spatial grid so that
 //! target and contact queries cost a few neighbours, not every pair.
 //!
-//! Everything here reads the [`GameState`] and a [`TurnFacts`] (what the
+//! Everything here reads the [`State`] and a [`TurnFacts`] (what the
 //! movement phase did this turn); nothing here changes either.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::campaign::UnitSpec;
 use crate::geometry::{Hundredths, Point};
 use crate::geometry::{Rect, distance_to_rect, point_in_polygon};
 use crate::rules::board::TerrainShape;
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::basing;
 use crate::rules::sound_the_charge::setup::WIDER_CAVALRY_BASING;
+use crate::rules::sound_the_charge::state::State;
+use crate::rules::sound_the_charge::state::Unit;
 use crate::rules::sound_the_charge::tables::{Arm, Formation, Grade, Nation, Troop};
-use crate::rules::state::{GameState, UnitState};
 
 /// Generals: "Generals have a command radius (CR) of eight inches".
 pub const COMMAND_RADIUS: Hundredths = 800;
@@ -67,8 +67,8 @@ pub struct TurnFacts {
 /// The tables' troop type for a unit. Horse guns are "light or field
 /// caliber" and the unit does not say which: ruling STC-61 reads them as
 /// light guns.
-pub fn troop_of(spec: &UnitSpec) -> Option<Troop> {
-    Some(match spec.troop_type.as_str() {
+pub fn troop_of(spec: &Unit) -> Option<Troop> {
+    Some(match spec.rules.troop_type.as_str() {
         "line-infantry" => Troop::LineInfantry,
         "light-infantry" => Troop::LightInfantry,
         "light-cavalry" => Troop::LightCavalry,
@@ -81,90 +81,90 @@ pub fn troop_of(spec: &UnitSpec) -> Option<Troop> {
     })
 }
 
-pub fn arm_of(spec: &UnitSpec) -> Option<Arm> {
+pub fn arm_of(spec: &Unit) -> Option<Arm> {
     troop_of(spec).map(Troop::arm)
 }
 
 /// The unit's grade; the campaign check admits only A-D, so C, the middle,
 /// stands in for anything else.
-pub fn grade_of(spec: &UnitSpec) -> Grade {
-    Grade::parse(&spec.grade.to_lowercase()).unwrap_or(Grade::C)
+pub fn grade_of(spec: &Unit) -> Grade {
+    Grade::parse(&spec.rules.grade.to_lowercase()).unwrap_or(Grade::C)
 }
 
 /// The side's nation, for the national modifiers, when the campaign names one.
-pub fn nation_of(state: &GameState, side: &str) -> Option<Nation> {
+pub fn nation_of(state: &State, side: &str) -> Option<Nation> {
     state.nations.get(side).and_then(|n| Nation::parse(n))
 }
 
 /// The formation in the tables' terms; guns have none.
-pub fn formation_of(spec: &UnitSpec) -> Option<Formation> {
+pub fn formation_of(spec: &Unit) -> Option<Formation> {
     Formation::parse(stands_as(spec))
 }
 
 /// The formation a unit counts as for the tables ([`basing::counts_as`];
 /// the combat phase makes a masse a square against cavalry on its front or
 /// flanks).
-pub fn stands_as(spec: &UnitSpec) -> &str {
-    basing::counts_as(&spec.formation)
+pub fn stands_as(spec: &Unit) -> &str {
+    basing::counts_as(&spec.rules.formation)
 }
 
-pub fn option(state: &GameState, name: &str) -> bool {
+pub fn option(state: &State, name: &str) -> bool {
     state.options.iter().any(|o| o == name)
 }
 
-pub fn wider_basing(state: &GameState) -> bool {
+pub fn wider_basing(state: &State) -> bool {
     option(state, WIDER_CAVALRY_BASING)
 }
 
 /// Whether a unit is still on the table.
-pub fn in_play(u: &UnitState) -> bool {
-    u.eliminated.is_none() && u.spec.strength > 0
+pub fn in_play(u: &Unit) -> bool {
+    u.eliminated.is_none() && u.strength > 0
 }
 
-pub fn has_mark(spec: &UnitSpec, mark: &str) -> bool {
-    spec.marks.iter().any(|m| m == mark)
+pub fn has_mark(spec: &Unit, mark: &str) -> bool {
+    spec.rules.marks.iter().any(|m| m == mark)
 }
 
 /// Whether unit `i` has a regimental gun in action: the optional rule is in
 /// force, the scenario gave the battalion one (the `regimental-gun` mark),
 /// and it has been neither disabled nor abandoned (ruling STC-95).
-pub fn regimental_gun(state: &GameState, i: usize) -> bool {
+pub fn regimental_gun(state: &State, i: usize) -> bool {
     let u = &state.units[i];
     option(state, "regimental-guns")
-        && has_mark(&u.spec, "regimental-gun")
-        && u.status.regimental_gun_lost.is_none()
+        && has_mark(u, "regimental-gun")
+        && u.rules.status.regimental_gun_lost.is_none()
         && in_play(u)
 }
 
 /// "A unit is steady if it is not disordered and is in good morale."
-pub fn steady(u: &UnitState) -> bool {
-    !u.shaken && !u.disordered
+pub fn steady(u: &Unit) -> bool {
+    !u.rules.shaken && !u.rules.disordered
 }
 
 /// A general is attached to the unit and still in play.
-pub fn general_attached(state: &GameState, unit: &str) -> bool {
+pub fn general_attached(state: &State, unit: &str) -> bool {
     state
         .generals
         .iter()
-        .any(|g| g.lost.is_none() && g.spec.attached_to.as_deref() == Some(unit))
+        .any(|g| g.lost.is_none() && g.attached_to.as_deref() == Some(unit))
 }
 
 /// No general of the unit's side has it in command radius: "measured from
 /// the head of the general's figure to the nearest point of the target
 /// unit"; "a general's CR drops to zero if he attaches to a unit" (so an
 /// attached general commands only his own unit).
-pub fn no_general_in_cr(state: &GameState, u: &UnitState) -> bool {
-    let Some(rect) = basing::footprint(&u.spec) else {
+pub fn no_general_in_cr(state: &State, u: &Unit) -> bool {
+    let Some(rect) = basing::footprint(u) else {
         return false;
     };
     !state.generals.iter().any(|g| {
-        if g.lost.is_some() || g.spec.side != u.spec.side {
+        if g.lost.is_some() || g.side != u.side {
             return false;
         }
-        if let Some(to) = &g.spec.attached_to {
-            return *to == u.spec.id;
+        if let Some(to) = &g.attached_to {
+            return *to == u.id;
         }
-        match g.spec.location {
+        match g.location {
             crate::rules::board::Location::Table { x, y } => {
                 distance_to_rect(Point { x, y }, &rect) <= COMMAND_RADIUS
             }
@@ -175,12 +175,12 @@ pub fn no_general_in_cr(state: &GameState, u: &UnitState) -> bool {
 
 /// The figures a unit has in its front rank: "one die per four front-rank
 /// infantry figures", or its unlimbered gun models.
-pub fn front_rank_figures(spec: &UnitSpec) -> u32 {
+pub fn front_rank_figures(spec: &Unit) -> u32 {
     let n = spec.strength;
     match (arm_of(spec), stands_as(spec)) {
         (Some(Arm::Infantry), "line") => {
             let stands = n.div_ceil(4);
-            let ranks = spec.ranks.clamp(1, stands.max(1));
+            let ranks = spec.rules.ranks.clamp(1, stands.max(1));
             n.min(stands.div_ceil(ranks) * 4)
         }
         (Some(Arm::Infantry), "column") => n.min(4),
@@ -197,7 +197,7 @@ pub fn front_rank_figures(spec: &UnitSpec) -> u32 {
 /// first two ranks, regardless of width [...] A unit in square strikes with
 /// the side in contact plus the two adjacent sides." Guns: one die per model
 /// (ruling STC-3).
-pub fn combat_figures(spec: &UnitSpec) -> u32 {
+pub fn combat_figures(spec: &Unit) -> u32 {
     let n = spec.strength;
     let per_stand = match arm_of(spec) {
         Some(Arm::Infantry) => 4,
@@ -207,7 +207,7 @@ pub fn combat_figures(spec: &UnitSpec) -> u32 {
     match stands_as(spec) {
         "line" => {
             let stands = n.div_ceil(per_stand);
-            let ranks = spec.ranks.clamp(1, stands.max(1));
+            let ranks = spec.rules.ranks.clamp(1, stands.max(1));
             n.min(stands.div_ceil(ranks) * per_stand * 2)
         }
         "column" => n.min(per_stand * 2),
@@ -220,7 +220,7 @@ pub fn combat_figures(spec: &UnitSpec) -> u32 {
 /// deep, [...] or in square." (The enfilade is a matter of the line of fire
 /// and is judged by the shooter.) A column or a line in ranks with more than
 /// one stand is two ranks of figures deep.
-pub fn is_dense(spec: &UnitSpec) -> bool {
+pub fn is_dense(spec: &Unit) -> bool {
     // Boats: "Troops in boats are a dense target".
     if super::boats::in_boats(spec) {
         return true;
@@ -234,7 +234,7 @@ pub fn is_dense(spec: &UnitSpec) -> bool {
     match stands_as(spec) {
         "square" => true,
         "column" => stands > 1,
-        "line" => spec.ranks > 1 && stands > 1,
+        "line" => spec.rules.ranks > 1 && stands > 1,
         _ => false,
     }
 }
@@ -248,7 +248,7 @@ pub enum Cover {
 }
 
 /// Terrain areas whose kind is `kind` and that hold `p`.
-fn area_kinds_at(state: &GameState, p: Point) -> Vec<&str> {
+fn area_kinds_at(state: &State, p: Point) -> Vec<&str> {
     state
         .terrain
         .iter()
@@ -261,7 +261,7 @@ fn area_kinds_at(state: &GameState, p: Point) -> Vec<&str> {
 
 /// The terrain under a unit's centre of mass (ruling STC-62: a unit is in an
 /// area when its centre is).
-pub fn kinds_under<'a>(state: &'a GameState, rect: &Rect) -> Vec<&'a str> {
+pub fn kinds_under<'a>(state: &'a State, rect: &Rect) -> Vec<&'a str> {
     area_kinds_at(state, rect.centre())
 }
 
@@ -273,13 +273,7 @@ pub fn kinds_under<'a>(state: &'a GameState, rect: &Rect) -> Vec<&'a str> {
 /// obstacle or work covers a target when the line of fire crosses it within
 /// two inches of the target ("if the troops are within two inches of the
 /// works").
-pub fn shooting_cover(
-    state: &GameState,
-    target: &Rect,
-    from: Point,
-    to: Point,
-    troop: Troop,
-) -> Cover {
+pub fn shooting_cover(state: &State, target: &Rect, from: Point, to: Point, troop: Troop) -> Cover {
     let mut cover = Cover::Open;
     for kind in kinds_under(state, target) {
         let c = match kind {
@@ -319,7 +313,7 @@ pub fn shooting_cover(
 /// Cover a defender has in close combat: woods give none ("Soft cover vs.
 /// shooting but not combat"); town blocks "usually give hard cover in
 /// combat"; fieldworks hard "vs. all attacks"; linear obstacles soft.
-pub fn combat_cover(state: &GameState, defender: &Rect, attacker: &Rect) -> Cover {
+pub fn combat_cover(state: &State, defender: &Rect, attacker: &Rect) -> Cover {
     let mut cover = Cover::Open;
     for kind in kinds_under(state, defender) {
         cover = cover.max(match kind {
@@ -330,7 +324,7 @@ pub fn combat_cover(state: &GameState, defender: &Rect, attacker: &Rect) -> Cove
     shooting_lines_cover(state, attacker.centre(), defender.centre(), cover)
 }
 
-fn shooting_lines_cover(state: &GameState, from: Point, to: Point, mut cover: Cover) -> Cover {
+fn shooting_lines_cover(state: &State, from: Point, to: Point, mut cover: Cover) -> Cover {
     for t in &state.terrain {
         let TerrainShape::Line { points } = &t.shape else {
             continue;
@@ -350,7 +344,7 @@ fn shooting_lines_cover(state: &GameState, from: Point, to: Point, mut cover: Co
 /// Disordering terrain for "Skirmishers in disordering terrain such as
 /// woods, rough ground, towns, etc."; "a simple linear obstacle such as a
 /// wall or stream does not count".
-pub fn in_disordering_terrain(state: &GameState, rect: &Rect) -> bool {
+pub fn in_disordering_terrain(state: &State, rect: &Rect) -> bool {
     kinds_under(state, rect).iter().any(|k| {
         matches!(
             *k,
@@ -362,7 +356,7 @@ pub fn in_disordering_terrain(state: &GameState, rect: &Rect) -> bool {
 /// Whether the centre of `rect` is on a steep slope ("Attacking up steep
 /// slope: -1"; ruling STC-63: the state has no heights, so an attacker whose
 /// centre stands on a steep slope attacks up it).
-pub fn on_steep_slope(state: &GameState, rect: &Rect) -> bool {
+pub fn on_steep_slope(state: &State, rect: &Rect) -> bool {
     kinds_under(state, rect).contains(&"steep-slope")
 }
 
@@ -494,14 +488,14 @@ pub struct Table {
 pub const GRID_CELL: Hundredths = 800;
 
 impl Table {
-    pub fn new(state: &GameState) -> Table {
+    pub fn new(state: &State) -> Table {
         let rects = footprints(state);
         let grid = Grid::new(&rects, GRID_CELL);
         let ids = state
             .units
             .iter()
             .enumerate()
-            .map(|(i, u)| (u.spec.id.clone(), i))
+            .map(|(i, u)| (u.id.clone(), i))
             .collect();
         let mut generals: BTreeMap<(i64, i64), Vec<usize>> = BTreeMap::new();
         let mut attached: BTreeMap<String, Vec<usize>> = BTreeMap::new();
@@ -509,9 +503,9 @@ impl Table {
             if gs.lost.is_some() {
                 continue;
             }
-            if let Some(to) = &gs.spec.attached_to {
+            if let Some(to) = &gs.attached_to {
                 attached.entry(to.clone()).or_default().push(g);
-            } else if let crate::rules::board::Location::Table { x, y } = gs.spec.location {
+            } else if let crate::rules::board::Location::Table { x, y } = gs.location {
                 generals
                     .entry((x.div_euclid(COMMAND_RADIUS), y.div_euclid(COMMAND_RADIUS)))
                     .or_default()
@@ -534,15 +528,15 @@ impl Table {
 
     /// [`no_general_in_cr`] through the table's index of generals, so that
     /// a test costs the generals nearby, not every general.
-    pub fn no_general_in_cr(&self, state: &GameState, i: usize) -> bool {
+    pub fn no_general_in_cr(&self, state: &State, i: usize) -> bool {
         let u = &state.units[i];
         let Some(rect) = self.rects[i] else {
             return no_general_in_cr(state, u);
         };
-        let attached = self.attached.get(&u.spec.id).is_some_and(|gs| {
-            gs.iter()
-                .any(|&g| state.generals[g].spec.side == u.spec.side)
-        });
+        let attached = self
+            .attached
+            .get(&u.id)
+            .is_some_and(|gs| gs.iter().any(|&g| state.generals[g].side == u.side));
         if attached {
             return false;
         }
@@ -552,10 +546,10 @@ impl Table {
             for cy in (y0 - c).div_euclid(c)..=(y1 + c).div_euclid(c) {
                 for &g in self.generals.get(&(cx, cy)).into_iter().flatten() {
                     let gs = &state.generals[g];
-                    if gs.spec.side != u.spec.side {
+                    if gs.side != u.side {
                         continue;
                     }
-                    if let crate::rules::board::Location::Table { x, y } = gs.spec.location
+                    if let crate::rules::board::Location::Table { x, y } = gs.location
                         && distance_to_rect(Point { x, y }, &rect) <= COMMAND_RADIUS
                     {
                         return false;
@@ -568,12 +562,12 @@ impl Table {
 
     /// Takes unit `i`'s footprint again from the state after it moved,
     /// changed formation or left play.
-    pub fn refresh(&mut self, state: &GameState, i: usize) {
+    pub fn refresh(&mut self, state: &State, i: usize) {
         let new = state
             .units
             .get(i)
             .filter(|u| in_play(u))
-            .and_then(|u| basing::footprint(&u.spec));
+            .and_then(basing::footprint);
         if let Some(old) = self.rects[i] {
             self.grid.remove(i, &old);
         }
@@ -600,13 +594,13 @@ impl Table {
 }
 
 /// Footprints of every unit in play, by index into `state.units`.
-pub fn footprints(state: &GameState) -> Vec<Option<Rect>> {
+pub fn footprints(state: &State) -> Vec<Option<Rect>> {
     state
         .units
         .iter()
         .map(|u| {
             if in_play(u) {
-                basing::footprint(&u.spec)
+                basing::footprint(u)
             } else {
                 None
             }
@@ -616,8 +610,8 @@ pub fn footprints(state: &GameState) -> Vec<Option<Rect>> {
 
 /// The index of a unit named by id or by an unambiguous prefix of its name
 /// (lower case, single spaces), as orders name them.
-pub fn find_unit(state: &GameState, name: &str) -> Option<usize> {
-    if let Some(i) = state.units.iter().position(|u| u.spec.id == name) {
+pub fn find_unit(state: &State, name: &str) -> Option<usize> {
+    if let Some(i) = state.units.iter().position(|u| u.id == name) {
         return Some(i);
     }
     let norm = |s: &str| {
@@ -631,7 +625,7 @@ pub fn find_unit(state: &GameState, name: &str) -> Option<usize> {
         .units
         .iter()
         .enumerate()
-        .filter(|(_, u)| norm(&u.spec.name).starts_with(&want) || u.spec.id.to_lowercase() == want)
+        .filter(|(_, u)| norm(&u.name).starts_with(&want) || u.id.to_lowercase() == want)
         .map(|(i, _)| i)
         .collect();
     (hits.len() == 1).then(|| hits[0])
@@ -649,30 +643,30 @@ pub fn event(kind: &str, units: &[&str], text: impl Into<String>) -> Event {
 /// "Each hit a unit suffers removes one figure from the unit"; "Each hit
 /// against an artillery unit removes one gunner figure. The gun models
 /// themselves are never destroyed."
-pub fn apply_hits(u: &mut UnitState, hits: u32) {
-    if arm_of(&u.spec) == Some(Arm::Artillery) {
-        u.spec.gunners = u.spec.gunners.saturating_sub(hits);
+pub fn apply_hits(u: &mut Unit, hits: u32) {
+    if arm_of(u) == Some(Arm::Artillery) {
+        u.rules.gunners = u.rules.gunners.saturating_sub(hits);
     } else {
-        u.spec.strength = u.spec.strength.saturating_sub(hits);
+        u.strength = u.strength.saturating_sub(hits);
     }
-    u.status.loss_hits += hits;
+    u.rules.status.loss_hits += hits;
 }
 
 /// Rout Hits: "Each rout hit removes one figure from play the same as a loss
 /// hit. Rout hits are not regained during the battle."
-pub fn apply_rout_hits(u: &mut UnitState, hits: u32) {
-    if arm_of(&u.spec) == Some(Arm::Artillery) {
-        u.spec.gunners = u.spec.gunners.saturating_sub(hits);
+pub fn apply_rout_hits(u: &mut Unit, hits: u32) {
+    if arm_of(u) == Some(Arm::Artillery) {
+        u.rules.gunners = u.rules.gunners.saturating_sub(hits);
     } else {
-        u.spec.strength = u.spec.strength.saturating_sub(hits);
+        u.strength = u.strength.saturating_sub(hits);
     }
-    u.status.rout_hits += hits;
+    u.rules.status.rout_hits += hits;
 }
 
 impl TurnFacts {
     /// What the turn's movement did, from the turn's record and the units'
     /// status.
-    pub fn from_record(state: &GameState, record: &super::TurnRecord) -> TurnFacts {
+    pub fn from_record(state: &State, record: &super::TurnRecord) -> TurnFacts {
         let mut f = TurnFacts::default();
         for (id, m) in &record.moved {
             // Ruling STC-74: a change of formation or facing alone (no
@@ -696,27 +690,28 @@ impl TurnFacts {
             }
         }
         for u in &state.units {
-            let id = &u.spec.id;
-            if u.status.advanced_full_speed {
+            let id = &u.id;
+            if u.rules.status.advanced_full_speed {
                 f.advanced_full_speed.insert(id.clone());
             }
-            if u.status.last_advance == 0 && !record.moved.contains_key(id) {
+            if u.rules.status.last_advance == 0 && !record.moved.contains_key(id) {
                 f.stationary.insert(id.clone());
             }
             // Stationary Cavalry: "if it did not advance at least two
             // inches on its most-recent active turn, and it was not in
             // combat on the most-recent game turn".
-            if arm_of(&u.spec) == Some(Arm::Cavalry)
-                && u.status.last_advance < 200
+            if arm_of(u) == Some(Arm::Cavalry)
+                && u.rules.status.last_advance < 200
                 && !record
                     .charges
                     .iter()
                     .any(|c| c.attacker == *id && c.contacted)
-                && u.status.last_combat_turn + 1 < state.turn
+                && u.rules.status.last_combat_turn + 1 < state.turn
             {
                 f.stationary_cavalry.insert(id.clone());
             }
-            f.combat_rounds.insert(id.clone(), u.status.combat_rounds);
+            f.combat_rounds
+                .insert(id.clone(), u.rules.status.combat_rounds);
         }
         f
     }
@@ -727,6 +722,8 @@ pub(crate) mod testing {
     //! Small states for the unit tests of the turn's fighting modules.
     use super::*;
     use crate::rules::board::{Location, MapSpec};
+    use crate::rules::sound_the_charge::state::{StcUnit, Unit};
+    use crate::rules::state::Nothing;
 
     #[allow(clippy::too_many_arguments)]
     pub fn unit(
@@ -738,15 +735,19 @@ pub(crate) mod testing {
         formation: &str,
         at: (i64, i64),
         facing: u32,
-    ) -> UnitState {
-        UnitState {
-            spec: UnitSpec {
-                id: id.to_string(),
-                name: id.to_string(),
-                side: side.to_string(),
+    ) -> Unit {
+        Unit {
+            id: id.to_string(),
+            name: id.to_string(),
+            side: side.to_string(),
+            location: Location::Table { x: at.0, y: at.1 },
+            facing,
+            strength,
+            original_strength: strength,
+            eliminated: None,
+            rules: StcUnit {
                 troop_type: troop.to_string(),
                 grade: grade.to_string(),
-                strength,
                 gunners: if troop.ends_with("guns") {
                     strength * 2
                 } else {
@@ -755,20 +756,16 @@ pub(crate) mod testing {
                 formation: formation.to_string(),
                 ranks: 1,
                 figure_frontage: None,
-                location: Location::Table { x: at.0, y: at.1 },
-                facing,
                 marks: Vec::new(),
+                shaken: false,
+                disordered: false,
+                status: Default::default(),
             },
-            original_strength: strength,
-            shaken: false,
-            disordered: false,
-            eliminated: None,
-            status: Default::default(),
         }
     }
 
-    pub fn state(units: Vec<UnitState>) -> GameState {
-        GameState {
+    pub fn state(units: Vec<Unit>) -> State {
+        State {
             campaign: "test".to_string(),
             ruleset: "sound-the-charge".to_string(),
             turn: 1,
@@ -787,6 +784,8 @@ pub(crate) mod testing {
             options: Vec::new(),
             nations: BTreeMap::new(),
             finished: None,
+            params: Nothing::default(),
+            game: Nothing::default(),
         }
     }
 }
@@ -799,29 +798,29 @@ mod tests {
     #[test]
     fn front_rank_and_combat_figures() {
         let line = unit("a", "blue", "line-infantry", "C", 11, "line", (0, 0), 0);
-        assert_eq!(front_rank_figures(&line.spec), 11);
+        assert_eq!(front_rank_figures(&line), 11);
         let col = unit("a", "blue", "line-infantry", "C", 12, "column", (0, 0), 0);
-        assert_eq!(front_rank_figures(&col.spec), 4);
-        assert_eq!(combat_figures(&col.spec), 8);
-        assert!(is_dense(&col.spec));
-        assert!(!is_dense(&line.spec));
+        assert_eq!(front_rank_figures(&col), 4);
+        assert_eq!(combat_figures(&col), 8);
+        assert!(is_dense(&col));
+        assert!(!is_dense(&line));
         let cav = unit("c", "red", "heavy-cavalry", "B", 12, "line", (0, 0), 0);
-        assert_eq!(front_rank_figures(&cav.spec), 0);
-        assert_eq!(combat_figures(&cav.spec), 12);
+        assert_eq!(front_rank_figures(&cav), 0);
+        assert_eq!(combat_figures(&cav), 12);
     }
 
     #[test]
     fn shattered_at_a_quarter() {
         use super::super::army_morale::is_shattered;
         let mut u = unit("a", "blue", "line-infantry", "C", 12, "line", (0, 0), 0);
-        u.spec.strength = 4;
+        u.strength = 4;
         assert!(!is_shattered(&u));
-        u.spec.strength = 3;
+        u.strength = 3;
         assert!(is_shattered(&u));
         let mut g = unit("g", "blue", "field-guns", "C", 4, "unlimbered", (0, 0), 0);
-        g.spec.gunners = 3;
+        g.rules.gunners = 3;
         assert!(!is_shattered(&g));
-        g.spec.gunners = 2;
+        g.rules.gunners = 2;
         assert!(is_shattered(&g));
     }
 

@@ -34,12 +34,11 @@ pub mod validate;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::orders::{self, StcOrder};
+use super::orders::StcOrder;
 use crate::audit::dice::Dice;
 use crate::geometry::Hundredths;
-use crate::rules::orders::Order;
 use crate::rules::ruleset::Event;
-use crate::rules::state::GameState;
+use crate::rules::sound_the_charge::state::State;
 
 pub use field::Field;
 
@@ -129,45 +128,36 @@ impl TurnRecord {
     }
 }
 
-/// Reads accepted orders back into typed orders. The canonical text of an
-/// accepted order always parses (validation wrote it), so a line that does
-/// not is dropped with an event rather than a panic.
-pub fn typed_orders(side: &str, list: &[Order], events: &mut Vec<Event>) -> SideOrders {
-    let mut out = SideOrders {
+/// A side's accepted orders, each with its place in the side's canonical
+/// list as its line.
+fn given(side: &str, list: &[StcOrder]) -> SideOrders {
+    SideOrders {
         side: side.to_string(),
-        orders: Vec::new(),
-    };
-    for (i, order) in list.iter().enumerate() {
-        match orders::parse(&order.to_string()) {
-            Ok(parsed) => out.orders.push(Given {
+        orders: list
+            .iter()
+            .enumerate()
+            .map(|(i, order)| Given {
                 line: i + 1,
-                order: parsed,
-            }),
-            Err(e) => events.push(Event {
-                kind: "order-unreadable".to_string(),
-                units: order.unit.iter().cloned().collect(),
-                text: format!("The order `{order}` could not be read again ({e}); it is ignored."),
-            }),
-        }
+                order: order.clone(),
+            })
+            .collect(),
     }
-    out
 }
 
 /// Resolves one active turn: every phase in the order the rules give, then
 /// army morale and the turn's end. `orders` holds each side's accepted
 /// orders (a side that sent none is absent).
 pub fn run(
-    state: &GameState,
-    orders: &BTreeMap<String, Vec<Order>>,
+    state: &State,
+    orders: &BTreeMap<String, Vec<StcOrder>>,
     dice: &mut dyn Dice,
-) -> (GameState, Vec<Event>) {
+) -> (State, Vec<Event>) {
     let mut next = state.clone();
     let mut events = Vec::new();
     let active_side = state.active_side.clone();
-    let active = typed_orders(
+    let active = given(
         &active_side,
         orders.get(&active_side).map_or(&[][..], Vec::as_slice),
-        &mut events,
     );
     if !orders.contains_key(&active_side) {
         events.push(Event {
@@ -182,14 +172,14 @@ pub fn run(
         .sides
         .iter()
         .filter(|s| **s != active_side)
-        .map(|s| typed_orders(s, orders.get(s).map_or(&[][..], Vec::as_slice), &mut events))
+        .map(|s| given(s, orders.get(s).map_or(&[][..], Vec::as_slice)))
         .collect();
     let mut record = TurnRecord {
         disordered_at_start: state
             .units
             .iter()
-            .filter(|u| u.disordered && u.spec.side == active_side)
-            .map(|u| u.spec.id.clone())
+            .filter(|u| u.rules.disordered && u.side == active_side)
+            .map(|u| u.id.clone())
             .collect(),
         ..TurnRecord::default()
     };

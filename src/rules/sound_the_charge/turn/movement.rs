@@ -24,7 +24,7 @@ use crate::rules::board::{Location, TerrainShape};
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::basing;
 use crate::rules::sound_the_charge::setup::{Arm, arm};
-use crate::rules::state::{GameState, UnitState};
+use crate::rules::sound_the_charge::state::{State, Unit};
 
 /// Generals: "Generals move freely at 18" per turn."
 pub const GENERAL_MOVE: Hundredths = 1800;
@@ -134,20 +134,20 @@ fn grade_rank(grade: &str) -> u32 {
 
 /// Whether a unit is steady: "A unit is steady if it is not disordered and
 /// is in good morale."
-pub fn is_steady(u: &UnitState) -> bool {
-    !u.shaken && !u.disordered
+pub fn is_steady(u: &Unit) -> bool {
+    !u.rules.shaken && !u.rules.disordered
 }
 
 /// The side's nation, for the national modifiers.
-pub fn nation_of<'a>(state: &'a GameState, side: &str) -> Option<&'a str> {
+pub fn nation_of<'a>(state: &'a State, side: &str) -> Option<&'a str> {
     state.nations.get(side).map(String::as_str)
 }
 
 /// The grade a unit maneuvers as: "France, Switzerland: All troops maneuver
 /// as if one grade higher."
-fn maneuver_grade(state: &GameState, u: &UnitState) -> u32 {
-    let g = grade_rank(&u.spec.grade);
-    match nation_of(state, &u.spec.side) {
+fn maneuver_grade(state: &State, u: &Unit) -> u32 {
+    let g = grade_rank(&u.rules.grade);
+    match nation_of(state, &u.side) {
         Some("france" | "switzerland") => g.saturating_sub(1),
         _ => g,
     }
@@ -159,10 +159,10 @@ fn maneuver_grade(state: &GameState, u: &UnitState) -> u32 {
 /// disorder for D"; "Limbering and unlimbering takes half a move"; Austria:
 /// "Infantry in column may take half a turn to form or reform from
 /// battalion-masse."
-pub fn maneuver_cost(state: &GameState, u: &UnitState, to: Formation) -> (u32, bool) {
+pub fn maneuver_cost(state: &State, u: &Unit, to: Formation) -> (u32, bool) {
     let grade = maneuver_grade(state, u);
     let disorders = grade >= 3;
-    let masse = to == Formation::Masse || u.spec.formation == "masse";
+    let masse = to == Formation::Masse || u.rules.formation == "masse";
     if matches!(to, Formation::Limbered | Formation::Unlimbered) || masse {
         return (1, disorders);
     }
@@ -174,13 +174,13 @@ pub fn maneuver_cost(state: &GameState, u: &UnitState, to: Formation) -> (u32, b
 }
 
 fn formation_allowed(
-    state: &GameState,
-    u: &UnitState,
+    state: &State,
+    u: &Unit,
     to: Formation,
 ) -> Result<(), (&'static str, &'static str)> {
-    let a = arm(&u.spec.troop_type);
-    let light = u.spec.troop_type == "light-infantry";
-    let current = u.spec.formation.as_str();
+    let a = arm(&u.rules.troop_type);
+    let light = u.rules.troop_type == "light-infantry";
+    let current = u.rules.formation.as_str();
     match (to, a) {
         (Formation::Limbered | Formation::Unlimbered, Some(Arm::Guns)) => Ok(()),
         (Formation::Limbered | Formation::Unlimbered, _) => {
@@ -210,7 +210,7 @@ fn formation_allowed(
             FORMATIONS,
         )),
         (Formation::Masse, Some(Arm::Infantry))
-            if nation_of(state, &u.spec.side) == Some("austria")
+            if nation_of(state, &u.side) == Some("austria")
                 && (current == "column" || current == "masse") =>
         {
             Ok(())
@@ -246,7 +246,7 @@ fn refuse(problem: impl Into<String>, clause: &str) -> Result<(), Refusal> {
 /// Optional Rules, Interpenetration Restrictions: a move or charge `through`
 /// friends is refused under the option ("forbidden (except for retreat
 /// moves)").
-fn interpenetration_allowed(state: &GameState, through: &[UnitRef]) -> Result<(), Refusal> {
+fn interpenetration_allowed(state: &State, through: &[UnitRef]) -> Result<(), Refusal> {
     if !through.is_empty() && super::fighting::option(state, "interpenetration-restrictions") {
         return refuse(
             "interpenetration is forbidden (except for retreat moves)",
@@ -261,7 +261,7 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
     let id = order.unit().as_str();
     let active = state.active_side == side;
     // Generals take only the orders a general can carry out.
-    if let Some(g) = state.generals.iter().find(|g| g.spec.id == id) {
+    if let Some(g) = state.generals.iter().find(|g| g.id == id) {
         if let Some(why) = &g.lost {
             return refuse(format!("the general is out of play ({why})"), "Generals");
         }
@@ -273,7 +273,7 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
         }
         return match order {
             StcOrder::Hold { .. } | StcOrder::MoveTo { .. } | StcOrder::Attach { .. } => Ok(()),
-            StcOrder::Detach { .. } if g.spec.attached_to.is_some() => Ok(()),
+            StcOrder::Detach { .. } if g.attached_to.is_some() => Ok(()),
             StcOrder::Detach { .. } => refuse("the general is not attached to a unit", "Generals"),
             _ => refuse(
                 "a general moves (`move to`), attaches or detaches; he gives no other order",
@@ -287,11 +287,11 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
     if let Some(why) = &u.eliminated {
         return refuse(format!("the unit is no longer in play ({why})"), MOVEMENT);
     }
-    let a = arm(&u.spec.troop_type);
-    let skirmishing = u.spec.formation == "skirmish";
+    let a = arm(&u.rules.troop_type);
+    let skirmishing = u.rules.formation == "skirmish";
     let guns = a == Some(Arm::Guns);
     // Troops in boats row, land or hold (Optional Rules, Boats).
-    if active && super::boats::in_boats(&u.spec) {
+    if active && super::boats::in_boats(u) {
         super::boats::allowed(state, u, order)?;
     }
     if !active {
@@ -304,7 +304,7 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
                         "Charging and Evading, Evading",
                     );
                 }
-                if guns && (u.spec.gunners == 0 || u.status.gunners_at.is_some()) {
+                if guns && (u.rules.gunners == 0 || u.rules.status.gunners_at.is_some()) {
                     return refuse(
                         "the battery has no gunners at its guns to evade",
                         "Charging and Evading, Evading",
@@ -317,7 +317,9 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
                             "Charging and Evading, Evading",
                         );
                     }
-                    if state.unit(into.as_str()).map(|s| s.spec.formation.as_str())
+                    if state
+                        .unit(into.as_str())
+                        .map(|s| s.rules.formation.as_str())
                         != Some("square")
                     {
                         return refuse(
@@ -343,16 +345,16 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
     }
     let engaged = field.index(id).is_some_and(|i| field.is_engaged(i));
     if moves(order) || matches!(order, StcOrder::Form { .. } | StcOrder::Face { .. }) {
-        if u.status.in_combat && engaged {
+        if u.rules.status.in_combat && engaged {
             return refuse("units in a continuing close combat may not move", MOVEMENT);
         }
-        if u.status.boat.is_some() {
+        if u.rules.status.boat.is_some() {
             return refuse("the unit is in a boat", "Optional Rules, Boats");
         }
     }
     if moves(order)
         && !matches!(order, StcOrder::Retreat { .. })
-        && let Some((why, clause)) = may_not_move(&u.spec.formation)
+        && let Some((why, clause)) = may_not_move(&u.rules.formation)
         && maneuver_cost(state, u, Formation::Line).0 == 2
     {
         return refuse(why, clause);
@@ -365,7 +367,7 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
             through,
             ..
         } => {
-            if *road && !moves_at_column_rate(&u.spec.formation) {
+            if *road && !moves_at_column_rate(&u.rules.formation) {
                 return refuse(
                     "only \"a column or limbered battery\" moves at road speed",
                     "Terrain Suggestions, Roads",
@@ -392,7 +394,7 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
         StcOrder::Charge {
             target, through, ..
         } => {
-            if u.shaken {
+            if u.rules.shaken {
                 return refuse(
                     "the unit is shaken: shaken units may not charge",
                     "Charging and Evading, rule 5",
@@ -404,15 +406,15 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
                     "Charging and Evading, rule 5",
                 );
             }
-            if u.spec.formation == "masse" {
+            if u.rules.formation == "masse" {
                 return refuse(
                     "a unit in battalion-masse may not charge",
                     "National Modifiers, Austria",
                 );
             }
             if let Some(t) = state.unit(target.as_str()) {
-                let target_guns = arm(&t.spec.troop_type) == Some(Arm::Guns);
-                if skirmishing && !(target_guns || t.spec.formation == "skirmish") {
+                let target_guns = arm(&t.rules.troop_type) == Some(Arm::Guns);
+                if skirmishing && !(target_guns || t.rules.formation == "skirmish") {
                     return refuse(
                         "skirmishers may charge artillery and other skirmishers, but not close-order troops",
                         "Charging and Evading, rule 7",
@@ -420,7 +422,7 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
                 }
                 // A chateau is a town block too ("If a town block actually
                 // represents a single chateau").
-                if let Some(rect) = basing::footprint(&t.spec)
+                if let Some(rect) = basing::footprint(t)
                     && a != Some(Arm::Infantry)
                     && (field.is_on(&rect, "town-block") || field.is_on(&rect, "chateau"))
                 {
@@ -437,7 +439,7 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
             if let Err((why, clause)) = formation_allowed(state, u, *formation) {
                 return refuse(why, clause);
             }
-            if *formation == Formation::Unlimbered && u.spec.gunners == 0 {
+            if *formation == Formation::Unlimbered && u.rules.gunners == 0 {
                 return refuse(
                     "the battery has no gunners to unlimber it",
                     ARTILLERY_MOVEMENT,
@@ -446,7 +448,7 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
             Ok(())
         }
         StcOrder::Face { .. } => {
-            if u.spec.formation == "square" {
+            if u.rules.formation == "square" {
                 return refuse(
                     "a square already faces \"outward in all directions\"",
                     "Formations, 3",
@@ -455,16 +457,16 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
             Ok(())
         }
         StcOrder::Manhandle { .. } => {
-            if !guns || u.spec.formation != "unlimbered" {
+            if !guns || u.rules.formation != "unlimbered" {
                 return refuse("only unlimbered guns are manhandled", ARTILLERY_MOVEMENT);
             }
-            if u.status.gunners_at.is_some() || u.spec.gunners == 0 {
+            if u.rules.status.gunners_at.is_some() || u.rules.gunners == 0 {
                 return refuse("the gunners are away from their guns", ARTILLERY_MOVEMENT);
             }
             Ok(())
         }
         StcOrder::MoveTo { .. } => {
-            if skirmishing || (guns && u.status.gunners_at.is_some()) {
+            if skirmishing || (guns && u.rules.status.gunners_at.is_some()) {
                 Ok(())
             } else {
                 refuse(
@@ -475,13 +477,13 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
             }
         }
         StcOrder::LeaveGuns { .. } => {
-            if !guns || u.spec.gunners == 0 {
+            if !guns || u.rules.gunners == 0 {
                 return refuse(
                     "only a battery's gunners leave their guns",
                     ARTILLERY_MOVEMENT,
                 );
             }
-            if u.status.gunners_at.is_some() {
+            if u.rules.status.gunners_at.is_some() {
                 return refuse(
                     "the gunners have already left their guns",
                     ARTILLERY_MOVEMENT,
@@ -490,19 +492,20 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
             Ok(())
         }
         StcOrder::ManGuns { .. } => {
-            if u.status.gunners_at.is_none() {
+            if u.rules.status.gunners_at.is_none() {
                 return refuse("the gunners are at their guns", ARTILLERY_MOVEMENT);
             }
             Ok(())
         }
         StcOrder::SkirmishersOut { .. } => {
-            if a != Some(Arm::Infantry) || !matches!(u.spec.formation.as_str(), "line" | "column") {
+            if a != Some(Arm::Infantry) || !matches!(u.rules.formation.as_str(), "line" | "column")
+            {
                 return refuse(
                     "organic skirmishers belong to a battalion of infantry in line or column",
                     "Movement, Skirmish Screens",
                 );
             }
-            if u.status.skirmishers_out {
+            if u.rules.status.skirmishers_out {
                 return refuse(
                     "the skirmishers are already out",
                     "Movement, Skirmish Screens",
@@ -511,7 +514,7 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
             Ok(())
         }
         StcOrder::SkirmishersIn { .. } => {
-            if !u.status.skirmishers_out {
+            if !u.rules.status.skirmishers_out {
                 return refuse(
                     "the battalion has no skirmishers out",
                     "Movement, Skirmish Screens",
@@ -533,13 +536,13 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
             "Generals",
         ),
         StcOrder::Reform { .. } => {
-            if !u.disordered {
+            if !u.rules.disordered {
                 return refuse("the unit is not disordered", "Steadiness and Disorder");
             }
             Ok(())
         }
         StcOrder::Reinforce { friend, .. } => {
-            if u.shaken {
+            if u.rules.shaken {
                 return refuse(
                     "the unit is shaken: shaken units may not charge",
                     "Charging and Evading, rule 5",
@@ -640,9 +643,9 @@ pub struct Ground {
 }
 
 /// Terrain Suggestions: the ground under a footprint, for unit `u`.
-pub fn ground(field: &Field, u: &UnitState, rect: &Rect) -> Result<Ground, Blocked> {
-    let a = arm(&u.spec.troop_type);
-    let skirmish = u.spec.formation == "skirmish";
+pub fn ground(field: &Field, u: &Unit, rect: &Rect) -> Result<Ground, Blocked> {
+    let a = arm(&u.rules.troop_type);
+    let skirmish = u.rules.formation == "skirmish";
     let infantry = a == Some(Arm::Infantry);
     let mut g = Ground {
         factor: 1,
@@ -806,8 +809,8 @@ fn step_kind_factor(step: &Step, free: bool, slow_wheel: bool) -> Hundredths {
 }
 
 /// The least `steps` can cost from `start`: on open ground, through no one.
-fn least_cost(u: &UnitState, start: &Rect, steps: &[Step], free: bool) -> Hundredths {
-    let slow_wheel = grade_rank(&u.spec.grade) >= 3 || !is_steady(u);
+fn least_cost(u: &Unit, start: &Rect, steps: &[Step], free: bool) -> Hundredths {
+    let slow_wheel = grade_rank(&u.rules.grade) >= 3 || !is_steady(u);
     let mut at = *start;
     let mut cost = 0;
     for step in steps {
@@ -821,23 +824,23 @@ fn least_cost(u: &UnitState, start: &Rect, steps: &[Step], free: bool) -> Hundre
 /// ground, and everything that would stop it.
 pub fn plan_path(
     field: &Field,
-    u: &UnitState,
+    u: &Unit,
     i: usize,
     start: &Rect,
     steps: &[Step],
     rules: &PathRules,
 ) -> Result<PathPlan, Blocked> {
-    let side = u.spec.side.as_str();
+    let side = u.side.as_str();
     let unsteady = !is_steady(u);
-    let grade_d = grade_rank(&u.spec.grade) >= 3;
+    let grade_d = grade_rank(&u.rules.grade) >= 3;
     let mut at = *start;
     let mut cost = 0;
     let mut forward = 0;
     let mut disorders = false;
     let mut passed = Vec::new();
     let mut crosses_works = false;
-    let infantry = arm(&u.spec.troop_type) == Some(Arm::Infantry);
-    let skirmish = u.spec.formation == "skirmish";
+    let infantry = arm(&u.rules.troop_type) == Some(Arm::Infantry);
+    let skirmish = u.rules.formation == "skirmish";
     // Only the units near the ground the path sweeps can stop it.
     let area = swept_box(start, steps);
     let (others, other_rects) = field.rects_near_except(area, ZONE_OF_CONTROL, &[i]);
@@ -904,13 +907,10 @@ pub fn plan_path(
             if rules.exempt.contains(&j) {
                 continue;
             }
-            if other.spec.side != side {
-                return blocked(format!(
-                    "the way is blocked by the enemy {}",
-                    other.spec.name
-                ));
+            if other.side != side {
+                return blocked(format!("the way is blocked by the enemy {}", other.name));
             }
-            let friend_skirmishers = other.spec.formation == "skirmish";
+            let friend_skirmishers = other.rules.formation == "skirmish";
             if skirmish || friend_skirmishers || rules.through.contains(&j) {
                 if !passed.contains(&j) {
                     passed.push(j);
@@ -919,7 +919,7 @@ pub fn plan_path(
             }
             return blocked(format!(
                 "the way is blocked by {}; name it with `through` to pass through it at half speed",
-                other.spec.name
+                other.name
             ));
         }
         // Zones of Control: "You may not move a unit within 1" of an enemy
@@ -942,7 +942,7 @@ pub fn plan_path(
             let j = zones[k].0;
             return blocked(format!(
                 "the move would come within 1\" of the enemy {} ({ZONES})",
-                field.unit(j).spec.name
+                field.unit(j).name
             ));
         }
         at = next;
@@ -992,7 +992,7 @@ pub struct Mover {
 /// The phase in progress: the state being changed, a field kept in step
 /// with it, and what each unit has used.
 pub struct Phase<'s, 'e> {
-    pub state: &'s mut GameState,
+    pub state: &'s mut State,
     pub field: Field<'s>,
     pub movers: Vec<Mover>,
     pub record: &'e mut TurnRecord,
@@ -1009,23 +1009,23 @@ impl Phase<'_, '_> {
     }
 
     pub fn name(&self, i: usize) -> String {
-        self.state.units[i].spec.name.clone()
+        self.state.units[i].name.clone()
     }
 
     pub fn id(&self, i: usize) -> String {
-        self.state.units[i].spec.id.clone()
+        self.state.units[i].id.clone()
     }
 
     /// Puts unit `i` at `rect` (position and facing) in the state and the
     /// field.
     pub fn place(&mut self, i: usize, rect: Rect) {
         let u = &mut self.state.units[i];
-        u.spec.location = Location::Table {
+        u.location = Location::Table {
             x: rect.front_centre.x,
             y: rect.front_centre.y,
         };
-        u.spec.facing = rect.facing;
-        let r = basing::footprint(&u.spec);
+        u.facing = rect.facing;
+        let r = basing::footprint(u);
         self.field.set_rect(i, r);
     }
 
@@ -1050,7 +1050,7 @@ impl Phase<'_, '_> {
                 self.field
                     .in_contact(j)
                     .iter()
-                    .any(|&f| self.state.units[f].spec.side == side)
+                    .any(|&f| self.state.units[f].side == side)
             })
             .collect();
         for c in &self.record.charges {
@@ -1073,12 +1073,12 @@ impl Phase<'_, '_> {
         let Some(rect) = self.field.rect(i) else {
             return;
         };
-        let side = self.state.units[i].spec.side.clone();
+        let side = self.state.units[i].side.clone();
         let hit = self.field.overlapping(&rect, &[i]);
         let friends: Vec<usize> = hit
             .iter()
             .copied()
-            .filter(|&j| self.state.units[j].spec.side == side)
+            .filter(|&j| self.state.units[j].side == side)
             .collect();
         if friends.is_empty() {
             return;
@@ -1102,9 +1102,9 @@ impl Phase<'_, '_> {
             self.place(i, r);
         }
         let names: Vec<String> = friends.iter().map(|&j| self.name(j)).collect();
-        self.state.units[i].disordered = true;
+        self.state.units[i].rules.disordered = true;
         for &j in &friends {
-            self.state.units[j].disordered = true;
+            self.state.units[j].rules.disordered = true;
         }
         let (id, name) = (self.id(i), self.name(i));
         let mut units = vec![id];
@@ -1129,7 +1129,7 @@ impl Phase<'_, '_> {
 /// passive side's evades in answer to charges; then lone generals
 /// contacted by the enemy.
 pub fn phase(
-    state: &mut GameState,
+    state: &mut State,
     active: &SideOrders,
     passive: &[SideOrders],
     record: &mut TurnRecord,
@@ -1173,7 +1173,7 @@ pub fn phase(
     // most-recent active turn".
     let side = active.side.clone();
     for i in 0..p.state.units.len() {
-        if p.state.units[i].spec.side != side {
+        if p.state.units[i].side != side {
             continue;
         }
         let m = &p.movers[i];
@@ -1183,11 +1183,11 @@ pub fn phase(
         // used part of its allowance.
         let used = if m.moved { m.used } else { 0 };
         let u = &mut p.state.units[i];
-        u.status.last_advance = forward;
-        u.status.advanced_full_speed = forward > 0 && forward >= allowance;
+        u.rules.status.last_advance = forward;
+        u.rules.status.advanced_full_speed = forward > 0 && forward >= allowance;
         if moved {
             p.record.moved.insert(
-                u.spec.id.clone(),
+                u.id.clone(),
                 Moved {
                     distance: used,
                     allowance,
@@ -1199,19 +1199,19 @@ pub fn phase(
 }
 
 /// The allowance of unit `i` for the turn at full speed, before command.
-fn allowance(state: &GameState, field: &Field, i: usize) -> Hundredths {
+fn allowance(state: &State, field: &Field, i: usize) -> Hundredths {
     let u = &state.units[i];
-    let Some(r) = rates(&u.spec.troop_type, nation_of(state, &u.spec.side)) else {
+    let Some(r) = rates(&u.rules.troop_type, nation_of(state, &u.side)) else {
         return 0;
     };
-    if u.spec.formation == "skirmish" && !u.status.screening.is_empty() {
+    if u.rules.formation == "skirmish" && !u.rules.status.screening.is_empty() {
         // "you may advance the screen at column speed if it is screening a
         // series of advancing columns, and no part of the screen is more
         // than two inches from the columns".
         let own = field.rect(i);
-        let all_columns = u.status.screening.iter().all(|s| {
+        let all_columns = u.rules.status.screening.iter().all(|s| {
             field.index(s).is_some_and(|j| {
-                state.units[j].spec.formation == "column"
+                state.units[j].rules.formation == "column"
                     && match (own, field.rect(j)) {
                         (Some(a), Some(b)) => geometry::rect_is_within(&a, &b, 200),
                         _ => false,
@@ -1224,7 +1224,7 @@ fn allowance(state: &GameState, field: &Field, i: usize) -> Hundredths {
     }
     // Regimental Guns: the gun "must be in contact with it at all times"
     // and "moves at manhandled (line) speed", so the battalion keeps to it.
-    if moves_at_column_rate(&u.spec.formation) && !super::fighting::regimental_gun(state, i) {
+    if moves_at_column_rate(&u.rules.formation) && !super::fighting::regimental_gun(state, i) {
         r.column
     } else {
         r.line
@@ -1239,7 +1239,7 @@ fn carry_out(
     dice: &mut dyn Dice,
 ) {
     let id = order.unit().as_str();
-    if let Some(g) = p.state.generals.iter().position(|g| g.spec.id == id) {
+    if let Some(g) = p.state.generals.iter().position(|g| g.id == id) {
         general_order(p, g, order);
         return;
     }
@@ -1272,7 +1272,7 @@ fn carry_out(
             ..
         } => {
             let steps: Vec<Step> = steps.iter().map(kernel_step).collect();
-            if super::boats::in_boats(&p.state.units[i].spec) {
+            if super::boats::in_boats(&p.state.units[i]) {
                 super::boats::row(p, i, &steps);
                 return;
             }
@@ -1312,7 +1312,7 @@ fn carry_out(
         }
         StcOrder::Retreat { distance, .. } => voluntary_retreat(p, i, *distance),
         StcOrder::SkirmishersOut { .. } => {
-            p.state.units[i].status.skirmishers_out = true;
+            p.state.units[i].rules.status.skirmishers_out = true;
             let (id, name) = (p.id(i), p.name(i));
             p.event(
                 "skirmishers-out",
@@ -1321,7 +1321,7 @@ fn carry_out(
             );
         }
         StcOrder::SkirmishersIn { .. } => {
-            p.state.units[i].status.skirmishers_out = false;
+            p.state.units[i].rules.status.skirmishers_out = false;
             let (id, name) = (p.id(i), p.name(i));
             p.event(
                 "skirmishers-in",
@@ -1330,7 +1330,8 @@ fn carry_out(
             );
         }
         StcOrder::Screen { screened, .. } => {
-            p.state.units[i].status.screening = screened.iter().map(|s| s.0.clone()).collect();
+            p.state.units[i].rules.status.screening =
+                screened.iter().map(|s| s.0.clone()).collect();
             // A screen formed before it moves advances at the columns' rate.
             if !p.movers[i].moved {
                 let full = allowance(p.state, &p.field, i);
@@ -1385,11 +1386,11 @@ pub fn move_unit(
         return;
     }
     let u = p.state.units[i].clone();
-    if let Some((why, clause)) = may_not_move(&u.spec.formation) {
+    if let Some((why, clause)) = may_not_move(&u.rules.formation) {
         p.impossible(i, what, &format!("{why} ({clause})"));
         return;
     }
-    if arm(&u.spec.troop_type) == Some(Arm::Guns) && u.spec.formation == "unlimbered" {
+    if arm(&u.rules.troop_type) == Some(Arm::Guns) && u.rules.formation == "unlimbered" {
         p.impossible(
             i,
             what,
@@ -1397,8 +1398,8 @@ pub fn move_unit(
         );
         return;
     }
-    let free = u.spec.formation == "skirmish";
-    let bypass = p.bypassable(&u.spec.side, swept_box(&start, steps));
+    let free = u.rules.formation == "skirmish";
+    let bypass = p.bypassable(&u.side, swept_box(&start, steps));
     let rules = PathRules {
         through,
         exempt: &[],
@@ -1433,7 +1434,7 @@ pub fn move_unit(
         .passed
         .iter()
         .copied()
-        .filter(|&j| p.state.units[j].spec.formation != "skirmish")
+        .filter(|&j| p.state.units[j].rules.formation != "skirmish")
         .collect();
     // "Close-order troops may move or charge through a friendly unit at
     // half speed." (STC-45: the whole move is at half speed.)
@@ -1507,8 +1508,8 @@ pub fn move_unit(
     p.movers[i].moved = true;
     p.movers[i].forward += plan.forward;
     p.place(i, plan.end);
-    if plan.disorders && !p.state.units[i].disordered {
-        p.state.units[i].disordered = true;
+    if plan.disorders && !p.state.units[i].rules.disordered {
+        p.state.units[i].rules.disordered = true;
         let (id, name) = (p.id(i), p.name(i));
         p.event(
             "disordered",
@@ -1561,9 +1562,9 @@ pub fn maneuver(p: &mut Phase, i: usize, formation: Option<Formation>, facing: O
         );
         return;
     }
-    let mut spec = u.spec.clone();
+    let mut spec = u.clone();
     if let Some(f) = formation {
-        spec.formation = f.word().to_string();
+        spec.rules.formation = f.word().to_string();
     }
     if let Some(c) = facing {
         let turn = match c {
@@ -1603,7 +1604,7 @@ pub fn maneuver(p: &mut Phase, i: usize, formation: Option<Formation>, facing: O
     // share of the turn used is kept, the allowance is the new one.
     let old_allowance = p.movers[i].allowance;
     let mut changed = p.state.clone();
-    changed.units[i].spec.formation = spec.formation.clone();
+    changed.units[i].rules.formation = spec.rules.formation.clone();
     let fresh = allowance(&changed, &p.field, i);
     let fresh = if p.movers[i].in_command {
         fresh
@@ -1614,9 +1615,9 @@ pub fn maneuver(p: &mut Phase, i: usize, formation: Option<Formation>, facing: O
         p.movers[i].used = p.movers[i].used * fresh / old_allowance;
     }
     p.movers[i].allowance = fresh;
-    p.record.maneuvered.insert(u.spec.id.clone());
-    p.state.units[i].spec.formation = spec.formation.clone();
-    p.state.units[i].spec.facing = spec.facing;
+    p.record.maneuvered.insert(u.id.clone());
+    p.state.units[i].rules.formation = spec.rules.formation.clone();
+    p.state.units[i].facing = spec.facing;
     p.place(i, rect);
     let (id, name) = (p.id(i), p.name(i));
     let time = if halves == 1 {
@@ -1629,20 +1630,20 @@ pub fn maneuver(p: &mut Phase, i: usize, formation: Option<Formation>, facing: O
         &[&id],
         format!(
             "{name} forms {} facing {} ({time}).",
-            spec.formation, spec.facing
+            spec.rules.formation, spec.facing
         ),
     );
     // "The unit becomes disordered if it is Grade D. The unit becomes shaken
     // if already disordered."
-    if u.disordered {
-        p.state.units[i].shaken = true;
+    if u.rules.disordered {
+        p.state.units[i].rules.shaken = true;
         p.event(
             "shaken",
             &[&id],
             format!("{name} maneuvered while disordered and is shaken (Maneuvers)."),
         );
     } else if disorders {
-        p.state.units[i].disordered = true;
+        p.state.units[i].rules.disordered = true;
         p.event(
             "disordered",
             &[&id],
@@ -1653,7 +1654,7 @@ pub fn maneuver(p: &mut Phase, i: usize, formation: Option<Formation>, facing: O
     // inches of any enemy unit, the maneuvering unit becomes shaken at
     // once."
     if super::fighting::option(p.state, "pinning") {
-        let side = u.spec.side.clone();
+        let side = u.side.clone();
         let near = p
             .field
             .enemies_near(&side, bounds(&rect), PINNING_RANGE)
@@ -1663,8 +1664,8 @@ pub fn maneuver(p: &mut Phase, i: usize, formation: Option<Formation>, facing: O
                     .rect(j)
                     .is_some_and(|r| geometry::rect_is_within(&rect, &r, PINNING_RANGE))
             });
-        if near && !p.state.units[i].shaken {
-            p.state.units[i].shaken = true;
+        if near && !p.state.units[i].rules.shaken {
+            p.state.units[i].rules.shaken = true;
             p.event(
                 "shaken",
                 &[&id],
@@ -1689,7 +1690,7 @@ fn place_point(p: &Phase, place: &Place) -> Option<Point> {
             p.state
                 .generals
                 .iter()
-                .position(|g| g.spec.id == r.as_str())
+                .position(|g| g.id == r.as_str())
                 .and_then(|g| p.field.general_at(g))
         }
     }
@@ -1708,14 +1709,14 @@ fn free_move(p: &mut Phase, i: usize, to: &Place, toward: Option<&Place>) {
         p.impossible(i, what, "the place is not on the table");
         return;
     };
-    if let Some(from) = p.state.units[i].status.gunners_at {
+    if let Some(from) = p.state.units[i].rules.status.gunners_at {
         // Gunners away from their guns.
         let d = distance(from, target);
         if d > GUNNER_MOVE {
             p.impossible(i, what, &format!("gunners move 4\" like skirmishers and the spot is {} away ({ARTILLERY_MOVEMENT})", inches(d)));
             return;
         }
-        p.state.units[i].status.gunners_at = Some(target);
+        p.state.units[i].rules.status.gunners_at = Some(target);
         let (id, name) = (p.id(i), p.name(i));
         p.event(
             "gunners-move",
@@ -1771,12 +1772,12 @@ fn free_move(p: &mut Phase, i: usize, to: &Place, toward: Option<&Place>) {
         p.impossible(i, what, "the move would leave the table");
         return;
     }
-    let side = u.spec.side.clone();
+    let side = u.side.clone();
     let turned = Rect { facing, ..start };
     let area = box_of(&turned, &end);
     let (others, rects) = p.field.rects_near_except(area, ZONE_OF_CONTROL, &[i]);
     let mut hits = geometry::straight_move_hits(&turned, target, &rects);
-    hits.retain(|&k| p.state.units[others[k]].spec.side != side);
+    hits.retain(|&k| p.state.units[others[k]].side != side);
     if let Some(&k) = hits.first() {
         let other = p.name(others[k]);
         p.impossible(i, what, &format!("the way is blocked by the enemy {other}"));
@@ -1820,7 +1821,7 @@ fn leave_guns(p: &mut Phase, i: usize, to: Option<&Place>) {
         p.impossible(i, "leave the guns", &format!("gunners move 4\" like skirmishers and the spot is {} from the guns ({ARTILLERY_MOVEMENT})", inches(d)));
         return;
     }
-    p.state.units[i].status.gunners_at = Some(spot);
+    p.state.units[i].rules.status.gunners_at = Some(spot);
     p.movers[i].moved = true;
     let (id, name) = (p.id(i), p.name(i));
     p.event(
@@ -1835,7 +1836,7 @@ fn leave_guns(p: &mut Phase, i: usize, to: Option<&Place>) {
 }
 
 fn man_guns(p: &mut Phase, i: usize) {
-    let (Some(rect), Some(at)) = (p.field.rect(i), p.state.units[i].status.gunners_at) else {
+    let (Some(rect), Some(at)) = (p.field.rect(i), p.state.units[i].rules.status.gunners_at) else {
         return;
     };
     let d = geometry::distance_to_rect(at, &rect);
@@ -1850,7 +1851,7 @@ fn man_guns(p: &mut Phase, i: usize) {
         );
         return;
     }
-    p.state.units[i].status.gunners_at = None;
+    p.state.units[i].rules.status.gunners_at = None;
     p.movers[i].moved = true;
     let (id, name) = (p.id(i), p.name(i));
     p.event(
@@ -1861,8 +1862,8 @@ fn man_guns(p: &mut Phase, i: usize) {
 }
 
 fn general_order(p: &mut Phase, g: usize, order: &StcOrder) {
-    let gid = p.state.generals[g].spec.id.clone();
-    let gname = p.state.generals[g].spec.name.clone();
+    let gid = p.state.generals[g].id.clone();
+    let gname = p.state.generals[g].name.clone();
     let Some(from) = p.field.general_at(g) else {
         return;
     };
@@ -1895,7 +1896,7 @@ fn general_order(p: &mut Phase, g: usize, order: &StcOrder) {
                 refuse(p, "the spot is off the table".to_string());
                 return;
             }
-            let gs = &mut p.state.generals[g].spec;
+            let gs = &mut p.state.generals[g];
             gs.attached_to = None;
             gs.location = Location::Table {
                 x: target.x,
@@ -1926,7 +1927,7 @@ fn general_order(p: &mut Phase, g: usize, order: &StcOrder) {
                 return;
             }
             let at = rect.centre();
-            let gs = &mut p.state.generals[g].spec;
+            let gs = &mut p.state.generals[g];
             gs.attached_to = Some(to.0.clone());
             gs.location = Location::Table { x: at.x, y: at.y };
             let uname = p.name(i);
@@ -1937,7 +1938,7 @@ fn general_order(p: &mut Phase, g: usize, order: &StcOrder) {
             });
         }
         StcOrder::Detach { .. } => {
-            let gs = &mut p.state.generals[g].spec;
+            let gs = &mut p.state.generals[g];
             gs.attached_to = None;
             gs.location = Location::Table {
                 x: from.x,
@@ -1961,16 +1962,13 @@ fn generals_contacted(p: &mut Phase, dice: &mut dyn Dice) {
     let active = p.state.active_side.clone();
     for g in 0..p.state.generals.len() {
         let general = &p.state.generals[g];
-        if general.spec.side == active
-            || general.lost.is_some()
-            || general.spec.attached_to.is_some()
-        {
+        if general.side == active || general.lost.is_some() || general.attached_to.is_some() {
             continue;
         }
         let Some(at) = p.field.general_at(g) else {
             continue;
         };
-        let side = general.spec.side.clone();
+        let side = general.side.clone();
         let contact: Vec<usize> = p
             .field
             .enemies_near(&side, (at.x, at.y, at.x, at.y), 50)
@@ -1984,7 +1982,7 @@ fn generals_contacted(p: &mut Phase, dice: &mut dyn Dice) {
         let Some(&j) = contact.first() else {
             continue;
         };
-        let (gid, gname) = (general.spec.id.clone(), general.spec.name.clone());
+        let (gid, gname) = (general.id.clone(), general.name.clone());
         let roll = dice.roll(Die::D6, &format!("lone general contacted: {gname}"));
         if roll == 1 {
             p.state.generals[g].lost = Some("captured".to_string());
@@ -1993,7 +1991,7 @@ fn generals_contacted(p: &mut Phase, dice: &mut dyn Dice) {
                 units: vec![gid],
                 text: format!(
                     "{gname} is caught alone by {} and captured (rolled 1) (Generals).",
-                    p.state.units[j].spec.name
+                    p.state.units[j].name
                 ),
             });
             continue;
@@ -2033,13 +2031,13 @@ fn generals_contacted(p: &mut Phase, dice: &mut dyn Dice) {
         }
         match placed {
             Some(q) => {
-                p.state.generals[g].spec.location = Location::Table { x: q.x, y: q.y };
+                p.state.generals[g].location = Location::Table { x: q.x, y: q.y };
                 p.events.push(Event {
                     kind: "general-escapes".to_string(),
                     units: vec![gid],
                     text: format!(
                         "{gname} is contacted by {} but escapes (rolled {roll}) to {},{}.",
-                        p.state.units[j].spec.name,
+                        p.state.units[j].name,
                         coord(q.x),
                         coord(q.y)
                     ),
@@ -2052,7 +2050,7 @@ fn generals_contacted(p: &mut Phase, dice: &mut dyn Dice) {
                     units: vec![gid],
                     text: format!(
                         "{gname} is contacted by {} and has nowhere within 9\" to go: captured.",
-                        p.state.units[j].spec.name
+                        p.state.units[j].name
                     ),
                 });
             }
@@ -2071,7 +2069,7 @@ fn voluntary_retreat(p: &mut Phase, i: usize, wanted: Option<u32>) {
     let Some(start) = p.field.rect(i) else {
         return;
     };
-    let side = p.state.units[i].spec.side.clone();
+    let side = p.state.units[i].side.clone();
     let enemies: Vec<(usize, Rect)> = p
         .field
         .enemies_of(&side)
@@ -2128,7 +2126,7 @@ fn voluntary_retreat(p: &mut Phase, i: usize, wanted: Option<u32>) {
     let hits = geometry::straight_move_hits(&start, end.front_centre, &rects);
     if let Some(&k) = hits
         .iter()
-        .find(|&&k| p.state.units[others[k]].spec.side != side)
+        .find(|&&k| p.state.units[others[k]].side != side)
     {
         let other = p.name(others[k]);
         p.impossible(
@@ -2138,14 +2136,14 @@ fn voluntary_retreat(p: &mut Phase, i: usize, wanted: Option<u32>) {
         );
         return;
     }
-    let hits_taken = if p.state.units[i].shaken { 2 } else { 1 };
+    let hits_taken = if p.state.units[i].rules.shaken { 2 } else { 1 };
     p.movers[i].moved = true;
     p.movers[i].used = p.movers[i].allowance;
     p.place(i, end);
     let u = &mut p.state.units[i];
-    u.shaken = true;
-    u.status.rout_hits += hits_taken;
-    u.spec.strength = u.spec.strength.saturating_sub(hits_taken);
+    u.rules.shaken = true;
+    u.rules.status.rout_hits += hits_taken;
+    u.strength = u.strength.saturating_sub(hits_taken);
     let (id, name) = (p.id(i), p.name(i));
     p.event(
         "voluntary-retreat",
@@ -2158,7 +2156,7 @@ fn voluntary_retreat(p: &mut Phase, i: usize, wanted: Option<u32>) {
             if hits_taken == 1 { "" } else { "s" }
         ),
     );
-    let r = basing::footprint(&p.state.units[i].spec);
+    let r = basing::footprint(&p.state.units[i]);
     p.field.set_rect(i, r);
 }
 

@@ -10,8 +10,8 @@
 use super::fighting::kinds_under;
 use crate::geometry::Point;
 use crate::geometry::{Rect, distance, distance_to_rect, far_side_along};
+use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::tables::inches_text;
-use crate::rules::state::GameState;
 
 const HIGHER: &str =
     "(Overhead Fire: \"Guns may shoot overhead if on a higher elevation than the blocking unit.\")";
@@ -20,7 +20,7 @@ const TWICE: &str = "(Overhead Fire: \"If shooting over friends, measure the dis
 /// A unit's elevation (ruling STC-90): how many hill areas, `gentle-hill`
 /// or `steep-slope`, hold the centre of its footprint, so that a hill drawn
 /// as nested contours rises one step per contour. The ground is level 0.
-pub fn elevation(state: &GameState, rect: &Rect) -> usize {
+pub fn elevation(state: &State, rect: &Rect) -> usize {
     kinds_under(state, rect)
         .into_iter()
         .filter(|k| matches!(*k, "gentle-hill" | "steep-slope"))
@@ -31,7 +31,7 @@ pub fn elevation(state: &GameState, rect: &Rect) -> usize {
 /// to the target's nearest point `to`, may fire over a unit (`other`, named
 /// `name`) that stands in the line: `Ok` when they may, or why not.
 pub fn fire_over(
-    state: &GameState,
+    state: &State,
     guns: &Rect,
     from: Point,
     to: Point,

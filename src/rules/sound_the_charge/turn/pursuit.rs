@@ -14,8 +14,8 @@ use crate::geometry::{Rect, rect_distance, straight_move_hits};
 use crate::rules::board::{Location, MapSpec};
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::basing;
+use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::tables::{Arm, Nation};
-use crate::rules::state::GameState;
 
 /// Why a unit is out of play while it is off the table following up.
 pub const LEFT_FOLLOWING: &str = "left the table following up";
@@ -23,11 +23,11 @@ pub const LEFT_FOLLOWING: &str = "left the table following up";
 const CLAUSE: &str = "National Modifiers, Britain, Portugal";
 
 /// Whether unit `i` is cavalry that must test to follow up.
-pub fn follows_up(state: &GameState, i: usize) -> bool {
+pub fn follows_up(state: &State, i: usize) -> bool {
     let u = &state.units[i];
     in_play(u)
-        && arm_of(&u.spec) == Some(Arm::Cavalry)
-        && nation_of(state, &u.spec.side) == Some(Nation::Britain)
+        && arm_of(u) == Some(Arm::Cavalry)
+        && nation_of(state, &u.side) == Some(Nation::Britain)
 }
 
 /// The follow-up of cavalry `i` after its enemy `e` retreated from
@@ -36,7 +36,7 @@ pub fn follows_up(state: &GameState, i: usize) -> bool {
 /// the combat goes on; if the enemy was forced off the table, it leaves the
 /// table too. On 5-6 it holds its ground.
 pub fn follow_up(
-    state: &mut GameState,
+    state: &mut State,
     table: &mut Table,
     i: usize,
     e: usize,
@@ -44,10 +44,10 @@ pub fn follow_up(
     dice: &mut dyn Dice,
     events: &mut Vec<Event>,
 ) {
-    let id = state.units[i].spec.id.clone();
-    let name = state.units[i].spec.name.clone();
-    let eid = state.units[e].spec.id.clone();
-    let ename = state.units[e].spec.name.clone();
+    let id = state.units[i].id.clone();
+    let name = state.units[i].name.clone();
+    let eid = state.units[e].id.clone();
+    let ename = state.units[e].name.clone();
     let off_table = state.units[e].eliminated.as_deref() == Some(super::retreat::FORCED_OFF_TABLE);
     // An enemy gone for another cause, or shattered and about to leave play,
     // is not followed; nor does cavalry still held by another enemy break
@@ -57,11 +57,11 @@ pub fn follow_up(
     {
         return;
     }
-    let side = state.units[i].spec.side.clone();
+    let side = state.units[i].side.clone();
     let held = table
         .within(i, CONTACT)
         .into_iter()
-        .any(|j| j != e && state.units[j].spec.side != side && in_play(&state.units[j]));
+        .any(|j| j != e && state.units[j].side != side && in_play(&state.units[j]));
     if held {
         return;
     }
@@ -79,8 +79,8 @@ pub fn follow_up(
     if off_table {
         let u = &mut state.units[i];
         u.eliminated = Some(LEFT_FOLLOWING.to_string());
-        u.status.left_from = Some(mine.centre());
-        u.status.in_combat = false;
+        u.rules.status.left_from = Some(mine.centre());
+        u.rules.status.in_combat = false;
         table.refresh(state, i);
         events.push(event(
             "follow-up",
@@ -147,7 +147,7 @@ pub fn follow_up(
             &units,
             format!(
                 "{name} rolls {roll} but cannot follow up {ename}: {} is in the way.",
-                state.units[j].spec.name
+                state.units[j].name
             ),
         ));
         return;
@@ -168,7 +168,7 @@ pub fn follow_up(
         ));
         return;
     }
-    state.units[i].spec.location = Location::Table {
+    state.units[i].location = Location::Table {
         x: to.front_centre.x,
         y: to.front_centre.y,
     };
@@ -183,20 +183,20 @@ pub fn follow_up(
 /// The test at the start of the active side's turn for its cavalry off the
 /// table: on 5-6 it comes back at the edge nearest where it left, facing
 /// onto the table, in good order and morale, in the formation it had.
-pub fn returns(state: &mut GameState, dice: &mut dyn Dice, events: &mut Vec<Event>) {
+pub fn returns(state: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>) {
     let MapSpec::Table { width, depth } = state.map else {
         return;
     };
     let active = state.active_side.clone();
     for i in 0..state.units.len() {
         let u = &state.units[i];
-        if u.spec.side != active || u.eliminated.as_deref() != Some(LEFT_FOLLOWING) {
+        if u.side != active || u.eliminated.as_deref() != Some(LEFT_FOLLOWING) {
             continue;
         }
-        let Some(left) = u.status.left_from else {
+        let Some(left) = u.rules.status.left_from else {
             continue;
         };
-        let (id, name) = (u.spec.id.clone(), u.spec.name.clone());
+        let (id, name) = (u.id.clone(), u.name.clone());
         let roll = dice.roll(Die::D6, &format!("return to the table: {name}"));
         if roll < 5 {
             events.push(event(
@@ -209,16 +209,16 @@ pub fn returns(state: &mut GameState, dice: &mut dyn Dice, events: &mut Vec<Even
         match place_at_edge(state, i, left, width, depth) {
             Some(at) => {
                 let u = &mut state.units[i];
-                u.spec.location = Location::Table {
+                u.location = Location::Table {
                     x: at.front_centre.x,
                     y: at.front_centre.y,
                 };
-                u.spec.facing = at.facing;
+                u.facing = at.facing;
                 u.eliminated = None;
-                u.shaken = false;
-                u.disordered = false;
-                u.status.left_from = None;
-                u.status.in_combat = false;
+                u.rules.shaken = false;
+                u.rules.disordered = false;
+                u.rules.status.left_from = None;
+                u.rules.status.in_combat = false;
                 events.push(event(
                     "return",
                     &[&id],
@@ -237,8 +237,8 @@ pub fn returns(state: &mut GameState, dice: &mut dyn Dice, events: &mut Vec<Even
 /// The footprint at the table edge nearest `left`, facing onto the table,
 /// as near to `left` along the edge as other units allow (every half inch,
 /// either way, up to 12 inches).
-fn place_at_edge(state: &GameState, i: usize, left: Point, width: i64, depth: i64) -> Option<Rect> {
-    let spec = &state.units[i].spec;
+fn place_at_edge(state: &State, i: usize, left: Point, width: i64, depth: i64) -> Option<Rect> {
+    let spec = &state.units[i];
     // The edge nearest the point it left from, and the facing onto the table.
     let edges = [
         (left.y, 0u32),
@@ -268,7 +268,7 @@ fn place_at_edge(state: &GameState, i: usize, left: Point, width: i64, depth: i6
         .iter()
         .enumerate()
         .filter(|&(j, u)| j != i && in_play(u))
-        .filter_map(|(_, u)| basing::footprint(&u.spec).map(|r| (u.spec.side != *side, r)))
+        .filter_map(|(_, u)| basing::footprint(u).map(|r| (u.side != *side, r)))
         .collect();
     for k in 0..=48i64 {
         let shift = if k % 2 == 0 {
@@ -317,7 +317,7 @@ mod tests {
 
     /// Blue cavalry that left over the north edge (48") at x 36", and a red
     /// battalion standing `red_at`.
-    fn off_the_table(red_at: (i64, i64)) -> GameState {
+    fn off_the_table(red_at: (i64, i64)) -> State {
         let mut hussars = unit(
             "hus",
             "blue",
@@ -329,9 +329,9 @@ mod tests {
             0,
         );
         hussars.eliminated = Some(LEFT_FOLLOWING.to_string());
-        hussars.shaken = true;
-        hussars.disordered = true;
-        hussars.status.left_from = Some(Point { x: 3600, y: 4900 });
+        hussars.rules.shaken = true;
+        hussars.rules.disordered = true;
+        hussars.rules.status.left_from = Some(Point { x: 3600, y: 4900 });
         let foot = unit("foot", "red", "line-infantry", "C", 12, "line", red_at, 180);
         state(vec![hussars, foot])
     }
@@ -344,10 +344,10 @@ mod tests {
         returns(&mut s, &mut dice, &mut events);
         let u = &s.units[0];
         assert_eq!(u.eliminated, None, "{events:?}");
-        assert!(!u.shaken && !u.disordered);
+        assert!(!u.rules.shaken && !u.rules.disordered);
         // Facing south onto the table, its rear on the north edge.
-        let r = basing::footprint(&u.spec).expect("on the table");
-        assert_eq!(u.spec.facing, 180);
+        let r = basing::footprint(u).expect("on the table");
+        assert_eq!(u.facing, 180);
         assert_eq!(r.front_centre.x, 3600);
         assert!(r.is_inside_table(7200, 4800));
         assert_eq!(r.front_centre.y + r.depth, 4800);
@@ -370,8 +370,8 @@ mod tests {
         let mut dice = ForcedDice::new([6]);
         let mut events = Vec::new();
         returns(&mut s, &mut dice, &mut events);
-        let mine = basing::footprint(&s.units[0].spec).expect("returned");
-        let theirs = basing::footprint(&s.units[1].spec).expect("there");
+        let mine = basing::footprint(&s.units[0]).expect("returned");
+        let theirs = basing::footprint(&s.units[1]).expect("there");
         assert!(!mine.overlaps(&theirs));
         assert_ne!(mine.front_centre.x, 3600);
     }

@@ -18,8 +18,8 @@ use crate::rules::board::TerrainShape;
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::rally::{RallyCall, resolve};
 use crate::rules::sound_the_charge::setup::{Arm, arm};
+use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::tables::{Grade, Nation, TROOP_WORDS, Troop};
-use crate::rules::state::GameState;
 use crate::rules::umpire::UmpireError;
 
 /// The table's troop type for a unit's type word; horse guns, which the
@@ -68,7 +68,7 @@ pub fn enemy_can_charge(field: &Field, i: usize) -> bool {
         })
         .collect();
     let near = field.enemies_near(
-        &target.spec.side,
+        &target.side,
         super::fighting::bounds(&rect),
         super::movement::LONGEST_CHARGE,
     );
@@ -77,34 +77,34 @@ pub fn enemy_can_charge(field: &Field, i: usize) -> bool {
         let Some(er) = field.rect(j) else {
             return false;
         };
-        if e.shaken
-            || arm(&e.spec.troop_type) == Some(Arm::Guns)
+        if e.rules.shaken
+            || arm(&e.rules.troop_type) == Some(Arm::Guns)
             || matches!(
-                e.spec.formation.as_str(),
+                e.rules.formation.as_str(),
                 "square" | "l-left" | "l-right" | "u" | "masse"
             )
-            || (e.status.in_combat && field.is_engaged(j))
+            || (e.rules.status.in_combat && field.is_engaged(j))
         {
             return false;
         }
-        if e.spec.formation == "skirmish"
-            && !(target.spec.formation == "skirmish"
-                || arm(&target.spec.troop_type) == Some(Arm::Guns))
+        if e.rules.formation == "skirmish"
+            && !(target.rules.formation == "skirmish"
+                || arm(&target.rules.troop_type) == Some(Arm::Guns))
         {
             return false;
         }
-        let Some(r) = rates(&e.spec.troop_type, nation_of(state, &e.spec.side)) else {
+        let Some(r) = rates(&e.rules.troop_type, nation_of(state, &e.side)) else {
             return false;
         };
         // A column with its regimental gun keeps to the gun's line speed.
-        let base = if matches!(e.spec.formation.as_str(), "column" | "limbered")
+        let base = if matches!(e.rules.formation.as_str(), "column" | "limbered")
             && !super::fighting::regimental_gun(state, j)
         {
             r.column
         } else {
             r.line
         };
-        let blown = super::fighting::option(state, "blown-cavalry") && e.status.blown;
+        let blown = super::fighting::option(state, "blown-cavalry") && e.rules.status.blown;
         let bonus = if blown { 0 } else { r.charge.unwrap_or(0) };
         // Command is measured at the start of the enemy's own movement
         // phase, which has not come: its full reach counts (STC-52).
@@ -124,13 +124,13 @@ pub fn enemy_can_charge(field: &Field, i: usize) -> bool {
 pub fn rally_call(field: &Field, i: usize) -> Option<RallyCall> {
     let state = field.state;
     let u = &state.units[i];
-    let grade = Grade::parse(&u.spec.grade.to_lowercase())?;
+    let grade = Grade::parse(&u.rules.grade.to_lowercase())?;
     let attached = field.general_attached(i);
     Some(RallyCall {
-        troop: troop_of(&u.spec.troop_type),
+        troop: troop_of(&u.rules.troop_type),
         grade,
-        nation: nation_of(state, &u.spec.side).and_then(Nation::parse),
-        formation: super::fighting::formation_of(&u.spec),
+        nation: nation_of(state, &u.side).and_then(Nation::parse),
+        formation: super::fighting::formation_of(u),
         enemy_can_charge: enemy_can_charge(field, i),
         general_attached: attached,
         no_general: !attached && !field.in_command(i),
@@ -143,7 +143,7 @@ pub fn rally_call(field: &Field, i: usize) -> Option<RallyCall> {
 
 /// Tests every shaken unit of the active side, in the order of the units.
 pub fn phase(
-    state: &mut GameState,
+    state: &mut State,
     active: &SideOrders,
     record: &mut TurnRecord,
     dice: &mut dyn Dice,
@@ -153,15 +153,12 @@ pub fn phase(
         let field = Field::new(state);
         field
             .friends_of(&active.side)
-            .filter(|&i| state.units[i].shaken)
+            .filter(|&i| state.units[i].rules.shaken)
             .map(|i| (i, rally_call(&field, i)))
             .collect()
     };
     for (i, call) in calls {
-        let (id, name) = (
-            state.units[i].spec.id.clone(),
-            state.units[i].spec.name.clone(),
-        );
+        let (id, name) = (state.units[i].id.clone(), state.units[i].name.clone());
         let Some(call) = call else {
             continue;
         };
@@ -171,7 +168,7 @@ pub fn phase(
                 let r = called.result;
                 let needed = crate::rules::sound_the_charge::tables::needed_text(r.needed);
                 if r.passed {
-                    state.units[i].shaken = false;
+                    state.units[i].rules.shaken = false;
                     events.push(Event {
                         kind: "rally".to_string(),
                         units: vec![id],

@@ -7,13 +7,13 @@ use super::super::orders::StcOrder;
 use super::field::Field;
 use super::{SideOrders, TurnRecord};
 use crate::rules::ruleset::Event;
-use crate::rules::state::GameState;
+use crate::rules::sound_the_charge::state::State;
 
 /// Reforms the active side's disordered units that stood this turn: they did
 /// not move, maneuver, charge or shoot, and are not in contact with the
 /// enemy.
 pub fn phase(
-    state: &mut GameState,
+    state: &mut State,
     active: &SideOrders,
     record: &mut TurnRecord,
     events: &mut Vec<Event>,
@@ -22,13 +22,13 @@ pub fn phase(
         let field = Field::new(state);
         field
             .friends_of(&active.side)
-            .filter(|&i| state.units[i].disordered)
+            .filter(|&i| state.units[i].rules.disordered)
             .map(|i| {
-                let id = state.units[i].spec.id.as_str();
+                let id = state.units[i].id.as_str();
                 let shot = active
                     .for_unit(id)
                     .any(|g| matches!(g.order, StcOrder::Shoot { .. }));
-                let why = if super::boats::in_boats(&state.units[i].spec) {
+                let why = if super::boats::in_boats(&state.units[i]) {
                     Some("it is in boats (Optional Rules, Boats: \"Units in boats are disordered.\")")
                 } else if !record.disordered_at_start.contains(id) {
                     Some("it became disordered only this turn")
@@ -39,7 +39,7 @@ pub fn phase(
                 } else if shot {
                     Some("it was ordered to shoot this turn")
                 } else if field.is_engaged(i)
-                    || state.units[i].status.last_combat_turn == state.turn
+                    || state.units[i].rules.status.last_combat_turn == state.turn
                 {
                     Some("it is in close combat")
                 } else {
@@ -51,10 +51,10 @@ pub fn phase(
     };
     for (i, why) in stood {
         let u = &mut state.units[i];
-        let (id, name) = (u.spec.id.clone(), u.spec.name.clone());
+        let (id, name) = (u.id.clone(), u.name.clone());
         match why {
             None => {
-                u.disordered = false;
+                u.rules.disordered = false;
                 events.push(Event {
                     kind: "reform".to_string(),
                     units: vec![id],

@@ -22,7 +22,7 @@ use crate::geometry::{
 use crate::rules::board::{Location, MapSpec};
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::basing;
-use crate::rules::state::GameState;
+use crate::rules::sound_the_charge::state::State;
 
 /// Restriction 3: "A retreating unit needs a four-inch gap to retreat
 /// between unengaged enemy units, or it is eliminated."
@@ -59,13 +59,13 @@ pub enum RetreatOutcome {
 /// Retreats the unit `id` at least `distance` away from `cause`, inside the
 /// retreat zone, by the restrictions 1-5 of Retreat Moves.
 pub fn retreat(
-    state: &mut GameState,
+    state: &mut State,
     id: &str,
     cause: &Rect,
     distance: Hundredths,
     events: &mut Vec<Event>,
 ) -> RetreatOutcome {
-    let Some(i) = state.units.iter().position(|u| u.spec.id == id) else {
+    let Some(i) = state.units.iter().position(|u| u.id == id) else {
         return RetreatOutcome::Eliminated {
             reason: format!("no unit `{id}`"),
         };
@@ -74,8 +74,8 @@ pub fn retreat(
     let cause_id = state
         .units
         .iter()
-        .find(|u| basing::footprint(&u.spec).as_ref() == Some(cause) && u.eliminated.is_none())
-        .map(|u| u.spec.id.clone());
+        .find(|u| basing::footprint(u).as_ref() == Some(cause) && u.eliminated.is_none())
+        .map(|u| u.id.clone());
     let mut table = Table::new(state);
     let cause = match cause_id {
         Some(c) => Cause::Unit(*cause, c),
@@ -86,12 +86,12 @@ pub fn retreat(
 
 /// Restriction 4, the unit's status: an enemy is unengaged when it touches
 /// no unit of the other side.
-fn engaged(state: &GameState, table: &Table, j: usize) -> bool {
-    let side = &state.units[j].spec.side;
+fn engaged(state: &State, table: &Table, j: usize) -> bool {
+    let side = &state.units[j].side;
     table
         .within(j, super::fighting::CONTACT)
         .into_iter()
-        .any(|k| state.units[k].spec.side != *side)
+        .any(|k| state.units[k].side != *side)
 }
 
 fn translated(r: &Rect, dx: i64, dy: i64) -> Rect {
@@ -124,7 +124,7 @@ fn along(axis: Point, degrees: i32, length: Hundredths) -> (i64, i64) {
 /// the footprint it ends in, or why it is closed.
 #[allow(clippy::too_many_arguments)]
 fn try_line(
-    state: &GameState,
+    state: &State,
     table: &Table,
     i: usize,
     start: &Rect,
@@ -133,7 +133,7 @@ fn try_line(
     degrees: i32,
     min: Hundredths,
 ) -> Result<(Rect, Hundredths), String> {
-    let side = &state.units[i].spec.side;
+    let side = &state.units[i].side;
     let mut d = min;
     loop {
         let (dx, dy) = along(axis, degrees, d);
@@ -148,7 +148,7 @@ fn try_line(
         let enemies: Vec<usize> = near
             .iter()
             .copied()
-            .filter(|&j| state.units[j].spec.side != *side)
+            .filter(|&j| state.units[j].side != *side)
             .collect();
         // Restriction 2: "A retreating unit is eliminated if any part of it
         // must contact an enemy unit during its retreat". The enemies it is
@@ -164,7 +164,7 @@ fn try_line(
         if let Some(&k) = straight_move_hits(base, end.front_centre, &rects).first() {
             return Err(format!(
                 "its retreat runs into {} (Retreat Moves, restriction 2: \"A retreating unit is eliminated if any part of it must contact an enemy unit during its retreat\")",
-                state.units[in_way[k]].spec.name
+                state.units[in_way[k]].name
             ));
         }
         let unengaged: Vec<usize> = enemies
@@ -185,7 +185,7 @@ fn try_line(
                 {
                     return Err(format!(
                         "the gap between {} and {} is less than four inches (Retreat Moves, restriction 3: \"A retreating unit needs a four-inch gap to retreat between unengaged enemy units, or it is eliminated.\")",
-                        state.units[a].spec.name, state.units[b].spec.name
+                        state.units[a].name, state.units[b].name
                     ));
                 }
             }
@@ -201,7 +201,7 @@ fn try_line(
                 if s > FREE_START && rect_distance(&at, &r) < ENEMY_CLEARANCE {
                     return Err(format!(
                         "past its first two inches it would come within one inch of {} (Retreat Moves, restriction 4: \"Except during the first two inches of its retreat, no part of a retreating unit may come within one inch of an unengaged enemy unit, or it is eliminated.\")",
-                        state.units[j].spec.name
+                        state.units[j].name
                     ));
                 }
             }
@@ -218,7 +218,7 @@ fn try_line(
         // "A retreating unit may move freely through friendly units" but
         // may not end on top of one: it carries on, up to 18 inches.
         let on_friend = near.iter().any(|&j| {
-            state.units[j].spec.side == *side && table.rects[j].is_some_and(|r| end.overlaps(&r))
+            state.units[j].side == *side && table.rects[j].is_some_and(|r| end.overlaps(&r))
         });
         // Towns: "A unit in a block that fails a fire test or loses a
         // round of combat must retreat out of the block it occupies": it
@@ -243,15 +243,15 @@ fn try_line(
 /// the combat before any retreat). Returns the outcome, with an event
 /// either way; `table` follows the unit.
 pub fn retreat_in(
-    state: &mut GameState,
+    state: &mut State,
     table: &mut Table,
     i: usize,
     cause: Cause,
     min: Hundredths,
     events: &mut Vec<Event>,
 ) -> RetreatOutcome {
-    let id = state.units[i].spec.id.clone();
-    let name = state.units[i].spec.name.clone();
+    let id = state.units[i].id.clone();
+    let name = state.units[i].name.clone();
     let Some(start) = table.rects[i] else {
         return RetreatOutcome::Eliminated {
             reason: "not on the table".to_string(),
@@ -284,7 +284,7 @@ pub fn retreat_in(
     // "made with the unit facing the enemy": a unit whose enemy is behind
     // its rear turns about (ruling STC-66); "Squares that retreat
     // end the move in column."
-    let mut spec = state.units[i].spec.clone();
+    let mut spec = state.units[i].clone();
     if distance_ahead_of_frontage_line(&start, cause_point) < -start.depth {
         spec.facing = (spec.facing + 180) % 360;
         let back = Point {
@@ -298,9 +298,9 @@ pub fn retreat_in(
     }
     // Judged on the formation, not on the footprint's size: hits taken
     // before the retreat shrink a column's footprint too.
-    let was_square = spec.formation == "square";
+    let was_square = spec.rules.formation == "square";
     if was_square {
-        spec.formation = "column".to_string();
+        spec.rules.formation = "column".to_string();
     }
     let base = basing::footprint(&spec).unwrap_or(start);
     let mut first_err = None;
@@ -323,12 +323,13 @@ pub fn retreat_in(
     match done {
         Some((end, d)) => {
             let u = &mut state.units[i];
-            u.spec = spec;
-            u.spec.location = Location::Table {
+            u.facing = spec.facing;
+            u.rules.formation = spec.rules.formation;
+            u.location = Location::Table {
                 x: end.front_centre.x,
                 y: end.front_centre.y,
             };
-            u.shaken = true;
+            u.rules.shaken = true;
             events.push(event(
                 "retreat",
                 &units,
@@ -361,7 +362,7 @@ pub fn retreat_in(
 pub const FORCED_OFF_TABLE: &str = "forced off-table";
 
 pub fn eliminate(
-    state: &mut GameState,
+    state: &mut State,
     table: &mut Table,
     i: usize,
     kind: &str,
@@ -369,7 +370,7 @@ pub fn eliminate(
     why: &str,
     events: &mut Vec<Event>,
 ) {
-    let name = state.units[i].spec.name.clone();
+    let name = state.units[i].name.clone();
     let u = &mut state.units[i];
     u.eliminated = Some(if why.contains("off the table") {
         FORCED_OFF_TABLE.to_string()
@@ -378,7 +379,7 @@ pub fn eliminate(
     } else {
         "eliminated in close combat".to_string()
     });
-    u.shaken = true;
+    u.rules.shaken = true;
     events.push(event(kind, units, format!("{name} is eliminated: {why}.")));
     table.refresh(state, i);
 }
@@ -388,9 +389,9 @@ mod tests {
     use super::super::fighting::testing::{state, unit};
     use super::*;
 
-    fn run(s: &mut GameState, i: usize, cause: usize, inches: i64) -> (RetreatOutcome, Vec<Event>) {
-        let c = basing::footprint(&s.units[cause].spec).unwrap();
-        let id = s.units[i].spec.id.clone();
+    fn run(s: &mut State, i: usize, cause: usize, inches: i64) -> (RetreatOutcome, Vec<Event>) {
+        let c = basing::footprint(&s.units[cause]).unwrap();
+        let id = s.units[i].id.clone();
         let mut ev = Vec::new();
         let o = retreat(s, &id, &c, inches * 100, &mut ev);
         (o, ev)
@@ -424,12 +425,9 @@ mod tests {
         ]);
         let (o, ev) = run(&mut s, 1, 0, 2);
         assert_eq!(o, RetreatOutcome::Retreated { distance: 200 }, "{ev:?}");
-        assert_eq!(
-            s.units[1].spec.location,
-            Location::Table { x: 2000, y: 2500 }
-        );
-        assert_eq!(s.units[1].spec.facing, 180);
-        assert!(s.units[1].shaken);
+        assert_eq!(s.units[1].location, Location::Table { x: 2000, y: 2500 });
+        assert_eq!(s.units[1].facing, 180);
+        assert!(s.units[1].rules.shaken);
     }
 
     #[test]

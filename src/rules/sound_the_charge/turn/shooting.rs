@@ -32,8 +32,8 @@ use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::morale::{self, MoraleCall};
 use crate::rules::sound_the_charge::orders::StcOrder;
 use crate::rules::sound_the_charge::shooting::{self as table, ShootingCall, ShootingTarget};
+use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::tables::{self, Arm, Troop};
-use crate::rules::state::GameState;
 
 const GENERAL: &str = "Shooting, General Rules";
 const SPLITTING: &str = "Splitting Fire";
@@ -88,7 +88,7 @@ fn reject(line: usize, unit: &str, why: NoShot) -> Rejection {
 /// orders this turn (`sheet`, naming units by id). Geometry is checked only when no order in the
 /// sheet moves the firer, since movement comes before shooting.
 pub fn validate(
-    state: &GameState,
+    state: &State,
     side: &str,
     line: usize,
     order: &StcOrder,
@@ -100,7 +100,7 @@ pub fn validate(
 /// [`validate`], measuring range, arc and sight on the table as it stands
 /// only when `geometry` is set.
 fn validate_with(
-    state: &GameState,
+    state: &State,
     side: &str,
     line: usize,
     order: &StcOrder,
@@ -131,7 +131,7 @@ fn validate_with(
         ));
     };
     let firer = &state.units[fi];
-    if firer.spec.side != side {
+    if firer.side != side {
         return Err(reject(
             line,
             name,
@@ -147,29 +147,21 @@ fn validate_with(
             ));
         };
         let tu = &state.units[ti];
-        if tu.spec.side == side {
+        if tu.side == side {
             return Err(reject(
                 line,
                 name,
-                NoShot::new(
-                    format!("{} is a friendly unit", tu.spec.name),
-                    "Shooting",
-                    "",
-                ),
+                NoShot::new(format!("{} is a friendly unit", tu.name), "Shooting", ""),
             ));
         }
         if !in_play(tu) {
             return Err(reject(
                 line,
                 name,
-                NoShot::new(
-                    format!("{} is no longer in play", tu.spec.name),
-                    "Shooting",
-                    "",
-                ),
+                NoShot::new(format!("{} is no longer in play", tu.name), "Shooting", ""),
             ));
         }
-        Ok(tu.spec.id.clone())
+        Ok(tu.id.clone())
     };
     let target_id = resolve_target(target.as_str())?;
     let split_id = match split {
@@ -214,7 +206,7 @@ fn validate_with(
     }
     // The sheet names its units by id (resolved), so the firer's other
     // orders are found without looking any unit up again.
-    let same_unit = |o: &&StcOrder| o.unit().as_str() == firer.spec.id && *o != order;
+    let same_unit = |o: &&StcOrder| o.unit().as_str() == firer.id && *o != order;
     let others: Vec<&StcOrder> = sheet.iter().filter(same_unit).collect();
     if others
         .iter()
@@ -241,7 +233,7 @@ fn validate_with(
             ),
         ));
     }
-    if firer.spec.troop_type.ends_with("guns")
+    if firer.rules.troop_type.ends_with("guns")
         && others
             .iter()
             .any(|o| matches!(o, StcOrder::LeaveGuns { .. }))
@@ -286,7 +278,7 @@ fn validate_with(
     .map_err(|w| reject(line, name, w))?;
     let shot = Shot {
         line,
-        firer: firer.spec.id.clone(),
+        firer: firer.id.clone(),
         target: target_id,
         split: split_id,
         through_skirmishers: *through_skirmishers,
@@ -302,7 +294,7 @@ fn validate_with(
 /// Who may not shoot at all: Shooting, General Rules, and the rules on
 /// gunners and skirmish screens.
 fn eligibility(
-    state: &GameState,
+    state: &State,
     fi: usize,
     through_skirmishers: bool,
     unlimbers: bool,
@@ -310,11 +302,11 @@ fn eligibility(
     facts: &TurnFacts,
 ) -> Result<(), NoShot> {
     let u = &state.units[fi];
-    let id = &u.spec.id;
+    let id = &u.id;
     if !in_play(u) {
         return Err(NoShot::new("the unit is no longer in play", GENERAL, ""));
     }
-    let Some(troop) = troop_of(&u.spec) else {
+    let Some(troop) = troop_of(u) else {
         return Err(NoShot::new(
             "these troops have no row in the Shooting Table",
             "Shooting Table",
@@ -328,14 +320,14 @@ fn eligibility(
             "Cavalry may not shoot.",
         ));
     }
-    if u.shaken {
+    if u.rules.shaken {
         return Err(NoShot::new(
             "a shaken unit may not shoot",
             GENERAL,
             "Shaken units may not shoot.",
         ));
     }
-    if super::boats::in_boats(&u.spec) {
+    if super::boats::in_boats(u) {
         return Err(NoShot::new(
             "troops in boats may not shoot",
             "Optional Rules, Boats",
@@ -350,7 +342,7 @@ fn eligibility(
         ));
     }
     if troop.arm() == Arm::Artillery {
-        if u.spec.formation == "limbered" && !unlimbers {
+        if u.rules.formation == "limbered" && !unlimbers {
             return Err(NoShot::new(
                 "limbered guns may not shoot",
                 GENERAL,
@@ -364,7 +356,7 @@ fn eligibility(
                 "Artillery may not move and shoot.",
             ));
         }
-        if u.spec.gunners < 2 {
+        if u.rules.gunners < 2 {
             return Err(NoShot::new(
                 "no gun model has the two gunners it needs",
                 GENERAL,
@@ -407,14 +399,14 @@ struct Aim {
 
 /// The front centres of the firer's figures or models, and the facing they
 /// fire along: a square fires from the face towards the target.
-fn firing_figures(state: &GameState, table: &Table, fi: usize, target: &Rect) -> (Vec<Point>, u32) {
+fn firing_figures(state: &State, table: &Table, fi: usize, target: &Rect) -> (Vec<Point>, u32) {
     let u = &state.units[fi];
     let Some(rect) = table.rects[fi] else {
         return (Vec::new(), 0);
     };
     let town = super::town::fire_out_figures(state, fi, &rect);
-    let n = town.unwrap_or_else(|| front_rank_figures(&u.spec));
-    if u.spec.formation == "square" || town.is_some() {
+    let n = town.unwrap_or_else(|| front_rank_figures(u));
+    if u.rules.formation == "square" || town.is_some() {
         // "A square may fire from any face": the face whose facing is
         // nearest the bearing to the target.
         let c = rect.centre();
@@ -471,7 +463,7 @@ fn woods_visibility(kind: &str) -> Option<Hundredths> {
 /// What blocks one figure's line of fire, if anything.
 #[allow(clippy::too_many_arguments)]
 fn blocked(
-    state: &GameState,
+    state: &State,
     table: &Table,
     fi: usize,
     ti: usize,
@@ -508,7 +500,7 @@ fn blocked(
         }
     }
     let me = &state.units[fi];
-    let guns = arm_of(&me.spec) == Some(Arm::Artillery);
+    let guns = arm_of(me) == Some(Arm::Artillery);
     for j in table.grid.along(from, to) {
         if j == fi || j == ti {
             continue;
@@ -518,13 +510,13 @@ fn blocked(
             continue;
         }
         let other = &state.units[j];
-        let enemy = other.spec.side != me.spec.side;
-        if enemy && arm_of(&other.spec) == Some(Arm::Artillery) {
+        let enemy = other.side != me.side;
+        if enemy && arm_of(other) == Some(Arm::Artillery) {
             // "a unit may fire freely through enemy guns, hitting a
             // rearward target instead."
             continue;
         }
-        if enemy && other.spec.formation == "skirmish" {
+        if enemy && other.rules.formation == "skirmish" {
             if guns && through_skirmishers {
                 *screened = true;
                 continue;
@@ -532,22 +524,22 @@ fn blocked(
             return Some(if guns {
                 format!(
                     "{} screens the target; order `through skirmishers` to fire through them (Shooting Through Skirmishers)",
-                    other.spec.name
+                    other.name
                 )
             } else {
                 format!(
                     "{} screens the target: \"Infantry may not shoot through skirmishers.\"",
-                    other.spec.name
+                    other.name
                 )
             });
         }
         if guns && let Some(own) = table.rects[fi] {
-            match super::overhead::fire_over(state, &own, from, to, &r, &other.spec.name, !enemy) {
+            match super::overhead::fire_over(state, &own, from, to, &r, &other.name, !enemy) {
                 Ok(()) => continue,
                 Err(why) => return Some(why),
             }
         }
-        return Some(format!("{} stands in the line of fire", other.spec.name));
+        return Some(format!("{} stands in the line of fire", other.name));
     }
     None
 }
@@ -556,14 +548,14 @@ fn blocked(
 /// unless the unit has a "hanging flank" of at least 7 foot, 5 cavalry, or 2
 /// guns not touching the enemy." Figures of the target's front whose own
 /// frontage does not reach an engaged enemy hang free.
-fn close_combat_bar(state: &GameState, table: &Table, fi: usize, ti: usize) -> Option<NoShot> {
+fn close_combat_bar(state: &State, table: &Table, fi: usize, ti: usize) -> Option<NoShot> {
     let t = &state.units[ti];
-    let side = &state.units[fi].spec.side;
+    let side = &state.units[fi].side;
     let rect = table.rects[ti]?;
     let engaged: Vec<Rect> = table
         .within(ti, super::fighting::CONTACT)
         .into_iter()
-        .filter(|&j| state.units[j].spec.side == *side)
+        .filter(|&j| state.units[j].side == *side)
         .filter_map(|j| table.rects[j])
         .collect();
     if engaged.is_empty() {
@@ -572,12 +564,12 @@ fn close_combat_bar(state: &GameState, table: &Table, fi: usize, ti: usize) -> O
     // A figure's frontage in hundredths, as a fraction: infantry 3/8" is
     // 75/2, which a whole number would round to a figure too few or too many
     // along a line.
-    let (need, per, per_den, word) = match arm_of(&t.spec) {
+    let (need, per, per_den, word) = match arm_of(t) {
         Some(Arm::Cavalry) => (5, 50, 1, "cavalry"),
         Some(Arm::Artillery) => (2, 100, 1, "guns"),
         _ => (7, 75, 2, "foot"),
     };
-    let figures = t.spec.strength.min(
+    let figures = t.strength.min(
         u32::try_from(rect.width * per_den / per)
             .unwrap_or(0)
             .max(1),
@@ -593,7 +585,7 @@ fn close_combat_bar(state: &GameState, table: &Table, fi: usize, ti: usize) -> O
         NoShot::new(
             format!(
                 "{} is in close combat and has {free} {word} hanging free, not the {need} it needs",
-                t.spec.name
+                t.name
             ),
             "Firing into a Close Combat",
             "You may not shoot at a unit in close combat unless the unit has a \"hanging flank\" of at least 7 foot, 5 cavalry, or 2 guns not touching the enemy.",
@@ -604,7 +596,7 @@ fn close_combat_bar(state: &GameState, table: &Table, fi: usize, ti: usize) -> O
 /// Measures one firer against one target: each figure's arc, range and
 /// sight. Fails with the reason when no figure can hit.
 fn aim_at(
-    state: &GameState,
+    state: &State,
     table: &Table,
     fi: usize,
     ti: usize,
@@ -616,12 +608,12 @@ fn aim_at(
     let target = &state.units[ti];
     let Some(trect) = table.rects[ti] else {
         return Err(NoShot::new(
-            format!("{} is no longer in play", target.spec.name),
+            format!("{} is no longer in play", target.name),
             "Shooting",
             "",
         ));
     };
-    let troop = troop_of(&firer.spec).unwrap_or(Troop::LineInfantry);
+    let troop = troop_of(firer).unwrap_or(Troop::LineInfantry);
     let Some(row) = tables::fire_row(troop) else {
         return Err(NoShot::new(
             "these troops have no row in the Shooting Table",
@@ -672,7 +664,7 @@ fn aim_at(
     if ranges.is_empty() {
         return Err(if in_arc == 0 {
             NoShot::new(
-                format!("{} is outside the arc of fire", target.spec.name),
+                format!("{} is outside the arc of fire", target.name),
                 GENERAL,
                 "The arc of fire is 45° to either side.",
             )
@@ -680,7 +672,7 @@ fn aim_at(
             NoShot::new(
                 format!(
                     "{} is out of range: the far range of {} is {} inches, the nearest figure is {} inches away",
-                    target.spec.name,
+                    target.name,
                     row.fire.to_lowercase(),
                     row.far,
                     tables::inches_text(u32::try_from(nearest).unwrap_or(u32::MAX))
@@ -692,7 +684,7 @@ fn aim_at(
             NoShot::new(
                 format!(
                     "no line of sight to {}: {}",
-                    target.spec.name,
+                    target.name,
                     sight.unwrap_or_default()
                 ),
                 "Shooting",
@@ -716,13 +708,13 @@ fn aim_at(
 
 /// Both targets of a shot, measured: the first, and the split target with
 /// the figures that cannot hit the first.
-fn aim(state: &GameState, table: &Table, shot: &Shot) -> Result<(Aim, Option<Aim>), NoShot> {
+fn aim(state: &State, table: &Table, shot: &Shot) -> Result<(Aim, Option<Aim>), NoShot> {
     let (Some(fi), Some(ti)) = (table.index(&shot.firer), table.index(&shot.target)) else {
         return Err(NoShot::new("a unit of the order is gone", "Shooting", ""));
     };
     let Some(trect) = table.rects[ti] else {
         return Err(NoShot::new(
-            format!("{} is no longer in play", state.units[ti].spec.name),
+            format!("{} is no longer in play", state.units[ti].name),
             "Shooting",
             "",
         ));
@@ -762,10 +754,10 @@ fn aim(state: &GameState, table: &Table, shot: &Shot) -> Result<(Aim, Option<Aim
     // "This target must be as close as possible to the first target
     // selected": no other enemy the left-over figures could hit may be
     // closer to the first target.
-    let side = &state.units[fi].spec.side;
+    let side = &state.units[fi].side;
     let split_gap = table.rects[si].map_or(Hundredths::MAX, |r| rect_distance(&r, &trect));
     for j in table.grid.near_rect(&trect, split_gap) {
-        if j == si || j == ti || state.units[j].spec.side == *side || !in_play(&state.units[j]) {
+        if j == si || j == ti || state.units[j].side == *side || !in_play(&state.units[j]) {
             continue;
         }
         let Some(r) = table.rects[j] else { continue };
@@ -786,7 +778,7 @@ fn aim(state: &GameState, table: &Table, shot: &Shot) -> Result<(Aim, Option<Aim
             return Err(NoShot::new(
                 format!(
                     "{} is closer to the first target than {}",
-                    state.units[j].spec.name, state.units[si].spec.name
+                    state.units[j].name, state.units[si].name
                 ),
                 SPLITTING,
                 "This target must be as close as possible to the first target selected.",
@@ -808,7 +800,7 @@ fn fire_range(ranges: &[Hundredths]) -> u32 {
 
 /// The umpire call for a turn's shot: the same facts the GM would give.
 fn call_for(
-    state: &GameState,
+    state: &State,
     facts: &TurnFacts,
     fi: usize,
     ti: usize,
@@ -818,28 +810,28 @@ fn call_for(
 ) -> ShootingCall {
     let f = &state.units[fi];
     let t = &state.units[ti];
-    let troop = troop_of(&f.spec).unwrap_or(Troop::LineInfantry);
+    let troop = troop_of(f).unwrap_or(Troop::LineInfantry);
     let guns = troop.arm() == Arm::Artillery;
     ShootingCall {
         figures,
         troop,
-        grade: grade_of(&f.spec),
+        grade: grade_of(f),
         range,
-        gunners: guns.then_some(f.spec.gunners),
-        nation: nation_of(state, &f.spec.side),
-        formation: formation_of(&f.spec),
-        moved: facts.moved.contains(&f.spec.id),
-        disordered: f.disordered,
+        gunners: guns.then_some(f.rules.gunners),
+        nation: nation_of(state, &f.side),
+        formation: formation_of(f),
+        moved: facts.moved.contains(&f.id),
+        disordered: f.rules.disordered,
         limbered: false,
         charging: false,
         shaken: false,
         target: ShootingTarget {
-            dense: is_dense(&t.spec) || aim.enfiladed,
-            artillery: arm_of(&t.spec) == Some(Arm::Artillery),
+            dense: is_dense(t) || aim.enfiladed,
+            artillery: arm_of(t) == Some(Arm::Artillery),
             soft_cover: aim.cover == Cover::Soft,
             screened: aim.screened,
             hard_cover: aim.cover == Cover::Hard,
-            skirmishing: t.spec.formation == "skirmish",
+            skirmishing: t.rules.formation == "skirmish",
         },
     }
 }
@@ -853,7 +845,7 @@ pub type HitsThisTurn = std::collections::BTreeMap<String, u32>;
 /// morale test after each unit's fire that hits it, its retreat and rout
 /// hits; shattered units leave play at the end of the phase.
 pub fn resolve(
-    state: &mut GameState,
+    state: &mut State,
     shots: &[Shot],
     facts: &TurnFacts,
     hits_this_turn: &mut HitsThisTurn,
@@ -881,7 +873,7 @@ pub fn resolve(
 /// The shooting phase of the turn: the active side's `shoot` orders, with
 /// what movement did this turn taken from `record`.
 pub fn phase(
-    state: &mut GameState,
+    state: &mut State,
     active: &SideOrders,
     record: &mut TurnRecord,
     dice: &mut dyn Dice,
@@ -929,7 +921,7 @@ pub fn phase(
 /// resolved to ids: who may not shoot at all. Range, arc and sight depend on
 /// where movement leaves the units, so they are measured when the phase is
 /// resolved, and a shot they forbid becomes an outcome with its reason.
-pub fn allowed(state: &GameState, side: &str, order: &StcOrder) -> Result<(), NoShot> {
+pub fn allowed(state: &State, side: &str, order: &StcOrder) -> Result<(), NoShot> {
     allowed_in_sheet(state, side, order, &[])
 }
 
@@ -938,7 +930,7 @@ pub fn allowed(state: &GameState, side: &str, order: &StcOrder) -> Result<(), No
 /// its guns, or guns that move, may not shoot; guns that unlimber this turn
 /// may (ruling STC-74).
 pub fn allowed_in_sheet(
-    state: &GameState,
+    state: &State,
     side: &str,
     order: &StcOrder,
     sheet: &[StcOrder],
@@ -952,7 +944,7 @@ pub fn allowed_in_sheet(
 }
 
 fn fire(
-    state: &mut GameState,
+    state: &mut State,
     table: &mut Table,
     facts: &TurnFacts,
     shot: &Shot,
@@ -963,7 +955,7 @@ fn fire(
     let Some(fi) = table.index(&shot.firer) else {
         return;
     };
-    let fname = state.units[fi].spec.name.clone();
+    let fname = state.units[fi].name.clone();
     let no_shot = |why: NoShot, events: &mut Vec<Event>| {
         events.push(event(
             "shooting",
@@ -984,7 +976,7 @@ fn fire(
     let Some(ti) = table.index(&shot.target) else {
         return;
     };
-    let guns = arm_of(&state.units[fi].spec) == Some(Arm::Artillery);
+    let guns = arm_of(&state.units[fi]) == Some(Arm::Artillery);
     let mut volleys = vec![(ti, first)];
     if let (Some(split), Some(second)) = (&shot.split, second)
         && let Some(si) = table.index(split)
@@ -1084,17 +1076,17 @@ fn regimental_gun_call(unit: &ShootingCall) -> ShootingCall {
 /// gun. A hit against the regimental gun however has no effect on the
 /// unit's morale and does not trigger a shooting morale test."
 fn fire_at_gun(
-    state: &mut GameState,
+    state: &mut State,
     fi: usize,
     ti: usize,
     call: &ShootingCall,
     dice: &mut dyn Dice,
     events: &mut Vec<Event>,
 ) {
-    let fid = state.units[fi].spec.id.clone();
-    let fname = state.units[fi].spec.name.clone();
-    let tid = state.units[ti].spec.id.clone();
-    let tname = state.units[ti].spec.name.clone();
+    let fid = state.units[fi].id.clone();
+    let fname = state.units[fi].name.clone();
+    let tid = state.units[ti].id.clone();
+    let tname = state.units[ti].name.clone();
     match table::resolve(call, dice) {
         Err(e) => events.push(event(
             "regimental-gun",
@@ -1117,7 +1109,7 @@ fn fire_at_gun(
                 ),
             ));
             if disabled {
-                state.units[ti].status.regimental_gun_lost =
+                state.units[ti].rules.status.regimental_gun_lost =
                     Some(format!("disabled by the fire of {fname}"));
             }
         }
@@ -1128,7 +1120,7 @@ fn fire_at_gun(
 /// morale test. Returns the dice rolled.
 #[allow(clippy::too_many_arguments)]
 fn volley(
-    state: &mut GameState,
+    state: &mut State,
     table: &mut Table,
     facts: &TurnFacts,
     fi: usize,
@@ -1141,10 +1133,10 @@ fn volley(
     events: &mut Vec<Event>,
     cause: Rect,
 ) -> u32 {
-    let fid = state.units[fi].spec.id.clone();
-    let fname = state.units[fi].spec.name.clone();
-    let tid = state.units[ti].spec.id.clone();
-    let tname = state.units[ti].spec.name.clone();
+    let fid = state.units[fi].id.clone();
+    let fname = state.units[fi].name.clone();
+    let tid = state.units[ti].id.clone();
+    let tname = state.units[ti].name.clone();
     let called = match table::resolve(call, dice) {
         Ok(c) => c,
         Err(e) => {
@@ -1243,7 +1235,7 @@ fn volley(
 /// side, its morale test with the retreat and rout hits of a failure.
 #[allow(clippy::too_many_arguments)]
 fn take_hits(
-    state: &mut GameState,
+    state: &mut State,
     table: &mut Table,
     facts: &TurnFacts,
     fi: usize,
@@ -1254,9 +1246,9 @@ fn take_hits(
     events: &mut Vec<Event>,
     cause: Rect,
 ) {
-    let fid = state.units[fi].spec.id.clone();
-    let tid = state.units[ti].spec.id.clone();
-    let tname = state.units[ti].spec.name.clone();
+    let fid = state.units[fi].id.clone();
+    let tid = state.units[ti].id.clone();
+    let tname = state.units[ti].name.clone();
     apply_hits(&mut state.units[ti], hits);
     let total = hits_this_turn.entry(tid.clone()).or_default();
     *total += hits;
@@ -1265,10 +1257,10 @@ fn take_hits(
     // "Passive units test if hit by shooting." Friends struck by a
     // bounce-through are the active side's and take no test (ruling
     // STC-65).
-    if state.units[ti].spec.side == state.active_side || !in_play(&state.units[ti]) {
+    if state.units[ti].side == state.active_side || !in_play(&state.units[ti]) {
         return;
     }
-    if super::boats::in_boats(&state.units[ti].spec) {
+    if super::boats::in_boats(&state.units[ti]) {
         events.push(event(
             "morale",
             &[&tid, &fid],
@@ -1280,12 +1272,12 @@ fn take_hits(
     let in_cover =
         table.rects[ti].is_some_and(|r| !super::fighting::kinds_under(state, &r).is_empty());
     let call = MoraleCall {
-        troop: troop_of(&t.spec),
-        grade: grade_of(&t.spec),
+        troop: troop_of(t),
+        grade: grade_of(t),
         hits: total,
-        nation: nation_of(state, &t.spec.side),
-        formation: formation_of(&t.spec),
-        shaken: t.shaken,
+        nation: nation_of(state, &t.side),
+        formation: formation_of(t),
+        shaken: t.rules.shaken,
         general_attached: general_attached(state, &tid),
         no_general: table.no_general_in_cr(state, ti),
         advanced: facts.advanced_full_speed.contains(&tid),
@@ -1317,7 +1309,7 @@ fn take_hits(
         return;
     }
     let u = &mut state.units[ti];
-    u.shaken = true;
+    u.rules.shaken = true;
     apply_rout_hits(u, r.rout_hits);
     events.push(event(
         "rout",
@@ -1344,7 +1336,7 @@ fn take_hits(
 /// rolled before the unit's morale test (ruling STC-75). `combat` names the
 /// hits as close combat hits in the event.
 pub(super) fn general_risk(
-    state: &mut GameState,
+    state: &mut State,
     ti: usize,
     hits: u32,
     combat: bool,
@@ -1354,12 +1346,12 @@ pub(super) fn general_risk(
     if hits < 2 {
         return;
     }
-    let tid = state.units[ti].spec.id.clone();
+    let tid = state.units[ti].id.clone();
     let attached: Vec<usize> = state
         .generals
         .iter()
         .enumerate()
-        .filter(|(_, g)| g.lost.is_none() && g.spec.attached_to.as_deref() == Some(tid.as_str()))
+        .filter(|(_, g)| g.lost.is_none() && g.attached_to.as_deref() == Some(tid.as_str()))
         .map(|(n, _)| n)
         .collect();
     for n in attached {
@@ -1367,7 +1359,7 @@ pub(super) fn general_risk(
             crate::audit::dice::Die::D6,
             &format!(
                 "general: {} attached to {tid}, {hits} hits",
-                state.generals[n].spec.id
+                state.generals[n].id
             ),
         );
         general_rolled(state, n, ti, hits, combat, roll, events);
@@ -1378,7 +1370,7 @@ pub(super) fn general_risk(
 /// to (by this phase or by the combat call): on a 1 he is out of play. Says
 /// so in a `general` event either way.
 pub(super) fn general_rolled(
-    state: &mut GameState,
+    state: &mut State,
     n: usize,
     ti: usize,
     hits: u32,
@@ -1386,7 +1378,7 @@ pub(super) fn general_rolled(
     roll: u32,
     events: &mut Vec<Event>,
 ) {
-    let tid = state.units[ti].spec.id.clone();
+    let tid = state.units[ti].id.clone();
     let g = &mut state.generals[n];
     let lost = roll == 1;
     if lost {
@@ -1394,10 +1386,10 @@ pub(super) fn general_rolled(
     }
     events.push(event(
         "general",
-        &[&g.spec.id, &tid],
+        &[&g.id, &tid],
         format!(
             "{} is with {tid}, which suffered {hits} hits{}: rolled {roll}, {} (Generals: \"On a '1' the general is killed/disabled and removed from play\").",
-            g.spec.name,
+            g.name,
             if combat { " in close combat" } else { "" },
             if lost { "killed or disabled" } else { "unharmed" }
         ),
@@ -1413,7 +1405,7 @@ pub(super) fn general_rolled(
 /// again, at its own range (within the far band) and modifiers.
 #[allow(clippy::too_many_arguments)]
 fn bounce(
-    state: &mut GameState,
+    state: &mut State,
     table: &mut Table,
     facts: &TurnFacts,
     fi: usize,
@@ -1464,11 +1456,11 @@ fn bounce(
         call.formation = first.formation;
         events.push(event(
             "shooting",
-            &[&state.units[fi].spec.id, &t.spec.id],
+            &[&state.units[fi].id, &t.id],
             format!(
                 "Artillery Bounce-Through: the line of fire carries on {} inches and touches {}.",
                 length / 100,
-                t.spec.name
+                t.name
             ),
         ));
         volley(
@@ -1489,7 +1481,7 @@ fn bounce(
 }
 
 /// The arc of fire, for callers outside the module (reports, bots).
-pub fn can_shoot_at(state: &GameState, firer: &str, target: &str) -> Result<(), NoShot> {
+pub fn can_shoot_at(state: &State, firer: &str, target: &str) -> Result<(), NoShot> {
     let table = Table::new(state);
     let shot = Shot {
         line: 0,

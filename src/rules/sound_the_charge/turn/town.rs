@@ -16,8 +16,8 @@ use std::collections::BTreeMap;
 use super::combat::{Face, face_towards};
 use super::fighting::{Table, arm_of, kinds_under};
 use crate::geometry::Rect;
+use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::tables::Arm;
-use crate::rules::state::GameState;
 
 /// "Troops inside may fire out any side with up to 12 figures."
 pub const FIRE_OUT: u32 = 12;
@@ -28,7 +28,7 @@ pub const CHATEAU_ATTACKERS_PER_SIDE: u32 = 12;
 
 /// The kind of built-up area a footprint stands in, if any: `town-block`
 /// or `chateau`.
-pub fn built_up(state: &GameState, rect: &Rect) -> Option<&'static str> {
+pub fn built_up(state: &State, rect: &Rect) -> Option<&'static str> {
     let kinds = kinds_under(state, rect);
     if kinds.contains(&"chateau") {
         Some("chateau")
@@ -41,12 +41,12 @@ pub fn built_up(state: &GameState, rect: &Rect) -> Option<&'static str> {
 
 /// The figures that fire out of a block: every figure of an infantry unit
 /// inside, up to twelve; `None` for a unit not in a block.
-pub fn fire_out_figures(state: &GameState, i: usize, rect: &Rect) -> Option<u32> {
+pub fn fire_out_figures(state: &State, i: usize, rect: &Rect) -> Option<u32> {
     let u = &state.units[i];
-    if arm_of(&u.spec) != Some(Arm::Infantry) || built_up(state, rect).is_none() {
+    if arm_of(u) != Some(Arm::Infantry) || built_up(state, rect).is_none() {
         return None;
     }
-    Some(u.spec.strength.min(FIRE_OUT))
+    Some(u.strength.min(FIRE_OUT))
 }
 
 /// The figures that fight in close combat where a block is concerned, by
@@ -56,7 +56,7 @@ pub fn fire_out_figures(state: &GameState, i: usize, rect: &Rect) -> Option<u32>
 /// attackers of a side in the order of the units in the state. Units not
 /// in the map fight with their usual figures.
 pub fn combat_figures(
-    state: &GameState,
+    state: &State,
     table: &Table,
     contacts: &BTreeMap<usize, Vec<usize>>,
 ) -> BTreeMap<usize, u32> {
@@ -66,7 +66,7 @@ pub fn combat_figures(
         let Some(kind) = built_up(state, &dr) else {
             continue;
         };
-        figures.insert(d, state.units[d].spec.strength);
+        figures.insert(d, state.units[d].strength);
         let cap = if kind == "chateau" {
             CHATEAU_ATTACKERS_PER_SIDE
         } else {
@@ -79,9 +79,9 @@ pub fn combat_figures(
                 continue;
             }
             let room = left.entry(face_towards(&dr, &ar)).or_insert(cap);
-            let n = state.units[a].spec.strength.min(*room);
+            let n = state.units[a].strength.min(*room);
             *room -= n;
-            let all = state.units[a].spec.strength;
+            let all = state.units[a].strength;
             let e = figures.entry(a).or_insert(0);
             *e = (*e + n).min(all);
         }
@@ -93,7 +93,7 @@ pub fn combat_figures(
 pub const BLOCK_HOLDS: u32 = 24;
 
 /// The town blocks and chateaux that hold a point.
-fn blocks_at(state: &GameState, p: crate::geometry::Point) -> Vec<&crate::rules::board::Terrain> {
+fn blocks_at(state: &State, p: crate::geometry::Point) -> Vec<&crate::rules::board::Terrain> {
     state
         .terrain
         .iter()
@@ -130,9 +130,9 @@ pub fn over_capacity(field: &super::Field, i: usize, end: &Rect) -> Option<Strin
             .filter(|&j| j != i)
             .filter_map(|j| field.rect(j).map(|r| (j, r)))
             .filter(|(_, r)| crate::geometry::point_in_polygon(r.centre(), points))
-            .map(|(j, _)| field.unit(j).spec.strength)
+            .map(|(j, _)| field.unit(j).strength)
             .sum();
-        let mine = state.units[i].spec.strength;
+        let mine = state.units[i].strength;
         if there + mine > BLOCK_HOLDS {
             return Some(format!(
                 "{} ({}) already holds {there} figures, and {mine} more would pass the 24 a block can hold (Terrain Suggestions, Towns: \"A block can hold 24 figures.\")",
@@ -147,7 +147,7 @@ pub fn over_capacity(field: &super::Field, i: usize, end: &Rect) -> Option<Strin
 /// Whether a retreat that began at `start` would end at `end` still inside
 /// the block it began in: "A unit in a block that fails a fire test or
 /// loses a round of combat must retreat out of the block it occupies."
-pub fn still_in_block(state: &GameState, start: &Rect, end: &Rect) -> bool {
+pub fn still_in_block(state: &State, start: &Rect, end: &Rect) -> bool {
     let end_centre = end.centre();
     blocks_at(state, start.centre())
         .iter()

@@ -6,7 +6,7 @@
 use super::super::orders::{Place, StcOrder, UnitRef};
 use super::field::Field;
 use crate::rules::orders::Rejection;
-use crate::rules::state::{GameState, UnitState};
+use crate::rules::sound_the_charge::state::{State, Unit};
 
 /// Which units a reference may name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,18 +51,18 @@ fn lower(text: &str) -> String {
 /// Finds a unit by id or by an unambiguous prefix of its name
 /// (case-insensitive) among the units `fits` lets through.
 pub fn find_in<'a>(
-    state: &'a GameState,
-    fits: impl Fn(&UnitState) -> bool,
+    state: &'a State,
+    fits: impl Fn(&Unit) -> bool,
     reference: &str,
-) -> Result<&'a UnitState, String> {
+) -> Result<&'a Unit, String> {
     let wanted = lower(reference);
     let pool = || state.units.iter().filter(|u| fits(u));
-    if let Some(u) = pool().find(|u| lowered(&u.spec.id).eq(wanted.chars())) {
+    if let Some(u) = pool().find(|u| lowered(&u.id).eq(wanted.chars())) {
         return Ok(u);
     }
-    let matches: Vec<&UnitState> = pool()
+    let matches: Vec<&Unit> = pool()
         .filter(|u| {
-            let mut name = lowered(&u.spec.name);
+            let mut name = lowered(&u.name);
             wanted.chars().all(|c| name.next() == Some(c))
         })
         .collect();
@@ -75,7 +75,7 @@ pub fn find_in<'a>(
             "`{reference}` fits {} units ({}); give its id",
             many.len(),
             many.iter()
-                .map(|u| u.spec.id.as_str())
+                .map(|u| u.id.as_str())
                 .collect::<Vec<_>>()
                 .join(", ")
         )),
@@ -83,17 +83,17 @@ pub fn find_in<'a>(
 }
 
 /// Resolves one reference for `side`.
-fn resolve(state: &GameState, side: &str, whose: Whose, r: &UnitRef) -> Result<UnitRef, Refusal> {
+fn resolve(state: &State, side: &str, whose: Whose, r: &UnitRef) -> Result<UnitRef, Refusal> {
     let found = match whose {
-        Whose::Own => find_in(state, |u| u.spec.side == side, r.as_str()).map_err(|e| {
-            if find_in(state, |u| u.spec.side != side, r.as_str()).is_ok() {
+        Whose::Own => find_in(state, |u| u.side == side, r.as_str()).map_err(|e| {
+            if find_in(state, |u| u.side != side, r.as_str()).is_ok() {
                 format!("`{}` is not one of your units", r.as_str())
             } else {
                 e
             }
         }),
-        Whose::Enemy => find_in(state, |u| u.spec.side != side, r.as_str()).map_err(|e| {
-            if find_in(state, |u| u.spec.side == side, r.as_str()).is_ok() {
+        Whose::Enemy => find_in(state, |u| u.side != side, r.as_str()).map_err(|e| {
+            if find_in(state, |u| u.side == side, r.as_str()).is_ok() {
                 format!("`{}` is one of your own units", r.as_str())
             } else {
                 e
@@ -102,11 +102,10 @@ fn resolve(state: &GameState, side: &str, whose: Whose, r: &UnitRef) -> Result<U
         Whose::Any => find_in(state, |_| true, r.as_str()),
     };
     match found {
-        Ok(u) if u.eliminated.is_some() => Err(Refusal::plain(format!(
-            "{} is no longer in play",
-            u.spec.id
-        ))),
-        Ok(u) => Ok(UnitRef(u.spec.id.clone())),
+        Ok(u) if u.eliminated.is_some() => {
+            Err(Refusal::plain(format!("{} is no longer in play", u.id)))
+        }
+        Ok(u) => Ok(UnitRef(u.id.clone())),
         Err(problem) => {
             // A general may be named where a unit of one's own may.
             if whose != Whose::Enemy
@@ -120,23 +119,23 @@ fn resolve(state: &GameState, side: &str, whose: Whose, r: &UnitRef) -> Result<U
 }
 
 /// A general of `side` by id or unambiguous name prefix.
-pub fn find_general(state: &GameState, side: &str, reference: &str) -> Option<String> {
+pub fn find_general(state: &State, side: &str, reference: &str) -> Option<String> {
     let wanted = reference.to_lowercase();
-    let own = || state.generals.iter().filter(|g| g.spec.side == side);
-    if let Some(g) = own().find(|g| g.spec.id.to_lowercase() == wanted) {
-        return Some(g.spec.id.clone());
+    let own = || state.generals.iter().filter(|g| g.side == side);
+    if let Some(g) = own().find(|g| g.id.to_lowercase() == wanted) {
+        return Some(g.id.clone());
     }
     let matches: Vec<_> = own()
-        .filter(|g| g.spec.name.to_lowercase().starts_with(&wanted))
+        .filter(|g| g.name.to_lowercase().starts_with(&wanted))
         .collect();
     match matches.as_slice() {
-        [one] => Some(one.spec.id.clone()),
+        [one] => Some(one.id.clone()),
         _ => None,
     }
 }
 
 fn resolve_all(
-    state: &GameState,
+    state: &State,
     side: &str,
     whose: Whose,
     list: &[UnitRef],
@@ -146,7 +145,7 @@ fn resolve_all(
         .collect()
 }
 
-fn resolve_place(state: &GameState, side: &str, p: &Place) -> Result<Place, Refusal> {
+fn resolve_place(state: &State, side: &str, p: &Place) -> Result<Place, Refusal> {
     match p {
         Place::Point { .. } => Ok(p.clone()),
         Place::Unit(r) => Ok(Place::Unit(resolve(state, side, Whose::Any, r)?)),
@@ -155,7 +154,7 @@ fn resolve_place(state: &GameState, side: &str, p: &Place) -> Result<Place, Refu
 
 /// Rewrites every unit an order names as its id. The subject must be one
 /// of the side's units or generals.
-pub fn resolve_refs(state: &GameState, side: &str, order: &StcOrder) -> Result<StcOrder, Refusal> {
+pub fn resolve_refs(state: &State, side: &str, order: &StcOrder) -> Result<StcOrder, Refusal> {
     let own = |r: &UnitRef| resolve(state, side, Whose::Own, r);
     let enemy = |r: &UnitRef| resolve(state, side, Whose::Enemy, r);
     let place = |p: &Place| resolve_place(state, side, p);

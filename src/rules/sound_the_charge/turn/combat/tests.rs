@@ -1,25 +1,22 @@
 use super::super::fighting::testing::{state, unit};
 use super::*;
 use crate::audit::dice::ForcedDice;
-use crate::campaign::GeneralSpec;
 use crate::rules::board::Location;
 use crate::rules::state::GeneralState;
 
 fn general(id: &str, side: &str, at: (i64, i64)) -> GeneralState {
     GeneralState {
-        spec: GeneralSpec {
-            id: id.to_string(),
-            name: id.to_string(),
-            side: side.to_string(),
-            location: Location::Table { x: at.0, y: at.1 },
-            attached_to: None,
-        },
+        id: id.to_string(),
+        name: id.to_string(),
+        side: side.to_string(),
+        location: Location::Table { x: at.0, y: at.1 },
+        attached_to: None,
         lost: None,
     }
 }
 
 /// Both sides with a general close by, so no unit is out of command.
-fn in_command(mut s: GameState) -> GameState {
+fn in_command(mut s: State) -> State {
     s.generals.push(general("gb", "blue", (2000, 1500)));
     s.generals.push(general("gr", "red", (2000, 2500)));
     s
@@ -33,14 +30,14 @@ fn charged(ids: &[&str]) -> TurnFacts {
     f
 }
 
-fn fight(s: &mut GameState, facts: &TurnFacts, dice: &[u32]) -> Vec<Event> {
+fn fight(s: &mut State, facts: &TurnFacts, dice: &[u32]) -> Vec<Event> {
     let mut d = ForcedDice::new(dice.iter().copied());
     let ev = resolve(s, facts, &mut d);
     assert!(d.problems().is_empty(), "{:?}\n{ev:#?}", d.problems());
     ev
 }
 
-fn grenadiers_and_battery() -> GameState {
+fn grenadiers_and_battery() -> State {
     in_command(state(vec![
         unit(
             "gren",
@@ -79,11 +76,11 @@ fn grenadiers_against_the_battery_example() {
     let ev = fight(&mut s, &charged(&["gren"]), &[5, 6, 1, 3, 4, 1, 2]);
     let gren = &s.units[0];
     let bat = &s.units[1];
-    assert_eq!(gren.spec.strength, 8, "{ev:#?}");
-    assert_eq!(gren.status.rout_hits, 2);
-    assert!(gren.shaken);
-    assert_eq!(gren.spec.location, Location::Table { x: 2000, y: 1600 });
-    assert_eq!(bat.spec.gunners, 8);
+    assert_eq!(gren.strength, 8, "{ev:#?}");
+    assert_eq!(gren.rules.status.rout_hits, 2);
+    assert!(gren.rules.shaken);
+    assert_eq!(gren.location, Location::Table { x: 2000, y: 1600 });
+    assert_eq!(bat.rules.gunners, 8);
     assert!(bat.eliminated.is_none());
     assert!(
         ev[0].text.contains("3 points, 3 dice needing 5-6"),
@@ -105,9 +102,9 @@ fn grenadiers_that_win_wipe_out_the_battery() {
     // two hits, but wiped out the entire battery."
     let mut s = grenadiers_and_battery();
     let ev = fight(&mut s, &charged(&["gren"]), &[5, 6, 6, 3, 4, 1, 2]);
-    assert_eq!(s.units[0].spec.strength, 10, "{ev:#?}");
-    assert!(!s.units[0].shaken);
-    assert!(s.units[0].disordered);
+    assert_eq!(s.units[0].strength, 10, "{ev:#?}");
+    assert!(!s.units[0].rules.shaken);
+    assert!(s.units[0].rules.disordered);
     assert!(s.units[1].eliminated.is_some());
 }
 
@@ -141,10 +138,10 @@ fn infantry_beaten_by_cavalry_suffers_double_rout_hits() {
     ]));
     let ev = fight(&mut s, &charged(&["cuir"]), &[3, 3, 1, 1, 6, 1, 1]);
     let inf = &s.units[1];
-    assert_eq!(inf.status.loss_hits, 2, "{ev:#?}");
-    assert_eq!(inf.status.rout_hits, 4);
-    assert_eq!(inf.spec.strength, 6);
-    assert!(inf.shaken);
+    assert_eq!(inf.rules.status.loss_hits, 2, "{ev:#?}");
+    assert_eq!(inf.rules.status.rout_hits, 4);
+    assert_eq!(inf.strength, 6);
+    assert!(inf.rules.shaken);
 }
 
 #[test]
@@ -177,9 +174,9 @@ fn cavalry_bounces_off_a_square() {
     ]));
     let ev = fight(&mut s, &charged(&["drag"]), &[1, 1, 1, 1, 1, 1, 1]);
     let drag = &s.units[0];
-    assert!(drag.disordered, "{ev:#?}");
-    assert!(!drag.shaken);
-    assert_eq!(drag.spec.location, Location::Table { x: 2000, y: 1600 });
+    assert!(drag.rules.disordered, "{ev:#?}");
+    assert!(!drag.rules.shaken);
+    assert_eq!(drag.location, Location::Table { x: 2000, y: 1600 });
     assert!(ev.iter().any(|e| e.kind == "retreat"));
 }
 
@@ -306,7 +303,7 @@ fn attacked_from_opposite_sides_the_loser_is_eliminated() {
     ]));
     // The column is 1.5" wide, 1.5" deep: the front unit touches its front,
     // the rear unit its rear (rear at y 2150, facing south from y 2150).
-    s.units[1].spec.location = Location::Table { x: 2000, y: 2150 };
+    s.units[1].location = Location::Table { x: 2000, y: 2150 };
     let ev = fight(
         &mut s,
         &charged(&["front", "rear"]),
@@ -349,12 +346,12 @@ fn russian_infantry_loses_only_by_two_hits() {
     let dice = [4, 5, 1, 4, 1, 1];
     let mut s = base();
     fight(&mut s, &TurnFacts::default(), &dice);
-    assert!(s.units[1].shaken, "without the nation red loses");
+    assert!(s.units[1].rules.shaken, "without the nation red loses");
     let mut s = base();
     s.nations.insert("red".to_string(), "russia".to_string());
     let ev = fight(&mut s, &TurnFacts::default(), &dice);
-    assert!(!s.units[1].shaken, "{ev:#?}");
-    assert!(s.units[1].status.in_combat);
+    assert!(!s.units[1].rules.shaken, "{ev:#?}");
+    assert!(s.units[1].rules.status.in_combat);
 }
 
 #[test]
@@ -382,16 +379,16 @@ fn blown_cavalry_after_its_second_round_only_with_the_option() {
                 180,
             ),
         ]));
-        s.units[0].status.combat_rounds = 1;
+        s.units[0].rules.status.combat_rounds = 1;
         s
     };
     let dice = [1, 1, 1, 1, 1, 1, 1, 1];
     let mut s = base();
     fight(&mut s, &TurnFacts::default(), &dice);
-    assert!(!s.units[0].status.blown);
+    assert!(!s.units[0].rules.status.blown);
     let mut s = base();
     s.options.push("blown-cavalry".to_string());
     let ev = fight(&mut s, &TurnFacts::default(), &dice);
-    assert!(s.units[0].status.blown, "{ev:#?}");
-    assert!(!s.units[1].status.blown);
+    assert!(s.units[0].rules.status.blown, "{ev:#?}");
+    assert!(!s.units[1].rules.status.blown);
 }

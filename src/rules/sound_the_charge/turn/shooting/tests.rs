@@ -5,7 +5,7 @@ use crate::rules::sound_the_charge::orders::parse;
 
 /// Blue line infantry facing north at (20, 20); red line facing south, its
 /// front `gap` hundredths ahead.
-fn duel(gap: i64) -> GameState {
+fn duel(gap: i64) -> State {
     state(vec![
         unit(
             "blue-1",
@@ -34,7 +34,7 @@ fn order(text: &str) -> StcOrder {
     parse(text).expect("order parses")
 }
 
-fn shots(s: &GameState, side: &str, lines: &[&str]) -> Result<Vec<Shot>, Rejection> {
+fn shots(s: &State, side: &str, lines: &[&str]) -> Result<Vec<Shot>, Rejection> {
     let sheet: Vec<StcOrder> = lines.iter().map(|l| order(l)).collect();
     sheet
         .iter()
@@ -44,7 +44,7 @@ fn shots(s: &GameState, side: &str, lines: &[&str]) -> Result<Vec<Shot>, Rejecti
         .collect()
 }
 
-fn run(s: &mut GameState, shots: &[Shot], facts: &TurnFacts, dice: &[u32]) -> Vec<Event> {
+fn run(s: &mut State, shots: &[Shot], facts: &TurnFacts, dice: &[u32]) -> Vec<Event> {
     let mut d = ForcedDice::new(dice.iter().copied());
     let ev = resolve(s, shots, facts, &mut HitsThisTurn::new(), &mut d);
     assert!(d.problems().is_empty(), "{:?}\n{ev:#?}", d.problems());
@@ -62,10 +62,10 @@ fn musketry_close_range_hits_and_the_target_fails_its_test() {
     let sh = shots(&s, "blue", &["blue-1: shoot red-1"]).unwrap();
     let ev = run(&mut s, &sh, &TurnFacts::default(), &[3, 2, 6, 4]);
     let red = &s.units[1];
-    assert_eq!(red.spec.strength, 9, "{ev:#?}");
-    assert!(red.shaken);
+    assert_eq!(red.strength, 9, "{ev:#?}");
+    assert!(red.rules.shaken);
     assert_eq!(
-        red.spec.location,
+        red.location,
         crate::rules::board::Location::Table { x: 2000, y: 2350 }
     );
     let kinds: Vec<&str> = ev.iter().map(|e| e.kind.as_str()).collect();
@@ -80,8 +80,8 @@ fn far_range_and_a_passed_test() {
     let mut s = duel(300);
     let sh = shots(&s, "blue", &["blue-1: shoot red-1"]).unwrap();
     let ev = run(&mut s, &sh, &TurnFacts::default(), &[5, 4, 6, 6]);
-    assert_eq!(s.units[1].spec.strength, 10, "{ev:#?}");
-    assert!(!s.units[1].shaken);
+    assert_eq!(s.units[1].strength, 10, "{ev:#?}");
+    assert!(!s.units[1].rules.shaken);
 }
 
 #[test]
@@ -89,12 +89,12 @@ fn remainder_of_three_rounds_up() {
     // "Round up a final remainder of three infantry figures": 11 roll 3
     // dice, 10 roll 2.
     let mut s = duel(150);
-    s.units[0].spec.strength = 11;
+    s.units[0].strength = 11;
     let sh = shots(&s, "blue", &["blue-1: shoot red-1"]).unwrap();
     let ev = run(&mut s, &sh, &TurnFacts::default(), &[1, 1, 1]);
     assert!(ev[0].text.contains("3 dice"), "{}", ev[0].text);
     let mut s = duel(150);
-    s.units[0].spec.strength = 10;
+    s.units[0].strength = 10;
     let ev = run(&mut s, &sh, &TurnFacts::default(), &[1, 1]);
     assert!(ev[0].text.contains("2 dice"), "{}", ev[0].text);
 }
@@ -102,14 +102,14 @@ fn remainder_of_three_rounds_up() {
 #[test]
 fn cavalry_shaken_and_charging_units_may_not_shoot() {
     let mut s = duel(150);
-    s.units[0].spec.troop_type = "light-cavalry".to_string();
+    s.units[0].rules.troop_type = "light-cavalry".to_string();
     let e = shots(&s, "blue", &["blue-1: shoot red-1"]).unwrap_err();
     assert_eq!(
         e.clause.as_deref(),
         Some("Shooting, General Rules: \"Cavalry may not shoot.\"")
     );
     let mut s = duel(150);
-    s.units[0].shaken = true;
+    s.units[0].rules.shaken = true;
     let e = shots(&s, "blue", &["blue-1: shoot red-1"]).unwrap_err();
     assert!(e.to_string().contains("Shaken units may not shoot."), "{e}");
     let s = duel(150);
@@ -131,8 +131,8 @@ fn out_of_range_and_out_of_arc_are_refused_with_the_clause() {
         Some("Shooting Table: \"Musketry 2 / 4\"")
     );
     let mut s = duel(150);
-    s.units[0].spec.facing = 180;
-    s.units[0].spec.location = crate::rules::board::Location::Table { x: 2000, y: 2000 };
+    s.units[0].facing = 180;
+    s.units[0].location = crate::rules::board::Location::Table { x: 2000, y: 2000 };
     let e = shots(&s, "blue", &["blue-1: shoot red-1"]).unwrap_err();
     assert!(e.problem.contains("arc of fire"), "{e}");
 }
@@ -257,7 +257,7 @@ fn guns_at_far_range_with_modifiers() {
     ]);
     let sh = shots(&s, "blue", &["bat: shoot red-1"]).unwrap();
     let ev = run(&mut s, &sh, &TurnFacts::default(), &[4, 3, 6, 1, 6]);
-    assert_eq!(s.units[1].spec.strength, 10, "{ev:#?}");
+    assert_eq!(s.units[1].strength, 10, "{ev:#?}");
     assert!(ev[0].text.contains("4 dice needing 4-6"), "{}", ev[0].text);
     // Against a column (dense): "Artillery vs. dense target: +1", needs 3.
     let mut s = state(vec![
@@ -284,7 +284,7 @@ fn guns_at_far_range_with_modifiers() {
     ]);
     let ev = run(&mut s, &sh, &TurnFacts::default(), &[3, 3, 1, 1, 6]);
     assert!(ev[0].text.contains("needing 3-6"), "{}", ev[0].text);
-    assert_eq!(s.units[1].spec.strength, 10);
+    assert_eq!(s.units[1].strength, 10);
 }
 
 #[test]
@@ -314,7 +314,7 @@ fn guns_that_move_or_are_limbered_may_not_shoot() {
     let e = shots(&s, "blue", &["bat: shoot red-1"]).unwrap_err();
     assert!(e.problem.contains("limbered"), "{e}");
     let mut s = s;
-    s.units[0].spec.formation = "unlimbered".to_string();
+    s.units[0].rules.formation = "unlimbered".to_string();
     let e = shots(&s, "blue", &["bat: forward 1", "bat: shoot red-1"]).unwrap_err();
     assert!(
         e.to_string().contains("Artillery may not move and shoot."),
@@ -333,7 +333,7 @@ fn russian_fire_is_at_minus_one_only_when_the_nation_is_set() {
     s.nations.insert("blue".to_string(), "russia".to_string());
     let ev = run(&mut s, &sh, &TurnFacts::default(), &[3, 3, 3]);
     assert!(ev[0].text.contains("needing 4-6"), "{}", ev[0].text);
-    assert_eq!(s.units[1].spec.strength, 12);
+    assert_eq!(s.units[1].strength, 12);
 }
 
 #[test]
@@ -399,7 +399,7 @@ fn bounce_through_on_and_off() {
     let mut s = base();
     s.options.push("artillery-bounce-through".to_string());
     let ev = run(&mut s, &sh, &TurnFacts::default(), &[1, 1, 6, 6, 6]);
-    assert_eq!(s.units[2].spec.strength, 10, "{ev:#?}");
+    assert_eq!(s.units[2].strength, 10, "{ev:#?}");
     assert!(ev.iter().any(|e| e.text.contains("Bounce-Through")));
 }
 
@@ -439,7 +439,7 @@ fn firing_into_a_close_combat_needs_a_hanging_flank() {
             180,
         ),
     ]);
-    s.units[1].spec.location = crate::rules::board::Location::Table { x: 2000, y: 2000 };
+    s.units[1].location = crate::rules::board::Location::Table { x: 2000, y: 2000 };
     let e = can_shoot_at(&s, "bat", "red-1").unwrap_err();
     assert!(e.clause.starts_with("Firing into a Close Combat"), "{e:?}");
 }

@@ -1,0 +1,100 @@
+//! How a ruleset's pieces look in the reports and on the map: the words the
+//! order of battle gives each unit, its shape and markers on the map, how
+//! its terrain is drawn and what its event kinds mean to a reader. The
+//! report and the map ask the ruleset for these and name no ruleset
+//! themselves.
+
+use std::collections::BTreeMap;
+
+use crate::geometry::Rect;
+
+/// A state marker: the letter drawn in a disc next to the unit, its colour
+/// and what the legend and the order of battle call it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Marker {
+    pub letter: &'static str,
+    pub colour: &'static str,
+    /// The state's word: `shaken`.
+    pub label: &'static str,
+}
+
+/// How a unit's outline is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Outline {
+    /// A plain outline with the front as the heavy edge.
+    #[default]
+    Solid,
+    /// A loose cloud (skirmishers): pale, with a broken outline.
+    Loose,
+    /// Faces every way (a square): a heavy edge all round.
+    AllRound,
+}
+
+/// Where and how a unit stands on the map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// To scale, as the rectangle it covers on a table.
+    Footprint {
+        rect: Rect,
+        outline: Outline,
+        /// A line down its length, for a column.
+        stripe: bool,
+        /// A wheel at its centre, for guns.
+        wheel: bool,
+    },
+    /// A counter at its location, a notch towards its facing.
+    Counter,
+}
+
+/// How one unit looks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnitLook {
+    pub shape: Shape,
+    /// What it is, in the order of battle: `line-infantry, grade B`.
+    pub kind: String,
+    /// How it stands, where the ruleset has formations: `column`.
+    pub formation: Option<String>,
+    /// Its states, in the order the markers are drawn.
+    pub markers: Vec<Marker>,
+}
+
+/// How every unit of a state looks, by id.
+pub type Look = BTreeMap<String, UnitLook>;
+
+/// How a terrain kind is drawn: an area's fill, or a line's stroke.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TerrainStyle {
+    pub fill: &'static str,
+    pub stroke: &'static str,
+    /// Stroke width in the map's units (hundredths of an inch on a table).
+    pub width: u32,
+    /// An SVG dash pattern, or empty for a solid line.
+    pub dash: &'static str,
+    /// What the legend calls it.
+    pub label: &'static str,
+}
+
+/// What an event kind means to the map and to sight: the map draws fire as
+/// lines and moves as arrows styled by what moved the unit, and units that
+/// met in a charge or a fight see each other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventClass {
+    /// Shooting: the event names the firer first, then its targets.
+    Fire,
+    /// A charge or its kin: the event names the charger first, then whom it
+    /// charges.
+    Charge,
+    /// A move away from the enemy that the player did not choose.
+    Retreat,
+    /// Fighting hand to hand.
+    Combat,
+    /// Anything else: told by its text, its units drawn where they stand.
+    Other,
+}
+
+impl EventClass {
+    /// Fighting in which both sides see each other, whatever the terrain.
+    pub fn is_contact(self) -> bool {
+        matches!(self, EventClass::Charge | EventClass::Combat)
+    }
+}

@@ -1,0 +1,19 @@
+//! The rulesets adjutant knows: the one place outside a ruleset's own folder
+//! that names it. Adding a ruleset adds a line to each list below.
+
+use super::ruleset::Ruleset;
+use super::sound_the_charge::SoundTheCharge;
+
+/// Every ruleset, in the order `adjutant demo` offers them (the first is
+/// the default).
+pub const RULESETS: &[&dyn Ruleset] = &[&SoundTheCharge];
+
+/// The ruleset a campaign names, if adjutant knows it.
+pub fn ruleset_for(id: &str) -> Option<&'static dyn Ruleset> {
+    RULESETS.iter().copied().find(|r| r.id() == id)
+}
+
+/// The ids of every ruleset, for error messages.
+pub fn known_rulesets() -> Vec<&'static str> {
+    RULESETS.iter().map(|r| r.id()).collect()
+}

@@ -1,0 +1,361 @@
+//! How Sound the Charge's pieces look in the reports and on the map, and
+//! what each side sees (docs/RULINGS.md, REP-1).
+//!
+//! A side sees all of its own units. It sees a unit of another side when one
+//! of its own units in play has a line of sight to it: a straight line from
+//! the observer's front centre to the target's front centre, centre or
+//! either front corner, not crossing a crest line and running no further
+//! inside a wood than the wood's visibility (light woods 6", heavy woods
+//! 4") or inside a built-up area (town block, chateau) than 2". A unit that
+//! fires is revealed to every side; units that meet in a charge or a combat
+//! see each other.
+
+use std::collections::BTreeSet;
+
+use super::SoundTheCharge;
+use super::basing;
+use super::state::{State, Unit};
+use crate::geometry::{Hundredths, Point, is_sight_blocked_by_lines, sees_through};
+use crate::rules::board::{Location, TerrainShape};
+use crate::rules::look::{EventClass, Look, Marker, Outline, Shape, TerrainStyle, UnitLook};
+use crate::rules::ruleset::{Event, Presentation, Preview};
+
+pub const SHAKEN: Marker = Marker {
+    letter: "S",
+    colour: "#b00020",
+    label: "shaken",
+};
+pub const DISORDERED: Marker = Marker {
+    letter: "D",
+    colour: "#d35400",
+    label: "disordered",
+};
+pub const BLOWN: Marker = Marker {
+    letter: "B",
+    colour: "#6c3483",
+    label: "blown",
+};
+
+impl Presentation for SoundTheCharge {
+    fn look(&self, state: &State) -> Look {
+        state
+            .units
+            .iter()
+            .map(|u| (u.id.clone(), unit_look(u)))
+            .collect()
+    }
+
+    fn markers(&self) -> &'static [Marker] {
+        &[SHAKEN, DISORDERED, BLOWN]
+    }
+
+    fn terrain_style(&self, kind: &str) -> Option<TerrainStyle> {
+        terrain_style(kind)
+    }
+
+    fn event_class(&self, kind: &str) -> EventClass {
+        match kind {
+            "shooting" | "bounce-through" | "regimental-gun" => EventClass::Fire,
+            k if k.contains("shoot") => EventClass::Fire,
+            "charge" | "follow-up" => EventClass::Charge,
+            "retreat" | "rout" | "evade" => EventClass::Retreat,
+            "combat" => EventClass::Combat,
+            _ => EventClass::Other,
+        }
+    }
+
+    fn visible_to(&self, state: &State, side: &str, events: &[Event]) -> BTreeSet<String> {
+        visible_to(self, state, side, events)
+    }
+
+    fn order_template(&self, state: &State, side: &str) -> Vec<String> {
+        state
+            .units
+            .iter()
+            .filter(|u| u.side == side && u.eliminated.is_none())
+            .map(|u| format!("{}: hold", u.id))
+            .collect()
+    }
+
+    fn preview(&self, initial: &State) -> Option<Preview<SoundTheCharge>> {
+        Some(super::sample::preview(initial))
+    }
+}
+
+/// How one unit looks: to scale from its footprint, its states as markers.
+fn unit_look(u: &Unit) -> UnitLook {
+    let formation = u.rules.formation.as_str();
+    let shape = match basing::footprint(u) {
+        Some(rect) => Shape::Footprint {
+            rect,
+            outline: match formation {
+                // Skirmishers are a loose cloud; a square faces every way.
+                "skirmish" => Outline::Loose,
+                "square" => Outline::AllRound,
+                _ => Outline::Solid,
+            },
+            stripe: matches!(formation, "column" | "limbered"),
+            wheel: matches!(formation, "unlimbered" | "limbered"),
+        },
+        None => Shape::Counter,
+    };
+    let mut markers = Vec::new();
+    if u.rules.shaken {
+        markers.push(SHAKEN);
+    }
+    if u.rules.disordered {
+        markers.push(DISORDERED);
+    }
+    // Blown Cavalry: play sets the unit's status, as does a scenario that
+    // marks it blown at the start.
+    if u.rules.status.blown {
+        markers.push(BLOWN);
+    }
+    UnitLook {
+        shape,
+        kind: format!("{}, grade {}", u.rules.troop_type, u.rules.grade),
+        formation: Some(u.rules.formation.clone()),
+        markers,
+    }
+}
+
+/// The look of a terrain kind of Sound the Charge.
+fn terrain_style(kind: &str) -> Option<TerrainStyle> {
+    let s = |fill, stroke, width, dash, label| TerrainStyle {
+        fill,
+        stroke,
+        width,
+        dash,
+        label,
+    };
+    Some(match kind {
+        "light-woods" => s("#b9dba0", "#6f9a55", 4, "", "light woods"),
+        "heavy-woods" => s("#6f9e5c", "#3f6a31", 5, "", "heavy woods"),
+        "gentle-hill" => s("#e8dcb2", "#b9a878", 3, "", "gentle hill"),
+        "steep-slope" => s("#c7a77c", "#8a6a40", 5, "", "steep slope"),
+        "rough" => s("#ddd0a8", "#a8946a", 3, "20 15", "rough ground"),
+        "town-block" => s("#b3aca4", "#6d655c", 5, "", "town block"),
+        "chateau" => s("#9b8f85", "#4f463e", 6, "", "chateau"),
+        "crest" => s("none", "#8a6d3b", 8, "40 20", "crest line"),
+        "obstacle" => s("none", "#5a4a3a", 10, "", "obstacle"),
+        "road" => s("none", "#c9a66b", 30, "", "road"),
+        "fieldworks" => s("none", "#6b4f2f", 18, "10 10", "fieldworks"),
+        "river" => s("none", "#5b8fd6", 35, "", "river"),
+        "water" => s("#a9c8ee", "#5b8fd6", 4, "", "water"),
+        "boat" => s("#8b5a2b", "#4a2f14", 4, "", "boat"),
+        _ => return None,
+    })
+}
+
+/// How far one sees through an area of terrain of `kind`, or `None` for a
+/// kind that does not hide.
+pub fn area_visibility(kind: &str) -> Option<Hundredths> {
+    match kind {
+        // Terrain, Light Woods: "Visibility and range inside light woods is
+        // six inches."
+        "light-woods" => Some(600),
+        // Terrain, Heavy Woods: "Visibility and range inside heavy woods is
+        // four inches."
+        "heavy-woods" => Some(400),
+        // Not in the rules: buildings hide what stands behind them, and
+        // troops at the edge of a town are seen (REP-1).
+        "town-block" | "chateau" => Some(200),
+        _ => None,
+    }
+}
+
+/// The terrain that hides, taken from the state once.
+struct Cover<'a> {
+    crests: Vec<Vec<Point>>,
+    areas: Vec<(&'a [Point], Hundredths)>,
+}
+
+impl<'a> Cover<'a> {
+    fn of(state: &'a State) -> Cover<'a> {
+        let mut crests = Vec::new();
+        let mut areas = Vec::new();
+        for t in &state.terrain {
+            match &t.shape {
+                // Terrain, Gentle Hill Slopes: "block sighting past their
+                // crestlines."
+                TerrainShape::Line { points } if t.kind == "crest" => crests.push(points.clone()),
+                TerrainShape::Area { points } => {
+                    if let Some(v) = area_visibility(&t.kind) {
+                        areas.push((points.as_slice(), v));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Cover { crests, areas }
+    }
+
+    fn sees(&self, from: Point, to: Point) -> bool {
+        !is_sight_blocked_by_lines(from, to, &self.crests)
+            && self
+                .areas
+                .iter()
+                .all(|&(area, v)| sees_through(from, to, area, v))
+    }
+}
+
+/// The point a unit looks from: its front centre.
+fn eye(unit: &Unit) -> Option<Point> {
+    match unit.location {
+        Location::Table { x, y } => Some(Point { x, y }),
+        Location::Hex { .. } => None,
+    }
+}
+
+/// The points of a unit an observer may see it by.
+fn sighting_points(unit: &Unit) -> Vec<Point> {
+    match basing::footprint(unit) {
+        Some(rect) => {
+            let c = rect.corners();
+            vec![rect.front_centre, rect.centre(), c[0], c[1]]
+        }
+        None => eye(unit).into_iter().collect(),
+    }
+}
+
+/// The ids of the units `side` can see once the resolution is over.
+fn visible_to(
+    rules: &SoundTheCharge,
+    state: &State,
+    side: &str,
+    events: &[Event],
+) -> BTreeSet<String> {
+    let own_ids: BTreeSet<&str> = state
+        .units
+        .iter()
+        .filter(|u| u.side == side)
+        .map(|u| u.id.as_str())
+        .collect();
+    let mut seen: BTreeSet<String> = own_ids.iter().map(|s| s.to_string()).collect();
+    for event in events {
+        let class = rules.event_class(&event.kind);
+        // Light Woods: troops hidden on the edge are seen "unless they
+        // fire, in which case they are revealed".
+        if class == EventClass::Fire
+            && let Some(firer) = event.units.first()
+        {
+            seen.insert(firer.clone());
+        }
+        if class.is_contact() && event.units.iter().any(|u| own_ids.contains(u.as_str())) {
+            seen.extend(event.units.iter().cloned());
+        }
+    }
+    let cover = Cover::of(state);
+    let eyes: Vec<Point> = state
+        .units
+        .iter()
+        .filter(|u| u.side == side && u.eliminated.is_none())
+        .filter_map(eye)
+        .collect();
+    for target in state.units.iter().filter(|u| u.side != side) {
+        if seen.contains(&target.id) {
+            continue;
+        }
+        let points = sighting_points(target);
+        let in_sight = eyes
+            .iter()
+            .any(|&from| points.iter().any(|&to| cover.sees(from, to)));
+        if in_sight {
+            seen.insert(target.id.clone());
+        }
+    }
+    seen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::sample;
+
+    fn typed(state: &crate::rules::GameState) -> State {
+        state.typed::<SoundTheCharge>().expect("the sample reads")
+    }
+
+    fn sample_visible(side: &str) -> (sample::SampleTurn, BTreeSet<String>) {
+        let turn = sample::demo_turn().expect("the demo campaign loads");
+        let seen = visible_to(&SoundTheCharge, &typed(&turn.next), side, &turn.events);
+        (turn, seen)
+    }
+
+    /// Heavy Woods: "Visibility and range inside heavy woods is four
+    /// inches": the Jäger, five inches deep in the Wolfswald, are hidden.
+    #[test]
+    fn troops_deep_in_a_wood_are_hidden() {
+        let (_, seen) = sample_visible("french");
+        assert!(!seen.contains("jaeger"));
+        assert!(seen.contains("ir-4"), "troops in the open are seen");
+        assert!(seen.contains("1-ligne"), "a side sees its own");
+    }
+
+    /// "Troops hidden on the edge are seen from the outside at four inches
+    /// unless they fire, in which case they are revealed."
+    #[test]
+    fn troops_that_fire_are_revealed() {
+        let (mut turn, _) = sample_visible("french");
+        turn.events.push(Event {
+            kind: "shooting".to_string(),
+            units: vec!["jaeger".to_string(), "12-dragons".to_string()],
+            text: String::new(),
+        });
+        let seen = visible_to(&SoundTheCharge, &typed(&turn.next), "french", &turn.events);
+        assert!(seen.contains("jaeger"));
+    }
+
+    /// Gentle Hill Slopes: "block sighting past their crestlines."
+    #[test]
+    fn a_crest_hides_what_is_behind_it() {
+        let (turn, _) = sample_visible("french");
+        let mut next = typed(&turn.next);
+        // Leave one French unit south of the Galgenberg crest (9,24)-(21,23)
+        // and one Austrian north of it; every other unit leaves play.
+        for u in &mut next.units {
+            if !matches!(u.id.as_str(), "1-ligne" | "ir-1") {
+                u.eliminated = Some("test".to_string());
+                u.location = Location::Table { x: 0, y: 0 };
+                u.side = "elsewhere".to_string();
+            }
+        }
+        let seen = visible_to(&SoundTheCharge, &next, "french", &[]);
+        assert!(!seen.contains("ir-1"), "seen over the crest");
+        // Moved east of the crest's end, the Austrians are in plain view.
+        if let Some(u) = next.units.iter_mut().find(|u| u.id == "ir-1") {
+            u.location = Location::Table { x: 300, y: 3000 };
+        }
+        assert!(visible_to(&SoundTheCharge, &next, "french", &[]).contains("ir-1"));
+    }
+
+    /// Blown Cavalry: "After completing its second round of combat during a
+    /// game, a cavalry regiment is blown." Play marks it in the unit's
+    /// status, and that is what the map and the order of battle show: a
+    /// unit blown in play carries the B, with no mark of the scenario's.
+    #[test]
+    fn cavalry_blown_in_play_is_shown_blown() {
+        let turn = sample::demo_turn().expect("the demo campaign loads");
+        let mut state = typed(&turn.prior);
+        let hussars = state
+            .units
+            .iter_mut()
+            .find(|u| u.id == "5-hussards")
+            .expect("the hussars");
+        assert!(!hussars.rules.marks.iter().any(|m| m == "blown"));
+        assert!(!hussars.rules.status.blown);
+        hussars.rules.status.blown = true;
+        let look = SoundTheCharge.look(&state);
+        assert_eq!(look["5-hussards"].markers, vec![BLOWN]);
+        assert!(look["1-ligne"].markers.is_empty());
+    }
+
+    /// The order of battle names a unit by what it is, and how it stands.
+    #[test]
+    fn the_order_of_battle_gives_troop_type_grade_and_formation() {
+        let turn = sample::demo_turn().expect("the demo campaign loads");
+        let look = SoundTheCharge.look(&typed(&turn.prior));
+        assert_eq!(look["1-ligne"].kind, "line-infantry, grade B");
+        assert_eq!(look["1-ligne"].formation.as_deref(), Some("line"));
+    }
+}
