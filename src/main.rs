@@ -29,11 +29,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Play the bundled campaign end to end into a folder and verify its archive.
+    /// Play a bundled campaign end to end into a folder and verify its archive.
     Demo {
         /// Where to put the campaign, data directory and archive.
         #[arg(long, default_value = "out/demo")]
         out: PathBuf,
+        /// The ruleset whose demo campaign to play (the first ruleset's by default).
+        #[arg(long)]
+        ruleset: Option<String>,
     },
     /// Load and check campaign folders; print every problem as file:line:column.
     Check {
@@ -256,8 +259,8 @@ fn open(data: &Path) -> Result<Store> {
 fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     match command {
-        Command::Demo { out: dir } => {
-            let result = adjutant::demo::run(&dir, &mut out)?;
+        Command::Demo { out: dir, ruleset } => {
+            let result = adjutant::demo::run(&dir, ruleset.as_deref(), &mut out)?;
             writeln!(
                 out,
                 "campaign data: {}\norders mailed by the bots: {}\nreports and every other message sent: {}\narchive: {}  (check it: adjutant verify {})",

@@ -28,7 +28,7 @@ fn files(dir: &Path) -> Vec<std::path::PathBuf> {
 fn the_demo_plays_the_game_to_its_end_by_mail_and_verifies() {
     let dir = tempfile::tempdir().expect("dir");
     let mut said = Vec::new();
-    let result = adjutant::demo::run(&dir.path().join("demo"), &mut said).expect("demo runs");
+    let result = adjutant::demo::run(&dir.path().join("demo"), None, &mut said).expect("demo runs");
     let said = String::from_utf8_lossy(&said).into_owned();
     assert!(result.verdict.ok(), "{said}");
     assert!(said.contains("the game is over"), "{said}");
@@ -93,7 +93,7 @@ fn the_demo_plays_the_game_to_its_end_by_mail_and_verifies() {
 
     // Running it again replaces its own folder.
     let mut sink = Vec::new();
-    adjutant::demo::run(&dir.path().join("demo"), &mut sink).expect("runs again");
+    adjutant::demo::run(&dir.path().join("demo"), None, &mut sink).expect("runs again");
 }
 
 #[test]

@@ -37,7 +37,7 @@ fn the_independent_verifier_checks_an_exported_archive() {
 
     let dir = tempfile::tempdir().expect("dir");
     let mut sink = Vec::new();
-    let result = adjutant::demo::run(&dir.path().join("demo"), &mut sink).expect("demo runs");
+    let result = adjutant::demo::run(&dir.path().join("demo"), None, &mut sink).expect("demo runs");
     assert!(result.verdict.ok());
     let archive = result.archive_dir.to_string_lossy().into_owned();
     let (ok, text) = run_verifier(python, &["archive", &archive]);

@@ -129,7 +129,7 @@ fn play() -> Played {
         done[0].events
     );
 
-    for (i, call) in adjutant::demo::DEMO_CALLS.iter().enumerate() {
+    for (i, call) in adjutant::demo::demo_of(None).expect("a demo").calls.iter().enumerate() {
         let at = FixedClock(record.deadline + Duration::minutes(i as i64 + 1));
         let (k, report) = engine::umpire(&mut store, &campaign.id, call, &at).expect("call");
         assert_eq!(k, 1 + i as u64, "umpire calls are numbered on their own");
@@ -138,7 +138,7 @@ fn play() -> Played {
     let archive = dir.path().join("archive");
     let exported = export(&store, &campaign.id, &archive).expect("export");
     assert_eq!(exported.turns, 2);
-    assert_eq!(exported.calls, adjutant::demo::DEMO_CALLS.len() as u64);
+    assert_eq!(exported.calls, adjutant::demo::demo_of(None).expect("a demo").calls.len() as u64);
     Played {
         _dir: dir,
         store,
@@ -199,7 +199,7 @@ fn a_played_campaign_exports_and_verifies() {
     assert!(verdict.ok(), "{verdict:#?}");
     assert_eq!(
         verdict.resolutions.len(),
-        2 + adjutant::demo::DEMO_CALLS.len()
+        2 + adjutant::demo::demo_of(None).expect("a demo").calls.len()
     );
     assert!(
         verdict

@@ -127,7 +127,7 @@ fn every_template_renders_for_every_shipped_campaign() {
             engine::umpire(
                 &mut store,
                 &campaign.id,
-                adjutant::demo::DEMO_CALLS[0],
+                adjutant::demo::demo_of(None).expect("a demo").calls[0],
                 &now(),
             )
             .expect("umpire.txt");

@@ -1,5 +1,6 @@
-//! `adjutant demo`: plays the bundled campaign end to end through the mail
-//! edge, on embedded defaults.
+//! `adjutant demo`: plays a bundled campaign end to end through the mail
+//! edge, on embedded defaults: the demo campaign of the ruleset asked for,
+//! or of the first ruleset that ships one (`rules::registry`).
 //!
 //! Bot players (`bots`) write real order emails into a Maildir; the daemon's
 //! event loop, driven turn by turn by a fixed clock, takes them in,
@@ -25,19 +26,10 @@ use crate::inbox::maildir;
 use crate::ingest::IngestConfig;
 use crate::lifecycle::{self, FixedClock};
 use crate::outbound::{DeliveryPolicy, FileTransport};
+use crate::rules::registry::RULESETS;
+use crate::rules::ruleset::Demo;
 use crate::rules::ruleset_for;
 use crate::store::Store;
-
-/// The bundled campaign's files, compiled in so that the demo needs nothing
-/// but the binary.
-pub const CAMPAIGN_TOML: &str = include_str!("../../campaigns/sound-the-charge-demo/campaign.toml");
-pub const SCENARIO_TOML: &str = include_str!("../../campaigns/sound-the-charge-demo/scenario.toml");
-
-/// The demo players' passphrases, by side: public, as the campaign file says.
-pub const PASSPHRASES: &[(&str, &str)] = &[
-    ("french", "vive-l-empereur"),
-    ("austrian", "gott-erhalte-franz"),
-];
 
 /// The address the demo's daemon sends from and players write to.
 pub const DEMO_ADDRESS: &str = "adjutant@example.org";
@@ -49,13 +41,24 @@ const MARKER: &str = ".adjutant-demo";
 /// never end.
 const MAX_TURNS: u32 = 50;
 
-/// The umpire calls the demo asks for, in order.
-pub const DEMO_CALLS: &[&str] = &[
-    "shoot 12 line-infantry grade B range 3",
-    "morale grade C hits 2",
-    "combat attacker 12 line-infantry grade B vs defender 4 field-guns grade C",
-    "rally grade C enemy-can-charge",
-];
+/// The demo of the ruleset `id`, or of the first ruleset that ships one.
+pub fn demo_of(id: Option<&str>) -> Result<Demo, DemoError> {
+    let found = match id {
+        Some(id) => ruleset_for(id).and_then(|r| r.demo()),
+        None => RULESETS.iter().find_map(|r| r.demo()),
+    };
+    found.ok_or_else(|| {
+        let with: Vec<&str> = RULESETS
+            .iter()
+            .filter(|r| r.demo().is_some())
+            .map(|r| r.id())
+            .collect();
+        DemoError::NoDemo {
+            asked: id.unwrap_or("any").to_string(),
+            known: with.join(", "),
+        }
+    })
+}
 
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -69,6 +72,8 @@ pub enum DemoError {
     NotADemoFolder(PathBuf),
     #[error("the bundled campaign does not load:\n{0}")]
     Campaign(String),
+    #[error("no ruleset `{asked}` with a demo campaign; those with one: {known}")]
+    NoDemo { asked: String, known: String },
     #[error(transparent)]
     Store(#[from] crate::store::StoreError),
     #[error(transparent)]
@@ -102,15 +107,20 @@ pub struct DemoResult {
     pub verdict: archive::verify::Verdict,
 }
 
-/// Writes the embedded campaign to `dir` and loads it.
+/// Writes the default demo's campaign to `dir` and loads it.
 pub fn bundled_campaign(dir: &Path) -> Result<Campaign, DemoError> {
+    demo_campaign(&demo_of(None)?, dir)
+}
+
+/// Writes a demo's campaign to `dir` and loads it.
+pub fn demo_campaign(demo: &Demo, dir: &Path) -> Result<Campaign, DemoError> {
     let io = |source| DemoError::Io {
         path: dir.to_path_buf(),
         source,
     };
     std::fs::create_dir_all(dir).map_err(io)?;
-    std::fs::write(dir.join("campaign.toml"), CAMPAIGN_TOML).map_err(io)?;
-    std::fs::write(dir.join("scenario.toml"), SCENARIO_TOML).map_err(io)?;
+    std::fs::write(dir.join("campaign.toml"), demo.campaign_toml).map_err(io)?;
+    std::fs::write(dir.join("scenario.toml"), demo.scenario_toml).map_err(io)?;
     crate::campaign::load(dir).map_err(|p| DemoError::Campaign(p.to_string()))
 }
 
@@ -128,8 +138,14 @@ fn tell(say: &mut dyn Write, passes: &[Pass]) {
     }
 }
 
-/// Plays the demo into `out`, writing progress to `say`.
-pub fn run(out: &Path, say: &mut dyn Write) -> Result<DemoResult, DemoError> {
+/// Plays the demo of the ruleset `ruleset` (the default's when `None`)
+/// into `out`, writing progress to `say`.
+pub fn run(
+    out: &Path,
+    ruleset: Option<&str>,
+    say: &mut dyn Write,
+) -> Result<DemoResult, DemoError> {
+    let demo = demo_of(ruleset)?;
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| DemoError::Io { path, source }
@@ -157,7 +173,7 @@ pub fn run(out: &Path, say: &mut dyn Write) -> Result<DemoResult, DemoError> {
     let archive_dir = out.join("archive");
     let maildir_dir = out.join("maildir");
     let mail_dir = out.join("mail");
-    let campaign = bundled_campaign(&campaign_dir)?;
+    let campaign = demo_campaign(&demo, &campaign_dir)?;
     let ruleset = ruleset_for(&campaign.ruleset.id)
         .ok_or_else(|| DemoError::Campaign(format!("unknown ruleset {}", campaign.ruleset.id)))?;
     let _ = writeln!(
@@ -241,7 +257,8 @@ pub fn run(out: &Path, say: &mut dyn Write) -> Result<DemoResult, DemoError> {
             if lines.is_empty() && !required.contains(&side) {
                 continue;
             }
-            let passphrase = PASSPHRASES
+            let passphrase = demo
+                .passphrases
                 .iter()
                 .find(|(s, _)| *s == side)
                 .map(|(_, p)| *p)
@@ -282,7 +299,7 @@ pub fn run(out: &Path, say: &mut dyn Write) -> Result<DemoResult, DemoError> {
             }
         }
     }
-    for call in DEMO_CALLS {
+    for call in demo.calls {
         now += Duration::minutes(10);
         let (k, report) = engine::umpire(daemon.store_mut(), &campaign.id, call, &FixedClock(now))?;
         let _ = writeln!(say, "umpire call {k}:\n{report}\n");

@@ -194,11 +194,15 @@ mod tests {
 
     #[test]
     fn reminders_go_to_silent_sides_within_the_lead_time_only() {
-        use crate::rules::ruleset_for;
-        let ruleset = ruleset_for("sound-the-charge").expect("known");
+        use crate::rules::registry::RULESETS;
+        // Any ruleset whose one phase is the active side's.
+        let ruleset = *RULESETS
+            .iter()
+            .find(|r| r.phases().iter().all(|p| p.kind == PhaseKind::ActiveSide))
+            .expect("a ruleset of active-side phases");
         let state = GameState {
             campaign: "c".into(),
-            ruleset: "sound-the-charge".into(),
+            ruleset: ruleset.id().into(),
             turn: 1,
             phase: 0,
             active_side: "a".into(),

@@ -173,8 +173,8 @@ mod tests {
     #[test]
     fn subjects_name_the_campaign_and_turn() {
         assert_eq!(
-            campaign_from_subject("Re: [sound-the-charge-demo] resolution 3: turn 2"),
-            Some("sound-the-charge-demo".into())
+            campaign_from_subject("Re: [muhlbach-1809] resolution 3: turn 2"),
+            Some("muhlbach-1809".into())
         );
         assert_eq!(campaign_from_subject("[Fwd: hello there]"), None);
         assert_eq!(turn_from_subject("Re: orders for Turn 12"), Some(12));

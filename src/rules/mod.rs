@@ -8,7 +8,8 @@
 //! (`setup`) and is drawn (`look`), orders (`orders`), words and lengths
 //! (`words`), the GM's corrections (`correction`), umpire call reports
 //! (`umpire`), table pieces (`kernel`), and the list of rulesets
-//! (`registry`). Each ruleset is a folder of its own beside them.
+//! (`registry`, which declares each ruleset's folder, seen here as
+//! `rules::<ruleset>`).
 
 pub mod board;
 pub mod correction;
@@ -18,12 +19,11 @@ pub mod orders;
 pub mod registry;
 pub mod ruleset;
 pub mod setup;
-pub mod sound_the_charge;
 pub mod state;
 pub mod umpire;
 pub mod words;
 
-pub use registry::ruleset_for;
+pub use registry::*;
 pub use ruleset::{PhaseKind, PhaseSpec, Presentation, Resolution, Rules, Ruleset};
 pub use state::GameState;
 pub use umpire::{UmpireError, UmpireLine, UmpireReport};

@@ -1,8 +1,13 @@
 //! The rulesets adjutant knows: the one place outside a ruleset's own folder
-//! that names it. Adding a ruleset adds a line to each list below.
+//! that names it. Each ruleset's folder is declared here as a module (seen
+//! from outside as `rules::<name>`), and its value listed in [`RULESETS`];
+//! adding a ruleset adds one line to each.
+
+#[path = "sound_the_charge/mod.rs"]
+pub mod sound_the_charge;
 
 use super::ruleset::Ruleset;
-use super::sound_the_charge::SoundTheCharge;
+use sound_the_charge::SoundTheCharge;
 
 /// Every ruleset, in the order `adjutant demo` offers them (the first is
 /// the default).

@@ -63,13 +63,18 @@ impl Event {
     }
 }
 
-/// A campaign a ruleset ships to play out of the box: its two files, as
-/// text, with the folder name it is known by.
+/// A campaign a ruleset ships to play out of the box (`adjutant demo`): its
+/// two files, as text, with the folder name it is known by in `campaigns/`,
+/// the players' passphrases (public, as the campaign file says), and the
+/// umpire calls the demo asks once the game is over.
 #[derive(Debug, Clone, Copy)]
 pub struct Demo {
     pub folder: &'static str,
     pub campaign_toml: &'static str,
     pub scenario_toml: &'static str,
+    /// By side.
+    pub passphrases: &'static [(&'static str, &'static str)],
+    pub calls: &'static [&'static str],
 }
 
 /// A ruleset's adjudication: its parts of the state, its set-up, its

@@ -56,6 +56,16 @@ const DEMO: Demo = Demo {
     folder: "sound-the-charge-demo",
     campaign_toml: include_str!("../../../campaigns/sound-the-charge-demo/campaign.toml"),
     scenario_toml: include_str!("../../../campaigns/sound-the-charge-demo/scenario.toml"),
+    passphrases: &[
+        ("french", "vive-l-empereur"),
+        ("austrian", "gott-erhalte-franz"),
+    ],
+    calls: &[
+        "shoot 12 line-infantry grade B range 3",
+        "morale grade C hits 2",
+        "combat attacker 12 line-infantry grade B vs defender 4 field-guns grade C",
+        "rally grade C enemy-can-charge",
+    ],
 };
 
 impl Rules for SoundTheCharge {
