@@ -204,7 +204,10 @@ const CASES: &[(&str, &[Expect])] = &[
     ),
     (
         "hex-outside-grid",
-        &[at(S, 18, 10, "hex (20, 3) is outside the grid")],
+        &[
+            at(S, 6, 8, "sound-the-charge is not played on a hex map"),
+            at(S, 18, 10, "hex (20, 3) is outside the grid"),
+        ],
     ),
     (
         "many-problems",

@@ -129,7 +129,12 @@ fn play() -> Played {
         done[0].events
     );
 
-    for (i, call) in adjutant::demo::demo_of(None).expect("a demo").calls.iter().enumerate() {
+    for (i, call) in adjutant::demo::demo_of(None)
+        .expect("a demo")
+        .calls
+        .iter()
+        .enumerate()
+    {
         let at = FixedClock(record.deadline + Duration::minutes(i as i64 + 1));
         let (k, report) = engine::umpire(&mut store, &campaign.id, call, &at).expect("call");
         assert_eq!(k, 1 + i as u64, "umpire calls are numbered on their own");
@@ -138,7 +143,10 @@ fn play() -> Played {
     let archive = dir.path().join("archive");
     let exported = export(&store, &campaign.id, &archive).expect("export");
     assert_eq!(exported.turns, 2);
-    assert_eq!(exported.calls, adjutant::demo::demo_of(None).expect("a demo").calls.len() as u64);
+    assert_eq!(
+        exported.calls,
+        adjutant::demo::demo_of(None).expect("a demo").calls.len() as u64
+    );
     Played {
         _dir: dir,
         store,

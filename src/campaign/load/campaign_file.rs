@@ -99,7 +99,7 @@ pub(super) fn check(
     values::id(source, &head.id, problems);
     values::text(source, &head.title, "title", problems);
 
-    let (ruleset, rules) = check_ruleset(source, file.ruleset.get_ref(), problems);
+    let (ruleset, rules) = check_ruleset(source, &file.ruleset, problems);
     let sides = check_sides(source, &file.sides, rules, problems);
     let (schedule, no_orders_policy) = check_schedule(source, &file.schedule, rules, problems);
     let mut addresses = BTreeMap::new();
@@ -138,9 +138,10 @@ pub(super) fn check(
 
 fn check_ruleset(
     source: &Source,
-    table: &RulesetTable,
+    spanned: &Spanned<RulesetTable>,
     problems: &mut Vec<Problem>,
 ) -> (RulesetChoice, Option<&'static dyn Ruleset>) {
+    let table = spanned.get_ref();
     let rules = ruleset_for(table.id.get_ref());
     if rules.is_none() {
         values::known(source, &table.id, &known_rulesets(), "ruleset", problems);
@@ -178,7 +179,9 @@ fn check_ruleset(
         }
         (Some(rules), None) => {
             let empty = super::keys::Table::new();
-            let mut keys = TableKeys::new(source, &empty, 0..0, rules.id(), problems);
+            // A ruleset that needs parameters says what is missing at
+            // the [ruleset] table.
+            let mut keys = TableKeys::new(source, &empty, spanned.span(), rules.id(), problems);
             rules.setup_params(&mut keys).unwrap_or_default()
         }
         (None, _) => serde_json::Value::Null,

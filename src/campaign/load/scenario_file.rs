@@ -22,7 +22,7 @@ pub(super) fn check(
 ) -> Scenario {
     let head = file.scenario.get_ref();
     let turn_limit = check_head(source, head, context, problems);
-    let map = check_map(source, &file.map, problems);
+    let map = check_map(source, &file.map, context, problems);
     let terrain = file
         .terrain
         .iter()
@@ -101,6 +101,7 @@ fn check_head(
 fn check_map(
     source: &Source,
     map: &Spanned<MapTable>,
+    context: &Context<'_>,
     problems: &mut Vec<Problem>,
 ) -> Option<MapSpec> {
     let table = map.get_ref();
@@ -181,7 +182,29 @@ fn check_map(
         }
     };
     // The pieces on a broken map cannot be placed; say so once, here.
-    (problems.len() == start).then_some(spec)
+    let readable = problems.len() == start;
+    // A ruleset plays on the kind of map its rules are written for: an
+    // inch measured on hexes, or a hexside on a table, means nothing.
+    if let Some(rules) = context.rules {
+        let plays = rules.vocabulary();
+        let kind = table.kind.get_ref().as_str();
+        let (allowed, other) = match kind {
+            "table" => (plays.tables, "a hex map"),
+            "hex" => (plays.hexes, "a table"),
+            _ => (true, ""),
+        };
+        if !allowed {
+            problems.push(
+                source
+                    .at(
+                        table.kind.span(),
+                        format!("{} is not played on a {kind} map", rules.id()),
+                    )
+                    .with_hint(format!("{} is played on {other}", rules.id())),
+            );
+        }
+    }
+    readable.then_some(spec)
 }
 
 /// A key that belongs to the other kind of map.
