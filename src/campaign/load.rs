@@ -82,6 +82,25 @@ pub fn load(dir: &Path) -> Result<Campaign, Problems> {
     let mut problems = Vec::new();
     let campaign_source = Source::read(&dir.join(CAMPAIGN_FILE), &mut problems);
     let scenario_source = Source::read(&dir.join(SCENARIO_FILE), &mut problems);
+    check(campaign_source, scenario_source, problems)
+}
+
+/// Checks a campaign given as the text of its two files, as if they were
+/// in `dir` (where problems say they are): for a campaign made up in
+/// memory, such as a rules case's.
+pub fn load_texts(dir: &Path, campaign: &str, scenario: &str) -> Result<Campaign, Problems> {
+    check(
+        Some(Source::from_text(&dir.join(CAMPAIGN_FILE), campaign)),
+        Some(Source::from_text(&dir.join(SCENARIO_FILE), scenario)),
+        Vec::new(),
+    )
+}
+
+fn check(
+    campaign_source: Option<Source>,
+    scenario_source: Option<Source>,
+    mut problems: Vec<Problem>,
+) -> Result<Campaign, Problems> {
     // Both files are parsed before either is checked, so that a syntax
     // error in one does not hide one in the other.
     let campaign_raw = campaign_source

@@ -6,5 +6,5 @@ pub mod load;
 pub mod model;
 pub mod passphrase;
 
-pub use load::{Problem, Problems, load};
+pub use load::{Problem, Problems, load, load_texts};
 pub use model::*;

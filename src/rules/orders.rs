@@ -13,6 +13,15 @@ pub struct ParseError {
     pub problem: String,
 }
 
+/// A line that is not an order of the ruleset, from the syntax step alone:
+/// where it failed (1-based column, in characters) and the whole message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct LineError {
+    pub column: usize,
+    pub message: String,
+}
+
 /// A well-formed order the state or the phase does not allow.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}: {}{problem}{}", unit.as_ref().map(|u| format!("{u}: ")).unwrap_or_default(), clause.as_ref().map(|c| format!(" ({c})")).unwrap_or_default())]

@@ -16,7 +16,7 @@ use std::fmt;
 
 use super::correction::{self, Correction, CorrectionError};
 use super::look::{EventClass, Look, Marker, TerrainStyle};
-use super::orders::{OrderSheet, order_lines};
+use super::orders::{LineError, OrderSheet, order_lines};
 use super::setup::{Keys, SetupContext, UnitBasics, Vocabulary};
 use super::state::{GameState, PartError, Parts, RawPart, UnitState};
 use super::umpire::{UmpireError, UmpireReport};
@@ -115,6 +115,12 @@ pub trait Rules: Parts {
     fn initial_game(&self, _state: &GameState<Self>) -> Self::Game {
         Self::Game::default()
     }
+
+    /// Reads one order line, the syntax step alone (units not yet looked
+    /// up): its canonical text as written, or where and why it does not
+    /// read. For tools, fuzzing and the case catalog; `check_orders` does
+    /// both steps.
+    fn read_line(&self, line: &str) -> Result<String, LineError>;
 
     /// Reads and checks the order lines of `side` (salt lines are taken out
     /// before), each with its line number.
@@ -269,6 +275,9 @@ pub trait Ruleset: Sync {
 
     /// Whether the state's parts read as this ruleset's.
     fn check_state(&self, state: &GameState) -> Result<(), PartError>;
+
+    /// Reads one order line, the syntax step alone (see [`Rules::read_line`]).
+    fn read_line(&self, line: &str) -> Result<String, LineError>;
 
     /// Reads and checks a whole order text for `side`: salt lines are taken
     /// as written, every other line is checked by the ruleset.
@@ -446,6 +455,10 @@ impl<R: Rules + Presentation> Ruleset for R {
 
     fn check_state(&self, state: &GameState) -> Result<(), PartError> {
         state.typed::<R>().map(|_| ())
+    }
+
+    fn read_line(&self, line: &str) -> Result<String, LineError> {
+        Rules::read_line(self, line)
     }
 
     fn check_orders(&self, state: &GameState, side: &str, text: &str) -> OrderSheet {

@@ -34,6 +34,11 @@ pub struct UmpireReport {
     pub lines: Vec<UmpireLine>,
     /// The outcome in one or two sentences.
     pub outcome: String,
+    /// The call's result as the ruleset types it (points, dice, hits...),
+    /// as JSON, for tests and tools that read the figures rather than the
+    /// words. Not archived: the report's words and dice are the record.
+    #[serde(skip)]
+    pub result: serde_json::Value,
 }
 
 /// Why a call could not be made. The message says what was wrong and how to

@@ -40,6 +40,14 @@ impl Source {
         }
     }
 
+    /// A file's text given as it is.
+    pub fn from_text(path: &Path, text: &str) -> Source {
+        Source {
+            path: path.to_path_buf(),
+            text: text.to_string(),
+        }
+    }
+
     /// Parses the whole file into `T`. serde stops at the first syntax
     /// error, wrong type or unknown key, which is reported here.
     pub fn parse<T: DeserializeOwned>(&self, problems: &mut Vec<Problem>) -> Option<T> {

@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 
 use crate::audit::dice::Dice;
 use crate::geometry::Rect;
-use crate::rules::orders::{OrderSheet, ParseError, Rejection};
+use crate::rules::orders::{LineError, OrderSheet, ParseError, Rejection};
 use crate::rules::ruleset::{Demo, Event, PhaseKind, PhaseSpec, Rules};
 use crate::rules::setup::{Keys, SetupContext, UnitBasics, Vocabulary};
 use crate::rules::umpire::{UmpireError, UmpireReport};
@@ -96,6 +96,15 @@ impl Rules for SoundTheCharge {
         context: &SetupContext<'_>,
     ) -> Option<StcUnit> {
         setup::setup_unit(unit, keys, context)
+    }
+
+    fn read_line(&self, line: &str) -> Result<String, LineError> {
+        orders::parse(line)
+            .map(|o| o.to_string())
+            .map_err(|e| LineError {
+                column: e.column,
+                message: e.to_string(),
+            })
     }
 
     /// Each order is checked with the side's other orders of the sheet,

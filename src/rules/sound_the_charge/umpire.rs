@@ -91,9 +91,12 @@ pub struct Called<T> {
     pub report: UmpireReport,
 }
 
-/// Performs one umpire call.
+/// Performs one umpire call; the report carries the typed result as JSON.
 pub fn call(text: &str, dice: &mut dyn Dice) -> Result<UmpireReport, UmpireError> {
-    resolve(text, dice).map(|called| called.report)
+    resolve(text, dice).map(|called| UmpireReport {
+        result: serde_json::to_value(&called.result).unwrap_or_default(),
+        ..called.report
+    })
 }
 
 /// Performs one umpire call and keeps its typed result.
@@ -181,6 +184,7 @@ impl Trace {
                 call,
                 lines: self.lines,
                 outcome: self.outcome,
+                result: serde_json::Value::Null,
             },
         }
     }
