@@ -15,7 +15,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use adjutant::rules::sound_the_charge::orders::{
-    Approach, Facing, Formation, Place, Side, StcOrder, Step, UnitRef, parse,
+    Approach, Facing, Formation, Place, Side, StcOrder, Step, UnitRef, Written, parse,
 };
 use serde::Deserialize;
 
@@ -219,7 +219,7 @@ impl Gen {
         *self.pick(&[Facing::Left, Facing::Right, Facing::About])
     }
 
-    fn place(&mut self) -> Place {
+    fn place(&mut self) -> Place<UnitRef> {
         if self.coin() {
             Place::Unit(self.unit())
         } else {
@@ -258,7 +258,7 @@ impl Gen {
         if self.coin() { Some(f(self)) } else { None }
     }
 
-    fn order(&mut self) -> StcOrder {
+    fn order(&mut self) -> Written {
         let unit = self.unit();
         match self.below(21) {
             0 => StcOrder::Hold { unit },

@@ -15,6 +15,7 @@ pub mod board;
 pub mod correction;
 pub mod kernel;
 pub mod look;
+pub mod names;
 pub mod orders;
 pub mod registry;
 pub mod ruleset;

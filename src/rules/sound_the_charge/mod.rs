@@ -130,7 +130,7 @@ impl Rules for SoundTheCharge {
         // Every other order first, on its own, then against the unit's
         // earlier lines; then each `shoot` order with the other orders
         // accepted, so that a move refused does not count against a shot.
-        let is_shot = |o: &orders::StcOrder| matches!(o, orders::StcOrder::Shoot { .. });
+        let is_shot = |o: &orders::Written| matches!(o, orders::StcOrder::Shoot { .. });
         let field = turn::field::Field::new(state);
         let mut given = OrdersOfUnits::default();
         let mut results: Vec<Option<Result<orders::StcOrder, Rejection>>> = parsed

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use super::parse::{needs_quotes, subject_needs_quotes};
-use super::{Approach, Facing, Formation, Place, Side, StcOrder, Step, UnitRef};
+use super::{Approach, Facing, Formation, Named, Place, Side, StcOrder, Step};
 
 /// Hundredths of an inch as inches: `4`, `2.5`, `0.25`.
 pub fn inches(hundredths: u32) -> String {
@@ -18,9 +18,9 @@ pub fn inches(hundredths: u32) -> String {
 }
 
 /// A unit after the verb: bare if it reads back as itself, else quoted.
-struct Ref<'a>(&'a UnitRef);
+struct Ref<'a, U>(&'a U);
 
-impl fmt::Display for Ref<'_> {
+impl<U: Named> fmt::Display for Ref<'_, U> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if needs_quotes(self.0.as_str()) {
             write!(f, "\"{}\"", self.0.as_str())
@@ -30,7 +30,7 @@ impl fmt::Display for Ref<'_> {
     }
 }
 
-fn list(units: &[UnitRef]) -> String {
+fn list<U: Named>(units: &[U]) -> String {
     units
         .iter()
         .map(|u| Ref(u).to_string())
@@ -102,7 +102,7 @@ impl fmt::Display for Step {
     }
 }
 
-impl fmt::Display for Place {
+impl<U: Named> fmt::Display for Place<U> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Place::Point { x, y } => write!(f, "{},{}", inches(*x), inches(*y)),
@@ -111,7 +111,7 @@ impl fmt::Display for Place {
     }
 }
 
-impl fmt::Display for StcOrder {
+impl<U: Named> fmt::Display for StcOrder<U> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let unit = self.unit().as_str();
         if subject_needs_quotes(unit) {

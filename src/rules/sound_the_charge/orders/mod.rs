@@ -22,13 +22,24 @@ mod words;
 
 use std::fmt;
 
+pub use crate::rules::names::{Named, UnitId};
 pub use parse::parse;
+
+/// An order as written, its units not yet looked up.
+pub type Written = StcOrder<UnitRef>;
 
 /// A unit (or general, or boat) as the order names it: its id or a prefix of
 /// its name, lower-cased with single spaces. Which unit it means is settled
-/// by validation.
+/// by validation, which turns an order of `UnitRef`s into one of
+/// [`UnitId`]s.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct UnitRef(pub String);
+
+impl Named for UnitRef {
+    fn as_str(&self) -> &str {
+        &self.0
+    }
+}
 
 impl UnitRef {
     /// A reference as written: lower-cased, trimmed, inner spaces single.
@@ -110,9 +121,9 @@ pub enum Step {
 
 /// A spot on the table: a point in table inches (hundredths), or a unit.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Place {
+pub enum Place<U = UnitId> {
     Point { x: u32, y: u32 },
-    Unit(UnitRef),
+    Unit(U),
 }
 
 /// How a charge comes into contact. Charging, rule 2: "Charge bonus movement
@@ -128,126 +139,272 @@ pub enum Approach {
     Oblique(Side),
 }
 
-/// One order of Sound the Charge, as written (syntax only).
+/// One order of Sound the Charge: as written (`StcOrder<UnitRef>`, syntax
+/// only), or checked, every unit it names looked up (`StcOrder<UnitId>`,
+/// the default). A boat is terrain, not a unit, and stays as written.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum StcOrder {
+pub enum StcOrder<U = UnitId> {
     /// Stand fast this turn.
     Hold {
-        unit: UnitRef,
+        unit: U,
     },
     /// A move: a path of steps, optionally all on a road, optionally passing
     /// through friendly units (interpenetration).
     Move {
-        unit: UnitRef,
+        unit: U,
         road: bool,
         steps: Vec<Step>,
-        through: Vec<UnitRef>,
+        through: Vec<U>,
     },
     /// A change of formation, possibly with a facing change; limbering and
     /// unlimbering are formation changes to `Limbered`/`Unlimbered`.
     Form {
-        unit: UnitRef,
+        unit: U,
         formation: Formation,
         facing: Option<Facing>,
     },
     /// A facing change alone: "Facing changes count as formation changes."
     Face {
-        unit: UnitRef,
+        unit: U,
         facing: Facing,
     },
     /// Guns manhandled to a spot: "Manhandled guns may move and face freely
     /// in any direction."
     Manhandle {
-        unit: UnitRef,
-        to: Place,
-        toward: Option<Place>,
+        unit: U,
+        to: Place<U>,
+        toward: Option<Place<U>>,
     },
     /// A free move to a spot: generals ("Generals move freely at 18" per
     /// turn"), skirmishers and gunners away from their guns.
     MoveTo {
-        unit: UnitRef,
-        to: Place,
-        toward: Option<Place>,
+        unit: U,
+        to: Place<U>,
+        toward: Option<Place<U>>,
     },
     /// The gunners leave their guns ("Gunners move like skirmishers when away
     /// from their guns").
     LeaveGuns {
-        unit: UnitRef,
-        to: Option<Place>,
+        unit: U,
+        to: Option<Place<U>>,
     },
     /// The gunners return to their guns.
     ManGuns {
-        unit: UnitRef,
+        unit: U,
     },
     Charge {
-        unit: UnitRef,
-        target: UnitRef,
+        unit: U,
+        target: U,
         approach: Approach,
-        through: Vec<UnitRef>,
+        through: Vec<U>,
     },
     /// A standing order of the passive side: evade if charged, optionally
     /// into a friendly square.
     Evade {
-        unit: UnitRef,
-        into: Option<UnitRef>,
+        unit: U,
+        into: Option<U>,
     },
     /// Shooting; `split` is the second target of split fire.
     Shoot {
-        unit: UnitRef,
-        target: UnitRef,
-        split: Option<UnitRef>,
+        unit: U,
+        target: U,
+        split: Option<U>,
         through_skirmishers: bool,
         at_regimental_gun: bool,
     },
     /// Send out the battalion's organic skirmish screen.
     SkirmishersOut {
-        unit: UnitRef,
+        unit: U,
     },
     /// Call the organic skirmishers back into the battalion.
     SkirmishersIn {
-        unit: UnitRef,
+        unit: U,
     },
     /// A separate skirmish unit screens these units.
     Screen {
-        unit: UnitRef,
-        screened: Vec<UnitRef>,
+        unit: U,
+        screened: Vec<U>,
     },
     /// A general attaches to a unit.
     Attach {
-        unit: UnitRef,
-        to: UnitRef,
+        unit: U,
+        to: U,
     },
     /// A general detaches from the unit he is with.
     Detach {
-        unit: UnitRef,
+        unit: U,
     },
     /// Stand this turn to reform from disorder.
     Reform {
-        unit: UnitRef,
+        unit: U,
     },
     /// Charge into the rear of a friend in combat to fight with it.
     Reinforce {
-        unit: UnitRef,
-        friend: UnitRef,
+        unit: U,
+        friend: U,
     },
     /// Optional rule Voluntary Retreat; `None` is as far as the rule needs.
     Retreat {
-        unit: UnitRef,
+        unit: U,
         distance: Option<u32>,
     },
     /// Optional rule Boats.
     Embark {
-        unit: UnitRef,
+        unit: U,
         boat: UnitRef,
     },
     Disembark {
-        unit: UnitRef,
+        unit: U,
     },
 }
 
-impl StcOrder {
+/// Whose unit a reference of an order may name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Whose {
+    /// One of the side's own units or generals.
+    Own,
+    /// One of the enemy's units.
+    Enemy,
+    /// Any unit, as a place to go or face.
+    Any,
+}
+
+impl<U> Place<U> {
+    fn try_map<V, E>(&self, f: &mut impl FnMut(&U, Whose) -> Result<V, E>) -> Result<Place<V>, E> {
+        Ok(match self {
+            Place::Point { x, y } => Place::Point { x: *x, y: *y },
+            Place::Unit(u) => Place::Unit(f(u, Whose::Any)?),
+        })
+    }
+}
+
+impl<U> StcOrder<U> {
+    /// The same order with every unit it names mapped by `f`, which is told
+    /// whose unit each reference may name: how validation looks them up.
+    pub fn try_map<V, E>(
+        &self,
+        mut f: impl FnMut(&U, Whose) -> Result<V, E>,
+    ) -> Result<StcOrder<V>, E> {
+        use StcOrder as O;
+        let own = Whose::Own;
+        let all = |list: &[U], f: &mut dyn FnMut(&U, Whose) -> Result<V, E>| {
+            list.iter()
+                .map(|u| f(u, own))
+                .collect::<Result<Vec<V>, E>>()
+        };
+        Ok(match self {
+            O::Hold { unit } => O::Hold {
+                unit: f(unit, own)?,
+            },
+            O::Move {
+                unit,
+                road,
+                steps,
+                through,
+            } => O::Move {
+                unit: f(unit, own)?,
+                road: *road,
+                steps: steps.clone(),
+                through: all(through, &mut f)?,
+            },
+            O::Form {
+                unit,
+                formation,
+                facing,
+            } => O::Form {
+                unit: f(unit, own)?,
+                formation: *formation,
+                facing: *facing,
+            },
+            O::Face { unit, facing } => O::Face {
+                unit: f(unit, own)?,
+                facing: *facing,
+            },
+            O::Manhandle { unit, to, toward } => O::Manhandle {
+                unit: f(unit, own)?,
+                to: to.try_map(&mut f)?,
+                toward: toward.as_ref().map(|p| p.try_map(&mut f)).transpose()?,
+            },
+            O::MoveTo { unit, to, toward } => O::MoveTo {
+                unit: f(unit, own)?,
+                to: to.try_map(&mut f)?,
+                toward: toward.as_ref().map(|p| p.try_map(&mut f)).transpose()?,
+            },
+            O::LeaveGuns { unit, to } => O::LeaveGuns {
+                unit: f(unit, own)?,
+                to: to.as_ref().map(|p| p.try_map(&mut f)).transpose()?,
+            },
+            O::ManGuns { unit } => O::ManGuns {
+                unit: f(unit, own)?,
+            },
+            O::Charge {
+                unit,
+                target,
+                approach,
+                through,
+            } => O::Charge {
+                unit: f(unit, own)?,
+                target: f(target, Whose::Enemy)?,
+                approach: *approach,
+                through: all(through, &mut f)?,
+            },
+            O::Evade { unit, into } => O::Evade {
+                unit: f(unit, own)?,
+                into: into.as_ref().map(|u| f(u, own)).transpose()?,
+            },
+            O::Shoot {
+                unit,
+                target,
+                split,
+                through_skirmishers,
+                at_regimental_gun,
+            } => O::Shoot {
+                unit: f(unit, own)?,
+                target: f(target, Whose::Enemy)?,
+                split: split.as_ref().map(|u| f(u, Whose::Enemy)).transpose()?,
+                through_skirmishers: *through_skirmishers,
+                at_regimental_gun: *at_regimental_gun,
+            },
+            O::SkirmishersOut { unit } => O::SkirmishersOut {
+                unit: f(unit, own)?,
+            },
+            O::SkirmishersIn { unit } => O::SkirmishersIn {
+                unit: f(unit, own)?,
+            },
+            O::Screen { unit, screened } => O::Screen {
+                unit: f(unit, own)?,
+                screened: all(screened, &mut f)?,
+            },
+            O::Attach { unit, to } => O::Attach {
+                unit: f(unit, own)?,
+                to: f(to, own)?,
+            },
+            O::Detach { unit } => O::Detach {
+                unit: f(unit, own)?,
+            },
+            O::Reform { unit } => O::Reform {
+                unit: f(unit, own)?,
+            },
+            O::Reinforce { unit, friend } => O::Reinforce {
+                unit: f(unit, own)?,
+                friend: f(friend, own)?,
+            },
+            O::Retreat { unit, distance } => O::Retreat {
+                unit: f(unit, own)?,
+                distance: *distance,
+            },
+            O::Embark { unit, boat } => O::Embark {
+                unit: f(unit, own)?,
+                boat: boat.clone(),
+            },
+            O::Disembark { unit } => O::Disembark {
+                unit: f(unit, own)?,
+            },
+        })
+    }
+
     /// The unit (or general) the order is for.
-    pub fn unit(&self) -> &UnitRef {
+    pub fn unit(&self) -> &U {
         match self {
             StcOrder::Hold { unit }
             | StcOrder::Move { unit, .. }

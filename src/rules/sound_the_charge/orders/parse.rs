@@ -4,7 +4,9 @@
 //! naming what was expected there.
 
 use super::words::{self, Tok, Token, Verb};
-use super::{Approach, Facing, Formation, OrderSyntaxError, Place, Side, StcOrder, Step, UnitRef};
+use super::{
+    Approach, Facing, Formation, OrderSyntaxError, Place, Side, StcOrder, Step, UnitRef, Written,
+};
 use crate::rules::words::{MAX_NUMBER, parse_hundredths};
 
 /// The most steps one path may have, and the most units one list may name.
@@ -14,7 +16,7 @@ const MAX_LIST: usize = 12;
 const MAX_REF_CHARS: usize = 100;
 
 /// Reads one order line (syntax only).
-pub fn parse(line: &str) -> Result<StcOrder, OrderSyntaxError> {
+pub fn parse(line: &str) -> Result<Written, OrderSyntaxError> {
     let tokens = words::tokenize(line)?;
     let mut p = Parser {
         toks: &tokens,
@@ -368,7 +370,7 @@ impl Parser<'_> {
     }
 
     /// A spot: `x,y` in table inches, or a unit.
-    fn place(&mut self, what: &str) -> Result<Place, OrderSyntaxError> {
+    fn place(&mut self, what: &str) -> Result<Place<UnitRef>, OrderSyntaxError> {
         if !self.is_number_here() {
             return self.unit_ref(what).map(Place::Unit);
         }
@@ -437,7 +439,7 @@ impl Parser<'_> {
     }
 
     /// A move: `[by road] step, step, ... [through a and b] [by road]`.
-    fn path(&mut self, unit: UnitRef, first: Verb) -> Result<StcOrder, OrderSyntaxError> {
+    fn path(&mut self, unit: UnitRef, first: Verb) -> Result<Written, OrderSyntaxError> {
         let mut road = false;
         let mut verb = first;
         if verb == Verb::Road {
@@ -489,14 +491,14 @@ impl Parser<'_> {
         Ok(None)
     }
 
-    fn toward(&mut self) -> Result<Option<Place>, OrderSyntaxError> {
+    fn toward(&mut self) -> Result<Option<Place<UnitRef>>, OrderSyntaxError> {
         if self.flag(words::FACING) {
             return self.place("the spot or unit to face").map(Some);
         }
         Ok(None)
     }
 
-    fn order(&mut self, unit: UnitRef, verb: Verb) -> Result<StcOrder, OrderSyntaxError> {
+    fn order(&mut self, unit: UnitRef, verb: Verb) -> Result<Written, OrderSyntaxError> {
         let order = match verb {
             Verb::Hold => StcOrder::Hold { unit },
             Verb::Forward
@@ -629,7 +631,7 @@ impl Parser<'_> {
     }
 
     /// `charge <target> [straight | wheel <side> | oblique <side>] [through <units>]`.
-    fn charge(&mut self, unit: UnitRef) -> Result<StcOrder, OrderSyntaxError> {
+    fn charge(&mut self, unit: UnitRef) -> Result<Written, OrderSyntaxError> {
         let target = self.unit_ref("the unit to charge")?;
         let mut approach = None;
         let mut through = Vec::new();
@@ -673,7 +675,7 @@ impl Parser<'_> {
     }
 
     /// `shoot [at] <target> [split <target>] [through skirmishers] [one die at gun]`.
-    fn shoot(&mut self, unit: UnitRef) -> Result<StcOrder, OrderSyntaxError> {
+    fn shoot(&mut self, unit: UnitRef) -> Result<Written, OrderSyntaxError> {
         self.flag(words::AT);
         let target = self.unit_ref("the unit to shoot at")?;
         let mut split = None;

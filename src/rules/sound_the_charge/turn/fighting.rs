@@ -608,29 +608,6 @@ pub fn footprints(state: &State) -> Vec<Option<Rect>> {
         .collect()
 }
 
-/// The index of a unit named by id or by an unambiguous prefix of its name
-/// (lower case, single spaces), as orders name them.
-pub fn find_unit(state: &State, name: &str) -> Option<usize> {
-    if let Some(i) = state.units.iter().position(|u| u.id == name) {
-        return Some(i);
-    }
-    let norm = |s: &str| {
-        s.split_whitespace()
-            .map(str::to_lowercase)
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let want = norm(name);
-    let hits: Vec<usize> = state
-        .units
-        .iter()
-        .enumerate()
-        .filter(|(_, u)| norm(&u.name).starts_with(&want) || u.id.to_lowercase() == want)
-        .map(|(i, _)| i)
-        .collect();
-    (hits.len() == 1).then(|| hits[0])
-}
-
 /// An event in the turn's log.
 pub fn event(kind: &str, units: &[&str], text: impl Into<String>) -> Event {
     Event {

@@ -9,7 +9,7 @@
 //! by a unit, into a zone of control, into impassable ground, off the
 //! table) is not made: the unit stays where it was and the event says why.
 
-use super::super::orders::{Facing, Formation, Place, Side, StcOrder, Step as OrderStep, UnitRef};
+use super::super::orders::{Facing, Formation, Place, Side, StcOrder, Step as OrderStep, UnitId};
 use super::field::{Field, ZONE_OF_CONTROL, touches};
 use super::fighting::bounds;
 use super::validate::Refusal;
@@ -246,7 +246,7 @@ fn refuse(problem: impl Into<String>, clause: &str) -> Result<(), Refusal> {
 /// Optional Rules, Interpenetration Restrictions: a move or charge `through`
 /// friends is refused under the option ("forbidden (except for retreat
 /// moves)").
-fn interpenetration_allowed(state: &State, through: &[UnitRef]) -> Result<(), Refusal> {
+fn interpenetration_allowed(state: &State, through: &[UnitId]) -> Result<(), Refusal> {
     if !through.is_empty() && super::fighting::option(state, "interpenetration-restrictions") {
         return refuse(
             "interpenetration is forbidden (except for retreat moves)",
@@ -1331,7 +1331,7 @@ fn carry_out(
         }
         StcOrder::Screen { screened, .. } => {
             p.state.units[i].rules.status.screening =
-                screened.iter().map(|s| s.0.clone()).collect();
+                screened.iter().map(|s| s.as_str().to_string()).collect();
             // A screen formed before it moves advances at the columns' rate.
             if !p.movers[i].moved {
                 let full = allowance(p.state, &p.field, i);
@@ -1928,12 +1928,12 @@ fn general_order(p: &mut Phase, g: usize, order: &StcOrder) {
             }
             let at = rect.centre();
             let gs = &mut p.state.generals[g];
-            gs.attached_to = Some(to.0.clone());
+            gs.attached_to = Some(to.as_str().to_string());
             gs.location = Location::Table { x: at.x, y: at.y };
             let uname = p.name(i);
             p.events.push(Event {
                 kind: "general-attach".to_string(),
-                units: vec![gid.clone(), to.0.clone()],
+                units: vec![gid.clone(), to.as_str().to_string()],
                 text: format!("{gname} attaches himself to {uname}."),
             });
         }

@@ -13,7 +13,7 @@
 //! umpire call given the same facts give the same answer.
 
 use super::fighting::{
-    Cover, Table, TurnFacts, apply_hits, apply_rout_hits, arm_of, event, find_unit, formation_of,
+    Cover, Table, TurnFacts, apply_hits, apply_rout_hits, arm_of, event, formation_of,
     front_rank_figures, general_attached, grade_of, in_play, is_dense, nation_of, option,
     shooting_cover, troop_of, wider_basing,
 };
@@ -123,7 +123,9 @@ fn validate_with(
         });
     };
     let name = unit.as_str();
-    let Some(fi) = find_unit(state, name) else {
+    // The order's units were looked up by validation: they are ids.
+    let by_id = |id: &str| state.units.iter().position(|u| u.id == id);
+    let Some(fi) = by_id(name) else {
         return Err(reject(
             line,
             name,
@@ -139,7 +141,7 @@ fn validate_with(
         ));
     }
     let resolve_target = |t: &str| -> Result<String, Rejection> {
-        let Some(ti) = find_unit(state, t) else {
+        let Some(ti) = by_id(t) else {
             return Err(reject(
                 line,
                 name,
@@ -191,8 +193,7 @@ fn validate_with(
         ));
     }
     if *at_regimental_gun
-        && !find_unit(state, &target_id)
-            .is_some_and(|ti| super::fighting::regimental_gun(state, ti))
+        && !by_id(&target_id).is_some_and(|ti| super::fighting::regimental_gun(state, ti))
     {
         return Err(reject(
             line,
@@ -1491,7 +1492,7 @@ pub fn can_shoot_at(state: &State, firer: &str, target: &str) -> Result<(), NoSh
         through_skirmishers: false,
         at_gun: false,
     };
-    let Some(fi) = find_unit(state, firer) else {
+    let Some(fi) = state.units.iter().position(|u| u.id == firer) else {
         return Err(NoShot::new("no such unit", "Orders", ""));
     };
     eligibility(state, fi, false, false, false, &TurnFacts::default())?;

@@ -3,18 +3,11 @@
 //! unambiguous prefix of the name), and an order the rules forbid is refused
 //! with the unit and the clause.
 
-use super::super::orders::{Place, StcOrder, UnitRef};
+use super::super::orders::{StcOrder, UnitId, UnitRef, Whose, Written};
 use super::field::Field;
+use crate::rules::names::find;
 use crate::rules::orders::Rejection;
-use crate::rules::sound_the_charge::state::{State, Unit};
-
-/// Which units a reference may name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Whose {
-    Own,
-    Enemy,
-    Any,
-}
+use crate::rules::sound_the_charge::state::State;
 
 /// A refusal before the line and unit are known.
 pub struct Refusal {
@@ -38,80 +31,37 @@ impl Refusal {
     }
 }
 
-/// A text lowered letter by letter, as unit ids, names and references are
-/// compared here, without allocating for each unit looked at.
-fn lowered(text: &str) -> impl Iterator<Item = char> + '_ {
-    text.chars().flat_map(char::to_lowercase)
-}
-
-fn lower(text: &str) -> String {
-    lowered(text).collect()
-}
-
-/// Finds a unit by id or by an unambiguous prefix of its name
-/// (case-insensitive) among the units `fits` lets through.
-pub fn find_in<'a>(
-    state: &'a State,
-    fits: impl Fn(&Unit) -> bool,
-    reference: &str,
-) -> Result<&'a Unit, String> {
-    let wanted = lower(reference);
-    let pool = || state.units.iter().filter(|u| fits(u));
-    if let Some(u) = pool().find(|u| lowered(&u.id).eq(wanted.chars())) {
-        return Ok(u);
-    }
-    let matches: Vec<&Unit> = pool()
-        .filter(|u| {
-            let mut name = lowered(&u.name);
-            wanted.chars().all(|c| name.next() == Some(c))
-        })
-        .collect();
-    match matches.as_slice() {
-        [one] => Ok(one),
-        [] => Err(format!(
-            "no unit here has the id or a name starting `{reference}`"
-        )),
-        many => Err(format!(
-            "`{reference}` fits {} units ({}); give its id",
-            many.len(),
-            many.iter()
-                .map(|u| u.id.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
-    }
-}
-
 /// Resolves one reference for `side`.
-fn resolve(state: &State, side: &str, whose: Whose, r: &UnitRef) -> Result<UnitRef, Refusal> {
+fn resolve(state: &State, side: &str, whose: Whose, r: &UnitRef) -> Result<UnitId, Refusal> {
+    let units = |own: bool| state.units.iter().filter(move |u| (u.side == side) == own);
     let found = match whose {
-        Whose::Own => find_in(state, |u| u.side == side, r.as_str()).map_err(|e| {
-            if find_in(state, |u| u.side != side, r.as_str()).is_ok() {
+        Whose::Own => find(units(true), r.as_str()).map_err(|e| {
+            if find(units(false), r.as_str()).is_ok() {
                 format!("`{}` is not one of your units", r.as_str())
             } else {
-                e
+                e.to_string()
             }
         }),
-        Whose::Enemy => find_in(state, |u| u.side != side, r.as_str()).map_err(|e| {
-            if find_in(state, |u| u.side == side, r.as_str()).is_ok() {
+        Whose::Enemy => find(units(false), r.as_str()).map_err(|e| {
+            if find(units(true), r.as_str()).is_ok() {
                 format!("`{}` is one of your own units", r.as_str())
             } else {
-                e
+                e.to_string()
             }
         }),
-        Whose::Any => find_in(state, |_| true, r.as_str()),
+        Whose::Any => find(state.units.iter(), r.as_str()).map_err(|e| e.to_string()),
     };
     match found {
         Ok(u) if u.eliminated.is_some() => {
             Err(Refusal::plain(format!("{} is no longer in play", u.id)))
         }
-        Ok(u) => Ok(UnitRef(u.id.clone())),
+        Ok(u) => Ok(UnitId::of(&u.id)),
         Err(problem) => {
             // A general may be named where a unit of one's own may.
             if whose != Whose::Enemy
                 && let Some(g) = find_general(state, side, r.as_str())
             {
-                return Ok(UnitRef(g));
+                return Ok(UnitId::of(&g));
             }
             Err(Refusal::plain(problem))
         }
@@ -120,140 +70,15 @@ fn resolve(state: &State, side: &str, whose: Whose, r: &UnitRef) -> Result<UnitR
 
 /// A general of `side` by id or unambiguous name prefix.
 pub fn find_general(state: &State, side: &str, reference: &str) -> Option<String> {
-    let wanted = reference.to_lowercase();
-    let own = || state.generals.iter().filter(|g| g.side == side);
-    if let Some(g) = own().find(|g| g.id.to_lowercase() == wanted) {
-        return Some(g.id.clone());
-    }
-    let matches: Vec<_> = own()
-        .filter(|g| g.name.to_lowercase().starts_with(&wanted))
-        .collect();
-    match matches.as_slice() {
-        [one] => Some(one.id.clone()),
-        _ => None,
-    }
-}
-
-fn resolve_all(
-    state: &State,
-    side: &str,
-    whose: Whose,
-    list: &[UnitRef],
-) -> Result<Vec<UnitRef>, Refusal> {
-    list.iter()
-        .map(|r| resolve(state, side, whose, r))
-        .collect()
-}
-
-fn resolve_place(state: &State, side: &str, p: &Place) -> Result<Place, Refusal> {
-    match p {
-        Place::Point { .. } => Ok(p.clone()),
-        Place::Unit(r) => Ok(Place::Unit(resolve(state, side, Whose::Any, r)?)),
-    }
+    find(state.generals.iter().filter(|g| g.side == side), reference)
+        .ok()
+        .map(|g| g.id.clone())
 }
 
 /// Rewrites every unit an order names as its id. The subject must be one
 /// of the side's units or generals.
-pub fn resolve_refs(state: &State, side: &str, order: &StcOrder) -> Result<StcOrder, Refusal> {
-    let own = |r: &UnitRef| resolve(state, side, Whose::Own, r);
-    let enemy = |r: &UnitRef| resolve(state, side, Whose::Enemy, r);
-    let place = |p: &Place| resolve_place(state, side, p);
-    let place_opt = |p: &Option<Place>| p.as_ref().map(place).transpose();
-    Ok(match order {
-        StcOrder::Hold { unit } => StcOrder::Hold { unit: own(unit)? },
-        StcOrder::Move {
-            unit,
-            road,
-            steps,
-            through,
-        } => StcOrder::Move {
-            unit: own(unit)?,
-            road: *road,
-            steps: steps.clone(),
-            through: resolve_all(state, side, Whose::Own, through)?,
-        },
-        StcOrder::Form {
-            unit,
-            formation,
-            facing,
-        } => StcOrder::Form {
-            unit: own(unit)?,
-            formation: *formation,
-            facing: *facing,
-        },
-        StcOrder::Face { unit, facing } => StcOrder::Face {
-            unit: own(unit)?,
-            facing: *facing,
-        },
-        StcOrder::Manhandle { unit, to, toward } => StcOrder::Manhandle {
-            unit: own(unit)?,
-            to: place(to)?,
-            toward: place_opt(toward)?,
-        },
-        StcOrder::MoveTo { unit, to, toward } => StcOrder::MoveTo {
-            unit: own(unit)?,
-            to: place(to)?,
-            toward: place_opt(toward)?,
-        },
-        StcOrder::LeaveGuns { unit, to } => StcOrder::LeaveGuns {
-            unit: own(unit)?,
-            to: place_opt(to)?,
-        },
-        StcOrder::ManGuns { unit } => StcOrder::ManGuns { unit: own(unit)? },
-        StcOrder::Charge {
-            unit,
-            target,
-            approach,
-            through,
-        } => StcOrder::Charge {
-            unit: own(unit)?,
-            target: enemy(target)?,
-            approach: *approach,
-            through: resolve_all(state, side, Whose::Own, through)?,
-        },
-        StcOrder::Evade { unit, into } => StcOrder::Evade {
-            unit: own(unit)?,
-            into: into.as_ref().map(own).transpose()?,
-        },
-        StcOrder::Shoot {
-            unit,
-            target,
-            split,
-            through_skirmishers,
-            at_regimental_gun,
-        } => StcOrder::Shoot {
-            unit: own(unit)?,
-            target: enemy(target)?,
-            split: split.as_ref().map(enemy).transpose()?,
-            through_skirmishers: *through_skirmishers,
-            at_regimental_gun: *at_regimental_gun,
-        },
-        StcOrder::SkirmishersOut { unit } => StcOrder::SkirmishersOut { unit: own(unit)? },
-        StcOrder::SkirmishersIn { unit } => StcOrder::SkirmishersIn { unit: own(unit)? },
-        StcOrder::Screen { unit, screened } => StcOrder::Screen {
-            unit: own(unit)?,
-            screened: resolve_all(state, side, Whose::Own, screened)?,
-        },
-        StcOrder::Attach { unit, to } => StcOrder::Attach {
-            unit: own(unit)?,
-            to: own(to)?,
-        },
-        StcOrder::Detach { unit } => StcOrder::Detach { unit: own(unit)? },
-        StcOrder::Reform { unit } => StcOrder::Reform { unit: own(unit)? },
-        StcOrder::Reinforce { unit, friend } => StcOrder::Reinforce {
-            unit: own(unit)?,
-            friend: own(friend)?,
-        },
-        StcOrder::Retreat { unit, distance } => StcOrder::Retreat {
-            unit: own(unit)?,
-            distance: *distance,
-        },
-        StcOrder::Embark { unit, boat } => StcOrder::Embark {
-            unit: own(unit)?,
-            boat: boat.clone(),
-        },
-        StcOrder::Disembark { unit } => StcOrder::Disembark { unit: own(unit)? },
-    })
+pub fn resolve_refs(state: &State, side: &str, order: &Written) -> Result<StcOrder, Refusal> {
+    order.try_map(|r, whose| resolve(state, side, whose, r))
 }
 
 /// Checks one order of `side` against the state: references first, then
@@ -262,7 +87,7 @@ pub fn check(
     field: &Field,
     side: &str,
     line: usize,
-    order: &StcOrder,
+    order: &Written,
 ) -> Result<StcOrder, Rejection> {
     check_in_sheet(field, side, line, order, &[])
 }
@@ -274,7 +99,7 @@ pub fn check_in_sheet(
     field: &Field,
     side: &str,
     line: usize,
-    order: &StcOrder,
+    order: &Written,
     sheet: &[StcOrder],
 ) -> Result<StcOrder, Rejection> {
     let state = field.state;

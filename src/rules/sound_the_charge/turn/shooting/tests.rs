@@ -1,7 +1,7 @@
 use super::super::fighting::testing::{state, unit};
 use super::*;
 use crate::audit::dice::ForcedDice;
-use crate::rules::sound_the_charge::orders::parse;
+use crate::rules::sound_the_charge::orders::{UnitId, parse};
 
 /// Blue line infantry facing north at (20, 20); red line facing south, its
 /// front `gap` hundredths ahead.
@@ -30,8 +30,12 @@ fn duel(gap: i64) -> State {
     ])
 }
 
+/// An order whose units are written by their ids.
 fn order(text: &str) -> StcOrder {
-    parse(text).expect("order parses")
+    parse(text)
+        .expect("order parses")
+        .try_map(|r, _| Ok::<_, ()>(UnitId::of(r.as_str())))
+        .expect("ids")
 }
 
 fn shots(s: &State, side: &str, lines: &[&str]) -> Result<Vec<Shot>, Rejection> {
