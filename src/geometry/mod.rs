@@ -24,7 +24,8 @@
 //!   [`CONTACT_SLACK`] touch, they do not overlap (docs/RULINGS.md, STC-26).
 //!
 //! The modules, one job each: `vector` (the sums and the rounding rule),
-//! `rect` (a unit's rectangle), `distance`, `arc` (arcs and angles from a
+//! `rect` (a unit's rectangle), `index` (one spatial index of footprints by
+//! cell and by id), `distance`, `arc` (arcs and angles from a
 //! point), `frontage` (figures along the front, the frontage line, enfilade,
 //! mutually protected flanks), `motion` (moves, wheels, facing changes,
 //! paths), `sweep` (what a move passes through), `retreat` (the retreat
@@ -36,6 +37,7 @@ mod bounce;
 mod convex;
 mod distance;
 mod frontage;
+mod index;
 mod motion;
 mod point;
 mod polygon;
@@ -61,6 +63,7 @@ pub use frontage::{
     are_mutually_protected, distance_ahead_of_frontage_line, figure_front_centres, inner_angle,
     is_behind_frontage_line, is_enfiladed, near_corner_gap,
 };
+pub use index::{Grid, SpatialIndex, bounds};
 pub use motion::{
     FacingChange, Flank, OBLIQUE_ANGLE, Path, Step, backstep, change_facing, follow, move_forward,
     oblique, sidestep, wheel, wheel_angle_for, wheel_arc_length,

@@ -300,7 +300,7 @@ pub fn embark(p: &mut Phase, i: usize, boat_id: &str) {
     };
     let (others, rects) = p
         .field
-        .rects_near_except(super::fighting::bounds(&end), 0, &[i]);
+        .rects_near_except(crate::geometry::bounds(&end), 0, &[i]);
     if let Some(k) = rects.iter().position(|r| r.overlaps(&end)) {
         let other = p.name(others[k]);
         p.impossible(i, what, &format!("{other} stands where the boat lies"));
@@ -362,7 +362,8 @@ pub fn row(p: &mut Phase, i: usize, steps: &[Step]) {
     }
     let side = p.state.units[i].side.clone();
     for (k, r) in others.iter().zip(&rects) {
-        if p.state.units[*k].side != side && rect_distance(&end, r) < super::field::ZONE_OF_CONTROL
+        if p.state.units[*k].side != side
+            && rect_distance(&end, r) < super::deployment::ZONE_OF_CONTROL
         {
             let other = p.name(*k);
             p.impossible(

@@ -7,12 +7,12 @@
 use super::super::orders::{Approach, Side, StcOrder};
 use super::ChargeMade;
 use super::SideOrders;
-use super::field::{CONTACT, ZONE_OF_CONTROL};
-use super::fighting::bounds;
+use super::deployment::{CONTACT, ZONE_OF_CONTROL};
 use super::movement::{
     EVADE_MOST, MOVEMENT_TABLE, Phase, box_of, ground, inches, is_steady, nation_of, rates,
 };
 use crate::audit::dice::{Dice, Die};
+use crate::geometry::bounds;
 use crate::geometry::{
     self, Flank, Rect, Step, direction_away, path_hits, rect_distance, segment_touches_rect,
     segments_intersect, wheel_arc_length,

@@ -15,9 +15,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::TurnRecord;
-use super::field::ZONE_OF_CONTROL;
+use super::deployment::ZONE_OF_CONTROL;
 use super::fighting::{
-    CONTACT, Cover, Table, TurnFacts, apply_hits, apply_rout_hits, arm_of, combat_cover,
+    CONTACT, Cover, Deployment, TurnFacts, apply_hits, apply_rout_hits, arm_of, combat_cover,
     combat_figures, event, formation_of, general_attached, grade_of, has_mark,
     in_disordering_terrain, in_play, nation_of, on_steep_slope, option, troop_of, wider_basing,
 };
@@ -98,12 +98,12 @@ pub(super) fn face_towards(me: &Rect, other: &Rect) -> Face {
 /// as frontal attacks."
 fn under_flank_attack(
     state: &State,
-    table: &Table,
+    table: &Deployment,
     facts: &TurnFacts,
     me: usize,
     enemy: usize,
 ) -> bool {
-    let (Some(r), Some(e)) = (table.rects[me], table.rects[enemy]) else {
+    let (Some(r), Some(e)) = (table.index.rects[me], table.index.rects[enemy]) else {
         return false;
     };
     let began = facts
@@ -131,7 +131,7 @@ fn under_flank_attack(
     let protected = table.within(me, 100).into_iter().any(|f| {
         state.units[f].side == u.side
             && matches!(arm_of(&state.units[f]), Some(Arm::Infantry | Arm::Cavalry))
-            && table.rects[f]
+            && table.index.rects[f]
                 .is_some_and(|fr| are_mutually_protected(&r, &fr) && rect_distance(&e, &fr) <= 100)
     });
     !protected
@@ -143,7 +143,7 @@ fn under_flank_attack(
 /// reinforce cavalry, and infantry may only reinforce infantry."
 fn reinforcing_figures(
     state: &State,
-    table: &Table,
+    table: &Deployment,
     me: usize,
     engaged: &BTreeSet<usize>,
 ) -> (u32, Vec<usize>) {
@@ -155,7 +155,7 @@ fn reinforcing_figures(
     {
         return (0, Vec::new());
     }
-    let Some(r) = table.rects[me] else {
+    let Some(r) = table.index.rects[me] else {
         return (0, Vec::new());
     };
     let mut figures = 0;
@@ -165,7 +165,9 @@ fn reinforcing_figures(
         if fu.side != u.side || engaged.contains(&f) || arm_of(fu) != arm {
             continue;
         }
-        let Some(fr) = table.rects[f] else { continue };
+        let Some(fr) = table.index.rects[f] else {
+            continue;
+        };
         if face_towards(&r, &fr) != Face::Rear {
             continue;
         }
@@ -208,7 +210,7 @@ fn dice_for_figures(state: &State, i: usize, figures: u32) -> u32 {
 #[allow(clippy::too_many_arguments)]
 fn side(
     state: &State,
-    table: &Table,
+    table: &Deployment,
     facts: &TurnFacts,
     me: usize,
     enemy: usize,
@@ -217,8 +219,8 @@ fn side(
     faces: &BTreeSet<Face>,
 ) -> CombatSide {
     let u = &state.units[me];
-    let r = table.rects[me];
-    let e = table.rects[enemy];
+    let r = table.index.rects[me];
+    let e = table.index.rects[enemy];
     let cover = match (attacker, r, e) {
         (false, Some(r), Some(e)) => combat_cover(state, &r, &e),
         _ => Cover::Open,
@@ -241,7 +243,7 @@ fn side(
         opposite_sides: (faces.contains(&Face::Front) && faces.contains(&Face::Rear))
             || (faces.contains(&Face::Left) && faces.contains(&Face::Right)),
         general_attached: general_attached(state, &u.id),
-        no_general: table.no_general_in_cr(state, me),
+        no_general: !table.in_command(state, me),
         elite: has_mark(u, "elite"),
         blown: cavalry
             && option(state, "blown-cavalry")
@@ -262,10 +264,10 @@ fn side(
 /// Austria: a unit in battalion-masse "is treated as if in square vs.
 /// cavalry attacks against its front or flanks. Treat it as a normal column
 /// for all other purposes."
-fn masse_as_square(state: &State, table: &Table, me: usize, enemy: usize) -> bool {
+fn masse_as_square(state: &State, table: &Deployment, me: usize, enemy: usize) -> bool {
     state.units[me].rules.formation == "masse"
         && arm_of(&state.units[enemy]) == Some(Arm::Cavalry)
-        && match (table.rects[me], table.rects[enemy]) {
+        && match (table.index.rects[me], table.index.rects[enemy]) {
             (Some(r), Some(e)) => face_towards(&r, &e) != Face::Rear,
             _ => false,
         }
@@ -306,12 +308,12 @@ pub fn phase(
 /// `facts`.
 pub fn resolve(state: &mut State, facts: &TurnFacts, dice: &mut dyn Dice) -> Vec<Event> {
     let mut events = Vec::new();
-    let mut table = Table::new(state);
+    let mut table = Deployment::new(state);
     let n = state.units.len();
     // Enemies in contact, by unit.
     let mut contacts: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for i in 0..n {
-        if table.rects[i].is_none() || !in_play(&state.units[i]) {
+        if table.index.rects[i].is_none() || !in_play(&state.units[i]) {
             continue;
         }
         let side = &state.units[i].side;
@@ -330,7 +332,7 @@ pub fn resolve(state: &mut State, facts: &TurnFacts, dice: &mut dyn Dice) -> Vec
     // Pairs that fight without touching, for the combat's words.
     let mut apart: BTreeSet<(usize, usize)> = BTreeSet::new();
     for (charger, other) in &facts.also_attacking {
-        let (Some(i), Some(j)) = (table.index(charger), table.index(other)) else {
+        let (Some(i), Some(j)) = (table.index_of(charger), table.index_of(other)) else {
             continue;
         };
         if !in_play(&state.units[i])
@@ -438,7 +440,7 @@ pub fn resolve(state: &mut State, facts: &TurnFacts, dice: &mut dyn Dice) -> Vec
             let did = state.units[d].id.clone();
             let continuing = !facts.charged.contains(&aid) || state.units[d].rules.status.in_combat;
             let faces = |me: usize| -> BTreeSet<Face> {
-                let Some(r) = table.rects[me] else {
+                let Some(r) = table.index.rects[me] else {
                     return BTreeSet::new();
                 };
                 // An enemy fought without touching (Zones of Control) is on
@@ -447,7 +449,7 @@ pub fn resolve(state: &mut State, facts: &TurnFacts, dice: &mut dyn Dice) -> Vec
                 contacts[&me]
                     .iter()
                     .filter(|&&e| !apart.contains(&(me.min(e), me.max(e))))
-                    .filter_map(|&e| table.rects[e].map(|er| face_towards(&r, &er)))
+                    .filter_map(|&e| table.index.rects[e].map(|er| face_towards(&r, &er)))
                     .collect()
             };
             let call = CombatCall {
@@ -601,10 +603,10 @@ fn lost(state: &State, i: usize, t: &Tally) -> bool {
 }
 
 /// The centre of a set of units, the cause of a retreat from several.
-fn centre_of(table: &Table, units: &[usize]) -> Option<Point> {
+fn centre_of(table: &Deployment, units: &[usize]) -> Option<Point> {
     let pts: Vec<Point> = units
         .iter()
-        .filter_map(|&j| table.rects[j].map(|r| r.centre()))
+        .filter_map(|&j| table.index.rects[j].map(|r| r.centre()))
         .collect();
     let k = i64::try_from(pts.len()).ok().filter(|&k| k > 0)?;
     Some(Point {
@@ -617,7 +619,7 @@ fn centre_of(table: &Table, units: &[usize]) -> Option<Point> {
 /// the winners' disorder, overruns and bounces; then the combat status.
 fn settle(
     state: &mut State,
-    table: &mut Table,
+    table: &mut Deployment,
     contacts: &BTreeMap<usize, Vec<usize>>,
     apart: &BTreeSet<(usize, usize)>,
     tally: &BTreeMap<usize, Tally>,
@@ -703,7 +705,7 @@ fn settle(
             ));
             let cause = if t.enemies.len() == 1 {
                 let e = t.enemies[0];
-                table.rects[e].map(|r| Cause::Unit(r, state.units[e].id.clone()))
+                table.index.rects[e].map(|r| Cause::Unit(r, state.units[e].id.clone()))
             } else {
                 centre_of(table, &t.enemies).map(Cause::Point)
             };
@@ -736,7 +738,7 @@ fn settle(
             // make a retreat move of at least four inches. The cavalry unit
             // is disordered but not shaken."
             state.units[i].rules.disordered = true;
-            if let Some(r) = table.rects[sq] {
+            if let Some(r) = table.index.rects[sq] {
                 retreats.push((
                     i,
                     Cause::Unit(r, state.units[sq].id.clone()),

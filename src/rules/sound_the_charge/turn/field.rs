@@ -1,95 +1,35 @@
-//! A view of the table for the phases: each unit's footprint, terrain under
-//! and across a footprint or a move, who touches whom, zones of control,
-//! command, and friend and enemy queries. A `Field` is built from a state
+//! A view of the table for validation and the movement phase: the state with
+//! its [`Deployment`] (footprints on the spatial index, command), terrain
+//! under and across a footprint or a move, who touches whom, zones of
+//! control, and friend and enemy queries. A `Field` is built from a state
 //! and reads it; phases build a fresh one after they change positions.
 
-use crate::geometry::{
-    self, Rect, point_is_within_rect, rect_distance, rect_intersects_polygon, segment_touches_rect,
-};
+use crate::geometry::{self, Rect, rect_distance, rect_intersects_polygon, segment_touches_rect};
 use crate::geometry::{Hundredths, Point};
 use crate::rules::board::{Location, Terrain, TerrainShape};
 use crate::rules::sound_the_charge::setup::{Arm, arm};
 use crate::rules::sound_the_charge::state::{State, Unit};
-use std::collections::{BTreeMap, BTreeSet};
 
-use super::fighting::{GRID_CELL, Grid, bounds};
+use super::deployment::{CONTACT, Deployment, ZONE_OF_CONTROL};
 
-/// Two footprints this close (on the grid) are in contact; positions are
-/// rounded to the hundredth, so units moved into contact at an angle may
-/// stand a hundredth apart (docs/RULINGS.md, STC-26 and STC-36).
-pub const CONTACT: Hundredths = 1;
-
-/// Zones of Control: "You may not move a unit within 1" of an enemy unit";
-/// a unit exactly 1" away is outside the zone (STC-36).
-pub const ZONE_OF_CONTROL: Hundredths = 100;
-
-/// Command Radius: "Generals have a command radius (CR) of eight inches".
-pub const COMMAND_RADIUS: Hundredths = 800;
-
-/// The table as the phases see it.
+/// The table as validation and the movement phase see it: the state, and
+/// where its units stand ([`Deployment`]).
 pub struct Field<'a> {
     pub state: &'a State,
-    /// Each unit's footprint, by its index in `state.units`; `None` for a
-    /// unit out of play or without a footprint.
-    rects: Vec<Option<Rect>>,
-    /// The footprints on a spatial grid, unit indices by id, generals by
-    /// the cell they stand in and by the unit they are attached to, so
-    /// that contact, zone of control and command cost the neighbours and
-    /// not every unit (the turn benchmark, docs/PERFORMANCE.md).
-    grid: Grid,
-    ids: BTreeMap<&'a str, usize>,
-    general_cells: BTreeMap<(i64, i64), Vec<usize>>,
-    attached: BTreeSet<&'a str>,
+    deployment: Deployment,
 }
 
 impl<'a> Field<'a> {
     pub fn new(state: &'a State) -> Field<'a> {
-        let rects = state
-            .units
-            .iter()
-            .map(|u| {
-                if u.eliminated.is_some() {
-                    None
-                } else {
-                    crate::rules::sound_the_charge::basing::footprint(u)
-                }
-            })
-            .collect::<Vec<_>>();
-        let grid = Grid::new(&rects, GRID_CELL);
-        let mut ids = BTreeMap::new();
-        for (i, u) in state.units.iter().enumerate() {
-            ids.entry(u.id.as_str()).or_insert(i);
-        }
-        let mut general_cells: BTreeMap<(i64, i64), Vec<usize>> = BTreeMap::new();
-        let mut attached = BTreeSet::new();
-        for (g, general) in state.generals.iter().enumerate() {
-            if general.lost.is_some() {
-                continue;
-            }
-            match (&general.attached_to, general.location) {
-                (Some(unit), _) => {
-                    attached.insert(unit.as_str());
-                }
-                (None, Location::Table { x, y }) => general_cells
-                    .entry((x.div_euclid(COMMAND_RADIUS), y.div_euclid(COMMAND_RADIUS)))
-                    .or_default()
-                    .push(g),
-                (None, Location::Hex { .. }) => {}
-            }
-        }
         Field {
             state,
-            rects,
-            grid,
-            ids,
-            general_cells,
-            attached,
+            deployment: Deployment::new(state),
         }
     }
 
     /// The index of a unit by id.
     pub fn index(&self, id: &str) -> Option<usize> {
-        self.ids.get(id).copied()
+        self.deployment.index_of(id)
     }
 
     pub fn unit(&self, i: usize) -> &'a Unit {
@@ -98,25 +38,17 @@ impl<'a> Field<'a> {
 
     /// The unit's footprint, if it is on the table.
     pub fn rect(&self, i: usize) -> Option<Rect> {
-        self.rects.get(i).copied().flatten()
+        self.deployment.index.rect(i)
     }
 
     /// Puts a unit's footprint where a phase has moved it.
     pub fn set_rect(&mut self, i: usize, rect: Option<Rect>) {
-        if let Some(slot) = self.rects.get_mut(i) {
-            if let Some(old) = slot {
-                self.grid.remove(i, old);
-            }
-            if let Some(new) = &rect {
-                self.grid.insert(i, new);
-            }
-            *slot = rect;
-        }
+        self.deployment.index.set(i, rect);
     }
 
     /// The indices of every unit on the table.
     pub fn on_table(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.rects.len()).filter(|&i| self.rects[i].is_some())
+        self.deployment.index.on_table()
     }
 
     /// Units on the table of another side than `side`.
@@ -137,11 +69,11 @@ impl<'a> Field<'a> {
             return Vec::new();
         };
         let side = &self.state.units[i].side;
-        self.grid
-            .near_rect(&r, CONTACT)
+        self.deployment
+            .index
+            .near(&r, CONTACT, &[])
             .into_iter()
             .filter(|&j| self.state.units[j].side != *side)
-            .filter(|&j| self.rect(j).is_some_and(|o| touches(&r, &o)))
             .collect()
     }
 
@@ -153,7 +85,9 @@ impl<'a> Field<'a> {
     /// Enemies of `side` that a footprint at `rect` would come within 1" of
     /// (closer than 1", STC-36), leaving out `except`.
     pub fn zone_of_control(&self, rect: &Rect, side: &str, except: &[usize]) -> Vec<usize> {
-        self.grid
+        self.deployment
+            .index
+            .grid
             .near_rect(rect, ZONE_OF_CONTROL)
             .into_iter()
             .filter(|&j| self.state.units[j].side != side)
@@ -168,21 +102,13 @@ impl<'a> Field<'a> {
     /// Units (of any side) a footprint at `rect` overlaps, leaving out
     /// `except`.
     pub fn overlapping(&self, rect: &Rect, except: &[usize]) -> Vec<usize> {
-        self.grid
-            .near_rect(rect, 0)
-            .into_iter()
-            .filter(|j| !except.contains(j))
-            .filter(|&j| self.rect(j).is_some_and(|o| rect.overlaps(&o)))
-            .collect()
+        self.deployment.index.overlapping(rect, except)
     }
 
     /// The footprints of every unit on the table, and their indices, for the
     /// kernel's sweep tests.
     pub fn rects_except(&self, except: &[usize]) -> (Vec<usize>, Vec<Rect>) {
-        self.on_table()
-            .filter(|j| !except.contains(j))
-            .filter_map(|j| self.rect(j).map(|r| (j, r)))
-            .unzip()
+        self.deployment.index.rects_except(except)
     }
 
     /// Units on the table whose bounds come within `d` of the box
@@ -190,7 +116,7 @@ impl<'a> Field<'a> {
     /// move's checks ask this for the ground its path sweeps, so that they
     /// cost the neighbours, not every unit.
     pub fn near_box(&self, area: (i64, i64, i64, i64), d: Hundredths) -> Vec<usize> {
-        self.grid.near_box(area, d)
+        self.deployment.index.near_box(area, d)
     }
 
     /// [`Field::rects_except`] for the units within `d` of the box `area`
@@ -201,11 +127,7 @@ impl<'a> Field<'a> {
         d: Hundredths,
         except: &[usize],
     ) -> (Vec<usize>, Vec<Rect>) {
-        self.near_box(area, d)
-            .into_iter()
-            .filter(|j| !except.contains(j))
-            .filter_map(|j| self.rect(j).map(|r| (j, r)))
-            .unzip()
+        self.deployment.index.rects_near_except(area, d, except)
     }
 
     /// Enemies of `side` within `d` of the box `area`, ascending (a
@@ -261,36 +183,12 @@ impl<'a> Field<'a> {
 
     /// Whether a general is attached to unit `i`.
     pub fn general_attached(&self, i: usize) -> bool {
-        self.attached.contains(self.state.units[i].id.as_str())
+        self.deployment.general_attached(self.state, i)
     }
 
-    /// Command Radius: "A unit within CR of a general acts normally". A
-    /// general attached to a unit commands it alone ("a general's CR drops to
-    /// zero if he attaches to a unit"); CR is measured straight to the
-    /// nearest point of the unit (STC-37).
+    /// Whether a general has unit `i` in command ([`Deployment::in_command`]).
     pub fn in_command(&self, i: usize) -> bool {
-        if self.general_attached(i) {
-            return true;
-        }
-        let Some(r) = self.rect(i) else {
-            return false;
-        };
-        let side = &self.state.units[i].side;
-        let (x0, y0, x1, y1) = bounds(&r);
-        let c = COMMAND_RADIUS;
-        let cells = ((x0 - c).div_euclid(c)..=(x1 + c).div_euclid(c)).flat_map(|cx| {
-            ((y0 - c).div_euclid(c)..=(y1 + c).div_euclid(c)).map(move |cy| (cx, cy))
-        });
-        cells
-            .filter_map(|cell| self.general_cells.get(&cell))
-            .flatten()
-            .any(|&g| {
-                let general = &self.state.generals[g];
-                general.side == *side
-                    && self
-                        .general_at(g)
-                        .is_some_and(|p| point_is_within_rect(p, &r, COMMAND_RADIUS))
-            })
+        self.deployment.in_command(self.state, i)
     }
 
     /// The unit's arm, if its troop type is known.

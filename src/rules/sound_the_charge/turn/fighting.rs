@@ -1,15 +1,15 @@
 //! What shooting, close combat and retreats need to know about the units on
 //! the table: their troop type, grade, nation and formation in the tables'
-//! own terms, their footprints, command, cover, and a spatial grid so that
-//! target and contact queries cost a few neighbours, not every pair.
+//! own terms, cover, and the hits they take. Where they stand and who
+//! commands them is the turn's one [`Deployment`].
 //!
 //! Everything here reads the [`State`] and a [`TurnFacts`] (what the
 //! movement phase did this turn); nothing here changes either.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::geometry::{Hundredths, Point};
-use crate::geometry::{Rect, distance_to_rect, point_in_polygon};
+use crate::geometry::Point;
+use crate::geometry::{Rect, point_in_polygon};
 use crate::rules::board::TerrainShape;
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::basing;
@@ -18,12 +18,7 @@ use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::state::Unit;
 use crate::rules::sound_the_charge::tables::{Arm, Formation, Grade, Nation, Troop};
 
-/// Generals: "Generals have a command radius (CR) of eight inches".
-pub const COMMAND_RADIUS: Hundredths = 800;
-
-/// Units this close are in contact: touching on the grid, with a hundredth
-/// for the rounding of units set up at an angle (ruling STC-26).
-pub const CONTACT: Hundredths = 1;
+pub use super::deployment::{CONTACT, Deployment};
 
 /// What the movement phase of this turn did, as shooting and combat ask
 /// about it. The turn sequence fills it; cases and benches may give it
@@ -147,30 +142,6 @@ pub fn general_attached(state: &State, unit: &str) -> bool {
         .generals
         .iter()
         .any(|g| g.lost.is_none() && g.attached_to.as_deref() == Some(unit))
-}
-
-/// No general of the unit's side has it in command radius: "measured from
-/// the head of the general's figure to the nearest point of the target
-/// unit"; "a general's CR drops to zero if he attaches to a unit" (so an
-/// attached general commands only his own unit).
-pub fn no_general_in_cr(state: &State, u: &Unit) -> bool {
-    let Some(rect) = basing::footprint(u) else {
-        return false;
-    };
-    !state.generals.iter().any(|g| {
-        if g.lost.is_some() || g.side != u.side {
-            return false;
-        }
-        if let Some(to) = &g.attached_to {
-            return *to == u.id;
-        }
-        match g.location {
-            crate::rules::board::Location::Table { x, y } => {
-                distance_to_rect(Point { x, y }, &rect) <= COMMAND_RADIUS
-            }
-            _ => false,
-        }
-    })
 }
 
 /// The figures a unit has in its front rank: "one die per four front-rank
@@ -358,239 +329,6 @@ pub fn in_disordering_terrain(state: &State, rect: &Rect) -> bool {
 /// centre stands on a steep slope attacks up it).
 pub fn on_steep_slope(state: &State, rect: &Rect) -> bool {
     kinds_under(state, rect).contains(&"steep-slope")
-}
-
-/// Axis-aligned bounds of a rectangle.
-pub fn bounds(r: &Rect) -> (i64, i64, i64, i64) {
-    let c = r.corners();
-    let xs = c.iter().map(|p| p.x);
-    let ys = c.iter().map(|p| p.y);
-    (
-        xs.clone().min().unwrap_or(0),
-        ys.clone().min().unwrap_or(0),
-        xs.max().unwrap_or(0),
-        ys.max().unwrap_or(0),
-    )
-}
-
-/// Unit footprints bucketed by square cells, so that "which units lie
-/// within d of here" visits only the cells d reaches. Each unit sits in
-/// every cell its bounds touch.
-#[derive(Debug, Clone)]
-pub struct Grid {
-    cell: i64,
-    cells: BTreeMap<(i64, i64), Vec<usize>>,
-}
-
-impl Grid {
-    /// A grid of `cell`-sized squares over the given footprints (by index;
-    /// `None` are left out).
-    pub fn new(rects: &[Option<Rect>], cell: Hundredths) -> Grid {
-        let cell = cell.max(1);
-        // Built in bulk from sorted pairs: a map built from sorted input
-        // costs far less than one insertion at a time.
-        let mut pairs: Vec<((i64, i64), usize)> = Vec::with_capacity(rects.len() * 2);
-        for (i, r) in rects.iter().enumerate() {
-            let Some(r) = r else { continue };
-            let (x0, y0, x1, y1) = bounds(r);
-            for cx in x0.div_euclid(cell)..=x1.div_euclid(cell) {
-                for cy in y0.div_euclid(cell)..=y1.div_euclid(cell) {
-                    pairs.push(((cx, cy), i));
-                }
-            }
-        }
-        pairs.sort_unstable();
-        let mut grouped: Vec<((i64, i64), Vec<usize>)> = Vec::new();
-        for (c, i) in pairs {
-            match grouped.last_mut() {
-                Some((last, v)) if *last == c => v.push(i),
-                _ => grouped.push((c, vec![i])),
-            }
-        }
-        Grid {
-            cell,
-            cells: grouped.into_iter().collect(),
-        }
-    }
-
-    /// Indices of units whose bounds come within `d` of the box
-    /// `(x0, y0, x1, y1)`, each once, in ascending order. A superset: the
-    /// caller measures exactly.
-    pub fn near_box(&self, b: (i64, i64, i64, i64), d: Hundredths) -> Vec<usize> {
-        let (x0, y0, x1, y1) = (b.0 - d, b.1 - d, b.2 + d, b.3 + d);
-        let mut out = Vec::new();
-        for cx in x0.div_euclid(self.cell)..=x1.div_euclid(self.cell) {
-            for cy in y0.div_euclid(self.cell)..=y1.div_euclid(self.cell) {
-                if let Some(v) = self.cells.get(&(cx, cy)) {
-                    out.extend_from_slice(v);
-                }
-            }
-        }
-        out.sort_unstable();
-        out.dedup();
-        out
-    }
-
-    fn cells_of(&self, r: &Rect) -> Vec<(i64, i64)> {
-        let (x0, y0, x1, y1) = bounds(r);
-        let mut out = Vec::new();
-        for cx in x0.div_euclid(self.cell)..=x1.div_euclid(self.cell) {
-            for cy in y0.div_euclid(self.cell)..=y1.div_euclid(self.cell) {
-                out.push((cx, cy));
-            }
-        }
-        out
-    }
-
-    pub fn insert(&mut self, i: usize, r: &Rect) {
-        for c in self.cells_of(r) {
-            let v = self.cells.entry(c).or_default();
-            if let Err(at) = v.binary_search(&i) {
-                v.insert(at, i);
-            }
-        }
-    }
-
-    pub fn remove(&mut self, i: usize, r: &Rect) {
-        for c in self.cells_of(r) {
-            if let Some(v) = self.cells.get_mut(&c) {
-                v.retain(|&j| j != i);
-            }
-        }
-    }
-
-    pub fn near_rect(&self, r: &Rect, d: Hundredths) -> Vec<usize> {
-        self.near_box(bounds(r), d)
-    }
-
-    /// Units whose bounds meet the box around the segment `a`-`b`.
-    pub fn along(&self, a: Point, b: Point) -> Vec<usize> {
-        self.near_box((a.x.min(b.x), a.y.min(b.y), a.x.max(b.x), a.y.max(b.y)), 0)
-    }
-}
-
-/// Every unit's footprint and the grid over them, kept in step as units
-/// retreat or leave play during a phase.
-#[derive(Debug, Clone)]
-pub struct Table {
-    pub rects: Vec<Option<Rect>>,
-    pub grid: Grid,
-    /// Unit indices by id.
-    ids: BTreeMap<String, usize>,
-    /// Generals in play by the cell of a command-radius grid, and by the
-    /// unit they are attached to.
-    generals: BTreeMap<(i64, i64), Vec<usize>>,
-    attached: BTreeMap<String, Vec<usize>>,
-}
-
-/// The grid's cell: a little more than the longest range a table asks about
-/// often (musketry and the close ranges), so most queries visit few cells.
-pub const GRID_CELL: Hundredths = 800;
-
-impl Table {
-    pub fn new(state: &State) -> Table {
-        let rects = footprints(state);
-        let grid = Grid::new(&rects, GRID_CELL);
-        let ids = state
-            .units
-            .iter()
-            .enumerate()
-            .map(|(i, u)| (u.id.clone(), i))
-            .collect();
-        let mut generals: BTreeMap<(i64, i64), Vec<usize>> = BTreeMap::new();
-        let mut attached: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-        for (g, gs) in state.generals.iter().enumerate() {
-            if gs.lost.is_some() {
-                continue;
-            }
-            if let Some(to) = &gs.attached_to {
-                attached.entry(to.clone()).or_default().push(g);
-            } else if let crate::rules::board::Location::Table { x, y } = gs.location {
-                generals
-                    .entry((x.div_euclid(COMMAND_RADIUS), y.div_euclid(COMMAND_RADIUS)))
-                    .or_default()
-                    .push(g);
-            }
-        }
-        Table {
-            rects,
-            grid,
-            ids,
-            generals,
-            attached,
-        }
-    }
-
-    /// The index of a unit by its id.
-    pub fn index(&self, id: &str) -> Option<usize> {
-        self.ids.get(id).copied()
-    }
-
-    /// [`no_general_in_cr`] through the table's index of generals, so that
-    /// a test costs the generals nearby, not every general.
-    pub fn no_general_in_cr(&self, state: &State, i: usize) -> bool {
-        let u = &state.units[i];
-        let Some(rect) = self.rects[i] else {
-            return no_general_in_cr(state, u);
-        };
-        let attached = self
-            .attached
-            .get(&u.id)
-            .is_some_and(|gs| gs.iter().any(|&g| state.generals[g].side == u.side));
-        if attached {
-            return false;
-        }
-        let (x0, y0, x1, y1) = bounds(&rect);
-        let c = COMMAND_RADIUS;
-        for cx in (x0 - c).div_euclid(c)..=(x1 + c).div_euclid(c) {
-            for cy in (y0 - c).div_euclid(c)..=(y1 + c).div_euclid(c) {
-                for &g in self.generals.get(&(cx, cy)).into_iter().flatten() {
-                    let gs = &state.generals[g];
-                    if gs.side != u.side {
-                        continue;
-                    }
-                    if let crate::rules::board::Location::Table { x, y } = gs.location
-                        && distance_to_rect(Point { x, y }, &rect) <= COMMAND_RADIUS
-                    {
-                        return false;
-                    }
-                }
-            }
-        }
-        true
-    }
-
-    /// Takes unit `i`'s footprint again from the state after it moved,
-    /// changed formation or left play.
-    pub fn refresh(&mut self, state: &State, i: usize) {
-        let new = state
-            .units
-            .get(i)
-            .filter(|u| in_play(u))
-            .and_then(basing::footprint);
-        if let Some(old) = self.rects[i] {
-            self.grid.remove(i, &old);
-        }
-        if let Some(r) = new {
-            self.grid.insert(i, &r);
-        }
-        self.rects[i] = new;
-    }
-
-    /// Units in play within `d` of unit `i`'s footprint (exactly measured),
-    /// other than `i`.
-    pub fn within(&self, i: usize, d: Hundredths) -> Vec<usize> {
-        let Some(r) = self.rects[i] else {
-            return Vec::new();
-        };
-        self.grid
-            .near_rect(&r, d)
-            .into_iter()
-            .filter(|&j| {
-                j != i && self.rects[j].is_some_and(|o| crate::geometry::rect_distance(&r, &o) <= d)
-            })
-            .collect()
-    }
 }
 
 /// Footprints of every unit in play, by index into `state.units`.
@@ -835,7 +573,7 @@ mod tests {
         );
         let s = state(vec![a, b, c]);
         let rects = footprints(&s);
-        let grid = Grid::new(&rects, 1200);
+        let grid = crate::geometry::Grid::new(&rects, 1200);
         let near = grid.near_rect(rects[0].as_ref().unwrap(), 400);
         assert_eq!(near, vec![0, 1]);
     }

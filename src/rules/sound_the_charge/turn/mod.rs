@@ -20,6 +20,7 @@ pub mod army_morale;
 pub mod boats;
 pub mod charge;
 pub mod combat;
+pub mod deployment;
 pub mod field;
 pub mod fighting;
 pub mod movement;

@@ -10,11 +10,12 @@
 //! table) is not made: the unit stays where it was and the event says why.
 
 use super::super::orders::{Facing, Formation, Place, Side, StcOrder, Step as OrderStep, UnitId};
-use super::field::{Field, ZONE_OF_CONTROL, touches};
-use super::fighting::bounds;
+use super::deployment::ZONE_OF_CONTROL;
+use super::field::{Field, touches};
 use super::validate::Refusal;
 use super::{Moved, SideOrders, TurnRecord};
 use crate::audit::dice::{Dice, Die};
+use crate::geometry::bounds;
 use crate::geometry::{
     self, FacingChange, Flank, Rect, Step, bearing, direction_away, distance, path_hits,
     segments_intersect,

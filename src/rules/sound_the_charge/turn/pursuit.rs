@@ -7,7 +7,7 @@
 //! returns as near as possible to where it left. It may not charge on the
 //! turn it returns." Ruling STC-96.
 
-use super::fighting::{CONTACT, Table, arm_of, event, in_play, nation_of};
+use super::fighting::{CONTACT, Deployment, arm_of, event, in_play, nation_of};
 use crate::audit::dice::{Dice, Die};
 use crate::geometry::Point;
 use crate::geometry::{Rect, rect_distance, straight_move_hits};
@@ -37,7 +37,7 @@ pub fn follows_up(state: &State, i: usize) -> bool {
 /// table too. On 5-6 it holds its ground.
 pub fn follow_up(
     state: &mut State,
-    table: &mut Table,
+    table: &mut Deployment,
     i: usize,
     e: usize,
     before: Rect,
@@ -75,7 +75,9 @@ pub fn follow_up(
         ));
         return;
     }
-    let Some(mine) = table.rects[i] else { return };
+    let Some(mine) = table.index.rects[i] else {
+        return;
+    };
     if off_table {
         let u = &mut state.units[i];
         u.eliminated = Some(LEFT_FOLLOWING.to_string());
@@ -89,7 +91,9 @@ pub fn follow_up(
         ));
         return;
     }
-    let Some(after) = table.rects[e] else { return };
+    let Some(after) = table.index.rects[e] else {
+        return;
+    };
     let (dx, dy) = (
         after.centre().x - before.centre().x,
         after.centre().y - before.centre().y,
@@ -120,12 +124,13 @@ pub fn follow_up(
     let area = super::movement::box_of(&mine, &to);
     let (others, rects) = {
         let near: Vec<usize> = table
+            .index
             .grid
             .near_box(area, CONTACT)
             .into_iter()
-            .filter(|&j| j != i && j != e && table.rects[j].is_some())
+            .filter(|&j| j != i && j != e && table.index.rects[j].is_some())
             .collect();
-        let rects: Vec<Rect> = near.iter().filter_map(|&j| table.rects[j]).collect();
+        let rects: Vec<Rect> = near.iter().filter_map(|&j| table.index.rects[j]).collect();
         (near, rects)
     };
     let blocked = straight_move_hits(&mine, to.front_centre, &rects)
@@ -135,7 +140,7 @@ pub fn follow_up(
             others
                 .iter()
                 .copied()
-                .find(|&j| table.rects[j].is_some_and(|r| r.overlaps(&to)))
+                .find(|&j| table.index.rects[j].is_some_and(|r| r.overlaps(&to)))
         });
     let off = match state.map {
         MapSpec::Table { width, depth } => !to.is_inside_table(width, depth),
@@ -299,7 +304,7 @@ fn place_at_edge(state: &State, i: usize, left: Point, width: i64, depth: i64) -
             ..shape
         };
         let clear = others.iter().all(|(enemy, o)| {
-            let too_near = *enemy && rect_distance(o, &at) < super::field::ZONE_OF_CONTROL;
+            let too_near = *enemy && rect_distance(o, &at) < super::deployment::ZONE_OF_CONTROL;
             !(o.overlaps(&at) || too_near)
         });
         if at.is_inside_table(width, depth) && clear {

@@ -69,7 +69,7 @@ pub fn enemy_can_charge(field: &Field, i: usize) -> bool {
         .collect();
     let near = field.enemies_near(
         &target.side,
-        super::fighting::bounds(&rect),
+        crate::geometry::bounds(&rect),
         super::movement::LONGEST_CHARGE,
     );
     near.into_iter().any(|j| {

@@ -13,7 +13,7 @@
 //! line in the cone lets out is eliminated, with the restriction that
 //! stopped the centre line as the reason.
 
-use super::fighting::{Table, event};
+use super::fighting::{Deployment, event};
 use crate::geometry::{Hundredths, Point};
 use crate::geometry::{
     RETREAT_ZONE_LENGTH, Rect, RetreatZone, distance_ahead_of_frontage_line, rect_distance,
@@ -76,7 +76,7 @@ pub fn retreat(
         .iter()
         .find(|u| basing::footprint(u).as_ref() == Some(cause) && u.eliminated.is_none())
         .map(|u| u.id.clone());
-    let mut table = Table::new(state);
+    let mut table = Deployment::new(state);
     let cause = match cause_id {
         Some(c) => Cause::Unit(*cause, c),
         None => Cause::Point(cause.centre()),
@@ -86,7 +86,7 @@ pub fn retreat(
 
 /// Restriction 4, the unit's status: an enemy is unengaged when it touches
 /// no unit of the other side.
-fn engaged(state: &State, table: &Table, j: usize) -> bool {
+fn engaged(state: &State, table: &Deployment, j: usize) -> bool {
     let side = &state.units[j].side;
     table
         .within(j, super::fighting::CONTACT)
@@ -125,7 +125,7 @@ fn along(axis: Point, degrees: i32, length: Hundredths) -> (i64, i64) {
 #[allow(clippy::too_many_arguments)]
 fn try_line(
     state: &State,
-    table: &Table,
+    table: &Deployment,
     i: usize,
     start: &Rect,
     base: &Rect,
@@ -140,10 +140,11 @@ fn try_line(
         let end = translated(base, dx, dy);
         let reach = d + base.width.max(base.depth) + RETREAT_GAP;
         let near: Vec<usize> = table
+            .index
             .grid
             .near_rect(start, reach)
             .into_iter()
-            .filter(|&j| j != i && table.rects[j].is_some())
+            .filter(|&j| j != i && table.index.rects[j].is_some())
             .collect();
         let enemies: Vec<usize> = near
             .iter()
@@ -157,10 +158,14 @@ fn try_line(
             .iter()
             .copied()
             .filter(|&j| {
-                table.rects[j].is_some_and(|r| rect_distance(start, &r) > super::fighting::CONTACT)
+                table.index.rects[j]
+                    .is_some_and(|r| rect_distance(start, &r) > super::fighting::CONTACT)
             })
             .collect();
-        let rects: Vec<Rect> = in_way.iter().filter_map(|&j| table.rects[j]).collect();
+        let rects: Vec<Rect> = in_way
+            .iter()
+            .filter_map(|&j| table.index.rects[j])
+            .collect();
         if let Some(&k) = straight_move_hits(base, end.front_centre, &rects).first() {
             return Err(format!(
                 "its retreat runs into {} (Retreat Moves, restriction 2: \"A retreating unit is eliminated if any part of it must contact an enemy unit during its retreat\")",
@@ -177,7 +182,7 @@ fn try_line(
         let (c0, c1) = (base.centre(), end.centre());
         for (n, &a) in unengaged.iter().enumerate() {
             for &b in &unengaged[n + 1..] {
-                let (Some(ra), Some(rb)) = (table.rects[a], table.rects[b]) else {
+                let (Some(ra), Some(rb)) = (table.index.rects[a], table.index.rects[b]) else {
                     continue;
                 };
                 if rect_distance(&ra, &rb) < RETREAT_GAP
@@ -197,7 +202,9 @@ fn try_line(
             let (sx, sy) = along(axis, degrees, s);
             let at = translated(base, sx, sy);
             for &j in &unengaged {
-                let Some(r) = table.rects[j] else { continue };
+                let Some(r) = table.index.rects[j] else {
+                    continue;
+                };
                 if s > FREE_START && rect_distance(&at, &r) < ENEMY_CLEARANCE {
                     return Err(format!(
                         "past its first two inches it would come within one inch of {} (Retreat Moves, restriction 4: \"Except during the first two inches of its retreat, no part of a retreating unit may come within one inch of an unengaged enemy unit, or it is eliminated.\")",
@@ -218,7 +225,7 @@ fn try_line(
         // "A retreating unit may move freely through friendly units" but
         // may not end on top of one: it carries on, up to 18 inches.
         let on_friend = near.iter().any(|&j| {
-            state.units[j].side == *side && table.rects[j].is_some_and(|r| end.overlaps(&r))
+            state.units[j].side == *side && table.index.rects[j].is_some_and(|r| end.overlaps(&r))
         });
         // Towns: "A unit in a block that fails a fire test or loses a
         // round of combat must retreat out of the block it occupies": it
@@ -244,7 +251,7 @@ fn try_line(
 /// either way; `table` follows the unit.
 pub fn retreat_in(
     state: &mut State,
-    table: &mut Table,
+    table: &mut Deployment,
     i: usize,
     cause: Cause,
     min: Hundredths,
@@ -252,7 +259,7 @@ pub fn retreat_in(
 ) -> RetreatOutcome {
     let id = state.units[i].id.clone();
     let name = state.units[i].name.clone();
-    let Some(start) = table.rects[i] else {
+    let Some(start) = table.index.rects[i] else {
         return RetreatOutcome::Eliminated {
             reason: "not on the table".to_string(),
         };
@@ -363,7 +370,7 @@ pub const FORCED_OFF_TABLE: &str = "forced off-table";
 
 pub fn eliminate(
     state: &mut State,
-    table: &mut Table,
+    table: &mut Deployment,
     i: usize,
     kind: &str,
     units: &[&str],

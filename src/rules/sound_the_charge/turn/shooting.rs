@@ -13,7 +13,7 @@
 //! umpire call given the same facts give the same answer.
 
 use super::fighting::{
-    Cover, Table, TurnFacts, apply_hits, apply_rout_hits, arm_of, event, formation_of,
+    Cover, Deployment, TurnFacts, apply_hits, apply_rout_hits, arm_of, event, formation_of,
     front_rank_figures, general_attached, grade_of, in_play, is_dense, nation_of, option,
     shooting_cover, troop_of, wider_basing,
 };
@@ -286,7 +286,7 @@ fn validate_with(
         at_gun: *at_regimental_gun,
     };
     if geometry && !moves && !sheet.is_empty() {
-        let table = Table::new(state);
+        let table = Deployment::new(state);
         aim(state, &table, &shot).map_err(|w| reject(line, name, w))?;
     }
     Ok(shot)
@@ -400,9 +400,14 @@ struct Aim {
 
 /// The front centres of the firer's figures or models, and the facing they
 /// fire along: a square fires from the face towards the target.
-fn firing_figures(state: &State, table: &Table, fi: usize, target: &Rect) -> (Vec<Point>, u32) {
+fn firing_figures(
+    state: &State,
+    table: &Deployment,
+    fi: usize,
+    target: &Rect,
+) -> (Vec<Point>, u32) {
     let u = &state.units[fi];
-    let Some(rect) = table.rects[fi] else {
+    let Some(rect) = table.index.rects[fi] else {
         return (Vec::new(), 0);
     };
     let town = super::town::fire_out_figures(state, fi, &rect);
@@ -465,7 +470,7 @@ fn woods_visibility(kind: &str) -> Option<Hundredths> {
 #[allow(clippy::too_many_arguments)]
 fn blocked(
     state: &State,
-    table: &Table,
+    table: &Deployment,
     fi: usize,
     ti: usize,
     from: Point,
@@ -502,11 +507,13 @@ fn blocked(
     }
     let me = &state.units[fi];
     let guns = arm_of(me) == Some(Arm::Artillery);
-    for j in table.grid.along(from, to) {
+    for j in table.index.grid.along(from, to) {
         if j == fi || j == ti {
             continue;
         }
-        let Some(r) = table.rects[j] else { continue };
+        let Some(r) = table.index.rects[j] else {
+            continue;
+        };
         if !segment_touches_rect(from, to, &r) {
             continue;
         }
@@ -534,7 +541,7 @@ fn blocked(
                 )
             });
         }
-        if guns && let Some(own) = table.rects[fi] {
+        if guns && let Some(own) = table.index.rects[fi] {
             match super::overhead::fire_over(state, &own, from, to, &r, &other.name, !enemy) {
                 Ok(()) => continue,
                 Err(why) => return Some(why),
@@ -549,15 +556,15 @@ fn blocked(
 /// unless the unit has a "hanging flank" of at least 7 foot, 5 cavalry, or 2
 /// guns not touching the enemy." Figures of the target's front whose own
 /// frontage does not reach an engaged enemy hang free.
-fn close_combat_bar(state: &State, table: &Table, fi: usize, ti: usize) -> Option<NoShot> {
+fn close_combat_bar(state: &State, table: &Deployment, fi: usize, ti: usize) -> Option<NoShot> {
     let t = &state.units[ti];
     let side = &state.units[fi].side;
-    let rect = table.rects[ti]?;
+    let rect = table.index.rects[ti]?;
     let engaged: Vec<Rect> = table
         .within(ti, super::fighting::CONTACT)
         .into_iter()
         .filter(|&j| state.units[j].side == *side)
-        .filter_map(|j| table.rects[j])
+        .filter_map(|j| table.index.rects[j])
         .collect();
     if engaged.is_empty() {
         return None;
@@ -598,7 +605,7 @@ fn close_combat_bar(state: &State, table: &Table, fi: usize, ti: usize) -> Optio
 /// sight. Fails with the reason when no figure can hit.
 fn aim_at(
     state: &State,
-    table: &Table,
+    table: &Deployment,
     fi: usize,
     ti: usize,
     through_skirmishers: bool,
@@ -607,7 +614,7 @@ fn aim_at(
 ) -> Result<Aim, NoShot> {
     let firer = &state.units[fi];
     let target = &state.units[ti];
-    let Some(trect) = table.rects[ti] else {
+    let Some(trect) = table.index.rects[ti] else {
         return Err(NoShot::new(
             format!("{} is no longer in play", target.name),
             "Shooting",
@@ -693,7 +700,7 @@ fn aim_at(
             )
         });
     }
-    let Some(frect) = table.rects[fi] else {
+    let Some(frect) = table.index.rects[fi] else {
         return Err(NoShot::new("the unit is no longer in play", GENERAL, ""));
     };
     let from = frect.front_centre;
@@ -709,11 +716,11 @@ fn aim_at(
 
 /// Both targets of a shot, measured: the first, and the split target with
 /// the figures that cannot hit the first.
-fn aim(state: &State, table: &Table, shot: &Shot) -> Result<(Aim, Option<Aim>), NoShot> {
-    let (Some(fi), Some(ti)) = (table.index(&shot.firer), table.index(&shot.target)) else {
+fn aim(state: &State, table: &Deployment, shot: &Shot) -> Result<(Aim, Option<Aim>), NoShot> {
+    let (Some(fi), Some(ti)) = (table.index_of(&shot.firer), table.index_of(&shot.target)) else {
         return Err(NoShot::new("a unit of the order is gone", "Shooting", ""));
     };
-    let Some(trect) = table.rects[ti] else {
+    let Some(trect) = table.index.rects[ti] else {
         return Err(NoShot::new(
             format!("{} is no longer in play", state.units[ti].name),
             "Shooting",
@@ -740,7 +747,7 @@ fn aim(state: &State, table: &Table, shot: &Shot) -> Result<(Aim, Option<Aim>), 
             "A unit must concentrate all of its fire against one target if at all possible.",
         ));
     }
-    let Some(si) = table.index(split) else {
+    let Some(si) = table.index_of(split) else {
         return Err(NoShot::new("the split target is gone", SPLITTING, ""));
     };
     let second = aim_at(
@@ -756,12 +763,14 @@ fn aim(state: &State, table: &Table, shot: &Shot) -> Result<(Aim, Option<Aim>), 
     // selected": no other enemy the left-over figures could hit may be
     // closer to the first target.
     let side = &state.units[fi].side;
-    let split_gap = table.rects[si].map_or(Hundredths::MAX, |r| rect_distance(&r, &trect));
-    for j in table.grid.near_rect(&trect, split_gap) {
+    let split_gap = table.index.rects[si].map_or(Hundredths::MAX, |r| rect_distance(&r, &trect));
+    for j in table.index.grid.near_rect(&trect, split_gap) {
         if j == si || j == ti || state.units[j].side == *side || !in_play(&state.units[j]) {
             continue;
         }
-        let Some(r) = table.rects[j] else { continue };
+        let Some(r) = table.index.rects[j] else {
+            continue;
+        };
         if rect_distance(&r, &trect) >= split_gap {
             continue;
         }
@@ -853,7 +862,7 @@ pub fn resolve(
     dice: &mut dyn Dice,
 ) -> Vec<Event> {
     let mut events = Vec::new();
-    let mut table = Table::new(state);
+    let mut table = Deployment::new(state);
     let mut order: Vec<&Shot> = shots.iter().collect();
     order.sort_by(|a, b| a.firer.cmp(&b.firer).then(a.line.cmp(&b.line)));
     for shot in order {
@@ -946,14 +955,14 @@ pub fn allowed_in_sheet(
 
 fn fire(
     state: &mut State,
-    table: &mut Table,
+    table: &mut Deployment,
     facts: &TurnFacts,
     shot: &Shot,
     hits_this_turn: &mut HitsThisTurn,
     dice: &mut dyn Dice,
     events: &mut Vec<Event>,
 ) {
-    let Some(fi) = table.index(&shot.firer) else {
+    let Some(fi) = table.index_of(&shot.firer) else {
         return;
     };
     let fname = state.units[fi].name.clone();
@@ -974,20 +983,22 @@ fn fire(
         Ok(a) => a,
         Err(why) => return no_shot(why, events),
     };
-    let Some(ti) = table.index(&shot.target) else {
+    let Some(ti) = table.index_of(&shot.target) else {
         return;
     };
     let guns = arm_of(&state.units[fi]) == Some(Arm::Artillery);
     let mut volleys = vec![(ti, first)];
     if let (Some(split), Some(second)) = (&shot.split, second)
-        && let Some(si) = table.index(split)
+        && let Some(si) = table.index_of(split)
     {
         volleys.push((si, second));
     }
     for (k, (ti, aim)) in volleys.into_iter().enumerate() {
         let figures = u32::try_from(aim.ranges.len()).unwrap_or(u32::MAX);
         let mut call = call_for(state, facts, fi, ti, &aim, figures, fire_range(&aim.ranges));
-        let Some(cause) = table.rects[fi] else { return };
+        let Some(cause) = table.index.rects[fi] else {
+            return;
+        };
         // Regimental Guns: one die at the target's gun first, if ordered
         // and the gun is still in action; the rest at the battalion.
         if k == 0 && shot.at_gun && super::fighting::regimental_gun(state, ti) {
@@ -1122,7 +1133,7 @@ fn fire_at_gun(
 #[allow(clippy::too_many_arguments)]
 fn volley(
     state: &mut State,
-    table: &mut Table,
+    table: &mut Deployment,
     facts: &TurnFacts,
     fi: usize,
     ti: usize,
@@ -1237,7 +1248,7 @@ fn volley(
 #[allow(clippy::too_many_arguments)]
 fn take_hits(
     state: &mut State,
-    table: &mut Table,
+    table: &mut Deployment,
     facts: &TurnFacts,
     fi: usize,
     ti: usize,
@@ -1271,7 +1282,7 @@ fn take_hits(
     }
     let t = &state.units[ti];
     let in_cover =
-        table.rects[ti].is_some_and(|r| !super::fighting::kinds_under(state, &r).is_empty());
+        table.index.rects[ti].is_some_and(|r| !super::fighting::kinds_under(state, &r).is_empty());
     let call = MoraleCall {
         troop: troop_of(t),
         grade: grade_of(t),
@@ -1280,7 +1291,7 @@ fn take_hits(
         formation: formation_of(t),
         shaken: t.rules.shaken,
         general_attached: general_attached(state, &tid),
-        no_general: table.no_general_in_cr(state, ti),
+        no_general: !table.in_command(state, ti),
         advanced: facts.advanced_full_speed.contains(&tid),
         stationary: facts.stationary.contains(&tid),
         in_cover,
@@ -1407,7 +1418,7 @@ pub(super) fn general_rolled(
 #[allow(clippy::too_many_arguments)]
 fn bounce(
     state: &mut State,
-    table: &mut Table,
+    table: &mut Deployment,
     facts: &TurnFacts,
     fi: usize,
     ti: usize,
@@ -1416,7 +1427,7 @@ fn bounce(
     dice: &mut dyn Dice,
     events: &mut Vec<Event>,
 ) {
-    let (Some(frect), Some(trect)) = (table.rects[fi], table.rects[ti]) else {
+    let (Some(frect), Some(trect)) = (table.index.rects[fi], table.index.rects[ti]) else {
         return;
     };
     let length = match first.troop {
@@ -1431,14 +1442,17 @@ fn bounce(
     };
     let far = row.far * 100;
     let extra: Vec<usize> = table
+        .index
         .grid
         .along(a, b)
         .into_iter()
         .filter(|&j| j != fi && j != ti)
-        .filter(|&j| table.rects[j].is_some_and(|r| segment_touches_rect(a, b, &r)))
+        .filter(|&j| table.index.rects[j].is_some_and(|r| segment_touches_rect(a, b, &r)))
         .collect();
     for j in extra {
-        let Some(r) = table.rects[j] else { continue };
+        let Some(r) = table.index.rects[j] else {
+            continue;
+        };
         let range = u32::try_from(distance(
             frect.centre(),
             nearest_point_of_rect(frect.centre(), &r),
@@ -1483,7 +1497,7 @@ fn bounce(
 
 /// The arc of fire, for callers outside the module (reports, bots).
 pub fn can_shoot_at(state: &State, firer: &str, target: &str) -> Result<(), NoShot> {
-    let table = Table::new(state);
+    let table = Deployment::new(state);
     let shot = Shot {
         line: 0,
         firer: firer.to_string(),

@@ -14,7 +14,7 @@
 use std::collections::BTreeMap;
 
 use super::combat::{Face, face_towards};
-use super::fighting::{Table, arm_of, kinds_under};
+use super::fighting::{Deployment, arm_of, kinds_under};
 use crate::geometry::Rect;
 use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::tables::Arm;
@@ -57,12 +57,14 @@ pub fn fire_out_figures(state: &State, i: usize, rect: &Rect) -> Option<u32> {
 /// in the map fight with their usual figures.
 pub fn combat_figures(
     state: &State,
-    table: &Table,
+    table: &Deployment,
     contacts: &BTreeMap<usize, Vec<usize>>,
 ) -> BTreeMap<usize, u32> {
     let mut figures = BTreeMap::new();
     for (&d, enemies) in contacts {
-        let Some(dr) = table.rects[d] else { continue };
+        let Some(dr) = table.index.rects[d] else {
+            continue;
+        };
         let Some(kind) = built_up(state, &dr) else {
             continue;
         };
@@ -74,7 +76,9 @@ pub fn combat_figures(
         };
         let mut left: BTreeMap<Face, u32> = BTreeMap::new();
         for &a in enemies {
-            let Some(ar) = table.rects[a] else { continue };
+            let Some(ar) = table.index.rects[a] else {
+                continue;
+            };
             if built_up(state, &ar).is_some() {
                 continue;
             }
