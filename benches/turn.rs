@@ -11,7 +11,9 @@ use adjutant::audit::dice::DiceStream;
 use adjutant::audit::digest::Digest32;
 use adjutant::rules::board::{Location, MapSpec};
 use adjutant::rules::ruleset::check_typed;
-use adjutant::rules::sound_the_charge::orders::StcOrder;
+use adjutant::rules::sound_the_charge::orders::{Formation, StcOrder};
+use adjutant::rules::sound_the_charge::state::TroopType;
+use adjutant::rules::sound_the_charge::tables::Grade;
 use adjutant::rules::sound_the_charge::{SoundTheCharge, State, StcUnit, Unit, turn};
 use adjutant::rules::state::{GeneralState, Nothing};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -44,14 +46,14 @@ fn unit(
         original_strength: strength,
         eliminated: None,
         rules: StcUnit {
-            troop_type: troop.to_string(),
-            grade: ["A", "B", "C", "D"][(x / PITCH) as usize % 4].to_string(),
+            troop_type: TroopType::from_word(troop).expect("a troop type"),
+            grade: [Grade::A, Grade::B, Grade::C, Grade::D][(x / PITCH) as usize % 4],
             gunners: if troop.ends_with("guns") {
                 strength * 2
             } else {
                 0
             },
-            formation: formation.to_string(),
+            formation: Formation::from_word(formation).expect("a formation"),
             ranks: 1,
             figure_frontage: None,
             marks: Vec::new(),

@@ -228,7 +228,7 @@ fn a_correction_is_an_act_in_the_archive_that_verify_re_applies() {
         .expect("Sound the Charge's state");
     let unit = state.unit("1-ligne").expect("unit");
     assert_eq!(unit.strength, 10);
-    assert_eq!(unit.rules.formation, "column");
+    assert_eq!(unit.rules.formation.word(), "column");
     assert_eq!(unit.facing, 15);
     assert!(unit.rules.shaken && !unit.rules.disordered);
     assert_eq!(

@@ -41,7 +41,10 @@ use adjutant::geometry::Point;
 use adjutant::rules::Rules;
 use adjutant::rules::board::{Location, MapSpec, Terrain, TerrainShape};
 use adjutant::rules::ruleset::check_typed;
+use adjutant::rules::sound_the_charge::orders::Formation;
 use adjutant::rules::sound_the_charge::setup::apply_options;
+use adjutant::rules::sound_the_charge::state::TroopType;
+use adjutant::rules::sound_the_charge::tables::Grade;
 use adjutant::rules::sound_the_charge::{SoundTheCharge, State, StcUnit, Unit, UnitStatus};
 use adjutant::rules::state::{GeneralState, Nothing};
 use serde::Deserialize;
@@ -243,10 +246,10 @@ pub fn start_state(case: &Case) -> State {
 /// One unit of a case, as the game begins.
 fn case_unit(u: &CaseUnit, options: &[String]) -> Unit {
     let mut rules = StcUnit {
-        troop_type: u.troop_type.clone(),
-        grade: u.grade.clone(),
+        troop_type: TroopType::from_word(&u.troop_type).expect("a troop type"),
+        grade: Grade::parse(&u.grade.to_lowercase()).expect("a grade"),
         gunners: u.gunners,
-        formation: u.formation.clone(),
+        formation: Formation::from_word(&u.formation).expect("a formation"),
         ranks: u.ranks,
         figure_frontage: None,
         marks: u.marks.clone(),
@@ -384,7 +387,7 @@ pub fn check(case: &Case) -> Vec<String> {
             differ("facing", text(&u.facing), text(&e));
         }
         if let Some(e) = &want.formation {
-            differ("formation", text(&u.rules.formation), text(e));
+            differ("formation", text(&u.rules.formation.word()), text(e));
         }
         if let Some(e) = want.shaken {
             differ("shaken", text(&u.rules.shaken), text(&e));

@@ -4,7 +4,8 @@
 //! The rules size stands, not formations; docs/RULINGS.md gives the readings
 //! taken for the square and the limbered battery, which the text leaves open.
 
-use super::setup::{Arm, arm};
+use super::orders::Formation;
+use super::tables::Arm;
 use crate::geometry::Rect;
 use crate::geometry::{Hundredths, Point};
 use crate::rules::board::Location;
@@ -67,7 +68,7 @@ fn mounting(arm: Arm, unit: &Unit) -> Mounting {
                 .map_or(CAVALRY_FRONTAGE, |h| h * 10),
             depth: CAVALRY_DEPTH,
         },
-        Arm::Guns => Mounting {
+        Arm::Artillery => Mounting {
             per_stand: GUNS_PER_STAND,
             frontage: GUN_FRONTAGE,
             depth: GUN_DEPTH,
@@ -77,7 +78,7 @@ fn mounting(arm: Arm, unit: &Unit) -> Mounting {
 
 /// The stands a unit's figures fill, the last one possibly short.
 pub fn stands(unit: &Unit) -> i64 {
-    let per_stand = arm(&unit.rules.troop_type).map_or(1, |a| mounting(a, unit).per_stand);
+    let per_stand = mounting(unit.rules.troop_type.arm(), unit).per_stand;
     ceil_div(i64::from(unit.strength), per_stand)
 }
 
@@ -88,17 +89,17 @@ pub fn footprint(unit: &Unit) -> Option<Rect> {
     let Location::Table { x, y } = unit.location else {
         return None;
     };
-    let arm = arm(&unit.rules.troop_type)?;
+    let arm = unit.rules.troop_type.arm();
     let m = mounting(arm, unit);
     let figures = i64::from(unit.strength);
     if figures == 0 {
         return None;
     }
     let stands = ceil_div(figures, m.per_stand);
-    let (width, depth) = match (counts_as(&unit.rules.formation), arm) {
+    let (width, depth) = match (counts_as(unit.rules.formation), arm) {
         // "Line: A formation wider than a column." All stands abreast, or
         // in as many ranks as the scenario gives.
-        ("line", Arm::Infantry | Arm::Cavalry) => {
+        (Formation::Line, Arm::Infantry | Arm::Cavalry) => {
             let ranks = i64::from(unit.rules.ranks).clamp(1, stands);
             let front_stands = ceil_div(stands, ranks);
             let front_figures = figures.min(front_stands * m.per_stand);
@@ -106,22 +107,22 @@ pub fn footprint(unit: &Unit) -> Option<Rect> {
         }
         // "Column: A formation up to four infantry figures or three cavalry
         // figures wide": one stand wide, the rest behind it.
-        ("column", Arm::Infantry | Arm::Cavalry) => {
+        (Formation::Column, Arm::Infantry | Arm::Cavalry) => {
             (figures.min(m.per_stand) * m.frontage, stands * m.depth)
         }
         // "Square: A square, facing outward in all directions": a square
         // box whose faces share the stands, a quarter of them each.
-        ("square", Arm::Infantry) => {
+        (Formation::Square, Arm::Infantry) => {
             let side = ceil_div(stands, SQUARE_FACES) * m.per_stand * m.frontage;
             (side, side)
         }
         // Skirmishers "deploy [...] at 3/4" per figure frontage", in one
         // rank of their two-figure close-order bases.
-        ("skirmish", Arm::Infantry) => (figures * SKIRMISH_FRONTAGE, m.depth),
+        (Formation::Skirmish, Arm::Infantry) => (figures * SKIRMISH_FRONTAGE, m.depth),
         // Unlimbered guns stand abreast, a model to a stand.
-        ("unlimbered", Arm::Guns) => (figures * m.frontage, m.depth),
+        (Formation::Unlimbered, Arm::Artillery) => (figures * m.frontage, m.depth),
         // "limbered guns move at column rate": a column one stand wide.
-        ("limbered", Arm::Guns) => (m.frontage, stands * m.depth),
+        (Formation::Limbered, Arm::Artillery) => (m.frontage, stands * m.depth),
         _ => return None,
     };
     Some(Rect {
@@ -136,10 +137,10 @@ pub fn footprint(unit: &Unit) -> Option<Rect> {
 /// line ("L", "U") as the line it is folded from, battalion-masse as the
 /// column it is formed from ("Treat it as a normal column for all other
 /// purposes"). Every phase must find these units on the table.
-pub fn counts_as(formation: &str) -> &str {
+pub fn counts_as(formation: Formation) -> Formation {
     match formation {
-        "l-left" | "l-right" | "u" => "line",
-        "masse" => "column",
+        Formation::LLeft | Formation::LRight | Formation::U => Formation::Line,
+        Formation::Masse => Formation::Column,
         f => f,
     }
 }
@@ -283,13 +284,12 @@ mod tests {
     }
 
     #[test]
-    fn no_footprint_on_a_hex_or_for_what_the_rules_do_not_name() {
+    fn no_footprint_on_a_hex_or_for_a_formation_the_arm_cannot_take() {
         let mut hex = unit("line-infantry", "line", 12);
         hex.location = Location::Hex { column: 1, row: 1 };
         assert_eq!(footprint(&hex), None);
-        assert_eq!(footprint(&unit("dragoons", "line", 12)), None);
-        assert_eq!(footprint(&unit("line-infantry", "wedge", 12)), None);
         assert_eq!(footprint(&unit("heavy-cavalry", "square", 12)), None);
+        assert_eq!(footprint(&unit("field-guns", "column", 4)), None);
         assert_eq!(footprint(&unit("line-infantry", "line", 0)), None);
     }
 

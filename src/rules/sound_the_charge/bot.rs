@@ -6,20 +6,21 @@
 //! would not is replaced by `hold`.
 
 use super::SoundTheCharge;
-use super::setup::{Arm, arm};
+use super::tables::Arm;
 use super::turn::field::Field;
 use super::turn::movement::{PathRules, coord, nation_of, plan_path, rates};
 use crate::geometry::{self, Flank, Rect, Step, bearing, rect_distance, rect_is_in_arc};
 use crate::geometry::{Hundredths, Point};
 use crate::rules::ruleset::check_typed;
-use crate::rules::sound_the_charge::state::State;
+use crate::rules::sound_the_charge::orders::Formation;
+use crate::rules::sound_the_charge::state::{State, TroopType};
 
 /// Gun ranges (far) of the Shooting Table, by troop type.
-fn gun_range(troop_type: &str) -> Hundredths {
+fn gun_range(troop_type: TroopType) -> Hundredths {
     match troop_type {
-        "light-guns" | "horse-guns" => 1200,
-        "field-guns" => 2000,
-        "heavy-guns" => 2400,
+        TroopType::LightGuns | TroopType::HorseGuns => 1200,
+        TroopType::FieldGuns => 2000,
+        TroopType::HeavyGuns => 2400,
         _ => 0,
     }
 }
@@ -50,8 +51,8 @@ pub fn orders_for(state: &State, side: &str) -> Vec<String> {
         // The passive side's standing orders: skirmishers and gunners evade.
         for i in field.friends_of(side) {
             let u = &state.units[i];
-            let guns = arm(&u.rules.troop_type) == Some(Arm::Guns);
-            if u.rules.formation == "skirmish"
+            let guns = Some(u.rules.troop_type.arm()) == Some(Arm::Artillery);
+            if u.rules.formation == Formation::Skirmish
                 || (guns && u.rules.gunners > 0 && u.rules.status.gunners_at.is_none())
             {
                 lines.push(format!("{}: evade", u.id));
@@ -154,10 +155,10 @@ fn plan_unit(state: &State, field: &Field, i: usize) -> Option<String> {
     if u.rules.shaken {
         return Some(format!("{id}: hold"));
     }
-    let a = arm(&u.rules.troop_type)?;
-    let r = rates(&u.rules.troop_type, nation_of(state, &u.side))?;
+    let a = Some(u.rules.troop_type.arm())?;
+    let r = rates(u.rules.troop_type, nation_of(state, &u.side))?;
     // A column with its regimental gun keeps to the gun's line speed.
-    let column = matches!(u.rules.formation.as_str(), "column" | "limbered")
+    let column = matches!(u.rules.formation, Formation::Column | Formation::Limbered)
         && !super::turn::fighting::regimental_gun(state, i);
     let mut allowance = if column { r.column } else { r.line };
     if !field.in_command(i) {
@@ -165,21 +166,21 @@ fn plan_unit(state: &State, field: &Field, i: usize) -> Option<String> {
     }
     let in_arc = rect_is_in_arc(rect.front_centre, rect.facing, 45, &target);
     let off = angle_off(rect.front_centre, rect.facing, target.centre());
-    if a == Arm::Guns {
-        let range = gun_range(&u.rules.troop_type);
-        return Some(match u.rules.formation.as_str() {
-            "unlimbered" if dist <= range && in_arc => format!("{id}: shoot {tid}"),
-            "unlimbered" if dist <= range => format!(
+    if a == Arm::Artillery {
+        let range = gun_range(u.rules.troop_type);
+        return Some(match u.rules.formation {
+            Formation::Unlimbered if dist <= range && in_arc => format!("{id}: shoot {tid}"),
+            Formation::Unlimbered if dist <= range => format!(
                 "{id}: manhandle to {},{} facing {tid}",
                 coord(rect.front_centre.x),
                 coord(rect.front_centre.y)
             ),
-            "unlimbered" => format!("{id}: limber"),
+            Formation::Unlimbered => format!("{id}: limber"),
             _ if dist <= range * 3 / 4 => format!("{id}: unlimber"),
             _ => advance(field, i, &rect, off, dist, allowance),
         });
     }
-    if u.rules.formation == "skirmish" {
+    if u.rules.formation == Formation::Skirmish {
         if dist <= MUSKET_RANGE && in_arc {
             return Some(format!("{id}: shoot {tid}"));
         }
@@ -203,21 +204,22 @@ fn plan_unit(state: &State, field: &Field, i: usize) -> Option<String> {
     }
     // Close-order infantry and cavalry.
     if matches!(
-        u.rules.formation.as_str(),
-        "square" | "l-left" | "l-right" | "u" | "masse"
+        u.rules.formation,
+        Formation::Square | Formation::LLeft | Formation::LRight | Formation::U | Formation::Masse
     ) {
         return Some(format!("{id}: form column"));
     }
     let target_unit = &state.units[j];
-    let may_charge = target_unit.rules.formation != "square" || a == Arm::Infantry;
+    let may_charge = target_unit.rules.formation != Formation::Square || a == Arm::Infantry;
     let bonus = r.charge.unwrap_or(0);
     if may_charge && off.abs() <= 10 && dist + 20 <= allowance + bonus {
         return Some(format!("{id}: charge {tid}"));
     }
-    if a == Arm::Infantry && u.rules.formation == "line" && dist <= MUSKET_RANGE && in_arc {
+    if a == Arm::Infantry && u.rules.formation == Formation::Line && dist <= MUSKET_RANGE && in_arc
+    {
         return Some(format!("{id}: shoot {tid}"));
     }
-    if a == Arm::Infantry && u.rules.formation == "column" && dist <= 800 {
+    if a == Arm::Infantry && u.rules.formation == Formation::Column && dist <= 800 {
         return Some(format!("{id}: form line"));
     }
     Some(advance(field, i, &rect, off, dist, allowance))
@@ -231,7 +233,7 @@ fn fits(field: &Field, i: usize, rect: &Rect, steps: &[Step], allowance: Hundred
         through: &[],
         exempt: &[],
         road: false,
-        free: u.rules.formation == "skirmish",
+        free: u.rules.formation == Formation::Skirmish,
         bypass: &[],
     };
     plan_path(field, u, i, rect, steps, &rules).is_ok_and(|p| p.cost <= allowance)

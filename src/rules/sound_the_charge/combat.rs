@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::syntax::{
     FlagWord, GRADE_KEY, Lexicon, NATION_KEY, Reading, WIDER_BASING_FLAG, push_flags, tokens,
 };
-use super::tables::{self, Arm, Formation, Grade, Nation, Troop, points};
+use super::tables::{self, Arm, Grade, Nation, TableFormation, Troop, points};
 use super::umpire::{Called, Trace, forbidden, grade_of, nation_of};
 use crate::audit::dice::Dice;
 use crate::rules::kernel::{Modifier, total};
@@ -130,7 +130,7 @@ pub struct CombatSide {
     pub troop: Troop,
     pub grade: Grade,
     pub nation: Option<Nation>,
-    pub formation: Option<Formation>,
+    pub formation: Option<TableFormation>,
     pub disordered: bool,
     pub shaken: bool,
     pub flank_rear: bool,
@@ -290,11 +290,11 @@ impl CombatSide {
     }
 
     fn is_skirmishing(&self) -> bool {
-        self.formation == Some(Formation::Skirmish)
+        self.formation == Some(TableFormation::Skirmish)
     }
 
     fn is_square(&self) -> bool {
-        self.formation == Some(Formation::Square)
+        self.formation == Some(TableFormation::Square)
     }
 
     fn is_russian_infantry(&self) -> bool {
@@ -494,7 +494,7 @@ fn contact_disorders(
     let steady_prussian_line = infantry.nation == Some(Nation::PrussiaPre1810)
         && !infantry.disordered
         && !infantry.shaken
-        && infantry.formation == Some(Formation::Line);
+        && infantry.formation == Some(TableFormation::Line);
     Some(!steady_prussian_line)
 }
 
@@ -578,7 +578,7 @@ impl CombatCall {
             if me.is_square() {
                 none_because.push("in square");
             }
-            if me.formation == Some(Formation::Column) {
+            if me.formation == Some(TableFormation::Column) {
                 none_because.push("in column");
             }
             if me.flank_rear {

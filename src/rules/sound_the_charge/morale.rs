@@ -6,7 +6,7 @@ use super::syntax::{
     FlagWord, GRADE_KEY, KeyWord, Lexicon, NATION_KEY, Reading, WIDER_BASING_FLAG, push_flags,
     tokens,
 };
-use super::tables::{self, Arm, Formation, Grade, Nation, Troop, morale};
+use super::tables::{self, Arm, Grade, Nation, TableFormation, Troop, morale};
 use super::umpire::{Called, Trace, describe, forbidden, grade_of, nation_of};
 use crate::audit::dice::Dice;
 use crate::rules::kernel::{Modifier, total};
@@ -70,7 +70,7 @@ pub struct MoraleCall {
     /// Every hit the unit suffered by shooting this turn (ruling STC-6).
     pub hits: u32,
     pub nation: Option<Nation>,
-    pub formation: Option<Formation>,
+    pub formation: Option<TableFormation>,
     pub shaken: bool,
     pub general_attached: bool,
     pub no_general: bool,
@@ -180,8 +180,8 @@ impl MoraleCall {
         if !(assume_infantry || self.infantry()) {
             return None;
         }
-        let column = self.formation == Some(Formation::Column);
-        let line_in_open = self.formation == Some(Formation::Line) && !self.in_cover;
+        let column = self.formation == Some(TableFormation::Column);
+        let line_in_open = self.formation == Some(TableFormation::Line) && !self.in_cover;
         match self.nation? {
             Nation::France if column && self.advanced => Some((morale::FRENCH_COLUMN, 1)),
             Nation::Russia if column && self.stationary => Some((morale::RUSSIAN_COLUMN, 1)),
@@ -193,7 +193,7 @@ impl MoraleCall {
 
     fn modifiers(&self, trace: &mut Trace) -> Vec<Modifier> {
         let mut m = Vec::new();
-        if self.formation == Some(Formation::Square) {
+        if self.formation == Some(TableFormation::Square) {
             m.push(Modifier::new(morale::SQUARE, 2));
         }
         let hits = i32::try_from(self.hits).unwrap_or(i32::MAX);

@@ -14,6 +14,7 @@ use std::collections::BTreeSet;
 
 use super::SoundTheCharge;
 use super::basing;
+use super::orders::Formation;
 use super::state::{State, Unit};
 use crate::geometry::{Hundredths, Point, is_sight_blocked_by_lines, sees_through};
 use crate::rules::board::{Location, TerrainShape};
@@ -84,18 +85,18 @@ impl Presentation for SoundTheCharge {
 
 /// How one unit looks: to scale from its footprint, its states as markers.
 fn unit_look(u: &Unit) -> UnitLook {
-    let formation = u.rules.formation.as_str();
+    let formation = u.rules.formation;
     let shape = match basing::footprint(u) {
         Some(rect) => Shape::Footprint {
             rect,
             outline: match formation {
                 // Skirmishers are a loose cloud; a square faces every way.
-                "skirmish" => Outline::Loose,
-                "square" => Outline::AllRound,
+                Formation::Skirmish => Outline::Loose,
+                Formation::Square => Outline::AllRound,
                 _ => Outline::Solid,
             },
-            stripe: matches!(formation, "column" | "limbered"),
-            wheel: matches!(formation, "unlimbered" | "limbered"),
+            stripe: matches!(formation, Formation::Column | Formation::Limbered),
+            wheel: matches!(formation, Formation::Unlimbered | Formation::Limbered),
         },
         None => Shape::Counter,
     };
@@ -113,8 +114,8 @@ fn unit_look(u: &Unit) -> UnitLook {
     }
     UnitLook {
         shape,
-        kind: format!("{}, grade {}", u.rules.troop_type, u.rules.grade),
-        formation: Some(u.rules.formation.clone()),
+        kind: format!("{}, grade {}", u.rules.troop_type, u.rules.grade.letter()),
+        formation: Some(formation.word().to_string()),
         markers,
     }
 }

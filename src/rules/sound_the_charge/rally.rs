@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::syntax::{FlagWord, GRADE_KEY, Lexicon, NATION_KEY, Reading, push_flags, tokens};
-use super::tables::{self, Arm, Formation, Grade, Nation, Troop, rally};
+use super::tables::{self, Arm, Grade, Nation, TableFormation, Troop, rally};
 use super::umpire::{Called, Trace, describe, forbidden, grade_of, nation_of};
 use crate::audit::dice::Dice;
 use crate::rules::kernel::{Modifier, total};
@@ -60,7 +60,7 @@ pub struct RallyCall {
     pub troop: Option<Troop>,
     pub grade: Grade,
     pub nation: Option<Nation>,
-    pub formation: Option<Formation>,
+    pub formation: Option<TableFormation>,
     pub enemy_can_charge: bool,
     pub general_attached: bool,
     pub no_general: bool,
@@ -152,8 +152,8 @@ impl RallyCall {
         if !(assume_infantry || infantry) {
             return None;
         }
-        let line = self.formation == Some(Formation::Line);
-        let column = self.formation == Some(Formation::Column);
+        let line = self.formation == Some(TableFormation::Line);
+        let column = self.formation == Some(TableFormation::Column);
         let in_open = !self.in_cover;
         let national = match self.nation {
             Some(Nation::Austria) if line && in_open => Some(rally::AUSTRIA_LINE),

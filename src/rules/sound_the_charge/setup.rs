@@ -2,8 +2,10 @@
 //! formations, optional rules, nations, terrain and marks the rules name, and
 //! which of them go together.
 
-use super::state::{StcUnit, Unit, UnitStatus};
+use super::state::{StcUnit, TroopType, Unit, UnitStatus};
+use super::tables::{Arm, Grade};
 use crate::rules::setup::{Keys, SetupContext, UnitBasics};
+use crate::rules::sound_the_charge::orders::Formation;
 
 /// Units, Troop Types, and Organization of Figures: "Infantry is rated as
 /// line [...] or light"; "Cavalry is rated as light [...], medium [...], or
@@ -99,24 +101,6 @@ pub const TERRAIN_KINDS: &[&str] = &[
 /// rule).
 pub const MARKS: &[&str] = &["shaken", "disordered", "elite", "blown", "regimental-gun"];
 
-/// The three arms, which the basing, the formations and most tables go by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Arm {
-    Infantry,
-    Cavalry,
-    Guns,
-}
-
-/// The arm of a troop type, or `None` for a type the rules do not name.
-pub fn arm(troop_type: &str) -> Option<Arm> {
-    match troop_type {
-        "line-infantry" | "light-infantry" => Some(Arm::Infantry),
-        "light-cavalry" | "medium-cavalry" | "heavy-cavalry" => Some(Arm::Cavalry),
-        "light-guns" | "field-guns" | "heavy-guns" | "horse-guns" => Some(Arm::Guns),
-        _ => None,
-    }
-}
-
 const SQUARE: &str = "Formations: \"Square: A square, facing outward in all directions, possible to infantry only.\"";
 const SKIRMISH: &str =
     "Formations: \"Skirmish: A loose-order formation possible only to light infantry troops.\"";
@@ -166,9 +150,16 @@ pub fn setup_unit(
     keys: &mut dyn Keys,
     context: &SetupContext<'_>,
 ) -> Option<StcUnit> {
-    let troop_type = keys.word("troop_type", TROOP_TYPES, "troop type");
-    let grade = keys.word("grade", GRADES, "grade");
-    let formation = keys.word("formation", FORMATIONS, "formation");
+    // The lists are the words the enums read, so a word that passes reads.
+    let troop_type = keys
+        .word("troop_type", TROOP_TYPES, "troop type")
+        .and_then(|w| TroopType::from_word(&w));
+    let grade = keys
+        .word("grade", GRADES, "grade")
+        .and_then(|w| Grade::parse(&w.to_lowercase()));
+    let formation = keys
+        .word("formation", FORMATIONS, "formation")
+        .and_then(|w| Formation::from_word(&w));
     let marks = keys.words("marks", MARKS, "mark");
     let gunners = keys.count("gunners", 0, 100_000, Some(0));
     let ranks = keys.count("ranks", 1, 100, Some(1));
@@ -207,7 +198,7 @@ pub fn setup_unit(
 /// What keeps a unit as a GM's correction left it from standing: a
 /// formation the scenario could not give it.
 pub fn check_corrected(unit: &Unit) -> Result<(), String> {
-    if !FORMATIONS.contains(&unit.rules.formation.as_str()) {
+    if !FORMATIONS.contains(&unit.rules.formation.word()) {
         return Err(format!(
             "`{}` is not a formation of this ruleset ({})",
             unit.rules.formation,
@@ -222,10 +213,8 @@ pub fn check_corrected(unit: &Unit) -> Result<(), String> {
 /// take, guns without gunners, ...).
 pub fn unit_problems(unit: &Unit) -> Vec<SetupProblem> {
     let mut problems = Vec::new();
-    let Some(arm) = arm(&unit.rules.troop_type) else {
-        return problems;
-    };
-    let troop_type = unit.rules.troop_type.as_str();
+    let arm = unit.rules.troop_type.arm();
+    let troop_type = unit.rules.troop_type.word();
     let mut problem = |field, problem: String, clause| {
         problems.push(SetupProblem {
             field,
@@ -233,9 +222,9 @@ pub fn unit_problems(unit: &Unit) -> Vec<SetupProblem> {
             clause: Some(clause),
         })
     };
-    let formation = unit.rules.formation.as_str();
+    let formation = unit.rules.formation.word();
     match (formation, arm) {
-        ("line" | "column" | "square" | "skirmish", Arm::Guns) => problem(
+        ("line" | "column" | "square" | "skirmish", Arm::Artillery) => problem(
             UnitField::Formation,
             format!("guns are `limbered` or `unlimbered`, not in {formation}"),
             LIMBERING,
@@ -258,7 +247,7 @@ pub fn unit_problems(unit: &Unit) -> Vec<SetupProblem> {
         _ => {}
     }
     match arm {
-        Arm::Guns if unit.rules.gunners == 0 => problem(
+        Arm::Artillery if unit.rules.gunners == 0 => problem(
             UnitField::Gunners,
             "a battery needs gunners".to_string(),
             GUNNERS,
@@ -305,7 +294,7 @@ pub fn unit_problems(unit: &Unit) -> Vec<SetupProblem> {
 /// Settles the campaign's basing option in the unit, so that its footprint
 /// depends on the unit alone.
 pub fn apply_options(options: &[String], unit: &mut StcUnit) {
-    if arm(&unit.troop_type) == Some(Arm::Cavalry)
+    if Some(unit.troop_type.arm()) == Some(Arm::Cavalry)
         && options.iter().any(|o| o == WIDER_CAVALRY_BASING)
     {
         unit.figure_frontage = Some(super::basing::WIDER_CAVALRY_FRONTAGE);
@@ -352,9 +341,16 @@ mod tests {
     }
 
     #[test]
-    fn every_troop_type_has_an_arm() {
-        assert!(TROOP_TYPES.iter().all(|t| arm(t).is_some()));
-        assert_eq!(arm("dragoons"), None);
+    fn the_words_a_scenario_may_use_are_the_enums_words() {
+        let troops: Vec<&str> = TroopType::ALL.iter().map(|t| t.word()).collect();
+        assert_eq!(troops, TROOP_TYPES);
+        assert_eq!(TroopType::from_word("dragoons"), None);
+        assert!(FORMATIONS.iter().all(|f| Formation::from_word(f).is_some()));
+        assert!(
+            GRADES
+                .iter()
+                .all(|g| Grade::parse(&g.to_lowercase()).is_some())
+        );
     }
 
     #[test]
@@ -385,7 +381,7 @@ mod tests {
         let mut battery = unit("field-guns", "unlimbered", 4);
         battery.rules.gunners = 8;
         assert!(fields(&battery).is_empty());
-        battery.rules.formation = "column".to_string();
+        battery.rules.formation = Formation::Column;
         assert_eq!(fields(&battery), [UnitField::Formation]);
         assert_eq!(
             fields(&unit("line-infantry", "limbered", 12)),

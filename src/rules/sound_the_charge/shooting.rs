@@ -5,7 +5,7 @@ use serde::Serialize;
 use super::syntax::{
     FlagWord, GRADE_KEY, KeyWord, Lexicon, NATION_KEY, Reading, push_flags, tokens,
 };
-use super::tables::{self, Arm, FireRow, Formation, Grade, Nation, RangeBand, Troop, to_hit};
+use super::tables::{self, Arm, FireRow, Grade, Nation, RangeBand, TableFormation, Troop, to_hit};
 use super::umpire::{Called, Trace, forbidden, grade_of, nation_of};
 use crate::audit::dice::Dice;
 use crate::rules::kernel::{Modifier, total};
@@ -115,7 +115,7 @@ pub struct ShootingCall {
     /// Gunner figures with the battery; `None` for full crews.
     pub gunners: Option<u32>,
     pub nation: Option<Nation>,
-    pub formation: Option<Formation>,
+    pub formation: Option<TableFormation>,
     pub moved: bool,
     pub disordered: bool,
     pub limbered: bool,
@@ -294,14 +294,14 @@ impl ShootingCall {
                 "Shaken units may not shoot.",
             ));
         }
-        if self.formation == Some(Formation::Square) && self.moved {
+        if self.formation == Some(TableFormation::Square) && self.moved {
             return Err(forbidden(
                 "a square cannot have moved",
                 "Movement",
                 "Squares may not move.",
             ));
         }
-        if self.formation == Some(Formation::Skirmish) && self.troop == Troop::LineInfantry {
+        if self.formation == Some(TableFormation::Skirmish) && self.troop == Troop::LineInfantry {
             return Err(forbidden(
                 "line infantry cannot skirmish",
                 "Formations",
@@ -378,7 +378,7 @@ impl ShootingCall {
         }
         if self.disordered && self.is_guns() {
             trace.note("disordered: \"Note that atty. is never disordered\", so guns take no -1 (ruling STC-14)");
-        } else if self.disordered || self.formation == Some(Formation::Square) {
+        } else if self.disordered || self.formation == Some(TableFormation::Square) {
             m.push(Modifier::new(to_hit::DISORDERED_OR_SQUARE, -1));
         }
         if t.soft_cover || t.screened || (t.artillery && !t.hard_cover) {

@@ -5,6 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::SoundTheCharge;
+use super::orders::Formation;
+use super::tables::{Arm, Grade, Troop};
 use crate::geometry::{Hundredths, Point};
 use crate::rules::state::{GameState, Nothing, Parts, UnitState};
 
@@ -48,17 +50,17 @@ pub const FIELDS: &[&str] = &[
     "left_from",
 ];
 
-/// Sound the Charge's part of a unit.
+/// Sound the Charge's part of a unit. Its words are read into enums once,
+/// when the scenario is loaded; the state's JSON holds the same words.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StcUnit {
-    /// `line-infantry`, `heavy-cavalry`, `field-guns`, ...
-    pub troop_type: String,
-    /// Morale grade, `A`..`D`.
-    pub grade: String,
+    pub troop_type: TroopType,
+    /// Morale grade, written `A`..`D`.
+    #[serde(with = "grade_letter")]
+    pub grade: Grade,
     /// Gunners, for artillery; zero otherwise.
     pub gunners: u32,
-    /// `line`, `column`, `square`, `skirmish`, `limbered`, `unlimbered`, ...
-    pub formation: String,
+    pub formation: Formation,
     /// Ranks of stands in a line; other formations take their depth from
     /// the rules.
     #[serde(default = "one_rank")]
@@ -84,6 +86,113 @@ pub struct StcUnit {
 
 fn one_rank() -> u32 {
     1
+}
+
+/// Units, Troop Types, and Organization of Figures: "Infantry is rated as
+/// line [...] or light"; "Cavalry is rated as light [...], medium [...], or
+/// heavy"; "Artillery consists of light guns, field guns, and heavy guns."
+/// Horse guns come from the Movement Table: "Horse guns (light or field
+/// caliber)".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TroopType {
+    LineInfantry,
+    LightInfantry,
+    LightCavalry,
+    MediumCavalry,
+    HeavyCavalry,
+    LightGuns,
+    FieldGuns,
+    HeavyGuns,
+    HorseGuns,
+}
+
+impl TroopType {
+    pub const ALL: [TroopType; 9] = [
+        TroopType::LineInfantry,
+        TroopType::LightInfantry,
+        TroopType::LightCavalry,
+        TroopType::MediumCavalry,
+        TroopType::HeavyCavalry,
+        TroopType::LightGuns,
+        TroopType::FieldGuns,
+        TroopType::HeavyGuns,
+        TroopType::HorseGuns,
+    ];
+
+    /// The word a scenario and the state write it as.
+    pub fn word(self) -> &'static str {
+        match self {
+            TroopType::LineInfantry => "line-infantry",
+            TroopType::LightInfantry => "light-infantry",
+            TroopType::LightCavalry => "light-cavalry",
+            TroopType::MediumCavalry => "medium-cavalry",
+            TroopType::HeavyCavalry => "heavy-cavalry",
+            TroopType::LightGuns => "light-guns",
+            TroopType::FieldGuns => "field-guns",
+            TroopType::HeavyGuns => "heavy-guns",
+            TroopType::HorseGuns => "horse-guns",
+        }
+    }
+
+    pub fn from_word(word: &str) -> Option<TroopType> {
+        TroopType::ALL.into_iter().find(|t| t.word() == word)
+    }
+
+    pub fn arm(self) -> Arm {
+        self.in_tables().arm()
+    }
+
+    /// The troop type the tables read it as, where the calibre of guns
+    /// matters (shooting, close combat). Horse guns are "light or field
+    /// caliber" and the unit does not say which: ruling STC-61 reads them
+    /// as light guns.
+    pub fn in_tables(self) -> Troop {
+        match self {
+            TroopType::LineInfantry => Troop::LineInfantry,
+            TroopType::LightInfantry => Troop::LightInfantry,
+            TroopType::LightCavalry => Troop::LightCavalry,
+            TroopType::MediumCavalry => Troop::MediumCavalry,
+            TroopType::HeavyCavalry => Troop::HeavyCavalry,
+            TroopType::LightGuns | TroopType::HorseGuns => Troop::LightGuns,
+            TroopType::FieldGuns => Troop::FieldGuns,
+            TroopType::HeavyGuns => Troop::HeavyGuns,
+        }
+    }
+
+    /// The troop type a call names it as where the calibre does not matter
+    /// (the rally test): horse guns are then artillery, not read as any one
+    /// calibre.
+    pub fn named(self) -> Troop {
+        match self {
+            TroopType::HorseGuns => Troop::Artillery,
+            other => other.in_tables(),
+        }
+    }
+}
+
+impl std::fmt::Display for TroopType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+/// The grade as the state holds it: its capital letter, as the rules print
+/// it ("A, B, C, and D").
+mod grade_letter {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::Grade;
+
+    pub fn serialize<S: Serializer>(grade: &Grade, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(grade.letter())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Grade, D::Error> {
+        let text = String::deserialize(d)?;
+        Grade::parse(&text.to_lowercase())
+            .ok_or_else(|| serde::de::Error::custom(format!("`{text}` is not a grade A to D")))
+    }
 }
 
 /// What the rules remember about a unit from turn to turn, beyond its

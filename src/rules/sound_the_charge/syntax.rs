@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::tables::{Formation, TROOP_WORDS, Troop};
+use super::tables::{TROOP_WORDS, TableFormation, Troop};
 use crate::rules::umpire::UmpireError;
 use crate::rules::words::{MAX_NUMBER, parse_hundredths};
 
@@ -76,7 +76,7 @@ pub struct Reading {
     pub text: String,
     pub count: Option<u32>,
     pub troop: Option<Troop>,
-    pub formation: Option<Formation>,
+    pub formation: Option<TableFormation>,
     values: BTreeMap<&'static str, String>,
     flags: BTreeSet<&'static str>,
 }
@@ -149,9 +149,9 @@ impl Lexicon {
             .map(|(t, _)| *t)
     }
 
-    fn formation(&self, word: &str) -> Option<Formation> {
+    fn formation(&self, word: &str) -> Option<TableFormation> {
         if self.formations {
-            Formation::parse(word)
+            TableFormation::parse(word)
         } else {
             None
         }
@@ -236,7 +236,7 @@ impl Reading {
                     self.syntax("`formation` needs a value: line, column, square or skirmish")
                 );
             };
-            let Some(formation) = Formation::parse(value) else {
+            let Some(formation) = TableFormation::parse(value) else {
                 return Err(self.syntax(format!(
                     "`formation {value}`: the formations are line, column, square and skirmish"
                 )));
@@ -291,7 +291,7 @@ impl Reading {
         }
     }
 
-    fn set_formation(&mut self, formation: Formation) -> Result<(), UmpireError> {
+    fn set_formation(&mut self, formation: TableFormation) -> Result<(), UmpireError> {
         match self.formation {
             Some(old) if old != formation => Err(self.syntax(format!(
                 "two formations given (`{}` and `{}`)",
@@ -452,7 +452,7 @@ mod tests {
         let r = read("grade-c at 3 inches line").unwrap();
         assert_eq!(r.value("grade"), Some("c"));
         assert_eq!(r.inches_value("range").unwrap(), Some(300));
-        assert_eq!(r.formation, Some(Formation::Line));
+        assert_eq!(r.formation, Some(TableFormation::Line));
     }
 
     #[test]

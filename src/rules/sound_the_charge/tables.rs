@@ -256,30 +256,30 @@ impl Nation {
 /// Column [...] Line [...] Square [...] Skirmish".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Formation {
+pub enum TableFormation {
     Line,
     Column,
     Square,
     Skirmish,
 }
 
-impl Formation {
-    pub fn parse(word: &str) -> Option<Formation> {
+impl TableFormation {
+    pub fn parse(word: &str) -> Option<TableFormation> {
         match word {
-            "line" => Some(Formation::Line),
-            "column" => Some(Formation::Column),
-            "square" => Some(Formation::Square),
-            "skirmish" | "skirmishing" | "skirmish-order" => Some(Formation::Skirmish),
+            "line" => Some(TableFormation::Line),
+            "column" => Some(TableFormation::Column),
+            "square" => Some(TableFormation::Square),
+            "skirmish" | "skirmishing" | "skirmish-order" => Some(TableFormation::Skirmish),
             _ => None,
         }
     }
 
     pub fn word(self) -> &'static str {
         match self {
-            Formation::Line => "line",
-            Formation::Column => "column",
-            Formation::Square => "square",
-            Formation::Skirmish => "skirmish",
+            TableFormation::Line => "line",
+            TableFormation::Column => "column",
+            TableFormation::Square => "square",
+            TableFormation::Skirmish => "skirmish",
         }
     }
 }

@@ -58,6 +58,25 @@ impl fmt::Display for Facing {
 }
 
 impl Formation {
+    /// The formation a word names, as the state and a scenario write it.
+    pub fn from_word(word: &str) -> Option<Formation> {
+        use Formation as F;
+        [
+            F::Line,
+            F::Column,
+            F::Square,
+            F::Skirmish,
+            F::LLeft,
+            F::LRight,
+            F::U,
+            F::Masse,
+            F::Limbered,
+            F::Unlimbered,
+        ]
+        .into_iter()
+        .find(|f| f.word() == word)
+    }
+
     /// The formation's canonical word.
     pub fn word(self) -> &'static str {
         match self {

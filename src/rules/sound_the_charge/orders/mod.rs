@@ -75,8 +75,12 @@ pub enum Facing {
     About,
 }
 
-/// A formation a unit may be ordered into.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// A formation a unit may be ordered into, and stands in: the state holds
+/// its canonical word.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum Formation {
     Line,
     Column,

@@ -19,7 +19,8 @@ use crate::geometry::{
 };
 use crate::geometry::{Hundredths, Point};
 use crate::rules::board::TerrainShape;
-use crate::rules::sound_the_charge::setup::{Arm, arm};
+use crate::rules::sound_the_charge::orders::Formation;
+use crate::rules::sound_the_charge::tables::Arm;
 
 const CHARGING: &str = "Charging and Evading";
 
@@ -127,7 +128,8 @@ fn wheel_or_oblique(
     approach: Approach,
 ) -> Option<Approached> {
     let u = &p.state.units[i];
-    let slow_wheel = !is_steady(u) || u.rules.grade == "D";
+    let slow_wheel =
+        !is_steady(u) || u.rules.grade == crate::rules::sound_the_charge::tables::Grade::D;
     let mut best: Option<Approached> = None;
     let mut consider = |first: Step, first_cost: Hundredths| {
         if first_cost > allowance {
@@ -214,8 +216,8 @@ pub fn charge(
     }
     let u = p.state.units[i].clone();
     if matches!(
-        u.rules.formation.as_str(),
-        "square" | "l-left" | "l-right" | "u"
+        u.rules.formation,
+        Formation::Square | Formation::LLeft | Formation::LRight | Formation::U
     ) {
         p.impossible(
             i,
@@ -227,7 +229,7 @@ pub fn charge(
     let tu = p.state.units[t].clone();
     let (id, name) = (p.id(i), p.name(i));
     let (tid, tname) = (p.id(t), p.name(t));
-    let cavalry = arm(&u.rules.troop_type) == Some(Arm::Cavalry);
+    let cavalry = Some(u.rules.troop_type.arm()) == Some(Arm::Cavalry);
     // Spain, Naples: "A Spanish cavalry unit must roll a 3-6 on one die in
     // order to launch a charge."
     if cavalry && matches!(nation_of(p.state, &u.side), Some("spain" | "naples")) {
@@ -245,7 +247,7 @@ pub fn charge(
         }
     }
     let normal = (p.movers[i].allowance - p.movers[i].used).max(0);
-    let rates = rates(&u.rules.troop_type, nation_of(p.state, &u.side));
+    let rates = rates(u.rules.troop_type, nation_of(p.state, &u.side));
     let blown = super::fighting::option(p.state, "blown-cavalry") && u.rules.status.blown;
     let mut bonus = rates.and_then(|r| r.charge).unwrap_or(0);
     if blown {
@@ -262,7 +264,7 @@ pub fn charge(
     let through_close: Vec<usize> = through
         .iter()
         .copied()
-        .filter(|&j| p.state.units[j].rules.formation != "skirmish")
+        .filter(|&j| p.state.units[j].rules.formation != Formation::Skirmish)
         .collect();
     let (normal, bonus) = if through_close.is_empty() {
         (normal, bonus)
@@ -300,7 +302,7 @@ pub fn charge(
             );
             return;
         }
-        if other.rules.formation != "skirmish" && !through.contains(&j) {
+        if other.rules.formation != Formation::Skirmish && !through.contains(&j) {
             p.impossible(
                 i,
                 what,
@@ -308,7 +310,9 @@ pub fn charge(
             );
             return;
         }
-        if (p.movers[j].moved || p.movers[j].maneuvered) && other.rules.formation != "skirmish" {
+        if (p.movers[j].moved || p.movers[j].maneuvered)
+            && other.rules.formation != Formation::Skirmish
+        {
             p.impossible(i, what, &format!("{} has moved this turn; \"the other unit must stand still while you move through it\"", other.name));
             return;
         }
@@ -340,7 +344,7 @@ pub fn charge(
             _ => None,
         });
     if let Some(into) = evade {
-        let guns = arm(&tu.rules.troop_type) == Some(Arm::Guns);
+        let guns = Some(tu.rules.troop_type.arm()) == Some(Arm::Artillery);
         if guns {
             gunners_evade(
                 p,
@@ -426,7 +430,7 @@ pub fn charge(
         });
     let target_in_town = p.field.is_on(&target, "town-block") || p.field.is_on(&target, "chateau");
     if (crossed_obstacle || target_in_town)
-        && u.rules.formation != "skirmish"
+        && u.rules.formation != Formation::Skirmish
         && !p.state.units[i].rules.disordered
     {
         p.state.units[i].rules.disordered = true;
@@ -480,7 +484,9 @@ fn short_charge(
         let hits: Vec<usize> = path_hits(start, &[Step::Forward(d)], &rects)
             .into_iter()
             .map(|k| others[k])
-            .filter(|j| !through.contains(j) && p.state.units[*j].rules.formation != "skirmish")
+            .filter(|j| {
+                !through.contains(j) && p.state.units[*j].rules.formation != Formation::Skirmish
+            })
             .collect();
         let end = geometry::move_forward(start, d);
         let f = ground_factor(p, i, start, d).unwrap_or(Hundredths::MAX / 8);
@@ -533,24 +539,24 @@ fn short_charge(
 /// charged by the cavalry."
 fn contact_disorder(p: &mut Phase, i: usize, targets: &[String]) {
     let u = p.state.units[i].clone();
-    let charger_arm = arm(&u.rules.troop_type);
+    let charger_arm = Some(u.rules.troop_type.arm());
     for tid in targets {
         let Some(t) = p.field.index(tid) else {
             continue;
         };
         let tu = p.state.units[t].clone();
-        let target_arm = arm(&tu.rules.troop_type);
+        let target_arm = Some(tu.rules.troop_type.arm());
         if charger_arm == Some(Arm::Cavalry)
             && is_steady(&u)
             && target_arm == Some(Arm::Infantry)
-            && !matches!(tu.rules.formation.as_str(), "square" | "masse")
+            && !matches!(tu.rules.formation, Formation::Square | Formation::Masse)
             && !tu.rules.disordered
         {
             // Prussia pre-1810: "Steady Prussian troops in line do not become
             // disordered if contacted by enemy cavalry."
             let prussian = nation_of(p.state, &tu.side) == Some("prussia-pre-1810")
                 && is_steady(&tu)
-                && tu.rules.formation == "line";
+                && tu.rules.formation == Formation::Line;
             if !prussian {
                 p.state.units[t].rules.disordered = true;
                 p.event(
@@ -728,7 +734,7 @@ pub fn reinforce(p: &mut Phase, i: usize, f: usize) {
     }
     let u = p.state.units[i].clone();
     let normal = (p.movers[i].allowance - p.movers[i].used).max(0);
-    let mut bonus = rates(&u.rules.troop_type, nation_of(p.state, &u.side))
+    let mut bonus = rates(u.rules.troop_type, nation_of(p.state, &u.side))
         .and_then(|r| r.charge)
         .unwrap_or(0);
     if !p.movers[i].in_command {

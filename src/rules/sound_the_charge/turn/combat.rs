@@ -32,6 +32,7 @@ use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::combat::{
     self as table, CombatCall, CombatResult, CombatSide, Decision,
 };
+use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::tables::{self, Arm, Nation};
 
@@ -112,7 +113,7 @@ fn under_flank_attack(
         .copied()
         .unwrap_or(e);
     let u = &state.units[me];
-    if u.rules.formation == "square"
+    if u.rules.formation == Formation::Square
         || super::fighting::kinds_under(state, &r)
             .iter()
             .any(|k| matches!(*k, "town-block" | "chateau"))
@@ -149,7 +150,7 @@ fn reinforcing_figures(
 ) -> (u32, Vec<usize>) {
     let u = &state.units[me];
     let arm = arm_of(u);
-    if u.rules.formation != "line"
+    if u.rules.formation != Formation::Line
         || u.rules.ranks > 1
         || !matches!(arm, Some(Arm::Infantry | Arm::Cavalry))
     {
@@ -172,9 +173,9 @@ fn reinforcing_figures(
             continue;
         }
         let per = if arm == Some(Arm::Cavalry) { 3 } else { 4 };
-        let front = match fu.rules.formation.as_str() {
-            "column" => fu.strength.min(per),
-            "line" => {
+        let front = match fu.rules.formation {
+            Formation::Column => fu.strength.min(per),
+            Formation::Line => {
                 let stands = fu.strength.div_ceil(per);
                 fu.strength
                     .min(stands.div_ceil(fu.rules.ranks.clamp(1, stands.max(1))) * per)
@@ -233,7 +234,7 @@ fn side(
         grade: grade_of(u),
         nation: nation_of(state, &u.side),
         formation: if masse_as_square {
-            Some(crate::rules::sound_the_charge::tables::Formation::Square)
+            Some(crate::rules::sound_the_charge::tables::TableFormation::Square)
         } else {
             formation_of(u)
         },
@@ -265,7 +266,7 @@ fn side(
 /// cavalry attacks against its front or flanks. Treat it as a normal column
 /// for all other purposes."
 fn masse_as_square(state: &State, table: &Deployment, me: usize, enemy: usize) -> bool {
-    state.units[me].rules.formation == "masse"
+    state.units[me].rules.formation == Formation::Masse
         && arm_of(&state.units[enemy]) == Some(Arm::Cavalry)
         && match (table.index.rects[me], table.index.rects[enemy]) {
             (Some(r), Some(e)) => face_towards(&r, &e) != Face::Rear,
@@ -379,7 +380,7 @@ pub fn resolve(state: &mut State, facts: &TurnFacts, dice: &mut dyn Dice) -> Vec
                     // figures (the faces Eligible Figures in Combat counts
                     // for a square, STC-22), not a column's two ranks.
                     let mut square = spec.clone();
-                    square.rules.formation = "square".to_string();
+                    square.rules.formation = Formation::Square;
                     combat_figures(&square) + extra
                 } else {
                     combat_figures(spec) + extra
@@ -429,7 +430,7 @@ pub fn resolve(state: &mut State, facts: &TurnFacts, dice: &mut dyn Dice) -> Vec
             // A masse that fights cavalry as a square cannot attack it
             // either.
             let cannot_attack = |k: usize, other: usize| {
-                state.units[k].rules.formation == "square"
+                state.units[k].rules.formation == Formation::Square
                     || arm_of(&state.units[k]) == Some(Arm::Artillery)
                     || masse_as_square(state, &table, k, other)
             };

@@ -7,10 +7,11 @@
 use crate::geometry::{self, Rect, rect_distance, rect_intersects_polygon, segment_touches_rect};
 use crate::geometry::{Hundredths, Point};
 use crate::rules::board::{Location, Terrain, TerrainShape};
-use crate::rules::sound_the_charge::setup::{Arm, arm};
 use crate::rules::sound_the_charge::state::{State, Unit};
+use crate::rules::sound_the_charge::tables::Arm;
 
 use super::deployment::{CONTACT, Deployment, ZONE_OF_CONTROL};
+use crate::rules::sound_the_charge::orders::Formation;
 
 /// The table as validation and the movement phase see it: the state, and
 /// where its units stand ([`Deployment`]).
@@ -193,12 +194,12 @@ impl<'a> Field<'a> {
 
     /// The unit's arm, if its troop type is known.
     pub fn arm(&self, i: usize) -> Option<Arm> {
-        arm(&self.state.units[i].rules.troop_type)
+        Some(self.state.units[i].rules.troop_type.arm())
     }
 
     /// Whether the unit is skirmishing.
     pub fn is_skirmishing(&self, i: usize) -> bool {
-        self.state.units[i].rules.formation == "skirmish"
+        self.state.units[i].rules.formation == Formation::Skirmish
     }
 
     /// The table's size, if it is a table.

@@ -13,10 +13,11 @@ use crate::geometry::{Rect, point_in_polygon};
 use crate::rules::board::TerrainShape;
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::basing;
+use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::setup::WIDER_CAVALRY_BASING;
 use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::state::Unit;
-use crate::rules::sound_the_charge::tables::{Arm, Formation, Grade, Nation, Troop};
+use crate::rules::sound_the_charge::tables::{Arm, Grade, Nation, TableFormation, Troop};
 
 pub use super::deployment::{CONTACT, Deployment};
 
@@ -59,31 +60,18 @@ pub struct TurnFacts {
     pub also_attacking: BTreeSet<(String, String)>,
 }
 
-/// The tables' troop type for a unit. Horse guns are "light or field
-/// caliber" and the unit does not say which: ruling STC-61 reads them as
-/// light guns.
+/// The tables' troop type for a unit (horse guns as light guns, ruling
+/// STC-61: [`TroopType::in_tables`]).
 pub fn troop_of(spec: &Unit) -> Option<Troop> {
-    Some(match spec.rules.troop_type.as_str() {
-        "line-infantry" => Troop::LineInfantry,
-        "light-infantry" => Troop::LightInfantry,
-        "light-cavalry" => Troop::LightCavalry,
-        "medium-cavalry" => Troop::MediumCavalry,
-        "heavy-cavalry" => Troop::HeavyCavalry,
-        "light-guns" | "horse-guns" => Troop::LightGuns,
-        "field-guns" => Troop::FieldGuns,
-        "heavy-guns" => Troop::HeavyGuns,
-        _ => return None,
-    })
+    Some(spec.rules.troop_type.in_tables())
 }
 
 pub fn arm_of(spec: &Unit) -> Option<Arm> {
-    troop_of(spec).map(Troop::arm)
+    Some(spec.rules.troop_type.arm())
 }
 
-/// The unit's grade; the campaign check admits only A-D, so C, the middle,
-/// stands in for anything else.
 pub fn grade_of(spec: &Unit) -> Grade {
-    Grade::parse(&spec.rules.grade.to_lowercase()).unwrap_or(Grade::C)
+    spec.rules.grade
 }
 
 /// The side's nation, for the national modifiers, when the campaign names one.
@@ -92,15 +80,15 @@ pub fn nation_of(state: &State, side: &str) -> Option<Nation> {
 }
 
 /// The formation in the tables' terms; guns have none.
-pub fn formation_of(spec: &Unit) -> Option<Formation> {
-    Formation::parse(stands_as(spec))
+pub fn formation_of(spec: &Unit) -> Option<TableFormation> {
+    TableFormation::parse(stands_as(spec).word())
 }
 
 /// The formation a unit counts as for the tables ([`basing::counts_as`];
 /// the combat phase makes a masse a square against cavalry on its front or
 /// flanks).
-pub fn stands_as(spec: &Unit) -> &str {
-    basing::counts_as(&spec.rules.formation)
+pub fn stands_as(spec: &Unit) -> Formation {
+    basing::counts_as(spec.rules.formation)
 }
 
 pub fn option(state: &State, name: &str) -> bool {
@@ -149,17 +137,17 @@ pub fn general_attached(state: &State, unit: &str) -> bool {
 pub fn front_rank_figures(spec: &Unit) -> u32 {
     let n = spec.strength;
     match (arm_of(spec), stands_as(spec)) {
-        (Some(Arm::Infantry), "line") => {
+        (Some(Arm::Infantry), Formation::Line) => {
             let stands = n.div_ceil(4);
             let ranks = spec.rules.ranks.clamp(1, stands.max(1));
             n.min(stands.div_ceil(ranks) * 4)
         }
-        (Some(Arm::Infantry), "column") => n.min(4),
+        (Some(Arm::Infantry), Formation::Column) => n.min(4),
         // "A square may fire from any face": the face towards the target,
         // a quarter of the stands (ruling STC-22).
-        (Some(Arm::Infantry), "square") => n.min(n.div_ceil(4).div_ceil(4) * 4),
+        (Some(Arm::Infantry), Formation::Square) => n.min(n.div_ceil(4).div_ceil(4) * 4),
         (Some(Arm::Infantry), _) => n,
-        (Some(Arm::Artillery), "unlimbered") => n,
+        (Some(Arm::Artillery), Formation::Unlimbered) => n,
         _ => 0,
     }
 }
@@ -176,13 +164,13 @@ pub fn combat_figures(spec: &Unit) -> u32 {
         _ => return n,
     };
     match stands_as(spec) {
-        "line" => {
+        Formation::Line => {
             let stands = n.div_ceil(per_stand);
             let ranks = spec.rules.ranks.clamp(1, stands.max(1));
             n.min(stands.div_ceil(ranks) * per_stand * 2)
         }
-        "column" => n.min(per_stand * 2),
-        "square" => n.min(n.div_ceil(per_stand).div_ceil(4) * per_stand * 3),
+        Formation::Column => n.min(per_stand * 2),
+        Formation::Square => n.min(n.div_ceil(per_stand).div_ceil(4) * per_stand * 3),
         _ => n,
     }
 }
@@ -203,9 +191,9 @@ pub fn is_dense(spec: &Unit) -> bool {
     };
     let stands = spec.strength.div_ceil(per_stand);
     match stands_as(spec) {
-        "square" => true,
-        "column" => stands > 1,
-        "line" => spec.rules.ranks > 1 && stands > 1,
+        Formation::Square => true,
+        Formation::Column => stands > 1,
+        Formation::Line => spec.rules.ranks > 1 && stands > 1,
         _ => false,
     }
 }
@@ -437,7 +425,7 @@ pub(crate) mod testing {
     //! Small states for the unit tests of the turn's fighting modules.
     use super::*;
     use crate::rules::board::{Location, MapSpec};
-    use crate::rules::sound_the_charge::state::{StcUnit, Unit};
+    use crate::rules::sound_the_charge::state::{StcUnit, TroopType, Unit};
     use crate::rules::state::Nothing;
 
     #[allow(clippy::too_many_arguments)]
@@ -461,14 +449,14 @@ pub(crate) mod testing {
             original_strength: strength,
             eliminated: None,
             rules: StcUnit {
-                troop_type: troop.to_string(),
-                grade: grade.to_string(),
+                troop_type: TroopType::from_word(troop).expect("a troop type"),
+                grade: Grade::parse(&grade.to_lowercase()).expect("a grade"),
                 gunners: if troop.ends_with("guns") {
                     strength * 2
                 } else {
                     0
                 },
-                formation: formation.to_string(),
+                formation: Formation::from_word(formation).expect("a formation"),
                 ranks: 1,
                 figure_frontage: None,
                 marks: Vec::new(),

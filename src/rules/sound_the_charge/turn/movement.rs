@@ -24,8 +24,10 @@ use crate::geometry::{Hundredths, Point};
 use crate::rules::board::{Location, TerrainShape};
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::basing;
-use crate::rules::sound_the_charge::setup::{Arm, arm};
+use crate::rules::sound_the_charge::state::TroopType;
 use crate::rules::sound_the_charge::state::{State, Unit};
+use crate::rules::sound_the_charge::tables::Arm;
+use crate::rules::sound_the_charge::tables::Grade;
 
 /// Generals: "Generals move freely at 18" per turn."
 pub const GENERAL_MOVE: Hundredths = 1800;
@@ -71,28 +73,28 @@ pub const LONGEST_CHARGE: Hundredths = 1400;
 /// Movement Table, with the national modifiers that change it: "Austrian
 /// horse guns move 10" per turn when limbered" and "Russian foot guns move
 /// two inches slower than normal".
-pub fn rates(troop_type: &str, nation: Option<&str>) -> Option<Rates> {
+pub fn rates(troop_type: TroopType, nation: Option<&str>) -> Option<Rates> {
+    use TroopType as T;
     let r = |line, column, charge| Rates {
         line,
         column,
         charge,
     };
     let base = match troop_type {
-        "line-infantry" | "light-infantry" => r(400, 600, Some(200)),
-        "heavy-cavalry" | "medium-cavalry" => r(600, 800, Some(400)),
-        "light-cavalry" => r(800, 1000, Some(400)),
-        "horse-guns" => r(400, 1400, None),
-        "light-guns" => r(400, 600, None),
-        "field-guns" => r(300, 600, None),
-        "heavy-guns" => r(200, 400, None),
-        _ => return None,
+        T::LineInfantry | T::LightInfantry => r(400, 600, Some(200)),
+        T::HeavyCavalry | T::MediumCavalry => r(600, 800, Some(400)),
+        T::LightCavalry => r(800, 1000, Some(400)),
+        T::HorseGuns => r(400, 1400, None),
+        T::LightGuns => r(400, 600, None),
+        T::FieldGuns => r(300, 600, None),
+        T::HeavyGuns => r(200, 400, None),
     };
     Some(match (troop_type, nation) {
-        ("horse-guns", Some("austria")) => Rates {
+        (T::HorseGuns, Some("austria")) => Rates {
             column: 1000,
             ..base
         },
-        ("light-guns" | "field-guns" | "heavy-guns", Some("russia")) => Rates {
+        (T::LightGuns | T::FieldGuns | T::HeavyGuns, Some("russia")) => Rates {
             line: (base.line - 200).max(0),
             column: (base.column - 200).max(0),
             ..base
@@ -105,17 +107,17 @@ pub fn rates(troop_type: &str, nation: Option<&str>) -> Option<Rates> {
 /// column rate") or the line rate ("Manhandled guns move at line rate";
 /// skirmishers "move at line rate"; Austria: battalion-masse "moves at line
 /// speed due to crowding of the ranks").
-fn moves_at_column_rate(formation: &str) -> bool {
-    matches!(formation, "column" | "limbered")
+fn moves_at_column_rate(formation: Formation) -> bool {
+    matches!(formation, Formation::Column | Formation::Limbered)
 }
 
 /// Formations the rules let a unit stand in but not move in: "Squares may not
 /// move"; an "L" or "U" "may not move until it does another formation change
 /// into a straight line or a proper column".
-fn may_not_move(formation: &str) -> Option<(&'static str, &'static str)> {
+fn may_not_move(formation: Formation) -> Option<(&'static str, &'static str)> {
     match formation {
-        "square" => Some(("squares may not move", MOVEMENT)),
-        "l-left" | "l-right" | "u" => Some((
+        Formation::Square => Some(("squares may not move", MOVEMENT)),
+        Formation::LLeft | Formation::LRight | Formation::U => Some((
             "a unit in an \"L\" or \"U\" may not move until it forms a straight line or a proper column",
             FORMATIONS,
         )),
@@ -124,12 +126,12 @@ fn may_not_move(formation: &str) -> Option<(&'static str, &'static str)> {
 }
 
 /// A grade as a number, A = 0 .. D = 3.
-fn grade_rank(grade: &str) -> u32 {
+fn grade_rank(grade: Grade) -> u32 {
     match grade {
-        "A" => 0,
-        "B" => 1,
-        "C" => 2,
-        _ => 3,
+        Grade::A => 0,
+        Grade::B => 1,
+        Grade::C => 2,
+        Grade::D => 3,
     }
 }
 
@@ -147,7 +149,7 @@ pub fn nation_of<'a>(state: &'a State, side: &str) -> Option<&'a str> {
 /// The grade a unit maneuvers as: "France, Switzerland: All troops maneuver
 /// as if one grade higher."
 fn maneuver_grade(state: &State, u: &Unit) -> u32 {
-    let g = grade_rank(&u.rules.grade);
+    let g = grade_rank(u.rules.grade);
     match nation_of(state, &u.side) {
         Some("france" | "switzerland") => g.saturating_sub(1),
         _ => g,
@@ -163,7 +165,7 @@ fn maneuver_grade(state: &State, u: &Unit) -> u32 {
 pub fn maneuver_cost(state: &State, u: &Unit, to: Formation) -> (u32, bool) {
     let grade = maneuver_grade(state, u);
     let disorders = grade >= 3;
-    let masse = to == Formation::Masse || u.rules.formation == "masse";
+    let masse = to == Formation::Masse || u.rules.formation == Formation::Masse;
     if matches!(to, Formation::Limbered | Formation::Unlimbered) || masse {
         return (1, disorders);
     }
@@ -179,15 +181,15 @@ fn formation_allowed(
     u: &Unit,
     to: Formation,
 ) -> Result<(), (&'static str, &'static str)> {
-    let a = arm(&u.rules.troop_type);
-    let light = u.rules.troop_type == "light-infantry";
-    let current = u.rules.formation.as_str();
+    let a = Some(u.rules.troop_type.arm());
+    let light = u.rules.troop_type == TroopType::LightInfantry;
+    let current = u.rules.formation;
     match (to, a) {
-        (Formation::Limbered | Formation::Unlimbered, Some(Arm::Guns)) => Ok(()),
+        (Formation::Limbered | Formation::Unlimbered, Some(Arm::Artillery)) => Ok(()),
         (Formation::Limbered | Formation::Unlimbered, _) => {
             Err(("only guns limber and unlimber", ARTILLERY_MOVEMENT))
         }
-        (_, Some(Arm::Guns)) => Err((
+        (_, Some(Arm::Artillery)) => Err((
             "guns are limbered or unlimbered; they take no other formation",
             ARTILLERY_MOVEMENT,
         )),
@@ -202,7 +204,7 @@ fn formation_allowed(
             "Formations, 4",
         )),
         (Formation::LLeft | Formation::LRight | Formation::U, Some(Arm::Infantry))
-            if current == "line" =>
+            if current == Formation::Line =>
         {
             Ok(())
         }
@@ -212,7 +214,7 @@ fn formation_allowed(
         )),
         (Formation::Masse, Some(Arm::Infantry))
             if nation_of(state, &u.side) == Some("austria")
-                && (current == "column" || current == "masse") =>
+                && matches!(current, Formation::Column | Formation::Masse) =>
         {
             Ok(())
         }
@@ -288,9 +290,9 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
     if let Some(why) = &u.eliminated {
         return refuse(format!("the unit is no longer in play ({why})"), MOVEMENT);
     }
-    let a = arm(&u.rules.troop_type);
-    let skirmishing = u.rules.formation == "skirmish";
-    let guns = a == Some(Arm::Guns);
+    let a = Some(u.rules.troop_type.arm());
+    let skirmishing = u.rules.formation == Formation::Skirmish;
+    let guns = a == Some(Arm::Artillery);
     // Troops in boats row, land or hold (Optional Rules, Boats).
     if active && super::boats::in_boats(u) {
         super::boats::allowed(state, u, order)?;
@@ -318,10 +320,8 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
                             "Charging and Evading, Evading",
                         );
                     }
-                    if state
-                        .unit(into.as_str())
-                        .map(|s| s.rules.formation.as_str())
-                        != Some("square")
+                    if state.unit(into.as_str()).map(|s| s.rules.formation)
+                        != Some(Formation::Square)
                     {
                         return refuse(
                             format!("{} is not in square", into.as_str()),
@@ -355,7 +355,7 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
     }
     if moves(order)
         && !matches!(order, StcOrder::Retreat { .. })
-        && let Some((why, clause)) = may_not_move(&u.rules.formation)
+        && let Some((why, clause)) = may_not_move(u.rules.formation)
         && maneuver_cost(state, u, Formation::Line).0 == 2
     {
         return refuse(why, clause);
@@ -368,7 +368,7 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
             through,
             ..
         } => {
-            if *road && !moves_at_column_rate(&u.rules.formation) {
+            if *road && !moves_at_column_rate(u.rules.formation) {
                 return refuse(
                     "only \"a column or limbered battery\" moves at road speed",
                     "Terrain Suggestions, Roads",
@@ -407,15 +407,15 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
                     "Charging and Evading, rule 5",
                 );
             }
-            if u.rules.formation == "masse" {
+            if u.rules.formation == Formation::Masse {
                 return refuse(
                     "a unit in battalion-masse may not charge",
                     "National Modifiers, Austria",
                 );
             }
             if let Some(t) = state.unit(target.as_str()) {
-                let target_guns = arm(&t.rules.troop_type) == Some(Arm::Guns);
-                if skirmishing && !(target_guns || t.rules.formation == "skirmish") {
+                let target_guns = Some(t.rules.troop_type.arm()) == Some(Arm::Artillery);
+                if skirmishing && !(target_guns || t.rules.formation == Formation::Skirmish) {
                     return refuse(
                         "skirmishers may charge artillery and other skirmishers, but not close-order troops",
                         "Charging and Evading, rule 7",
@@ -449,7 +449,7 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
             Ok(())
         }
         StcOrder::Face { .. } => {
-            if u.rules.formation == "square" {
+            if u.rules.formation == Formation::Square {
                 return refuse(
                     "a square already faces \"outward in all directions\"",
                     "Formations, 3",
@@ -458,7 +458,7 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
             Ok(())
         }
         StcOrder::Manhandle { .. } => {
-            if !guns || u.rules.formation != "unlimbered" {
+            if !guns || u.rules.formation != Formation::Unlimbered {
                 return refuse("only unlimbered guns are manhandled", ARTILLERY_MOVEMENT);
             }
             if u.rules.status.gunners_at.is_some() || u.rules.gunners == 0 {
@@ -499,7 +499,8 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
             Ok(())
         }
         StcOrder::SkirmishersOut { .. } => {
-            if a != Some(Arm::Infantry) || !matches!(u.rules.formation.as_str(), "line" | "column")
+            if a != Some(Arm::Infantry)
+                || !matches!(u.rules.formation, Formation::Line | Formation::Column)
             {
                 return refuse(
                     "organic skirmishers belong to a battalion of infantry in line or column",
@@ -645,8 +646,8 @@ pub struct Ground {
 
 /// Terrain Suggestions: the ground under a footprint, for unit `u`.
 pub fn ground(field: &Field, u: &Unit, rect: &Rect) -> Result<Ground, Blocked> {
-    let a = arm(&u.rules.troop_type);
-    let skirmish = u.rules.formation == "skirmish";
+    let a = Some(u.rules.troop_type.arm());
+    let skirmish = u.rules.formation == Formation::Skirmish;
     let infantry = a == Some(Arm::Infantry);
     let mut g = Ground {
         factor: 1,
@@ -811,7 +812,7 @@ fn step_kind_factor(step: &Step, free: bool, slow_wheel: bool) -> Hundredths {
 
 /// The least `steps` can cost from `start`: on open ground, through no one.
 fn least_cost(u: &Unit, start: &Rect, steps: &[Step], free: bool) -> Hundredths {
-    let slow_wheel = grade_rank(&u.rules.grade) >= 3 || !is_steady(u);
+    let slow_wheel = grade_rank(u.rules.grade) >= 3 || !is_steady(u);
     let mut at = *start;
     let mut cost = 0;
     for step in steps {
@@ -833,15 +834,15 @@ pub fn plan_path(
 ) -> Result<PathPlan, Blocked> {
     let side = u.side.as_str();
     let unsteady = !is_steady(u);
-    let grade_d = grade_rank(&u.rules.grade) >= 3;
+    let grade_d = grade_rank(u.rules.grade) >= 3;
     let mut at = *start;
     let mut cost = 0;
     let mut forward = 0;
     let mut disorders = false;
     let mut passed = Vec::new();
     let mut crosses_works = false;
-    let infantry = arm(&u.rules.troop_type) == Some(Arm::Infantry);
-    let skirmish = u.rules.formation == "skirmish";
+    let infantry = Some(u.rules.troop_type.arm()) == Some(Arm::Infantry);
+    let skirmish = u.rules.formation == Formation::Skirmish;
     // Only the units near the ground the path sweeps can stop it.
     let area = swept_box(start, steps);
     let (others, other_rects) = field.rects_near_except(area, ZONE_OF_CONTROL, &[i]);
@@ -911,7 +912,7 @@ pub fn plan_path(
             if other.side != side {
                 return blocked(format!("the way is blocked by the enemy {}", other.name));
             }
-            let friend_skirmishers = other.rules.formation == "skirmish";
+            let friend_skirmishers = other.rules.formation == Formation::Skirmish;
             if skirmish || friend_skirmishers || rules.through.contains(&j) {
                 if !passed.contains(&j) {
                     passed.push(j);
@@ -1202,17 +1203,17 @@ pub fn phase(
 /// The allowance of unit `i` for the turn at full speed, before command.
 fn allowance(state: &State, field: &Field, i: usize) -> Hundredths {
     let u = &state.units[i];
-    let Some(r) = rates(&u.rules.troop_type, nation_of(state, &u.side)) else {
+    let Some(r) = rates(u.rules.troop_type, nation_of(state, &u.side)) else {
         return 0;
     };
-    if u.rules.formation == "skirmish" && !u.rules.status.screening.is_empty() {
+    if u.rules.formation == Formation::Skirmish && !u.rules.status.screening.is_empty() {
         // "you may advance the screen at column speed if it is screening a
         // series of advancing columns, and no part of the screen is more
         // than two inches from the columns".
         let own = field.rect(i);
         let all_columns = u.rules.status.screening.iter().all(|s| {
             field.index(s).is_some_and(|j| {
-                state.units[j].rules.formation == "column"
+                state.units[j].rules.formation == Formation::Column
                     && match (own, field.rect(j)) {
                         (Some(a), Some(b)) => geometry::rect_is_within(&a, &b, 200),
                         _ => false,
@@ -1225,7 +1226,7 @@ fn allowance(state: &State, field: &Field, i: usize) -> Hundredths {
     }
     // Regimental Guns: the gun "must be in contact with it at all times"
     // and "moves at manhandled (line) speed", so the battalion keeps to it.
-    if moves_at_column_rate(&u.rules.formation) && !super::fighting::regimental_gun(state, i) {
+    if moves_at_column_rate(u.rules.formation) && !super::fighting::regimental_gun(state, i) {
         r.column
     } else {
         r.line
@@ -1387,11 +1388,13 @@ pub fn move_unit(
         return;
     }
     let u = p.state.units[i].clone();
-    if let Some((why, clause)) = may_not_move(&u.rules.formation) {
+    if let Some((why, clause)) = may_not_move(u.rules.formation) {
         p.impossible(i, what, &format!("{why} ({clause})"));
         return;
     }
-    if arm(&u.rules.troop_type) == Some(Arm::Guns) && u.rules.formation == "unlimbered" {
+    if Some(u.rules.troop_type.arm()) == Some(Arm::Artillery)
+        && u.rules.formation == Formation::Unlimbered
+    {
         p.impossible(
             i,
             what,
@@ -1399,7 +1402,7 @@ pub fn move_unit(
         );
         return;
     }
-    let free = u.rules.formation == "skirmish";
+    let free = u.rules.formation == Formation::Skirmish;
     let bypass = p.bypassable(&u.side, swept_box(&start, steps));
     let rules = PathRules {
         through,
@@ -1435,7 +1438,7 @@ pub fn move_unit(
         .passed
         .iter()
         .copied()
-        .filter(|&j| p.state.units[j].rules.formation != "skirmish")
+        .filter(|&j| p.state.units[j].rules.formation != Formation::Skirmish)
         .collect();
     // "Close-order troops may move or charge through a friendly unit at
     // half speed." (STC-45: the whole move is at half speed.)
@@ -1565,7 +1568,7 @@ pub fn maneuver(p: &mut Phase, i: usize, formation: Option<Formation>, facing: O
     }
     let mut spec = u.clone();
     if let Some(f) = formation {
-        spec.rules.formation = f.word().to_string();
+        spec.rules.formation = f;
     }
     if let Some(c) = facing {
         let turn = match c {
@@ -1605,7 +1608,7 @@ pub fn maneuver(p: &mut Phase, i: usize, formation: Option<Formation>, facing: O
     // share of the turn used is kept, the allowance is the new one.
     let old_allowance = p.movers[i].allowance;
     let mut changed = p.state.clone();
-    changed.units[i].rules.formation = spec.rules.formation.clone();
+    changed.units[i].rules.formation = spec.rules.formation;
     let fresh = allowance(&changed, &p.field, i);
     let fresh = if p.movers[i].in_command {
         fresh
@@ -1617,7 +1620,7 @@ pub fn maneuver(p: &mut Phase, i: usize, formation: Option<Formation>, facing: O
     }
     p.movers[i].allowance = fresh;
     p.record.maneuvered.insert(u.id.clone());
-    p.state.units[i].rules.formation = spec.rules.formation.clone();
+    p.state.units[i].rules.formation = spec.rules.formation;
     p.state.units[i].facing = spec.facing;
     p.place(i, rect);
     let (id, name) = (p.id(i), p.name(i));
@@ -2206,6 +2209,7 @@ mod tests {
         let nations = [None, Some("austria"), Some("russia"), Some("france")];
         let longest = troops
             .iter()
+            .filter_map(|t| TroopType::from_word(t))
             .flat_map(|t| nations.iter().filter_map(move |n| rates(t, *n)))
             .filter_map(|r| r.charge.map(|bonus| r.line.max(r.column) + bonus))
             .max();

@@ -16,21 +16,12 @@ use crate::geometry::{
 };
 use crate::rules::board::TerrainShape;
 use crate::rules::ruleset::Event;
+use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::rally::{RallyCall, resolve};
-use crate::rules::sound_the_charge::setup::{Arm, arm};
 use crate::rules::sound_the_charge::state::State;
-use crate::rules::sound_the_charge::tables::{Grade, Nation, TROOP_WORDS, Troop};
+use crate::rules::sound_the_charge::tables::Arm;
+use crate::rules::sound_the_charge::tables::Nation;
 use crate::rules::umpire::UmpireError;
-
-/// The table's troop type for a unit's type word; horse guns, which the
-/// tables do not name, are artillery.
-pub fn troop_of(troop_type: &str) -> Option<Troop> {
-    TROOP_WORDS
-        .iter()
-        .find(|(_, words)| words.contains(&troop_type))
-        .map(|(t, _)| *t)
-        .or_else(|| (troop_type == "horse-guns").then_some(Troop::Artillery))
-}
 
 /// Whether unit `i` stands in cover: woods, a town block, a chateau or
 /// fieldworks.
@@ -78,26 +69,30 @@ pub fn enemy_can_charge(field: &Field, i: usize) -> bool {
             return false;
         };
         if e.rules.shaken
-            || arm(&e.rules.troop_type) == Some(Arm::Guns)
+            || Some(e.rules.troop_type.arm()) == Some(Arm::Artillery)
             || matches!(
-                e.rules.formation.as_str(),
-                "square" | "l-left" | "l-right" | "u" | "masse"
+                e.rules.formation,
+                Formation::Square
+                    | Formation::LLeft
+                    | Formation::LRight
+                    | Formation::U
+                    | Formation::Masse
             )
             || (e.rules.status.in_combat && field.is_engaged(j))
         {
             return false;
         }
-        if e.rules.formation == "skirmish"
-            && !(target.rules.formation == "skirmish"
-                || arm(&target.rules.troop_type) == Some(Arm::Guns))
+        if e.rules.formation == Formation::Skirmish
+            && !(target.rules.formation == Formation::Skirmish
+                || Some(target.rules.troop_type.arm()) == Some(Arm::Artillery))
         {
             return false;
         }
-        let Some(r) = rates(&e.rules.troop_type, nation_of(state, &e.side)) else {
+        let Some(r) = rates(e.rules.troop_type, nation_of(state, &e.side)) else {
             return false;
         };
         // A column with its regimental gun keeps to the gun's line speed.
-        let base = if matches!(e.rules.formation.as_str(), "column" | "limbered")
+        let base = if matches!(e.rules.formation, Formation::Column | Formation::Limbered)
             && !super::fighting::regimental_gun(state, j)
         {
             r.column
@@ -124,10 +119,10 @@ pub fn enemy_can_charge(field: &Field, i: usize) -> bool {
 pub fn rally_call(field: &Field, i: usize) -> Option<RallyCall> {
     let state = field.state;
     let u = &state.units[i];
-    let grade = Grade::parse(&u.rules.grade.to_lowercase())?;
+    let grade = u.rules.grade;
     let attached = field.general_attached(i);
     Some(RallyCall {
-        troop: troop_of(&u.rules.troop_type),
+        troop: Some(u.rules.troop_type.named()),
         grade,
         nation: nation_of(state, &u.side).and_then(Nation::parse),
         formation: super::fighting::formation_of(u),

@@ -22,6 +22,7 @@ use crate::geometry::{
 use crate::rules::board::{Location, MapSpec};
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::basing;
+use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::state::State;
 
 /// Restriction 3: "A retreating unit needs a four-inch gap to retreat
@@ -305,9 +306,9 @@ pub fn retreat_in(
     }
     // Judged on the formation, not on the footprint's size: hits taken
     // before the retreat shrink a column's footprint too.
-    let was_square = spec.rules.formation == "square";
+    let was_square = spec.rules.formation == Formation::Square;
     if was_square {
-        spec.rules.formation = "column".to_string();
+        spec.rules.formation = Formation::Column;
     }
     let base = basing::footprint(&spec).unwrap_or(start);
     let mut first_err = None;

@@ -30,6 +30,7 @@ use crate::rules::board::TerrainShape;
 use crate::rules::orders::Rejection;
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::morale::{self, MoraleCall};
+use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::orders::StcOrder;
 use crate::rules::sound_the_charge::shooting::{self as table, ShootingCall, ShootingTarget};
 use crate::rules::sound_the_charge::state::State;
@@ -234,7 +235,7 @@ fn validate_with(
             ),
         ));
     }
-    if firer.rules.troop_type.ends_with("guns")
+    if firer.rules.troop_type.arm() == Arm::Artillery
         && others
             .iter()
             .any(|o| matches!(o, StcOrder::LeaveGuns { .. }))
@@ -343,7 +344,7 @@ fn eligibility(
         ));
     }
     if troop.arm() == Arm::Artillery {
-        if u.rules.formation == "limbered" && !unlimbers {
+        if u.rules.formation == Formation::Limbered && !unlimbers {
             return Err(NoShot::new(
                 "limbered guns may not shoot",
                 GENERAL,
@@ -412,7 +413,7 @@ fn firing_figures(
     };
     let town = super::town::fire_out_figures(state, fi, &rect);
     let n = town.unwrap_or_else(|| front_rank_figures(u));
-    if u.rules.formation == "square" || town.is_some() {
+    if u.rules.formation == Formation::Square || town.is_some() {
         // "A square may fire from any face": the face whose facing is
         // nearest the bearing to the target.
         let c = rect.centre();
@@ -524,7 +525,7 @@ fn blocked(
             // rearward target instead."
             continue;
         }
-        if enemy && other.rules.formation == "skirmish" {
+        if enemy && other.rules.formation == Formation::Skirmish {
             if guns && through_skirmishers {
                 *screened = true;
                 continue;
@@ -841,7 +842,7 @@ fn call_for(
             soft_cover: aim.cover == Cover::Soft,
             screened: aim.screened,
             hard_cover: aim.cover == Cover::Hard,
-            skirmishing: t.rules.formation == "skirmish",
+            skirmishing: t.rules.formation == Formation::Skirmish,
         },
     }
 }

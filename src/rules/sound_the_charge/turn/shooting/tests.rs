@@ -1,6 +1,7 @@
 use super::super::fighting::testing::{state, unit};
 use super::*;
 use crate::audit::dice::ForcedDice;
+use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::orders::{UnitId, parse};
 
 /// Blue line infantry facing north at (20, 20); red line facing south, its
@@ -106,7 +107,7 @@ fn remainder_of_three_rounds_up() {
 #[test]
 fn cavalry_shaken_and_charging_units_may_not_shoot() {
     let mut s = duel(150);
-    s.units[0].rules.troop_type = "light-cavalry".to_string();
+    s.units[0].rules.troop_type = crate::rules::sound_the_charge::state::TroopType::LightCavalry;
     let e = shots(&s, "blue", &["blue-1: shoot red-1"]).unwrap_err();
     assert_eq!(
         e.clause.as_deref(),
@@ -318,7 +319,7 @@ fn guns_that_move_or_are_limbered_may_not_shoot() {
     let e = shots(&s, "blue", &["bat: shoot red-1"]).unwrap_err();
     assert!(e.problem.contains("limbered"), "{e}");
     let mut s = s;
-    s.units[0].rules.formation = "unlimbered".to_string();
+    s.units[0].rules.formation = Formation::Unlimbered;
     let e = shots(&s, "blue", &["bat: forward 1", "bat: shoot red-1"]).unwrap_err();
     assert!(
         e.to_string().contains("Artillery may not move and shoot."),
