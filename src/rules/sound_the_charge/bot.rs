@@ -51,7 +51,7 @@ pub fn orders_for(state: &State, side: &str) -> Vec<String> {
         // The passive side's standing orders: skirmishers and gunners evade.
         for i in field.friends_of(side) {
             let u = &state.units[i];
-            let guns = Some(u.rules.troop_type.arm()) == Some(Arm::Artillery);
+            let guns = u.rules.troop_type.arm() == Arm::Artillery;
             if u.rules.formation == Formation::Skirmish
                 || (guns && u.rules.gunners > 0 && u.rules.status.gunners_at.is_none())
             {
@@ -155,7 +155,7 @@ fn plan_unit(state: &State, field: &Field, i: usize) -> Option<String> {
     if u.rules.shaken {
         return Some(format!("{id}: hold"));
     }
-    let a = Some(u.rules.troop_type.arm())?;
+    let a = u.rules.troop_type.arm();
     let r = rates(u.rules.troop_type, nation_of(state, &u.side))?;
     // A column with its regimental gun keeps to the gun's line speed.
     let column = matches!(u.rules.formation, Formation::Column | Formation::Limbered)

@@ -294,9 +294,7 @@ pub fn unit_problems(unit: &Unit) -> Vec<SetupProblem> {
 /// Settles the campaign's basing option in the unit, so that its footprint
 /// depends on the unit alone.
 pub fn apply_options(options: &[String], unit: &mut StcUnit) {
-    if Some(unit.troop_type.arm()) == Some(Arm::Cavalry)
-        && options.iter().any(|o| o == WIDER_CAVALRY_BASING)
-    {
+    if unit.troop_type.arm() == Arm::Cavalry && options.iter().any(|o| o == WIDER_CAVALRY_BASING) {
         unit.figure_frontage = Some(super::basing::WIDER_CAVALRY_FRONTAGE);
     }
 }

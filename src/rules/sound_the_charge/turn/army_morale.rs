@@ -17,7 +17,7 @@ pub fn is_shattered(u: &Unit) -> bool {
     if u.eliminated.is_some() {
         return false;
     }
-    if arm_of(u) == Some(Arm::Artillery) {
+    if arm_of(u) == Arm::Artillery {
         let full = u.original_strength * 2;
         u.rules.gunners == 0 || u.rules.gunners * 4 <= full
     } else {
@@ -36,17 +36,17 @@ pub fn remove_shattered(state: &mut State, events: &mut Vec<Event>) {
                 format!(
                     "{} is shattered ({} of {} {}) and removed from play (Shattered Units: \"A unit reduced to one quarter of its original strength is shattered and removed from play at the end of the current phase\").",
                     u.name,
-                    if arm_of(u) == Some(Arm::Artillery) {
+                    if arm_of(u) == Arm::Artillery {
                         u.rules.gunners
                     } else {
                         u.strength
                     },
-                    if arm_of(u) == Some(Arm::Artillery) {
+                    if arm_of(u) == Arm::Artillery {
                         u.original_strength * 2
                     } else {
                         u.original_strength
                     },
-                    if arm_of(u) == Some(Arm::Artillery) {
+                    if arm_of(u) == Arm::Artillery {
                         "gunners"
                     } else {
                         "figures"

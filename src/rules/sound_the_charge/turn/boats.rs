@@ -73,10 +73,9 @@ fn set_mark(spec: &mut Unit, prefix: &str, value: Option<String>) {
 /// "enough to hold 12 infantry, two guns, or six cavalry".
 fn fits(spec: &Unit) -> Result<(), String> {
     let (most, word) = match arm_of(spec) {
-        Some(Arm::Infantry) => (12, "infantry figures"),
-        Some(Arm::Cavalry) => (6, "cavalry figures"),
-        Some(Arm::Artillery) => (2, "guns"),
-        None => return Err("these troops cannot embark".to_string()),
+        Arm::Infantry => (12, "infantry figures"),
+        Arm::Cavalry => (6, "cavalry figures"),
+        Arm::Artillery => (2, "guns"),
     };
     if spec.strength > most {
         return Err(format!(
@@ -265,7 +264,7 @@ pub fn embark(p: &mut Phase, i: usize, boat_id: &str) {
         return;
     }
     let (id, name) = (p.id(i), p.name(i));
-    let guns = arm_of(&p.state.units[i]) == Some(Arm::Artillery);
+    let guns = arm_of(&p.state.units[i]) == Arm::Artillery;
     let begun = p.state.units[i]
         .rules
         .marks
@@ -403,7 +402,7 @@ pub fn disembark(p: &mut Phase, i: usize) {
         return;
     }
     let (id, name) = (p.id(i), p.name(i));
-    let guns = arm_of(&p.state.units[i]) == Some(Arm::Artillery);
+    let guns = arm_of(&p.state.units[i]) == Arm::Artillery;
     let begun = p.state.units[i]
         .rules
         .marks

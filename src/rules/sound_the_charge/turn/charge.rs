@@ -229,7 +229,7 @@ pub fn charge(
     let tu = p.state.units[t].clone();
     let (id, name) = (p.id(i), p.name(i));
     let (tid, tname) = (p.id(t), p.name(t));
-    let cavalry = Some(u.rules.troop_type.arm()) == Some(Arm::Cavalry);
+    let cavalry = u.rules.troop_type.arm() == Arm::Cavalry;
     // Spain, Naples: "A Spanish cavalry unit must roll a 3-6 on one die in
     // order to launch a charge."
     if cavalry && matches!(nation_of(p.state, &u.side), Some("spain" | "naples")) {
@@ -344,7 +344,7 @@ pub fn charge(
             _ => None,
         });
     if let Some(into) = evade {
-        let guns = Some(tu.rules.troop_type.arm()) == Some(Arm::Artillery);
+        let guns = tu.rules.troop_type.arm() == Arm::Artillery;
         if guns {
             gunners_evade(
                 p,
@@ -539,16 +539,16 @@ fn short_charge(
 /// charged by the cavalry."
 fn contact_disorder(p: &mut Phase, i: usize, targets: &[String]) {
     let u = p.state.units[i].clone();
-    let charger_arm = Some(u.rules.troop_type.arm());
+    let charger_arm = u.rules.troop_type.arm();
     for tid in targets {
         let Some(t) = p.field.index(tid) else {
             continue;
         };
         let tu = p.state.units[t].clone();
-        let target_arm = Some(tu.rules.troop_type.arm());
-        if charger_arm == Some(Arm::Cavalry)
+        let target_arm = tu.rules.troop_type.arm();
+        if charger_arm == Arm::Cavalry
             && is_steady(&u)
-            && target_arm == Some(Arm::Infantry)
+            && target_arm == Arm::Infantry
             && !matches!(tu.rules.formation, Formation::Square | Formation::Masse)
             && !tu.rules.disordered
         {
@@ -569,8 +569,8 @@ fn contact_disorder(p: &mut Phase, i: usize, targets: &[String]) {
                 );
             }
         }
-        if charger_arm == Some(Arm::Infantry)
-            && target_arm == Some(Arm::Cavalry)
+        if charger_arm == Arm::Infantry
+            && target_arm == Arm::Cavalry
             && !p.state.units[i].rules.disordered
         {
             p.state.units[i].rules.disordered = true;

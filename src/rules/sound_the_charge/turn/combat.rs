@@ -131,7 +131,7 @@ fn under_flank_attack(
     // with the flanker touching or within an inch of that friend.
     let protected = table.within(me, 100).into_iter().any(|f| {
         state.units[f].side == u.side
-            && matches!(arm_of(&state.units[f]), Some(Arm::Infantry | Arm::Cavalry))
+            && matches!(arm_of(&state.units[f]), Arm::Infantry | Arm::Cavalry)
             && table.index.rects[f]
                 .is_some_and(|fr| are_mutually_protected(&r, &fr) && rect_distance(&e, &fr) <= 100)
     });
@@ -152,7 +152,7 @@ fn reinforcing_figures(
     let arm = arm_of(u);
     if u.rules.formation != Formation::Line
         || u.rules.ranks > 1
-        || !matches!(arm, Some(Arm::Infantry | Arm::Cavalry))
+        || !matches!(arm, Arm::Infantry | Arm::Cavalry)
     {
         return (0, Vec::new());
     }
@@ -172,7 +172,7 @@ fn reinforcing_figures(
         if face_towards(&r, &fr) != Face::Rear {
             continue;
         }
-        let per = if arm == Some(Arm::Cavalry) { 3 } else { 4 };
+        let per = if arm == Arm::Cavalry { 3 } else { 4 };
         let front = match fu.rules.formation {
             Formation::Column => fu.strength.min(per),
             Formation::Line => {
@@ -191,18 +191,18 @@ fn reinforcing_figures(
 /// The figures that give `dice` dice of this unit's arm.
 fn figures_for_dice(state: &State, i: usize, dice: u32) -> u32 {
     match arm_of(&state.units[i]) {
-        Some(Arm::Infantry) => dice * 4,
-        Some(Arm::Cavalry) if wider_basing(state) => dice * 2,
-        Some(Arm::Cavalry) => dice * 3,
+        Arm::Infantry => dice * 4,
+        Arm::Cavalry if wider_basing(state) => dice * 2,
+        Arm::Cavalry => dice * 3,
         _ => dice,
     }
 }
 
 fn dice_for_figures(state: &State, i: usize, figures: u32) -> u32 {
     match arm_of(&state.units[i]) {
-        Some(Arm::Infantry) => tables::infantry_combat_dice(figures),
-        Some(Arm::Cavalry) if wider_basing(state) => tables::wide_cavalry_combat_dice(figures),
-        Some(Arm::Cavalry) => tables::cavalry_combat_dice(figures),
+        Arm::Infantry => tables::infantry_combat_dice(figures),
+        Arm::Cavalry if wider_basing(state) => tables::wide_cavalry_combat_dice(figures),
+        Arm::Cavalry => tables::cavalry_combat_dice(figures),
         _ => figures,
     }
 }
@@ -226,11 +226,11 @@ fn side(
         (false, Some(r), Some(e)) => combat_cover(state, &r, &e),
         _ => Cover::Open,
     };
-    let cavalry = arm_of(u) == Some(Arm::Cavalry);
+    let cavalry = arm_of(u) == Arm::Cavalry;
     let masse_as_square = masse_as_square(state, table, me, enemy);
     CombatSide {
         figures,
-        troop: troop_of(u).unwrap_or(tables::Troop::LineInfantry),
+        troop: troop_of(u),
         grade: grade_of(u),
         nation: nation_of(state, &u.side),
         formation: if masse_as_square {
@@ -267,7 +267,7 @@ fn side(
 /// for all other purposes."
 fn masse_as_square(state: &State, table: &Deployment, me: usize, enemy: usize) -> bool {
     state.units[me].rules.formation == Formation::Masse
-        && arm_of(&state.units[enemy]) == Some(Arm::Cavalry)
+        && arm_of(&state.units[enemy]) == Arm::Cavalry
         && match (table.index.rects[me], table.index.rects[enemy]) {
             (Some(r), Some(e)) => face_towards(&r, &e) != Face::Rear,
             _ => false,
@@ -431,7 +431,7 @@ pub fn resolve(state: &mut State, facts: &TurnFacts, dice: &mut dyn Dice) -> Vec
             // either.
             let cannot_attack = |k: usize, other: usize| {
                 state.units[k].rules.formation == Formation::Square
-                    || arm_of(&state.units[k]) == Some(Arm::Artillery)
+                    || arm_of(&state.units[k]) == Arm::Artillery
                     || masse_as_square(state, &table, k, other)
             };
             if cannot_attack(a, d) && !cannot_attack(d, a) {
@@ -596,7 +596,7 @@ fn record_pair(
 /// combat unless it suffers at least two more hits than it inflicted."
 fn lost(state: &State, i: usize, t: &Tally) -> bool {
     let u = &state.units[i];
-    if nation_of(state, &u.side) == Some(Nation::Russia) && arm_of(u) == Some(Arm::Infantry) {
+    if nation_of(state, &u.side) == Some(Nation::Russia) && arm_of(u) == Arm::Infantry {
         t.suffered >= t.inflicted + 2
     } else {
         t.suffered > t.inflicted
@@ -634,8 +634,8 @@ fn settle(
     for (&i, t) in tally {
         let id = state.units[i].id.clone();
         let name = state.units[i].name.clone();
-        let is_guns = arm_of(&state.units[i]) == Some(Arm::Artillery);
-        let is_infantry = arm_of(&state.units[i]) == Some(Arm::Infantry);
+        let is_guns = arm_of(&state.units[i]) == Arm::Artillery;
+        let is_infantry = arm_of(&state.units[i]) == Arm::Infantry;
         // The die the combat call rolled stands whatever became of the unit
         // (crews overrun count the hits scored against them, ruling STC-17).
         if let Some(roll) = t.general_roll {
@@ -660,7 +660,7 @@ fn settle(
             super::shooting::general_risk(state, i, t.suffered, true, dice, events);
         }
         let u = &state.units[i];
-        let wide_cav = wider_basing(state) && arm_of(u) == Some(Arm::Cavalry);
+        let wide_cav = wider_basing(state) && arm_of(u) == Arm::Cavalry;
         let loses = t.guns_held_by.is_some() || (!is_guns_pairing(state, t) && lost(state, i, t));
         if loses {
             if t.opposite_sides {
@@ -671,7 +671,7 @@ fn settle(
             let cavalry_enemy = t
                 .enemies
                 .iter()
-                .any(|&e| arm_of(&state.units[e]) == Some(Arm::Cavalry));
+                .any(|&e| arm_of(&state.units[e]) == Arm::Cavalry);
             let mut rout = listed;
             let mut why = format!(
                 "Combat Results to Loser: {}retreats {inches} inches, becomes shaken, and suffers {listed} rout hits",
@@ -829,7 +829,7 @@ fn settle(
         u.rules.status.combat_rounds += 1;
         u.rules.status.last_combat_turn = turn;
         if blown_rule
-            && arm_of(u) == Some(Arm::Cavalry)
+            && arm_of(u) == Arm::Cavalry
             && u.rules.status.combat_rounds >= BLOWN_AFTER
             && !u.rules.status.blown
         {
@@ -858,7 +858,7 @@ fn settle(
 fn is_guns_pairing(state: &State, t: &Tally) -> bool {
     t.enemies
         .iter()
-        .all(|&e| arm_of(&state.units[e]) == Some(Arm::Artillery))
+        .all(|&e| arm_of(&state.units[e]) == Arm::Artillery)
         && !t.enemies.is_empty()
 }
 

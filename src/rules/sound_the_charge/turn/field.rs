@@ -192,9 +192,9 @@ impl<'a> Field<'a> {
         self.deployment.in_command(self.state, i)
     }
 
-    /// The unit's arm, if its troop type is known.
-    pub fn arm(&self, i: usize) -> Option<Arm> {
-        Some(self.state.units[i].rules.troop_type.arm())
+    /// The unit's arm.
+    pub fn arm(&self, i: usize) -> Arm {
+        self.state.units[i].rules.troop_type.arm()
     }
 
     /// Whether the unit is skirmishing.

@@ -62,12 +62,12 @@ pub struct TurnFacts {
 
 /// The tables' troop type for a unit (horse guns as light guns, ruling
 /// STC-61: [`TroopType::in_tables`]).
-pub fn troop_of(spec: &Unit) -> Option<Troop> {
-    Some(spec.rules.troop_type.in_tables())
+pub fn troop_of(spec: &Unit) -> Troop {
+    spec.rules.troop_type.in_tables()
 }
 
-pub fn arm_of(spec: &Unit) -> Option<Arm> {
-    Some(spec.rules.troop_type.arm())
+pub fn arm_of(spec: &Unit) -> Arm {
+    spec.rules.troop_type.arm()
 }
 
 pub fn grade_of(spec: &Unit) -> Grade {
@@ -137,17 +137,17 @@ pub fn general_attached(state: &State, unit: &str) -> bool {
 pub fn front_rank_figures(spec: &Unit) -> u32 {
     let n = spec.strength;
     match (arm_of(spec), stands_as(spec)) {
-        (Some(Arm::Infantry), Formation::Line) => {
+        (Arm::Infantry, Formation::Line) => {
             let stands = n.div_ceil(4);
             let ranks = spec.rules.ranks.clamp(1, stands.max(1));
             n.min(stands.div_ceil(ranks) * 4)
         }
-        (Some(Arm::Infantry), Formation::Column) => n.min(4),
+        (Arm::Infantry, Formation::Column) => n.min(4),
         // "A square may fire from any face": the face towards the target,
         // a quarter of the stands (ruling STC-22).
-        (Some(Arm::Infantry), Formation::Square) => n.min(n.div_ceil(4).div_ceil(4) * 4),
-        (Some(Arm::Infantry), _) => n,
-        (Some(Arm::Artillery), Formation::Unlimbered) => n,
+        (Arm::Infantry, Formation::Square) => n.min(n.div_ceil(4).div_ceil(4) * 4),
+        (Arm::Infantry, _) => n,
+        (Arm::Artillery, Formation::Unlimbered) => n,
         _ => 0,
     }
 }
@@ -159,8 +159,8 @@ pub fn front_rank_figures(spec: &Unit) -> u32 {
 pub fn combat_figures(spec: &Unit) -> u32 {
     let n = spec.strength;
     let per_stand = match arm_of(spec) {
-        Some(Arm::Infantry) => 4,
-        Some(Arm::Cavalry) => 3,
+        Arm::Infantry => 4,
+        Arm::Cavalry => 3,
         _ => return n,
     };
     match stands_as(spec) {
@@ -185,8 +185,8 @@ pub fn is_dense(spec: &Unit) -> bool {
         return true;
     }
     let per_stand = match arm_of(spec) {
-        Some(Arm::Infantry) => 4,
-        Some(Arm::Cavalry) => 3,
+        Arm::Infantry => 4,
+        Arm::Cavalry => 3,
         _ => return false,
     };
     let stands = spec.strength.div_ceil(per_stand);
@@ -347,7 +347,7 @@ pub fn event(kind: &str, units: &[&str], text: impl Into<String>) -> Event {
 /// against an artillery unit removes one gunner figure. The gun models
 /// themselves are never destroyed."
 pub fn apply_hits(u: &mut Unit, hits: u32) {
-    if arm_of(u) == Some(Arm::Artillery) {
+    if arm_of(u) == Arm::Artillery {
         u.rules.gunners = u.rules.gunners.saturating_sub(hits);
     } else {
         u.strength = u.strength.saturating_sub(hits);
@@ -358,7 +358,7 @@ pub fn apply_hits(u: &mut Unit, hits: u32) {
 /// Rout Hits: "Each rout hit removes one figure from play the same as a loss
 /// hit. Rout hits are not regained during the battle."
 pub fn apply_rout_hits(u: &mut Unit, hits: u32) {
-    if arm_of(u) == Some(Arm::Artillery) {
+    if arm_of(u) == Arm::Artillery {
         u.rules.gunners = u.rules.gunners.saturating_sub(hits);
     } else {
         u.strength = u.strength.saturating_sub(hits);
@@ -403,7 +403,7 @@ impl TurnFacts {
             // Stationary Cavalry: "if it did not advance at least two
             // inches on its most-recent active turn, and it was not in
             // combat on the most-recent game turn".
-            if arm_of(u) == Some(Arm::Cavalry)
+            if arm_of(u) == Arm::Cavalry
                 && u.rules.status.last_advance < 200
                 && !record
                     .charges

@@ -181,29 +181,29 @@ fn formation_allowed(
     u: &Unit,
     to: Formation,
 ) -> Result<(), (&'static str, &'static str)> {
-    let a = Some(u.rules.troop_type.arm());
+    let a = u.rules.troop_type.arm();
     let light = u.rules.troop_type == TroopType::LightInfantry;
     let current = u.rules.formation;
     match (to, a) {
-        (Formation::Limbered | Formation::Unlimbered, Some(Arm::Artillery)) => Ok(()),
+        (Formation::Limbered | Formation::Unlimbered, Arm::Artillery) => Ok(()),
         (Formation::Limbered | Formation::Unlimbered, _) => {
             Err(("only guns limber and unlimber", ARTILLERY_MOVEMENT))
         }
-        (_, Some(Arm::Artillery)) => Err((
+        (_, Arm::Artillery) => Err((
             "guns are limbered or unlimbered; they take no other formation",
             ARTILLERY_MOVEMENT,
         )),
         (Formation::Line | Formation::Column, _) => Ok(()),
-        (Formation::Square, Some(Arm::Infantry)) => Ok(()),
+        (Formation::Square, Arm::Infantry) => Ok(()),
         (Formation::Square, _) => {
             Err(("a square is \"possible to infantry only\"", "Formations, 3"))
         }
-        (Formation::Skirmish, Some(Arm::Infantry)) if light => Ok(()),
+        (Formation::Skirmish, Arm::Infantry) if light => Ok(()),
         (Formation::Skirmish, _) => Err((
             "skirmish order is \"possible only to light infantry troops\"",
             "Formations, 4",
         )),
-        (Formation::LLeft | Formation::LRight | Formation::U, Some(Arm::Infantry))
+        (Formation::LLeft | Formation::LRight | Formation::U, Arm::Infantry)
             if current == Formation::Line =>
         {
             Ok(())
@@ -212,7 +212,7 @@ fn formation_allowed(
             "only infantry in line may fold back its flank figures into an \"L\" or \"U\"",
             FORMATIONS,
         )),
-        (Formation::Masse, Some(Arm::Infantry))
+        (Formation::Masse, Arm::Infantry)
             if nation_of(state, &u.side) == Some("austria")
                 && matches!(current, Formation::Column | Formation::Masse) =>
         {
@@ -290,9 +290,9 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
     if let Some(why) = &u.eliminated {
         return refuse(format!("the unit is no longer in play ({why})"), MOVEMENT);
     }
-    let a = Some(u.rules.troop_type.arm());
+    let a = u.rules.troop_type.arm();
     let skirmishing = u.rules.formation == Formation::Skirmish;
-    let guns = a == Some(Arm::Artillery);
+    let guns = a == Arm::Artillery;
     // Troops in boats row, land or hold (Optional Rules, Boats).
     if active && super::boats::in_boats(u) {
         super::boats::allowed(state, u, order)?;
@@ -414,7 +414,7 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
                 );
             }
             if let Some(t) = state.unit(target.as_str()) {
-                let target_guns = Some(t.rules.troop_type.arm()) == Some(Arm::Artillery);
+                let target_guns = t.rules.troop_type.arm() == Arm::Artillery;
                 if skirmishing && !(target_guns || t.rules.formation == Formation::Skirmish) {
                     return refuse(
                         "skirmishers may charge artillery and other skirmishers, but not close-order troops",
@@ -424,7 +424,7 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
                 // A chateau is a town block too ("If a town block actually
                 // represents a single chateau").
                 if let Some(rect) = basing::footprint(t)
-                    && a != Some(Arm::Infantry)
+                    && a != Arm::Infantry
                     && (field.is_on(&rect, "town-block") || field.is_on(&rect, "chateau"))
                 {
                     return refuse(
@@ -499,7 +499,7 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
             Ok(())
         }
         StcOrder::SkirmishersOut { .. } => {
-            if a != Some(Arm::Infantry)
+            if a != Arm::Infantry
                 || !matches!(u.rules.formation, Formation::Line | Formation::Column)
             {
                 return refuse(
@@ -646,9 +646,9 @@ pub struct Ground {
 
 /// Terrain Suggestions: the ground under a footprint, for unit `u`.
 pub fn ground(field: &Field, u: &Unit, rect: &Rect) -> Result<Ground, Blocked> {
-    let a = Some(u.rules.troop_type.arm());
+    let a = u.rules.troop_type.arm();
     let skirmish = u.rules.formation == Formation::Skirmish;
-    let infantry = a == Some(Arm::Infantry);
+    let infantry = a == Arm::Infantry;
     let mut g = Ground {
         factor: 1,
         disorders: false,
@@ -841,7 +841,7 @@ pub fn plan_path(
     let mut disorders = false;
     let mut passed = Vec::new();
     let mut crosses_works = false;
-    let infantry = Some(u.rules.troop_type.arm()) == Some(Arm::Infantry);
+    let infantry = u.rules.troop_type.arm() == Arm::Infantry;
     let skirmish = u.rules.formation == Formation::Skirmish;
     // Only the units near the ground the path sweeps can stop it.
     let area = swept_box(start, steps);
@@ -1392,9 +1392,7 @@ pub fn move_unit(
         p.impossible(i, what, &format!("{why} ({clause})"));
         return;
     }
-    if Some(u.rules.troop_type.arm()) == Some(Arm::Artillery)
-        && u.rules.formation == Formation::Unlimbered
-    {
+    if u.rules.troop_type.arm() == Arm::Artillery && u.rules.formation == Formation::Unlimbered {
         p.impossible(
             i,
             what,

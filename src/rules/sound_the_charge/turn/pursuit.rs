@@ -25,9 +25,7 @@ const CLAUSE: &str = "National Modifiers, Britain, Portugal";
 /// Whether unit `i` is cavalry that must test to follow up.
 pub fn follows_up(state: &State, i: usize) -> bool {
     let u = &state.units[i];
-    in_play(u)
-        && arm_of(u) == Some(Arm::Cavalry)
-        && nation_of(state, &u.side) == Some(Nation::Britain)
+    in_play(u) && arm_of(u) == Arm::Cavalry && nation_of(state, &u.side) == Some(Nation::Britain)
 }
 
 /// The follow-up of cavalry `i` after its enemy `e` retreated from

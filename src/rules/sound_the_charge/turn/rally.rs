@@ -69,7 +69,7 @@ pub fn enemy_can_charge(field: &Field, i: usize) -> bool {
             return false;
         };
         if e.rules.shaken
-            || Some(e.rules.troop_type.arm()) == Some(Arm::Artillery)
+            || e.rules.troop_type.arm() == Arm::Artillery
             || matches!(
                 e.rules.formation,
                 Formation::Square
@@ -84,7 +84,7 @@ pub fn enemy_can_charge(field: &Field, i: usize) -> bool {
         }
         if e.rules.formation == Formation::Skirmish
             && !(target.rules.formation == Formation::Skirmish
-                || Some(target.rules.troop_type.arm()) == Some(Arm::Artillery))
+                || target.rules.troop_type.arm() == Arm::Artillery)
         {
             return false;
         }

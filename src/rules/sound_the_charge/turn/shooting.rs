@@ -308,13 +308,7 @@ fn eligibility(
     if !in_play(u) {
         return Err(NoShot::new("the unit is no longer in play", GENERAL, ""));
     }
-    let Some(troop) = troop_of(u) else {
-        return Err(NoShot::new(
-            "these troops have no row in the Shooting Table",
-            "Shooting Table",
-            "",
-        ));
-    };
+    let troop = troop_of(u);
     if troop.arm() == Arm::Cavalry {
         return Err(NoShot::new(
             "cavalry may not shoot",
@@ -507,7 +501,7 @@ fn blocked(
         }
     }
     let me = &state.units[fi];
-    let guns = arm_of(me) == Some(Arm::Artillery);
+    let guns = arm_of(me) == Arm::Artillery;
     for j in table.index.grid.along(from, to) {
         if j == fi || j == ti {
             continue;
@@ -520,7 +514,7 @@ fn blocked(
         }
         let other = &state.units[j];
         let enemy = other.side != me.side;
-        if enemy && arm_of(other) == Some(Arm::Artillery) {
+        if enemy && arm_of(other) == Arm::Artillery {
             // "a unit may fire freely through enemy guns, hitting a
             // rearward target instead."
             continue;
@@ -574,8 +568,8 @@ fn close_combat_bar(state: &State, table: &Deployment, fi: usize, ti: usize) -> 
     // 75/2, which a whole number would round to a figure too few or too many
     // along a line.
     let (need, per, per_den, word) = match arm_of(t) {
-        Some(Arm::Cavalry) => (5, 50, 1, "cavalry"),
-        Some(Arm::Artillery) => (2, 100, 1, "guns"),
+        Arm::Cavalry => (5, 50, 1, "cavalry"),
+        Arm::Artillery => (2, 100, 1, "guns"),
         _ => (7, 75, 2, "foot"),
     };
     let figures = t.strength.min(
@@ -622,7 +616,7 @@ fn aim_at(
             "",
         ));
     };
-    let troop = troop_of(firer).unwrap_or(Troop::LineInfantry);
+    let troop = troop_of(firer);
     let Some(row) = tables::fire_row(troop) else {
         return Err(NoShot::new(
             "these troops have no row in the Shooting Table",
@@ -821,7 +815,7 @@ fn call_for(
 ) -> ShootingCall {
     let f = &state.units[fi];
     let t = &state.units[ti];
-    let troop = troop_of(f).unwrap_or(Troop::LineInfantry);
+    let troop = troop_of(f);
     let guns = troop.arm() == Arm::Artillery;
     ShootingCall {
         figures,
@@ -838,7 +832,7 @@ fn call_for(
         shaken: false,
         target: ShootingTarget {
             dense: is_dense(t) || aim.enfiladed,
-            artillery: arm_of(t) == Some(Arm::Artillery),
+            artillery: arm_of(t) == Arm::Artillery,
             soft_cover: aim.cover == Cover::Soft,
             screened: aim.screened,
             hard_cover: aim.cover == Cover::Hard,
@@ -987,7 +981,7 @@ fn fire(
     let Some(ti) = table.index_of(&shot.target) else {
         return;
     };
-    let guns = arm_of(&state.units[fi]) == Some(Arm::Artillery);
+    let guns = arm_of(&state.units[fi]) == Arm::Artillery;
     let mut volleys = vec![(ti, first)];
     if let (Some(split), Some(second)) = (&shot.split, second)
         && let Some(si) = table.index_of(split)
@@ -1285,7 +1279,7 @@ fn take_hits(
     let in_cover =
         table.index.rects[ti].is_some_and(|r| !super::fighting::kinds_under(state, &r).is_empty());
     let call = MoraleCall {
-        troop: troop_of(t),
+        troop: Some(troop_of(t)),
         grade: grade_of(t),
         hits: total,
         nation: nation_of(state, &t.side),

@@ -43,7 +43,7 @@ pub fn built_up(state: &State, rect: &Rect) -> Option<&'static str> {
 /// inside, up to twelve; `None` for a unit not in a block.
 pub fn fire_out_figures(state: &State, i: usize, rect: &Rect) -> Option<u32> {
     let u = &state.units[i];
-    if arm_of(u) != Some(Arm::Infantry) || built_up(state, rect).is_none() {
+    if arm_of(u) != Arm::Infantry || built_up(state, rect).is_none() {
         return None;
     }
     Some(u.strength.min(FIRE_OUT))
