@@ -8,7 +8,8 @@
 use super::SoundTheCharge;
 use super::tables::Arm;
 use super::turn::field::Field;
-use super::turn::movement::{PathRules, coord, nation_of, plan_path, rates};
+use super::turn::fighting::nation_of;
+use super::turn::movement::{PathRules, coord, plan_path, rates};
 use crate::geometry::{self, Flank, Rect, Step, bearing, rect_distance, rect_is_in_arc};
 use crate::geometry::{Hundredths, Point};
 use crate::rules::ruleset::check_typed;

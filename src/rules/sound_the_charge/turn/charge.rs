@@ -8,9 +8,8 @@ use super::super::orders::{Approach, Side, StcOrder};
 use super::ChargeMade;
 use super::SideOrders;
 use super::deployment::{CONTACT, ZONE_OF_CONTROL};
-use super::movement::{
-    EVADE_MOST, MOVEMENT_TABLE, Phase, box_of, ground, inches, is_steady, nation_of, rates,
-};
+use super::fighting::{nation_of, steady};
+use super::movement::{EVADE_MOST, MOVEMENT_TABLE, Phase, box_of, ground, inches, rates};
 use crate::audit::dice::{Dice, Die};
 use crate::geometry::bounds;
 use crate::geometry::{
@@ -21,6 +20,7 @@ use crate::geometry::{Hundredths, Point};
 use crate::rules::board::TerrainShape;
 use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::tables::Arm;
+use crate::rules::sound_the_charge::tables::Nation;
 
 const CHARGING: &str = "Charging and Evading";
 
@@ -129,7 +129,7 @@ fn wheel_or_oblique(
 ) -> Option<Approached> {
     let u = &p.state.units[i];
     let slow_wheel =
-        !is_steady(u) || u.rules.grade == crate::rules::sound_the_charge::tables::Grade::D;
+        !steady(u) || u.rules.grade == crate::rules::sound_the_charge::tables::Grade::D;
     let mut best: Option<Approached> = None;
     let mut consider = |first: Step, first_cost: Hundredths| {
         if first_cost > allowance {
@@ -232,7 +232,7 @@ pub fn charge(
     let cavalry = u.rules.troop_type.arm() == Arm::Cavalry;
     // Spain, Naples: "A Spanish cavalry unit must roll a 3-6 on one die in
     // order to launch a charge."
-    if cavalry && matches!(nation_of(p.state, &u.side), Some("spain" | "naples")) {
+    if cavalry && nation_of(p.state, &u.side) == Some(Nation::Spain) {
         let roll = dice.roll(
             Die::D6,
             &format!("Spanish cavalry launches a charge: {name}"),
@@ -547,15 +547,15 @@ fn contact_disorder(p: &mut Phase, i: usize, targets: &[String]) {
         let tu = p.state.units[t].clone();
         let target_arm = tu.rules.troop_type.arm();
         if charger_arm == Arm::Cavalry
-            && is_steady(&u)
+            && steady(&u)
             && target_arm == Arm::Infantry
             && !matches!(tu.rules.formation, Formation::Square | Formation::Masse)
             && !tu.rules.disordered
         {
             // Prussia pre-1810: "Steady Prussian troops in line do not become
             // disordered if contacted by enemy cavalry."
-            let prussian = nation_of(p.state, &tu.side) == Some("prussia-pre-1810")
-                && is_steady(&tu)
+            let prussian = nation_of(p.state, &tu.side) == Some(Nation::PrussiaPre1810)
+                && steady(&tu)
                 && tu.rules.formation == Formation::Line;
             if !prussian {
                 p.state.units[t].rules.disordered = true;

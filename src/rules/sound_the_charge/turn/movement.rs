@@ -12,6 +12,7 @@
 use super::super::orders::{Facing, Formation, Place, Side, StcOrder, Step as OrderStep, UnitId};
 use super::deployment::ZONE_OF_CONTROL;
 use super::field::{Field, touches};
+use super::fighting::{nation_of, steady};
 use super::validate::Refusal;
 use super::{Moved, SideOrders, TurnRecord};
 use crate::audit::dice::{Dice, Die};
@@ -27,7 +28,7 @@ use crate::rules::sound_the_charge::basing;
 use crate::rules::sound_the_charge::state::TroopType;
 use crate::rules::sound_the_charge::state::{State, Unit};
 use crate::rules::sound_the_charge::tables::Arm;
-use crate::rules::sound_the_charge::tables::Grade;
+use crate::rules::sound_the_charge::tables::{Grade, Nation};
 
 /// Generals: "Generals move freely at 18" per turn."
 pub const GENERAL_MOVE: Hundredths = 1800;
@@ -73,7 +74,7 @@ pub const LONGEST_CHARGE: Hundredths = 1400;
 /// Movement Table, with the national modifiers that change it: "Austrian
 /// horse guns move 10" per turn when limbered" and "Russian foot guns move
 /// two inches slower than normal".
-pub fn rates(troop_type: TroopType, nation: Option<&str>) -> Option<Rates> {
+pub fn rates(troop_type: TroopType, nation: Option<Nation>) -> Option<Rates> {
     use TroopType as T;
     let r = |line, column, charge| Rates {
         line,
@@ -90,11 +91,11 @@ pub fn rates(troop_type: TroopType, nation: Option<&str>) -> Option<Rates> {
         T::HeavyGuns => r(200, 400, None),
     };
     Some(match (troop_type, nation) {
-        (T::HorseGuns, Some("austria")) => Rates {
+        (T::HorseGuns, Some(Nation::Austria)) => Rates {
             column: 1000,
             ..base
         },
-        (T::LightGuns | T::FieldGuns | T::HeavyGuns, Some("russia")) => Rates {
+        (T::LightGuns | T::FieldGuns | T::HeavyGuns, Some(Nation::Russia)) => Rates {
             line: (base.line - 200).max(0),
             column: (base.column - 200).max(0),
             ..base
@@ -135,23 +136,12 @@ fn grade_rank(grade: Grade) -> u32 {
     }
 }
 
-/// Whether a unit is steady: "A unit is steady if it is not disordered and
-/// is in good morale."
-pub fn is_steady(u: &Unit) -> bool {
-    !u.rules.shaken && !u.rules.disordered
-}
-
-/// The side's nation, for the national modifiers.
-pub fn nation_of<'a>(state: &'a State, side: &str) -> Option<&'a str> {
-    state.nations.get(side).map(String::as_str)
-}
-
 /// The grade a unit maneuvers as: "France, Switzerland: All troops maneuver
 /// as if one grade higher."
 fn maneuver_grade(state: &State, u: &Unit) -> u32 {
     let g = grade_rank(u.rules.grade);
     match nation_of(state, &u.side) {
-        Some("france" | "switzerland") => g.saturating_sub(1),
+        Some(Nation::France) => g.saturating_sub(1),
         _ => g,
     }
 }
@@ -169,7 +159,7 @@ pub fn maneuver_cost(state: &State, u: &Unit, to: Formation) -> (u32, bool) {
     if matches!(to, Formation::Limbered | Formation::Unlimbered) || masse {
         return (1, disorders);
     }
-    if is_steady(u) && grade <= 1 {
+    if steady(u) && grade <= 1 {
         (1, disorders)
     } else {
         (2, disorders)
@@ -213,7 +203,7 @@ fn formation_allowed(
             FORMATIONS,
         )),
         (Formation::Masse, Arm::Infantry)
-            if nation_of(state, &u.side) == Some("austria")
+            if nation_of(state, &u.side) == Some(Nation::Austria)
                 && matches!(current, Formation::Column | Formation::Masse) =>
         {
             Ok(())
@@ -812,7 +802,7 @@ fn step_kind_factor(step: &Step, free: bool, slow_wheel: bool) -> Hundredths {
 
 /// The least `steps` can cost from `start`: on open ground, through no one.
 fn least_cost(u: &Unit, start: &Rect, steps: &[Step], free: bool) -> Hundredths {
-    let slow_wheel = grade_rank(u.rules.grade) >= 3 || !is_steady(u);
+    let slow_wheel = grade_rank(u.rules.grade) >= 3 || !steady(u);
     let mut at = *start;
     let mut cost = 0;
     for step in steps {
@@ -833,7 +823,7 @@ pub fn plan_path(
     rules: &PathRules,
 ) -> Result<PathPlan, Blocked> {
     let side = u.side.as_str();
-    let unsteady = !is_steady(u);
+    let unsteady = !steady(u);
     let grade_d = grade_rank(u.rules.grade) >= 3;
     let mut at = *start;
     let mut cost = 0;
@@ -2204,7 +2194,12 @@ mod tests {
             "field-guns",
             "heavy-guns",
         ];
-        let nations = [None, Some("austria"), Some("russia"), Some("france")];
+        let nations = [
+            None,
+            Some(Nation::Austria),
+            Some(Nation::Russia),
+            Some(Nation::France),
+        ];
         let longest = troops
             .iter()
             .filter_map(|t| TroopType::from_word(t))

@@ -6,7 +6,8 @@
 //! with its flags read off the table.
 
 use super::field::Field;
-use super::movement::{nation_of, rates};
+use super::fighting::nation_of;
+use super::movement::rates;
 use super::{SideOrders, TurnRecord};
 use crate::audit::dice::Dice;
 use crate::geometry::Hundredths;
@@ -20,7 +21,6 @@ use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::rally::{RallyCall, resolve};
 use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::tables::Arm;
-use crate::rules::sound_the_charge::tables::Nation;
 use crate::rules::umpire::UmpireError;
 
 /// Whether unit `i` stands in cover: woods, a town block, a chateau or
@@ -124,7 +124,7 @@ pub fn rally_call(field: &Field, i: usize) -> Option<RallyCall> {
     Some(RallyCall {
         troop: Some(u.rules.troop_type.named()),
         grade,
-        nation: nation_of(state, &u.side).and_then(Nation::parse),
+        nation: nation_of(state, &u.side),
         formation: super::fighting::formation_of(u),
         enemy_can_charge: enemy_can_charge(field, i),
         general_attached: attached,
