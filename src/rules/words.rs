@@ -63,6 +63,37 @@ fn fraction_hundredths(text: &str) -> Option<u32> {
     u32::try_from(scaled / bottom).ok()
 }
 
+/// Words that may follow a distance, or end it, and mean inches: `3 in`,
+/// `3"`, `3''`, and the typographer's marks `3”` and `3″` that mail programs
+/// put in.
+pub const INCH_WORDS: &[&str] = &["\"", "''", "in", "inch", "inches", "\u{201d}", "\u{2033}"];
+
+/// A distance written as one word, in hundredths of an inch: a number as
+/// [`parse_hundredths`] reads it, in brackets or not, with or without an
+/// inch word or mark stuck to it (`3"`, `3in`, `(2.5)`, `3″`).
+pub fn inches_in(word: &str) -> Option<u32> {
+    let bare = word.trim_start_matches('(').trim_end_matches(')');
+    let bare = bare
+        .strip_suffix("inches")
+        .or_else(|| bare.strip_suffix("inch"))
+        .or_else(|| bare.strip_suffix("in"))
+        .unwrap_or(bare);
+    let bare = bare.trim_end_matches(['"', '\'', '\u{201d}', '\u{2033}']);
+    parse_hundredths(bare)
+}
+
+/// Hundredths of an inch as the shortest decimal of inches: `4`, `2.5`,
+/// `0.25`, `-1.5`.
+pub fn inches(h: i64) -> String {
+    let sign = if h < 0 { "-" } else { "" };
+    let h = h.unsigned_abs();
+    match h % 100 {
+        0 => format!("{sign}{}", h / 100),
+        p if p % 10 == 0 => format!("{sign}{}.{}", h / 100, p / 10),
+        p => format!("{sign}{}.{p:02}", h / 100),
+    }
+}
+
 /// Hundredths of an inch as inches, with two decimals: `12.50`.
 pub fn inches_fixed(h: u64) -> String {
     format!("{}.{:02}", h / 100, h % 100)
@@ -84,5 +115,33 @@ mod tests {
         assert_eq!(parse_hundredths("1000"), None);
         assert_eq!(hundredths_up_to("5000.25", 100_000), Some(500_025));
         assert_eq!(inches_fixed(1450), "14.50");
+        assert_eq!(inches_in("3\u{2033}"), Some(300));
+        assert_eq!(inches_in("(2.5in)"), Some(250));
+        assert_eq!(inches_in("3''"), Some(300));
+        assert_eq!(inches_in("three"), None);
+    }
+
+    #[test]
+    fn inches_are_written_as_the_shortest_decimal() {
+        assert_eq!(inches(450), "4.5");
+        assert_eq!(inches(7200), "72");
+        assert_eq!(inches(38), "0.38");
+        assert_eq!(inches(-25), "-0.25");
+        assert_eq!(inches(-150), "-1.5");
+    }
+
+    #[test]
+    fn distances_are_exact_hundredths() {
+        assert_eq!(parse_hundredths("3"), Some(300));
+        assert_eq!(parse_hundredths("2.5"), Some(250));
+        assert_eq!(parse_hundredths(".5"), Some(50));
+        assert_eq!(parse_hundredths("2.25"), Some(225));
+        assert_eq!(parse_hundredths("1/2"), Some(50));
+        assert_eq!(parse_hundredths("2-3/4"), Some(275));
+        assert_eq!(parse_hundredths("2.125"), None);
+        assert_eq!(parse_hundredths("1/3"), None);
+        assert_eq!(parse_hundredths("-1"), None);
+        assert_eq!(parse_hundredths("1e9"), None);
+        assert_eq!(parse_hundredths("99999"), None);
     }
 }

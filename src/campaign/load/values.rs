@@ -138,13 +138,7 @@ pub fn hundredths(
 
 /// Hundredths as inches for a message: `4.5`, `12`, `0.38`.
 pub fn inches(h: Hundredths) -> String {
-    let text = format!("{}.{:02}", h / 100, (h % 100).abs());
-    let text = text.trim_end_matches('0').trim_end_matches('.');
-    if h < 0 && h > -100 {
-        format!("-{text}")
-    } else {
-        text.to_string()
-    }
+    crate::rules::words::inches(h)
 }
 
 /// Checks an IANA time zone name.

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::tables::{TROOP_WORDS, TableFormation, Troop};
 use crate::rules::umpire::UmpireError;
-use crate::rules::words::{MAX_NUMBER, parse_hundredths};
+use crate::rules::words::{INCH_WORDS, MAX_NUMBER, inches_in};
 
 /// A key, which takes the next word as its value.
 #[derive(Debug)]
@@ -92,9 +92,6 @@ pub fn tokens(text: &str) -> Vec<String> {
         .filter(|w| !w.is_empty())
         .collect()
 }
-
-/// Words that may follow a distance and mean inches.
-const INCH_WORDS: &[&str] = &["\"", "in", "inch", "inches", "''"];
 
 impl Lexicon {
     /// The words this call takes, as one line for error messages.
@@ -374,12 +371,7 @@ impl Reading {
         let Some(word) = self.value(key) else {
             return Ok(None);
         };
-        let bare = word
-            .trim_end_matches("inches")
-            .trim_end_matches("inch")
-            .trim_end_matches("in")
-            .trim_end_matches(['"', '\'']);
-        parse_hundredths(bare).map(Some).ok_or_else(|| {
+        inches_in(word).map(Some).ok_or_else(|| {
             self.syntax(format!(
                 "`{key} {word}`: write a distance in inches, e.g. `{key} 3` or `{key} 2.5` (at most {MAX_NUMBER})"
             ))
@@ -473,20 +465,5 @@ mod tests {
         assert!(read("line column").is_err());
         assert!(read("grade").is_err());
         assert!(read("99999 infantry").is_err());
-    }
-
-    #[test]
-    fn distances_are_exact_hundredths() {
-        assert_eq!(parse_hundredths("3"), Some(300));
-        assert_eq!(parse_hundredths("2.5"), Some(250));
-        assert_eq!(parse_hundredths(".5"), Some(50));
-        assert_eq!(parse_hundredths("2.25"), Some(225));
-        assert_eq!(parse_hundredths("1/2"), Some(50));
-        assert_eq!(parse_hundredths("2-3/4"), Some(275));
-        assert_eq!(parse_hundredths("2.125"), None);
-        assert_eq!(parse_hundredths("1/3"), None);
-        assert_eq!(parse_hundredths("-1"), None);
-        assert_eq!(parse_hundredths("1e9"), None);
-        assert_eq!(parse_hundredths("99999"), None);
     }
 }

@@ -556,13 +556,7 @@ pub fn needed_text(needed: i32) -> String {
 /// Writes hundredths of an inch as the shortest decimal: 300 -> `3`,
 /// 250 -> `2.5`, 225 -> `2.25`.
 pub fn inches_text(hundredths: u32) -> String {
-    let whole = hundredths / HUNDREDTHS;
-    let part = hundredths % HUNDREDTHS;
-    match part {
-        0 => whole.to_string(),
-        p if p % 10 == 0 => format!("{whole}.{}", p / 10),
-        p => format!("{whole}.{p:02}"),
-    }
+    crate::rules::words::inches(i64::from(hundredths))
 }
 
 #[cfg(test)]

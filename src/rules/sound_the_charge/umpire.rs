@@ -252,6 +252,28 @@ mod tests {
     use super::*;
     use crate::audit::dice::ForcedDice;
 
+    /// Orders and calls read distances alike: the inch marks a mail program
+    /// puts in (`3″`, `3”`) read as inches in a call as in an order.
+    #[test]
+    fn a_call_reads_the_inch_marks_an_order_reads() {
+        let plain = call(
+            "shoot 12 line-infantry grade B range 3",
+            &mut ForcedDice::new([4, 4, 4]),
+        )
+        .expect("reads");
+        for written in [
+            "range 3\u{2033}",
+            "range 3\u{201d}",
+            "range 3\"",
+            "range 3in",
+        ] {
+            let text = format!("shoot 12 line-infantry grade B {written}");
+            let marked = call(&text, &mut ForcedDice::new([4, 4, 4]))
+                .unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(marked.call, plain.call, "{text}");
+        }
+    }
+
     #[test]
     fn unknown_calls_list_the_calls() {
         let mut dice = ForcedDice::new([]);

@@ -9,12 +9,7 @@ use super::{Approach, Facing, Formation, Named, Place, Side, StcOrder, Step};
 
 /// Hundredths of an inch as inches: `4`, `2.5`, `0.25`.
 pub fn inches(hundredths: u32) -> String {
-    let (whole, part) = (hundredths / 100, hundredths % 100);
-    match part {
-        0 => whole.to_string(),
-        p if p % 10 == 0 => format!("{whole}.{}", p / 10),
-        p => format!("{whole}.{p:02}"),
-    }
+    crate::rules::words::inches(i64::from(hundredths))
 }
 
 /// A unit after the verb: bare if it reads back as itself, else quoted.

@@ -7,7 +7,7 @@ use super::words::{self, Tok, Token, Verb};
 use super::{
     Approach, Facing, Formation, OrderSyntaxError, Place, Side, StcOrder, Step, UnitRef, Written,
 };
-use crate::rules::words::{MAX_NUMBER, parse_hundredths};
+use crate::rules::words::{INCH_WORDS, MAX_NUMBER, inches_in};
 
 /// The most steps one path may have, and the most units one list may name.
 const MAX_STEPS: usize = 20;
@@ -58,16 +58,9 @@ struct Parser<'a> {
     hint: &'static str,
 }
 
-/// Whether a word, with brackets stripped, reads as a number of inches.
+/// Whether a word reads as a number of inches.
 fn numeric(word: &str) -> Option<u32> {
-    let bare = word.trim_start_matches('(').trim_end_matches(')');
-    let bare = bare
-        .strip_suffix("inches")
-        .or_else(|| bare.strip_suffix("inch"))
-        .or_else(|| bare.strip_suffix("in"))
-        .unwrap_or(bare);
-    let bare = bare.trim_end_matches(['"', '\'', '\u{201d}', '\u{2033}']);
-    parse_hundredths(bare)
+    inches_in(word)
 }
 
 /// Whether a reference must be quoted where a unit is expected after the
@@ -328,7 +321,7 @@ impl Parser<'_> {
             self.pos += 1;
         }
         if let Some(Tok::Word(u)) = self.toks.get(self.pos).map(|t| &t.tok)
-            && words::INCH_WORDS.contains(&u.as_str())
+            && INCH_WORDS.contains(&u.as_str())
         {
             self.pos += 1;
         }

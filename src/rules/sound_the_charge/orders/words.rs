@@ -4,6 +4,7 @@
 //! written back in the canonical one.
 
 use super::{Facing, Formation, OrderSyntaxError, Side};
+use crate::rules::words::INCH_WORDS;
 
 /// The longest line read; a longer one is refused rather than scanned.
 pub const MAX_LINE_CHARS: usize = 1000;
@@ -387,7 +388,6 @@ pub const AT_GUN: &[(&str, ())] = &[
     ("at regimental gun", ()),
     ("at the regimental gun", ()),
 ];
-pub const INCH_WORDS: &[&str] = &["\"", "''", "in", "inch", "inches", "\u{201d}", "\u{2033}"];
 pub const DEGREE_WORDS: &[&str] = &["°", "deg", "degree", "degrees"];
 pub const APPROACH_WHEEL: &[(&str, ())] = &[("wheel", ()), ("wheeling", ()), ("by wheel", ())];
 pub const APPROACH_OBLIQUE: &[(&str, ())] =

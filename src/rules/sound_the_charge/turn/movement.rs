@@ -2154,19 +2154,12 @@ fn voluntary_retreat(p: &mut Phase, i: usize, wanted: Option<u32>) {
 
 /// A coordinate in inches, without the mark: `36`, `12.5`.
 pub fn coord(h: Hundredths) -> String {
-    inches(h).trim_end_matches('"').to_string()
+    crate::rules::words::inches(h)
 }
 
 /// Hundredths of an inch as inches with the inch mark: `4"`, `2.5"`.
 pub fn inches(h: Hundredths) -> String {
-    let sign = if h < 0 { "-" } else { "" };
-    let h = h.unsigned_abs();
-    let text = match h % 100 {
-        0 => format!("{}", h / 100),
-        p if p % 10 == 0 => format!("{}.{}", h / 100, p / 10),
-        p => format!("{}.{p:02}", h / 100),
-    };
-    format!("{sign}{text}\"")
+    format!("{}\"", crate::rules::words::inches(h))
 }
 
 /// Whether unit `i` is in contact with `j`.
