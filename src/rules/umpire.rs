@@ -4,6 +4,9 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+use super::kernel::Modifier;
+use crate::audit::dice::{Dice, Die};
+
 /// One step of an umpire call, in the order it happened.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "step", rename_all = "kebab-case")]
@@ -80,5 +83,81 @@ impl fmt::Display for UmpireReport {
             }
         }
         write!(f, "result: {}", self.outcome)
+    }
+}
+
+/// A call's typed result with its report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Called<T> {
+    pub result: T,
+    pub report: UmpireReport,
+}
+
+/// The lines of a report as a call builds them.
+#[derive(Debug, Default)]
+pub struct Trace {
+    pub lines: Vec<UmpireLine>,
+    pub outcome: String,
+}
+
+impl Trace {
+    pub fn lookup(
+        &mut self,
+        table: impl Into<String>,
+        row: impl Into<String>,
+        value: impl Into<String>,
+    ) {
+        self.lines.push(UmpireLine::Lookup {
+            table: table.into(),
+            row: row.into(),
+            value: value.into(),
+        });
+    }
+
+    pub fn modifier(&mut self, m: &Modifier) {
+        self.lines.push(UmpireLine::Modifier {
+            reason: m.reason.clone(),
+            value: m.value,
+        });
+    }
+
+    pub fn note(&mut self, text: impl Into<String>) {
+        self.lines.push(UmpireLine::Note { text: text.into() });
+    }
+
+    /// Rolls one die of any kind and records it, as the roll log does.
+    pub fn roll(&mut self, dice: &mut dyn Dice, die: Die, purpose: &str) -> u32 {
+        let value = dice.roll(die, purpose);
+        self.lines.push(UmpireLine::Roll {
+            purpose: purpose.to_string(),
+            die: die.label().to_string(),
+            value,
+        });
+        value
+    }
+
+    pub fn finish<T>(self, call: String, result: T) -> Called<T> {
+        Called {
+            result,
+            report: UmpireReport {
+                call,
+                lines: self.lines,
+                outcome: self.outcome,
+                result: serde_json::Value::Null,
+            },
+        }
+    }
+}
+
+/// A call the rules forbid, citing the clause: `heading` names the section,
+/// `quote` gives its words (or is empty).
+pub fn forbidden(problem: &str, heading: &str, quote: &str) -> UmpireError {
+    UmpireError::Forbidden {
+        problem: problem.to_string(),
+        clause: if quote.is_empty() {
+            heading.to_string()
+        } else {
+            format!("{heading}: \"{quote}\"")
+        },
     }
 }

@@ -10,10 +10,11 @@ use super::syntax::{
     FlagWord, GRADE_KEY, Lexicon, NATION_KEY, Reading, WIDER_BASING_FLAG, push_flags, tokens,
 };
 use super::tables::{self, Arm, Grade, Nation, TableFormation, Troop, points};
-use super::umpire::{Called, Trace, forbidden, grade_of, nation_of};
-use crate::audit::dice::Dice;
+use super::umpire::{grade_of, nation_of};
+use crate::audit::dice::{Dice, Die};
 use crate::rules::kernel::{Modifier, total};
 use crate::rules::umpire::UmpireError;
+use crate::rules::umpire::{Called, Trace, forbidden};
 
 /// The words of one side of a combat call. `continuing` and `wider-basing`
 /// belong to the whole call and may be written on either side.
@@ -836,7 +837,13 @@ pub fn resolve(
     let d_dice = call.dice_count(Role::Defender, &mut trace);
     let mut roll_all = |who: &str, n: u32, trace: &mut Trace| -> Vec<u32> {
         (1..=n)
-            .map(|i| trace.roll_d6(dice, &format!("close combat: {who}, die {i} of {n}")))
+            .map(|i| {
+                trace.roll(
+                    dice,
+                    Die::D6,
+                    &format!("close combat: {who}, die {i} of {n}"),
+                )
+            })
             .collect()
     };
     let a_rolls = roll_all(&a_name, a_dice, &mut trace);
@@ -1003,8 +1010,9 @@ pub fn resolve(
     let mut general_text = String::new();
     for (res, side, name) in [(&mut ar, a, &a_name), (&mut dr, d, &d_name)] {
         if call.general_dice && side.general_attached && res.hits_suffered >= 2 {
-            let roll = trace.roll_d6(
+            let roll = trace.roll(
                 dice,
+                Die::D6,
                 &format!("general: attached to {name}, {} hits", res.hits_suffered),
             );
             res.general_roll = Some(roll);

@@ -7,9 +7,9 @@
 use serde::Serialize;
 
 use super::syntax::{FlagWord, KeyWord, Lexicon, tokens};
-use super::umpire::{Called, Trace, forbidden};
-use crate::audit::dice::Dice;
+use crate::audit::dice::{Dice, Die};
 use crate::rules::umpire::UmpireError;
+use crate::rules::umpire::{Called, Trace, forbidden};
 
 pub(super) static LEXICON: Lexicon = Lexicon {
     call: "general",
@@ -92,7 +92,7 @@ pub fn resolve(
             "The general escapes: he may be moved up to nine inches out of harm's way.",
         ),
     };
-    let roll = trace.roll_d6(dice, &purpose);
+    let roll = trace.roll(dice, Die::D6, &purpose);
     let lost = roll == 1;
     trace.outcome = format!(
         "Rolled {roll}. {}",

@@ -7,10 +7,11 @@ use super::syntax::{
     tokens,
 };
 use super::tables::{self, Arm, Grade, Nation, TableFormation, Troop, morale};
-use super::umpire::{Called, Trace, describe, forbidden, grade_of, nation_of};
-use crate::audit::dice::Dice;
+use super::umpire::{describe, grade_of, nation_of};
+use crate::audit::dice::{Dice, Die};
 use crate::rules::kernel::{Modifier, total};
 use crate::rules::umpire::UmpireError;
+use crate::rules::umpire::{Called, Trace, forbidden};
 
 pub(super) static LEXICON: Lexicon = Lexicon {
     call: "morale",
@@ -252,8 +253,9 @@ pub fn resolve(
         tables::needed_text(needed)
     ));
     let unit = describe(call.grade, call.troop);
-    let roll = trace.roll_d6(
+    let roll = trace.roll(
         dice,
+        Die::D6,
         &format!("shooting morale test: {unit}, {} hits", call.hits),
     );
     let passed = i64::from(roll) >= i64::from(needed);

@@ -4,10 +4,11 @@ use serde::Serialize;
 
 use super::syntax::{FlagWord, GRADE_KEY, Lexicon, NATION_KEY, Reading, push_flags, tokens};
 use super::tables::{self, Arm, Grade, Nation, TableFormation, Troop, rally};
-use super::umpire::{Called, Trace, describe, forbidden, grade_of, nation_of};
-use crate::audit::dice::Dice;
+use super::umpire::{describe, grade_of, nation_of};
+use crate::audit::dice::{Dice, Die};
 use crate::rules::kernel::{Modifier, total};
 use crate::rules::umpire::UmpireError;
+use crate::rules::umpire::{Called, Trace, forbidden};
 
 pub(super) static LEXICON: Lexicon = Lexicon {
     call: "rally",
@@ -227,7 +228,7 @@ pub fn resolve(call: &RallyCall, dice: &mut dyn Dice) -> Result<Called<RallyResu
         tables::needed_text(needed)
     ));
     let unit = describe(call.grade, call.troop);
-    let roll = trace.roll_d6(dice, &format!("rally test: {unit}"));
+    let roll = trace.roll(dice, Die::D6, &format!("rally test: {unit}"));
     let passed = i64::from(roll) >= i64::from(needed);
     trace.outcome = if passed {
         format!(

@@ -6,10 +6,11 @@ use super::syntax::{
     FlagWord, GRADE_KEY, KeyWord, Lexicon, NATION_KEY, Reading, push_flags, tokens,
 };
 use super::tables::{self, Arm, FireRow, Grade, Nation, RangeBand, TableFormation, Troop, to_hit};
-use super::umpire::{Called, Trace, forbidden, grade_of, nation_of};
-use crate::audit::dice::Dice;
+use super::umpire::{grade_of, nation_of};
+use crate::audit::dice::{Dice, Die};
 use crate::rules::kernel::{Modifier, total};
 use crate::rules::umpire::UmpireError;
+use crate::rules::umpire::{Called, Trace, forbidden};
 
 pub(super) static LEXICON: Lexicon = Lexicon {
     call: "shoot",
@@ -478,7 +479,7 @@ pub fn resolve(
     let mut rolls = Vec::new();
     for i in 1..=dice_count {
         let purpose = format!("shooting: {unit}, die {i} of {dice_count}");
-        rolls.push(trace.roll_d6(dice, &purpose));
+        rolls.push(trace.roll(dice, Die::D6, &purpose));
     }
     let hits = rolls
         .iter()

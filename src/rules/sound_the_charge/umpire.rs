@@ -14,9 +14,8 @@ use super::rally::{self, RallyCall, RallyResult};
 use super::shooting::{self, ShootingCall, ShootingResult};
 use super::syntax::{Reading, tokens};
 use super::tables::{Grade, NATION_WORDS, Nation};
-use crate::audit::dice::{Dice, Die};
-use crate::rules::kernel::Modifier;
-use crate::rules::umpire::{UmpireError, UmpireLine, UmpireReport};
+use crate::audit::dice::Dice;
+use crate::rules::umpire::{Called, UmpireError, UmpireReport};
 
 /// How each call is written. Words go in any order and any case; `key=value`
 /// reads as `key value`, `soft cover` as `soft-cover`.
@@ -84,13 +83,6 @@ pub enum CallResult {
     General(GeneralResult),
 }
 
-/// A call's typed result with its report.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Called<T> {
-    pub result: T,
-    pub report: UmpireReport,
-}
-
 /// Performs one umpire call; the report carries the typed result as JSON.
 pub fn call(text: &str, dice: &mut dyn Dice) -> Result<UmpireReport, UmpireError> {
     resolve(text, dice).map(|called| UmpireReport {
@@ -131,75 +123,6 @@ pub fn resolve(text: &str, dice: &mut dyn Dice) -> Result<Called<CallResult>, Um
         _ => {
             general::resolve(&GeneralCall::parse(text)?, dice).map(|c| wrap(c, CallResult::General))
         }
-    }
-}
-
-/// The lines of a report as a call builds them.
-#[derive(Debug, Default)]
-pub(super) struct Trace {
-    pub lines: Vec<UmpireLine>,
-    pub outcome: String,
-}
-
-impl Trace {
-    pub fn lookup(
-        &mut self,
-        table: impl Into<String>,
-        row: impl Into<String>,
-        value: impl Into<String>,
-    ) {
-        self.lines.push(UmpireLine::Lookup {
-            table: table.into(),
-            row: row.into(),
-            value: value.into(),
-        });
-    }
-
-    pub fn modifier(&mut self, m: &Modifier) {
-        self.lines.push(UmpireLine::Modifier {
-            reason: m.reason.clone(),
-            value: m.value,
-        });
-    }
-
-    pub fn note(&mut self, text: impl Into<String>) {
-        self.lines.push(UmpireLine::Note { text: text.into() });
-    }
-
-    /// Rolls one d6 and records it.
-    pub fn roll_d6(&mut self, dice: &mut dyn Dice, purpose: &str) -> u32 {
-        let value = dice.roll(Die::D6, purpose);
-        self.lines.push(UmpireLine::Roll {
-            purpose: purpose.to_string(),
-            die: Die::D6.label().to_string(),
-            value,
-        });
-        value
-    }
-
-    pub fn finish<T>(self, call: String, result: T) -> Called<T> {
-        Called {
-            result,
-            report: UmpireReport {
-                call,
-                lines: self.lines,
-                outcome: self.outcome,
-                result: serde_json::Value::Null,
-            },
-        }
-    }
-}
-
-/// A call the rules forbid, citing the clause: `heading` names the section,
-/// `quote` gives its words (or is empty).
-pub(super) fn forbidden(problem: &str, heading: &str, quote: &str) -> UmpireError {
-    UmpireError::Forbidden {
-        problem: problem.to_string(),
-        clause: if quote.is_empty() {
-            heading.to_string()
-        } else {
-            format!("{heading}: \"{quote}\"")
-        },
     }
 }
 
