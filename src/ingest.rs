@@ -257,7 +257,7 @@ fn handle(
         .find(|p| p.person.address.eq_ignore_ascii_case(&sender))
         .map(|p| &p.person)
         .unwrap_or(&campaign.gm);
-    let deadline = mail::local_time(person, record.deadline);
+    let deadline = crate::lifecycle::local_time(person, record.deadline);
     let named_turn = turn_from_subject(&message.subject).or(text.turn);
     if let Some(turn) = named_turn.filter(|t| *t != state.turn) {
         let reason = format!(

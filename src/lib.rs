@@ -23,6 +23,5 @@ pub mod outbound;
 pub mod report;
 pub mod resolution;
 pub mod rules;
-pub mod status;
 pub mod store;
 pub mod templates;

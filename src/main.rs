@@ -339,7 +339,7 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
                 writeln!(
                     out,
                     "{}",
-                    adjutant::status::describe(&store, &id, clock.now())?
+                    adjutant::engine::status::describe(&store, &id, clock.now())?
                 )?;
             }
         }

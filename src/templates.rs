@@ -62,7 +62,7 @@ impl Templates {
         // `{{ text | wrap }}` (or `wrap(60)`) folds a paragraph of plain
         // text at 72 columns, for the text reports.
         env.add_filter("wrap", |text: String, width: Option<usize>| {
-            crate::report::narrative::wrap(&text, width.unwrap_or(72))
+            wrap(&text, width.unwrap_or(72))
         });
         Templates { env }
     }
@@ -116,4 +116,23 @@ impl Templates {
         text.push('\n');
         Ok(text)
     }
+}
+
+/// Wraps `text` at `width` columns (counted in characters).
+pub fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = 0;
+    for word in text.split_whitespace() {
+        let len = word.chars().count();
+        if line > 0 && line + 1 + len > width {
+            out.push('\n');
+            line = 0;
+        } else if line > 0 {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(word);
+        line += len;
+    }
+    out
 }

@@ -218,8 +218,8 @@ fn a_played_campaign_exports_and_verifies() {
             > 0,
         "the umpire calls rolled dice"
     );
-    let status =
-        adjutant::status::describe(&played.store, &played.campaign.id, start()).expect("status");
+    let status = adjutant::engine::status::describe(&played.store, &played.campaign.id, start())
+        .expect("status");
     assert!(status.contains("turn 3"), "{status}");
 }
 

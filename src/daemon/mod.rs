@@ -341,7 +341,7 @@ impl Daemon {
                         "campaign": {"id": c.id, "title": c.title},
                         "side": side_name,
                         "phase": phase,
-                        "deadline": mail::local_time(p, record.deadline),
+                        "deadline": crate::lifecycle::local_time(p, record.deadline),
                         "no_orders": c.no_orders_policy,
                     }),
                 )?;

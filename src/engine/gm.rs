@@ -381,7 +381,7 @@ fn plan(
     };
     match command {
         GmCommand::Status => Ok(Ok(Plan {
-            outcome: crate::status::describe(store, campaign_id, now)?,
+            outcome: super::status::describe(store, campaign_id, now)?,
             change: GmChange::Nothing,
             announce: None,
             extra: Vec::new(),
@@ -691,7 +691,7 @@ fn announcement(
                 "orders_set_aside": set_aside,
                 "act": act,
                 "phase": phase,
-                "deadline": mail::local_time(p, deadline),
+                "deadline": crate::lifecycle::local_time(p, deadline),
                 "paused": paused,
             }),
         )

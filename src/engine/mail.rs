@@ -1,9 +1,6 @@
 //! Who the engine's mail goes to, its Message-IDs and its times; the words
 //! come from the templates (`crate::templates`).
 
-use chrono::{DateTime, Utc};
-use chrono_tz::Tz;
-
 use crate::audit::Digest32;
 use crate::campaign::{Campaign, Person};
 use crate::store::OutgoingMail;
@@ -34,17 +31,6 @@ pub fn message_id(campaign: &Campaign, purpose: &str, recipient: &str) -> String
         .map_or("adjutant.invalid", |(_, d)| d);
     let who = &Digest32::of(recipient.as_bytes()).to_hex()[..12];
     format!("<{}.{purpose}.{who}@{domain}>", campaign.id)
-}
-
-/// `when` in the person's own time zone, falling back to UTC.
-pub fn local_time(person: &Person, when: DateTime<Utc>) -> String {
-    match person.time_zone.parse::<Tz>() {
-        Ok(tz) => when
-            .with_timezone(&tz)
-            .format("%A %-d %B %Y, %H:%M %Z")
-            .to_string(),
-        Err(_) => when.format("%A %-d %B %Y, %H:%M UTC").to_string(),
-    }
 }
 
 /// One message to each person of the campaign, the body written for each.

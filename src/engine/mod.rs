@@ -10,6 +10,7 @@
 pub mod gm;
 pub mod mail;
 pub mod reports;
+pub mod status;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -133,7 +134,7 @@ pub fn init(
                 "umpire_commitment": chain.umpire_chain().commitment().to_hex(),
                 "chain_length": chain.length(),
                 "phase": phase,
-                "deadline": mail::local_time(p, deadline),
+                "deadline": crate::lifecycle::local_time(p, deadline),
             }),
         )
     })?;

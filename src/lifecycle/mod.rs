@@ -7,9 +7,20 @@ use chrono::{DateTime, Duration, NaiveTime, TimeZone, Utc};
 use chrono_tz::Tz;
 use std::collections::BTreeSet;
 
-use crate::campaign::Schedule;
+use crate::campaign::{Person, Schedule};
 use crate::rules::ruleset::PhaseKind;
 use crate::rules::{GameState, Ruleset};
+
+/// `when` in the person's own time zone, falling back to UTC.
+pub fn local_time(person: &Person, when: DateTime<Utc>) -> String {
+    match person.time_zone.parse::<Tz>() {
+        Ok(tz) => when
+            .with_timezone(&tz)
+            .format("%A %-d %B %Y, %H:%M %Z")
+            .to_string(),
+        Err(_) => when.format("%A %-d %B %Y, %H:%M UTC").to_string(),
+    }
+}
 
 /// Where "now" comes from.
 pub trait Clock {

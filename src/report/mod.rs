@@ -377,7 +377,7 @@ pub fn render(
     context["next"]["deadline"] = json!(
         input
             .deadline
-            .map(|d| crate::engine::mail::local_time(person, d))
+            .map(|d| crate::lifecycle::local_time(person, d))
     );
     context["map"]["markers"] = json!(markers_sentence(input.ruleset.markers()));
     context["map"]["grid"] = json!(match input.next.map {

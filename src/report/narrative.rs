@@ -173,25 +173,6 @@ pub fn join_names(names: &[String]) -> String {
     }
 }
 
-/// Wraps `text` at `width` columns (counted in characters).
-pub fn wrap(text: &str, width: usize) -> String {
-    let mut out = String::new();
-    let mut line = 0;
-    for word in text.split_whitespace() {
-        let len = word.chars().count();
-        if line > 0 && line + 1 + len > width {
-            out.push('\n');
-            line = 0;
-        } else if line > 0 {
-            out.push(' ');
-            line += 1;
-        }
-        out.push_str(word);
-        line += len;
-    }
-    out
-}
-
 /// The despatch for `reader`, from the states either side of the
 /// resolution and how the ruleset shows each.
 pub fn despatch(
@@ -266,7 +247,7 @@ pub fn despatch(
         }
         out.push(Sector {
             title: SECTORS[i].to_string(),
-            text: wrap(&list.join(" "), 72),
+            text: crate::templates::wrap(&list.join(" "), 72),
             sentences: list,
         });
     }
@@ -308,7 +289,7 @@ mod tests {
 
     #[test]
     fn wrapping_keeps_words_whole() {
-        assert_eq!(wrap("aaa bbb ccc", 7), "aaa bbb\nccc");
-        assert_eq!(wrap("Jäger Jäger", 5), "Jäger\nJäger");
+        assert_eq!(crate::templates::wrap("aaa bbb ccc", 7), "aaa bbb\nccc");
+        assert_eq!(crate::templates::wrap("Jäger Jäger", 5), "Jäger\nJäger");
     }
 }

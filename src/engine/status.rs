@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use std::fmt::Write;
 
-use crate::engine::{self, EngineError};
+use super::{self as engine, EngineError};
 use crate::lifecycle;
 use crate::resolution;
 use crate::rules::ruleset_for;
