@@ -1,0 +1,753 @@
+//! The movement phase: "moves all desired units, including making charge
+//! moves. The passive side may make evade moves with eligible units in
+//! response to charges."
+//!
+//! Orders are carried out in the order of their lines. Each unit has its
+//! allowance for the turn, fixed at the start of the phase (half speed out of
+//! command), and every move, wheel and maneuver spends part of it at the
+//! rate the rules give. A move that would break a rule on the way (blocked
+//! by a unit, into a zone of control, into impassable ground, off the
+//! table) is not made: the unit stays where it was and the event says why.
+//!
+//! Here: the Movement Table's rates, the phase and the order each order is
+//! carried out in, and straight moves. Beside it: `allowed` (what the rules
+//! forbid, checked when an order is given), `path` (the ground and the cost
+//! of a path of steps), `maneuver` (formation and facing changes), `free`
+//! (free moves to a spot, gunners), `generals`, and `voluntary` (the
+//! optional Voluntary Retreat).
+
+mod allowed;
+mod free;
+mod generals;
+mod maneuver;
+mod path;
+mod voluntary;
+
+pub use allowed::*;
+use free::*;
+use generals::*;
+pub use maneuver::*;
+pub use path::*;
+use voluntary::*;
+
+use super::super::orders::{Facing, Formation, Place, Side, StcOrder, Step as OrderStep, UnitId};
+use super::deployment::ZONE_OF_CONTROL;
+use super::field::{Field, touches};
+use super::fighting::{nation_of, steady};
+use super::validate::Refusal;
+use super::{Moved, SideOrders, TurnRecord};
+use crate::audit::dice::{Dice, Die};
+use crate::geometry::bounds;
+use crate::geometry::{
+    self, FacingChange, Flank, Rect, Step, bearing, direction_away, distance, path_hits,
+    segments_intersect,
+};
+use crate::geometry::{Hundredths, Point};
+use crate::rules::board::{Location, TerrainShape};
+use crate::rules::ruleset::Event;
+use crate::rules::sound_the_charge::basing;
+use crate::rules::sound_the_charge::state::TroopType;
+use crate::rules::sound_the_charge::state::{State, Unit};
+use crate::rules::sound_the_charge::tables::Arm;
+use crate::rules::sound_the_charge::tables::{Grade, Nation};
+
+/// Generals: "Generals move freely at 18" per turn."
+pub const GENERAL_MOVE: Hundredths = 1800;
+/// Skirmish Movement: skirmishers "move at line rate (4 inches per turn)";
+/// Artillery Movement: "Gunners move like skirmishers when away from their
+/// guns."
+pub const GUNNER_MOVE: Hundredths = 400;
+/// Generals: a lone general contacted "may be moved up to nine inches out of
+/// harm's way".
+pub const GENERAL_ESCAPE: Hundredths = 900;
+/// Pinning (optional): "within 4 inches of any enemy unit".
+pub const PINNING_RANGE: Hundredths = 400;
+/// Evading: "may evade no more than eight inches".
+pub const EVADE_MOST: Hundredths = 800;
+/// Voluntary Retreat: "up to 18" long", ending "at least four inches from
+/// the nearest enemy unit".
+pub const VOLUNTARY_RETREAT_MOST: Hundredths = 1800;
+pub const VOLUNTARY_RETREAT_CLEAR: Hundredths = 400;
+
+pub const MOVEMENT: &str = "Movement";
+pub const MOVEMENT_TABLE: &str = "Movement Table";
+pub const MANEUVERS: &str = "Maneuvers";
+pub const FORMATIONS: &str = "Formations";
+pub const ZONES: &str = "Movement, Zones of Control";
+pub const INTERPENETRATION: &str = "Movement, Interpenetration";
+pub const ARTILLERY_MOVEMENT: &str = "Movement, Artillery Movement";
+pub const SKIRMISH_MOVEMENT: &str = "Movement, Skirmish Movement";
+
+/// The rates of the Movement Table for one unit, in hundredths of an inch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rates {
+    pub line: Hundredths,
+    pub column: Hundredths,
+    /// The charge bonus; `None` where the table says "NA" or leaves it empty.
+    pub charge: Option<Hundredths>,
+}
+
+/// The farthest any unit of the Movement Table may charge: light cavalry
+/// in column, 10" and a 4" bonus. Searches for enemies able to charge look
+/// no farther (a test checks it against the table).
+pub const LONGEST_CHARGE: Hundredths = 1400;
+
+/// Movement Table, with the national modifiers that change it: "Austrian
+/// horse guns move 10" per turn when limbered" and "Russian foot guns move
+/// two inches slower than normal".
+pub fn rates(troop_type: TroopType, nation: Option<Nation>) -> Option<Rates> {
+    use TroopType as T;
+    let r = |line, column, charge| Rates {
+        line,
+        column,
+        charge,
+    };
+    let base = match troop_type {
+        T::LineInfantry | T::LightInfantry => r(400, 600, Some(200)),
+        T::HeavyCavalry | T::MediumCavalry => r(600, 800, Some(400)),
+        T::LightCavalry => r(800, 1000, Some(400)),
+        T::HorseGuns => r(400, 1400, None),
+        T::LightGuns => r(400, 600, None),
+        T::FieldGuns => r(300, 600, None),
+        T::HeavyGuns => r(200, 400, None),
+    };
+    Some(match (troop_type, nation) {
+        (T::HorseGuns, Some(Nation::Austria)) => Rates {
+            column: 1000,
+            ..base
+        },
+        (T::LightGuns | T::FieldGuns | T::HeavyGuns, Some(Nation::Russia)) => Rates {
+            line: (base.line - 200).max(0),
+            column: (base.column - 200).max(0),
+            ..base
+        },
+        _ => base,
+    })
+}
+
+/// Whether a formation moves at the column rate ("limbered guns move at
+/// column rate") or the line rate ("Manhandled guns move at line rate";
+/// skirmishers "move at line rate"; Austria: battalion-masse "moves at line
+/// speed due to crowding of the ranks").
+fn moves_at_column_rate(formation: Formation) -> bool {
+    matches!(formation, Formation::Column | Formation::Limbered)
+}
+
+/// Formations the rules let a unit stand in but not move in: "Squares may not
+/// move"; an "L" or "U" "may not move until it does another formation change
+/// into a straight line or a proper column".
+fn may_not_move(formation: Formation) -> Option<(&'static str, &'static str)> {
+    match formation {
+        Formation::Square => Some(("squares may not move", MOVEMENT)),
+        Formation::LLeft | Formation::LRight | Formation::U => Some((
+            "a unit in an \"L\" or \"U\" may not move until it forms a straight line or a proper column",
+            FORMATIONS,
+        )),
+        _ => None,
+    }
+}
+
+/// Per-unit bookkeeping of the movement phase.
+pub struct Mover {
+    /// The allowance for the turn, fixed at the start of the phase.
+    pub allowance: Hundredths,
+    pub used: Hundredths,
+    pub maneuvered: bool,
+    pub moved: bool,
+    pub forward: Hundredths,
+    pub in_command: bool,
+}
+
+/// The phase in progress: the state being changed, a field kept in step
+/// with it, and what each unit has used.
+pub struct Phase<'s, 'e> {
+    pub state: &'s mut State,
+    pub field: Field<'s>,
+    pub movers: Vec<Mover>,
+    pub record: &'e mut TurnRecord,
+    pub events: &'e mut Vec<Event>,
+}
+
+impl Phase<'_, '_> {
+    pub fn event(&mut self, kind: &str, units: &[&str], text: String) {
+        self.events.push(Event {
+            kind: kind.to_string(),
+            units: units.iter().map(|u| u.to_string()).collect(),
+            text,
+        });
+    }
+
+    pub fn name(&self, i: usize) -> String {
+        self.state.units[i].name.clone()
+    }
+
+    pub fn id(&self, i: usize) -> String {
+        self.state.units[i].id.clone()
+    }
+
+    /// Puts unit `i` at `rect` (position and facing) in the state and the
+    /// field.
+    pub fn place(&mut self, i: usize, rect: Rect) {
+        let u = &mut self.state.units[i];
+        u.location = Location::Table {
+            x: rect.front_centre.x,
+            y: rect.front_centre.y,
+        };
+        u.facing = rect.facing;
+        let r = basing::footprint(u);
+        self.field.set_rect(i, r);
+    }
+
+    /// Refuses an order in resolution with an event.
+    pub fn impossible(&mut self, i: usize, what: &str, reason: &str) {
+        let (id, name) = (self.id(i), self.name(i));
+        self.event(
+            "order-impossible",
+            &[&id],
+            format!("{name} cannot {what}: {reason}."),
+        );
+    }
+
+    /// Enemies near the box `area` that friends of `side` are engaged with
+    /// or charging this turn, which a move there may pass within 1" of.
+    pub fn bypassable(&self, side: &str, area: (i64, i64, i64, i64)) -> Vec<usize> {
+        let mut out: Vec<usize> = self
+            .field
+            .enemies_near(side, area, ZONE_OF_CONTROL)
+            .into_iter()
+            .filter(|&j| {
+                self.field
+                    .in_contact(j)
+                    .iter()
+                    .any(|&f| self.state.units[f].side == side)
+            })
+            .collect();
+        for c in &self.record.charges {
+            for t in &c.targets {
+                if let Some(j) = self.field.index(t) {
+                    out.push(j);
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Separates unit `i` from friends it ended among: "If two units end
+    /// movement intermixed, move one unit slightly apart from the other and
+    /// mark both units disordered." The mover steps back along its facing
+    /// until it is clear (STC-44).
+    pub fn settle(&mut self, i: usize) {
+        let Some(rect) = self.field.rect(i) else {
+            return;
+        };
+        let side = self.state.units[i].side.clone();
+        let hit = self.field.overlapping(&rect, &[i]);
+        let friends: Vec<usize> = hit
+            .iter()
+            .copied()
+            .filter(|&j| self.state.units[j].side == side)
+            .collect();
+        if friends.is_empty() {
+            return;
+        }
+        let mut back = 10;
+        let mut placed = None;
+        while back <= 2400 {
+            let r = geometry::backstep(&rect, back);
+            if self.field.overlapping(&r, &[i]).is_empty()
+                && self
+                    .field
+                    .table()
+                    .is_none_or(|(w, d)| r.is_inside_table(w, d))
+            {
+                placed = Some(r);
+                break;
+            }
+            back += 10;
+        }
+        if let Some(r) = placed {
+            self.place(i, r);
+        }
+        let names: Vec<String> = friends.iter().map(|&j| self.name(j)).collect();
+        self.state.units[i].rules.disordered = true;
+        for &j in &friends {
+            self.state.units[j].rules.disordered = true;
+        }
+        let (id, name) = (self.id(i), self.name(i));
+        let mut units = vec![id];
+        units.extend(friends.iter().map(|&j| self.id(j)));
+        let refs: Vec<&str> = units.iter().map(String::as_str).collect();
+        self.event(
+            "intermixed",
+            &refs,
+            format!(
+                "{name} ended its move intermixed with {}; it is moved apart and both are disordered.",
+                names.join(" and ")
+            ),
+        );
+    }
+
+    fn remaining(&self, i: usize) -> Hundredths {
+        (self.movers[i].allowance - self.movers[i].used).max(0)
+    }
+}
+
+/// Moves the active side's units by their orders, in line order, with the
+/// passive side's evades in answer to charges; then lone generals
+/// contacted by the enemy.
+pub fn phase(
+    state: &mut State,
+    active: &SideOrders,
+    passive: &[SideOrders],
+    record: &mut TurnRecord,
+    dice: &mut dyn Dice,
+    events: &mut Vec<Event>,
+) {
+    let snapshot = state.clone();
+    let field = Field::new(&snapshot);
+    // "A unit that begins the movement phase outside of CR moves at half
+    // speed that phase."
+    let movers: Vec<Mover> = (0..snapshot.units.len())
+        .map(|i| {
+            let u = &snapshot.units[i];
+            let in_command = field.in_command(i);
+            let base = allowance(&snapshot, &field, i);
+            Mover {
+                allowance: if in_command { base } else { base / 2 },
+                used: 0,
+                maneuvered: false,
+                moved: false,
+                forward: 0,
+                in_command: in_command || u.eliminated.is_some(),
+            }
+        })
+        .collect();
+    // The field must outlive the borrow of `state`: rebuild it on a copy
+    // that the phase keeps in step by `place`.
+    let mut owned = snapshot.clone();
+    let mut p = Phase {
+        state: &mut owned,
+        field: Field::new(&snapshot),
+        movers,
+        record,
+        events,
+    };
+    for given in &active.orders {
+        carry_out(&mut p, given.line, &given.order, passive, dice);
+    }
+    generals_contacted(&mut p, dice);
+    // What the active side's units did, for the rules that look back to "its
+    // most-recent active turn".
+    let side = active.side.clone();
+    for i in 0..p.state.units.len() {
+        if p.state.units[i].side != side {
+            continue;
+        }
+        let m = &p.movers[i];
+        let (forward, allowance, moved) = (m.forward, m.allowance, m.moved || m.maneuvered);
+        // A unit that only changed formation or facing moved no distance
+        // (ruling STC-74: guns may unlimber and fire), though the change
+        // used part of its allowance.
+        let used = if m.moved { m.used } else { 0 };
+        let u = &mut p.state.units[i];
+        u.rules.status.last_advance = forward;
+        u.rules.status.advanced_full_speed = forward > 0 && forward >= allowance;
+        if moved {
+            p.record.moved.insert(
+                u.id.clone(),
+                Moved {
+                    distance: used,
+                    allowance,
+                },
+            );
+        }
+    }
+    *state = owned;
+}
+
+/// The allowance of unit `i` for the turn at full speed, before command.
+fn allowance(state: &State, field: &Field, i: usize) -> Hundredths {
+    let u = &state.units[i];
+    let Some(r) = rates(u.rules.troop_type, nation_of(state, &u.side)) else {
+        return 0;
+    };
+    if u.rules.formation == Formation::Skirmish && !u.rules.status.screening.is_empty() {
+        // "you may advance the screen at column speed if it is screening a
+        // series of advancing columns, and no part of the screen is more
+        // than two inches from the columns".
+        let own = field.rect(i);
+        let all_columns = u.rules.status.screening.iter().all(|s| {
+            field.index(s).is_some_and(|j| {
+                state.units[j].rules.formation == Formation::Column
+                    && match (own, field.rect(j)) {
+                        (Some(a), Some(b)) => geometry::rect_is_within(&a, &b, 200),
+                        _ => false,
+                    }
+            })
+        });
+        if all_columns {
+            return r.column;
+        }
+    }
+    // Regimental Guns: the gun "must be in contact with it at all times"
+    // and "moves at manhandled (line) speed", so the battalion keeps to it.
+    if moves_at_column_rate(u.rules.formation) && !super::fighting::regimental_gun(state, i) {
+        r.column
+    } else {
+        r.line
+    }
+}
+
+fn carry_out(
+    p: &mut Phase,
+    line: usize,
+    order: &StcOrder,
+    passive: &[SideOrders],
+    dice: &mut dyn Dice,
+) {
+    let id = order.unit().as_str();
+    if let Some(g) = p.state.generals.iter().position(|g| g.id == id) {
+        general_order(p, g, order);
+        return;
+    }
+    let Some(i) = p.field.index(id) else {
+        return;
+    };
+    if p.state.units[i].eliminated.is_some() {
+        return;
+    }
+    if p.record.reforming.contains(id)
+        && (moves(order) || matches!(order, StcOrder::Form { .. } | StcOrder::Face { .. }))
+    {
+        p.impossible(
+            i,
+            "move",
+            "it stands this turn to reform (Steadiness and Disorder)",
+        );
+        return;
+    }
+    let _ = line;
+    match order {
+        StcOrder::Hold { .. } => {
+            let (id, name) = (p.id(i), p.name(i));
+            p.event("hold", &[&id], format!("{name} stands fast."));
+        }
+        StcOrder::Move {
+            road,
+            steps,
+            through,
+            ..
+        } => {
+            let steps: Vec<Step> = steps.iter().map(kernel_step).collect();
+            if super::boats::in_boats(&p.state.units[i]) {
+                super::boats::row(p, i, &steps);
+                return;
+            }
+            let through: Vec<usize> = through
+                .iter()
+                .filter_map(|t| p.field.index(t.as_str()))
+                .collect();
+            move_unit(p, i, &steps, &through, *road, "move");
+        }
+        StcOrder::Form {
+            formation, facing, ..
+        } => maneuver(p, i, Some(*formation), *facing),
+        StcOrder::Face { facing, .. } => maneuver(p, i, None, Some(*facing)),
+        StcOrder::Manhandle { to, toward, .. } | StcOrder::MoveTo { to, toward, .. } => {
+            free_move(p, i, to, toward.as_ref());
+        }
+        StcOrder::LeaveGuns { to, .. } => leave_guns(p, i, to.as_ref()),
+        StcOrder::ManGuns { .. } => man_guns(p, i),
+        StcOrder::Charge {
+            target,
+            approach,
+            through,
+            ..
+        } => {
+            let through: Vec<usize> = through
+                .iter()
+                .filter_map(|t| p.field.index(t.as_str()))
+                .collect();
+            if let Some(t) = p.field.index(target.as_str()) {
+                super::charge::charge(p, i, t, *approach, &through, passive, dice);
+            }
+        }
+        StcOrder::Reinforce { friend, .. } => {
+            if let Some(f) = p.field.index(friend.as_str()) {
+                super::charge::reinforce(p, i, f);
+            }
+        }
+        StcOrder::Retreat { distance, .. } => voluntary_retreat(p, i, *distance),
+        StcOrder::SkirmishersOut { .. } => {
+            p.state.units[i].rules.status.skirmishers_out = true;
+            let (id, name) = (p.id(i), p.name(i));
+            p.event(
+                "skirmishers-out",
+                &[&id],
+                format!("{name} sends out its skirmishers."),
+            );
+        }
+        StcOrder::SkirmishersIn { .. } => {
+            p.state.units[i].rules.status.skirmishers_out = false;
+            let (id, name) = (p.id(i), p.name(i));
+            p.event(
+                "skirmishers-in",
+                &[&id],
+                format!("{name} calls in its skirmishers."),
+            );
+        }
+        StcOrder::Screen { screened, .. } => {
+            p.state.units[i].rules.status.screening =
+                screened.iter().map(|s| s.as_str().to_string()).collect();
+            // A screen formed before it moves advances at the columns' rate.
+            if !p.movers[i].moved {
+                let full = allowance(p.state, &p.field, i);
+                p.movers[i].allowance = if p.movers[i].in_command {
+                    full
+                } else {
+                    full / 2
+                };
+            }
+            let (id, name) = (p.id(i), p.name(i));
+            p.event(
+                "screen",
+                &[&id],
+                format!(
+                    "{name} screens {}.",
+                    screened
+                        .iter()
+                        .map(|s| s.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                ),
+            );
+        }
+        StcOrder::Reform { .. } => {
+            p.record.reforming.insert(p.id(i));
+        }
+        StcOrder::Embark { boat, .. } => super::boats::embark(p, i, boat.as_str()),
+        StcOrder::Disembark { .. } => super::boats::disembark(p, i),
+        // Shooting is the next phase's; evades answer charges; generals'
+        // orders are handled above.
+        StcOrder::Shoot { .. }
+        | StcOrder::Evade { .. }
+        | StcOrder::Attach { .. }
+        | StcOrder::Detach { .. } => {}
+    }
+}
+
+/// Moves unit `i` along `steps`.
+pub fn move_unit(
+    p: &mut Phase,
+    i: usize,
+    steps: &[Step],
+    through: &[usize],
+    road: bool,
+    what: &str,
+) {
+    let Some(start) = p.field.rect(i) else {
+        return;
+    };
+    if p.movers[i].moved {
+        p.impossible(i, what, "it has already moved this turn");
+        return;
+    }
+    let u = p.state.units[i].clone();
+    if let Some((why, clause)) = may_not_move(u.rules.formation) {
+        p.impossible(i, what, &format!("{why} ({clause})"));
+        return;
+    }
+    if u.rules.troop_type.arm() == Arm::Artillery && u.rules.formation == Formation::Unlimbered {
+        p.impossible(
+            i,
+            what,
+            &format!("unlimbered guns are manhandled (`manhandle to x,y`) or limbered first ({ARTILLERY_MOVEMENT})"),
+        );
+        return;
+    }
+    let free = u.rules.formation == Formation::Skirmish;
+    let bypass = p.bypassable(&u.side, swept_box(&start, steps));
+    let rules = PathRules {
+        through,
+        exempt: &[],
+        road,
+        free,
+        bypass: &bypass,
+    };
+    let plan = match plan_path(&p.field, &u, i, &start, steps, &rules) {
+        Ok(plan) => plan,
+        Err(b) => {
+            // A move longer than the unit can go is that first, whatever
+            // stands in its way further on.
+            let left = p.remaining(i) * if road { 2 } else { 1 };
+            let least = least_cost(&u, &start, steps, free);
+            if least > left {
+                p.impossible(
+                    i,
+                    what,
+                    &format!(
+                        "the move costs at least {} of movement and only {} is left ({MOVEMENT_TABLE})",
+                        inches(least),
+                        inches(left)
+                    ),
+                );
+            } else {
+                p.impossible(i, what, &b.reason);
+            }
+            return;
+        }
+    };
+    let close_order_passed: Vec<usize> = plan
+        .passed
+        .iter()
+        .copied()
+        .filter(|&j| p.state.units[j].rules.formation != Formation::Skirmish)
+        .collect();
+    // "Close-order troops may move or charge through a friendly unit at
+    // half speed." (STC-45: the whole move is at half speed.)
+    let through_factor = if close_order_passed.is_empty() || free {
+        1
+    } else {
+        2
+    };
+    let mut allowance = p.remaining(i);
+    if road {
+        // "A column or limbered battery spending its entire turn on a road
+        // moves at 2X speed".
+        if p.movers[i].used > 0 {
+            p.impossible(
+                i,
+                what,
+                "a road move must spend the entire turn on the road (Terrain Suggestions, Roads)",
+            );
+            return;
+        }
+        allowance *= 2;
+    }
+    let mut cost = plan.cost * through_factor;
+    // Towns: "It costs half a move to emerge from a block (unless
+    // retreating)".
+    let in_town = |r: &Rect| p.field.is_on(r, "town-block") || p.field.is_on(r, "chateau");
+    if in_town(&start) && !in_town(&plan.end) {
+        cost += p.movers[i].allowance / 2;
+    }
+    if let Some(why) = super::town::over_capacity(&p.field, i, &plan.end) {
+        p.impossible(i, what, &why);
+        return;
+    }
+    // Fieldworks: "It costs a full move to cross a line of fieldworks": the
+    // crossing must be the unit's whole move this turn.
+    if plan.crosses_works {
+        if p.movers[i].used > 0 {
+            p.impossible(
+                i,
+                what,
+                "crossing a line of fieldworks takes a full move (Terrain Suggestions, Fieldworks)",
+            );
+            return;
+        }
+        cost = cost.max(p.movers[i].allowance);
+    }
+    if cost > allowance {
+        p.impossible(
+            i,
+            what,
+            &format!(
+                "the move costs {} of movement and only {} is left ({MOVEMENT_TABLE})",
+                inches(cost),
+                inches(allowance)
+            ),
+        );
+        return;
+    }
+    for &j in &close_order_passed {
+        if p.movers[j].moved || p.movers[j].maneuvered {
+            let name = p.name(j);
+            p.impossible(
+                i,
+                what,
+                &format!("{name} has moved this turn; \"the other unit must stand still while you move through it\" ({INTERPENETRATION})"),
+            );
+            return;
+        }
+    }
+    p.movers[i].used += if road { p.movers[i].allowance } else { cost };
+    p.movers[i].moved = true;
+    p.movers[i].forward += plan.forward;
+    p.place(i, plan.end);
+    if plan.disorders && !p.state.units[i].rules.disordered {
+        p.state.units[i].rules.disordered = true;
+        let (id, name) = (p.id(i), p.name(i));
+        p.event(
+            "disordered",
+            &[&id],
+            format!("{name} is disordered by the ground it crossed (Steadiness and Disorder, 1)."),
+        );
+    }
+    let (id, name) = (p.id(i), p.name(i));
+    let end = plan.end.front_centre;
+    p.event(
+        "move",
+        &[&id],
+        format!(
+            "{name} moves to {},{} facing {}.",
+            coord(end.x),
+            coord(end.y),
+            plan.end.facing
+        ),
+    );
+    p.settle(i);
+}
+
+/// A coordinate in inches, without the mark: `36`, `12.5`.
+pub fn coord(h: Hundredths) -> String {
+    crate::rules::words::inches(h)
+}
+
+/// Hundredths of an inch as inches with the inch mark: `4"`, `2.5"`.
+pub fn inches(h: Hundredths) -> String {
+    format!("{}\"", crate::rules::words::inches(h))
+}
+
+/// Whether unit `i` is in contact with `j`.
+pub fn in_contact(field: &Field, i: usize, j: usize) -> bool {
+    match (field.rect(i), field.rect(j)) {
+        (Some(a), Some(b)) => touches(&a, &b),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_troop_type_charges_farther_than_the_longest_charge() {
+        let troops = [
+            "line-infantry",
+            "light-infantry",
+            "heavy-cavalry",
+            "medium-cavalry",
+            "light-cavalry",
+            "horse-guns",
+            "light-guns",
+            "field-guns",
+            "heavy-guns",
+        ];
+        let nations = [
+            None,
+            Some(Nation::Austria),
+            Some(Nation::Russia),
+            Some(Nation::France),
+        ];
+        let longest = troops
+            .iter()
+            .filter_map(|t| TroopType::from_word(t))
+            .flat_map(|t| nations.iter().filter_map(move |n| rates(t, *n)))
+            .filter_map(|r| r.charge.map(|bonus| r.line.max(r.column) + bonus))
+            .max();
+        assert_eq!(longest, Some(LONGEST_CHARGE));
+    }
+}
