@@ -206,17 +206,87 @@ pub fn charge(
     dice: &mut dyn Dice,
 ) {
     let what = "charge";
+    let Some((start, target)) = may_charge_now(p, i, t) else {
+        return;
+    };
+    if !launched(p, i, t, dice) {
+        return;
+    }
+    let (normal, bonus) = charge_allowance(p, i, through);
+    let plan = match approach {
+        Approach::Straight => straight(p, i, &start, &target, normal + bonus),
+        _ => wheel_or_oblique(p, i, &start, &target, normal, approach),
+    };
+    let Some(plan) = plan else {
+        // The target cannot be reached. A straight charge still runs its
+        // full distance, bonus and all, and is then disordered (Steadiness
+        // and Disorder, 5: "If it uses its charge bonus movement but fails
+        // to contact the enemy"); a wheel or oblique charge is not made.
+        if approach == Approach::Straight && bonus > 0 {
+            let tname = p.name(t);
+            short_charge(p, i, &start, normal + bonus, through, &tname);
+        } else {
+            let tname = p.name(t);
+            p.impossible(
+                i,
+                what,
+                &format!("{tname} cannot be reached this way within its allowance of {} ({MOVEMENT_TABLE})", inches(normal)),
+            );
+        }
+        return;
+    };
+    if !way_is_clear(p, i, t, &start, &plan, through) {
+        return;
+    }
+    let bonus_used = plan.cost > normal;
+    if target_evades(p, i, t, &plan, through, passive) {
+        // "The unit charging at the skirmishers may either halt at the
+        // point of evasion or continue their charge into some other unit
+        // in the line of their charge." It halts (STC-49).
+        let (id, tid, name) = (p.id(i), p.id(t), p.name(i));
+        p.record.charges.push(ChargeMade {
+            attacker: id.clone(),
+            targets: Vec::new(),
+            contacted: false,
+            bonus_used,
+            from: start,
+        });
+        p.event(
+            "charge-halts",
+            &[&id, &tid],
+            format!("{name} halts at the point of evasion."),
+        );
+        return;
+    }
+    finish_move(p, i, &plan, through);
+    let targets = targets_in_reach(p, i, t, &plan.end);
+    tell_contact(p, i, t, approach, bonus_used, &targets);
+    contact_disorder(p, i, &targets);
+    terrain_disorder(p, i, &start, &plan.end, &target);
+    p.record.charges.push(ChargeMade {
+        attacker: p.id(i),
+        targets,
+        contacted: true,
+        bonus_used,
+        from: start,
+    });
+}
+
+/// The charger's footprint and its target's, if the charge may be made at
+/// all: both on the table, the charger fresh this turn and in a formation
+/// that moves.
+fn may_charge_now(p: &mut Phase, i: usize, t: usize) -> Option<(Rect, Rect)> {
+    let what = "charge";
     let (Some(start), Some(target)) = (p.field.rect(i), p.field.rect(t)) else {
         p.impossible(i, what, "the target is no longer on the table");
-        return;
+        return None;
     };
     if p.movers[i].moved || p.movers[i].used > 0 {
         p.impossible(i, what, "it has already moved or maneuvered this turn");
-        return;
+        return None;
     }
-    let u = p.state.units[i].clone();
     if matches!(
-        u.rules.formation,
+        p.state.units[i].rules.formation,
         Formation::Square | Formation::LLeft | Formation::LRight | Formation::U
     ) {
         p.impossible(
@@ -224,28 +294,40 @@ pub fn charge(
             what,
             "the unit may not move in its formation (Movement; Formations)",
         );
-        return;
+        return None;
     }
-    let tu = p.state.units[t].clone();
-    let (id, name) = (p.id(i), p.name(i));
-    let (tid, tname) = (p.id(t), p.name(t));
+    Some((start, target))
+}
+
+/// Spain, Naples: "A Spanish cavalry unit must roll a 3-6 on one die in
+/// order to launch a charge." Every other charge is launched.
+fn launched(p: &mut Phase, i: usize, t: usize, dice: &mut dyn Dice) -> bool {
+    let u = &p.state.units[i];
     let cavalry = u.rules.troop_type.arm() == Arm::Cavalry;
-    // Spain, Naples: "A Spanish cavalry unit must roll a 3-6 on one die in
-    // order to launch a charge."
-    if cavalry && nation_of(p.state, &u.side) == Some(Nation::Spain) {
-        let roll = dice.roll(
-            Die::D6,
-            &format!("Spanish cavalry launches a charge: {name}"),
-        );
-        if roll < 3 {
-            p.event(
-                "charge-not-launched",
-                &[&id],
-                format!("{name} rolls {roll} and does not launch its charge at {tname} (National Modifiers, Spain, Naples: 3-6 needed)."),
-            );
-            return;
-        }
+    if !(cavalry && nation_of(p.state, &u.side) == Some(Nation::Spain)) {
+        return true;
     }
+    let (id, name, tname) = (p.id(i), p.name(i), p.name(t));
+    let roll = dice.roll(
+        Die::D6,
+        &format!("Spanish cavalry launches a charge: {name}"),
+    );
+    if roll < 3 {
+        p.event(
+            "charge-not-launched",
+            &[&id],
+            format!("{name} rolls {roll} and does not launch its charge at {tname} (National Modifiers, Spain, Naples: 3-6 needed)."),
+        );
+        return false;
+    }
+    true
+}
+
+/// How far the charger may go: what is left of its allowance, and its
+/// charge bonus (none when blown, half out of command, none and half speed
+/// through close-order friends).
+fn charge_allowance(p: &Phase, i: usize, through: &[usize]) -> (Hundredths, Hundredths) {
+    let u = &p.state.units[i];
     let normal = (p.movers[i].allowance - p.movers[i].used).max(0);
     let rates = rates(u.rules.troop_type, nation_of(p.state, &u.side));
     let blown = super::fighting::option(p.state, "blown-cavalry") && u.rules.status.blown;
@@ -261,70 +343,77 @@ pub fn charge(
     }
     // Charging, rule 2: charge bonus "may not be used to interpenetrate
     // friendly units (except skirmishers)"; Interpenetration: "at half speed".
-    let through_close: Vec<usize> = through
+    let through_close = through
         .iter()
-        .copied()
-        .filter(|&j| p.state.units[j].rules.formation != Formation::Skirmish)
-        .collect();
-    let (normal, bonus) = if through_close.is_empty() {
-        (normal, bonus)
-    } else {
+        .any(|&j| p.state.units[j].rules.formation != Formation::Skirmish);
+    if through_close {
         (normal / 2, 0)
-    };
-    let plan = match approach {
-        Approach::Straight => straight(p, i, &start, &target, normal + bonus),
-        _ => wheel_or_oblique(p, i, &start, &target, normal, approach),
-    };
-    let Some(plan) = plan else {
-        // The target cannot be reached. A straight charge still runs its
-        // full distance, bonus and all, and is then disordered (Steadiness
-        // and Disorder, 5: "If it uses its charge bonus movement but fails
-        // to contact the enemy"); a wheel or oblique charge is not made.
-        if approach == Approach::Straight && bonus > 0 {
-            short_charge(p, i, &start, normal + bonus, through, &tname);
-        } else {
-            p.impossible(
-                i,
-                what,
-                &format!("{tname} cannot be reached this way within its allowance of {} ({MOVEMENT_TABLE})", inches(normal)),
-            );
-        }
-        return;
-    };
-    // Units in the way.
-    for j in in_the_way(p, i, &start, &plan.steps, t) {
+    } else {
+        (normal, bonus)
+    }
+}
+
+/// Whether the charge's path is clear: no enemy in the way, friends only
+/// as the charge names them and only standing still, and ground the
+/// charger may enter at the end.
+fn way_is_clear(
+    p: &mut Phase,
+    i: usize,
+    t: usize,
+    start: &Rect,
+    plan: &Approached,
+    through: &[usize],
+) -> bool {
+    let what = "charge";
+    let side = p.state.units[i].side.clone();
+    for j in in_the_way(p, i, start, &plan.steps, t) {
         let other = &p.state.units[j];
-        if other.side != u.side {
-            p.impossible(
-                i,
-                what,
-                &format!("the enemy {} stands in the way", other.name),
-            );
-            return;
+        if other.side != side {
+            let why = format!("the enemy {} stands in the way", other.name);
+            p.impossible(i, what, &why);
+            return false;
         }
         if other.rules.formation != Formation::Skirmish && !through.contains(&j) {
-            p.impossible(
-                i,
-                what,
-                &format!("{} stands in the way; name it with `through` to charge through it at half speed", other.name),
+            let why = format!(
+                "{} stands in the way; name it with `through` to charge through it at half speed",
+                other.name
             );
-            return;
+            p.impossible(i, what, &why);
+            return false;
         }
         if (p.movers[j].moved || p.movers[j].maneuvered)
             && other.rules.formation != Formation::Skirmish
         {
-            p.impossible(i, what, &format!("{} has moved this turn; \"the other unit must stand still while you move through it\"", other.name));
-            return;
+            let why = format!(
+                "{} has moved this turn; \"the other unit must stand still while you move through it\"",
+                other.name
+            );
+            p.impossible(i, what, &why);
+            return false;
         }
     }
     // Ground that stops the charger.
-    for r in [plan.end] {
-        if let Err(b) = ground(&p.field, &u, &r) {
-            p.impossible(i, what, &b.reason);
-            return;
-        }
+    let u = p.state.units[i].clone();
+    if let Err(b) = ground(&p.field, &u, &plan.end) {
+        p.impossible(i, what, &b.reason);
+        return false;
     }
-    let bonus_used = plan.cost > normal;
+    true
+}
+
+/// The target's answer to the charge: its organic skirmishers rejoin it,
+/// and a standing order to evade is carried out. Whether skirmishers got
+/// away, so that the charger halts at the point of evasion (having moved
+/// there).
+fn target_evades(
+    p: &mut Phase,
+    i: usize,
+    t: usize,
+    plan: &Approached,
+    through: &[usize],
+    passive: &[SideOrders],
+) -> bool {
+    let (tid, tname) = (p.id(t), p.name(t));
     // Organic skirmishers rejoin: "If the enemy charges either the screen or
     // the parent, the skirmishers automatically rejoin the parent unit."
     if p.state.units[t].rules.status.skirmishers_out {
@@ -343,53 +432,54 @@ pub fn charge(
             StcOrder::Evade { unit, into } if unit.as_str() == tid => Some(into.clone()),
             _ => None,
         });
-    if let Some(into) = evade {
-        let guns = tu.rules.troop_type.arm() == Arm::Artillery;
-        if guns {
-            gunners_evade(
-                p,
-                t,
-                &plan.end,
-                into.as_ref().and_then(|s| p.field.index(s.as_str())),
-            );
-        } else if skirmishers_evade(p, t, &plan.end) {
-            // "The unit charging at the skirmishers may either halt at the
-            // point of evasion or continue their charge into some other unit
-            // in the line of their charge." It halts (STC-49).
-            finish_move(p, i, &plan, through);
-            p.record.charges.push(ChargeMade {
-                attacker: id.clone(),
-                targets: Vec::new(),
-                contacted: false,
-                bonus_used,
-                from: start,
-            });
-            p.event(
-                "charge-halts",
-                &[&id, &tid],
-                format!("{name} halts at the point of evasion."),
-            );
-            return;
-        }
+    let Some(into) = evade else {
+        return false;
+    };
+    if p.state.units[t].rules.troop_type.arm() == Arm::Artillery {
+        let square = into.as_ref().and_then(|s| p.field.index(s.as_str()));
+        gunners_evade(p, t, &plan.end, square);
+        return false;
     }
-    finish_move(p, i, &plan, through);
-    let mut targets = vec![tid.clone()];
-    // Zones of Control: "If a unit charges to contact with one target, and
-    // also winds up within one inch of other unengaged enemies, it must also
-    // count as attacking those other units."
-    let end = plan.end;
+    if skirmishers_evade(p, t, &plan.end) {
+        finish_move(p, i, plan, through);
+        return true;
+    }
+    false
+}
+
+/// The units the charge attacks: its target, and, by Zones of Control,
+/// "If a unit charges to contact with one target, and also winds up within
+/// one inch of other unengaged enemies, it must also count as attacking
+/// those other units."
+fn targets_in_reach(p: &Phase, i: usize, t: usize, end: &Rect) -> Vec<String> {
+    let side = &p.state.units[i].side;
+    let mut targets = vec![p.id(t)];
     // An enemy is engaged when a friend (not the charger) touches it.
     let engaged = |j: usize| {
         p.field
             .in_contact(j)
             .iter()
-            .any(|&f| f != i && p.state.units[f].side == u.side)
+            .any(|&f| f != i && p.state.units[f].side == *side)
     };
-    for j in p.field.zone_of_control(&end, &u.side, &[t]) {
+    for j in p.field.zone_of_control(end, side, &[t]) {
         if !engaged(j) && !targets.contains(&p.id(j)) {
             targets.push(p.id(j));
         }
     }
+    targets
+}
+
+/// The charge's contact as the despatch tells it, and each other enemy it
+/// counts as attacking.
+fn tell_contact(
+    p: &mut Phase,
+    i: usize,
+    t: usize,
+    approach: Approach,
+    bonus_used: bool,
+    targets: &[String],
+) {
+    let (id, name, tid, tname) = (p.id(i), p.name(i), p.id(t), p.name(t));
     p.event(
         "charge",
         &[&id, &tid],
@@ -414,9 +504,11 @@ pub fn charge(
             format!("{name} ends within 1\" of {other} and counts as attacking it too (Zones of Control)."),
         );
     }
-    contact_disorder(p, i, &targets);
-    // Obstacles "disorder chargers"; town blocks are "disordering terrain to
-    // enter or attack".
+}
+
+/// Obstacles "disorder chargers"; town blocks are "disordering terrain to
+/// enter or attack".
+fn terrain_disorder(p: &mut Phase, i: usize, start: &Rect, end: &Rect, target: &Rect) {
     let crossed_obstacle = p
         .state
         .terrain
@@ -424,15 +516,17 @@ pub fn charge(
         .any(|t| match (&t.shape, t.kind.as_str()) {
             (TerrainShape::Line { points }, "obstacle") => points.windows(2).any(|w| {
                 segments_intersect(start.centre(), end.centre(), w[0], w[1])
-                    || segment_touches_rect(w[0], w[1], &end)
+                    || segment_touches_rect(w[0], w[1], end)
             }),
             _ => false,
         });
-    let target_in_town = p.field.is_on(&target, "town-block") || p.field.is_on(&target, "chateau");
+    let target_in_town = p.field.is_on(target, "town-block") || p.field.is_on(target, "chateau");
+    let u = &p.state.units[i];
     if (crossed_obstacle || target_in_town)
         && u.rules.formation != Formation::Skirmish
-        && !p.state.units[i].rules.disordered
+        && !u.rules.disordered
     {
+        let (id, name) = (p.id(i), p.name(i));
         p.state.units[i].rules.disordered = true;
         p.event(
             "disordered",
@@ -447,13 +541,6 @@ pub fn charge(
             ),
         );
     }
-    p.record.charges.push(ChargeMade {
-        attacker: id,
-        targets,
-        contacted: true,
-        bonus_used,
-        from: start,
-    });
 }
 
 /// Moves the charger along its planned approach.
