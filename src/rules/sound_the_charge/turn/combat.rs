@@ -305,15 +305,69 @@ pub fn phase(
     events.extend(resolve(state, &facts, dice));
 }
 
+/// Enemies in contact, by unit; and the pairs that fight without touching.
+type Contacts = BTreeMap<usize, Vec<usize>>;
+type Apart = BTreeSet<(usize, usize)>;
+/// A unit's figures against one enemy, by (unit, enemy).
+type Shares = BTreeMap<(usize, usize), u32>;
+/// The friends reinforcing a unit, by unit.
+type Reinforced = BTreeMap<usize, Vec<usize>>;
+
 /// The combat phase on a state, with what movement did this turn in
-/// `facts`.
+/// `facts`: every pair in contact fights one round, each unit's dice shared
+/// among its enemies, then the losers are settled.
 pub fn resolve(state: &mut State, facts: &TurnFacts, dice: &mut dyn Dice) -> Vec<Event> {
     let mut events = Vec::new();
     let mut table = Deployment::new(state);
-    let n = state.units.len();
-    // Enemies in contact, by unit.
-    let mut contacts: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for i in 0..n {
+    let (contacts, apart) = contacts(state, &table, facts);
+    if contacts.is_empty() {
+        return events;
+    }
+    let (share, reinforced) = dice_shares(state, &table, &contacts);
+    tell_reinforcements(state, &reinforced, &mut events);
+    let mut tally: BTreeMap<usize, Tally> = BTreeMap::new();
+    let mut fought: BTreeSet<(usize, usize)> = BTreeSet::new();
+    let fights = Fights {
+        contacts: &contacts,
+        apart: &apart,
+        share: &share,
+        facts,
+    };
+    for (&i, enemies) in &contacts {
+        for &j in enemies {
+            if fought.insert((i.min(j), i.max(j))) {
+                fight_pair(
+                    state,
+                    &table,
+                    &fights,
+                    (i, j),
+                    &mut tally,
+                    dice,
+                    &mut events,
+                );
+            }
+        }
+    }
+    settle(
+        state,
+        &mut table,
+        &contacts,
+        &apart,
+        &tally,
+        dice,
+        &mut events,
+    );
+    super::army_morale::remove_shattered(state, &mut events);
+    events
+}
+
+/// Every unit's enemies in contact; and, by Zones of Control, a charger
+/// also attacks the unengaged enemies it ended within 1" of, touching or
+/// not, as long as they are still that near when the combat is fought
+/// (shooting may have driven them off). Those pairs fight without touching.
+fn contacts(state: &State, table: &Deployment, facts: &TurnFacts) -> (Contacts, Apart) {
+    let mut contacts = Contacts::new();
+    for i in 0..state.units.len() {
         if table.index.rects[i].is_none() || !in_play(&state.units[i]) {
             continue;
         }
@@ -327,11 +381,7 @@ pub fn resolve(state: &mut State, facts: &TurnFacts, dice: &mut dyn Dice) -> Vec
             contacts.insert(i, enemies);
         }
     }
-    // Zones of Control: a charger also attacks the unengaged enemies it
-    // ended within 1" of, touching or not, as long as they are still that
-    // near when the combat is fought (shooting may have driven them off).
-    // Pairs that fight without touching, for the combat's words.
-    let mut apart: BTreeSet<(usize, usize)> = BTreeSet::new();
+    let mut apart = Apart::new();
     for (charger, other) in &facts.also_attacking {
         let (Some(i), Some(j)) = (table.index_of(charger), table.index_of(other)) else {
             continue;
@@ -350,18 +400,20 @@ pub fn resolve(state: &mut State, facts: &TurnFacts, dice: &mut dyn Dice) -> Vec
             contacts.entry(me).or_default().push(them);
         }
     }
-    if contacts.is_empty() {
-        return events;
-    }
+    (contacts, apart)
+}
+
+/// Each unit's figures against each of its enemies, its dice shared out
+/// among them; and the friends reinforcing a unit, by unit.
+fn dice_shares(state: &State, table: &Deployment, contacts: &Contacts) -> (Shares, Reinforced) {
     let engaged: BTreeSet<usize> = contacts.keys().copied().collect();
-    // Each unit's dice, shared out among its enemies.
-    let mut share: BTreeMap<(usize, usize), u32> = BTreeMap::new();
-    let mut reinforced: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    let mut share = Shares::new();
+    let mut reinforced = Reinforced::new();
     // Towns: all the figures inside a block fight, and its attackers count
     // all theirs up to 36 a side (12 against a chateau).
-    let town_figures = super::town::combat_figures(state, &table, &contacts);
-    for (&i, enemies) in &contacts {
-        let (extra, who) = reinforcing_figures(state, &table, i, &engaged);
+    let town_figures = super::town::combat_figures(state, table, contacts);
+    for (&i, enemies) in contacts {
+        let (extra, who) = reinforcing_figures(state, table, i, &engaged);
         if !who.is_empty() {
             reinforced.insert(i, who);
         }
@@ -372,10 +424,7 @@ pub fn resolve(state: &mut State, facts: &TurnFacts, dice: &mut dyn Dice) -> Vec
         } else {
             town_figures.get(&i).copied().unwrap_or_else(|| {
                 let spec = &state.units[i];
-                if enemies
-                    .iter()
-                    .any(|&j| masse_as_square(state, &table, i, j))
-                {
+                if enemies.iter().any(|&j| masse_as_square(state, table, i, j)) {
                     // Against cavalry the masse fights with a square's
                     // figures (the faces Eligible Figures in Combat counts
                     // for a square, STC-22), not a column's two ranks.
@@ -398,7 +447,12 @@ pub fn resolve(state: &mut State, facts: &TurnFacts, dice: &mut dyn Dice) -> Vec
             share.insert((i, j), figures_for_dice(state, i, d));
         }
     }
-    for (i, who) in &reinforced {
+    (share, reinforced)
+}
+
+/// Reinforcing a Combat: the friends that fight with a unit, told once.
+fn tell_reinforcements(state: &State, reinforced: &Reinforced, events: &mut Vec<Event>) {
+    for (i, who) in reinforced {
         let names: Vec<String> = who.iter().map(|&f| state.units[f].name.clone()).collect();
         events.push(event(
             "combat",
@@ -410,151 +464,158 @@ pub fn resolve(state: &mut State, facts: &TurnFacts, dice: &mut dyn Dice) -> Vec
             ),
         ));
     }
-    let mut tally: BTreeMap<usize, Tally> = BTreeMap::new();
-    let active = state.active_side.clone();
-    let mut fought: BTreeSet<(usize, usize)> = BTreeSet::new();
-    for (&i, enemies) in &contacts {
-        for &j in enemies {
-            let key = (i.min(j), i.max(j));
-            if !fought.insert(key) {
-                continue;
-            }
-            // The attacker is the active side's unit, unless it is a
-            // square or a battery, which cannot attack: then the combat is
-            // one the other unit began on its own turn.
-            let (mut a, mut d) = if state.units[i].side == active {
-                (i, j)
-            } else {
-                (j, i)
-            };
-            // A masse that fights cavalry as a square cannot attack it
-            // either.
-            let cannot_attack = |k: usize, other: usize| {
-                state.units[k].rules.formation == Formation::Square
-                    || arm_of(&state.units[k]) == Arm::Artillery
-                    || masse_as_square(state, &table, k, other)
-            };
-            if cannot_attack(a, d) && !cannot_attack(d, a) {
-                std::mem::swap(&mut a, &mut d);
-            }
-            let aid = state.units[a].id.clone();
-            let did = state.units[d].id.clone();
-            let continuing = !facts.charged.contains(&aid) || state.units[d].rules.status.in_combat;
-            let faces = |me: usize| -> BTreeSet<Face> {
-                let Some(r) = table.index.rects[me] else {
-                    return BTreeSet::new();
-                };
-                // An enemy fought without touching (Zones of Control) is on
-                // no face: restriction 5 is for a unit attacked from two
-                // sides, and that enemy attacks none of them.
-                contacts[&me]
-                    .iter()
-                    .filter(|&&e| !apart.contains(&(me.min(e), me.max(e))))
-                    .filter_map(|&e| table.index.rects[e].map(|er| face_towards(&r, &er)))
-                    .collect()
-            };
-            let call = CombatCall {
-                attacker: side(state, &table, facts, a, d, share[&(a, d)], true, &faces(a)),
-                defender: side(state, &table, facts, d, a, share[&(d, a)], false, &faces(d)),
-                continuing,
-                wider_basing: wider_basing(state),
-                // One general's die for a unit's whole round: the call
-                // rolls it only when both units fight no one else.
-                general_dice: contacts[&a].len() == 1 && contacts[&d].len() == 1,
-            };
-            let called = match table::resolve(&call, dice) {
-                Ok(c) => c,
-                Err(e) => {
-                    events.push(event(
-                        "combat",
-                        &[&aid, &did],
-                        format!(
-                            "{} and {} do not fight: {e}.",
-                            state.units[a].name, state.units[d].name
-                        ),
-                    ));
-                    continue;
-                }
-            };
-            record_pair(&mut tally, a, d, &call, &called.result);
-            let modifiers: Vec<String> = called
-                .report
-                .lines
-                .iter()
-                .filter_map(|l| match l {
-                    crate::rules::umpire::UmpireLine::Modifier { reason, value } => {
-                        Some(format!("{reason} {value:+}"))
-                    }
-                    _ => None,
-                })
-                .collect();
-            let r = &called.result;
-            // A unit fighting several enemies wins or loses on all its hits
-            // of the round together, so one pair's count of hits does not
-            // say who lost; the rout event that follows does. Pairs the call
-            // decides outright (overruns, guns, a bounce off a square) keep
-            // its words.
-            let several = (contacts[&a].len() > 1 || contacts[&d].len() > 1)
-                && matches!(
-                    r.decision,
-                    Decision::AttackerLost | Decision::DefenderLost | Decision::NeitherLost
-                );
-            let outcome = if several {
-                format!(
-                    "{} scores {} {} and {} scores {}; who lost is settled on each unit's hits of the whole round, in all its fights (Eligible Figures in Combat: \"If a unit is under attack by multiple enemies, the unit divides its dice as evenly as possible among all enemy units.\").",
-                    state.units[a].name,
-                    r.attacker.hits,
-                    if r.attacker.hits == 1 { "hit" } else { "hits" },
-                    state.units[d].name,
-                    r.defender.hits
-                )
-            } else {
-                called.report.outcome.clone()
-            };
+}
+
+/// What every pair's round is fought with.
+struct Fights<'a> {
+    contacts: &'a Contacts,
+    apart: &'a Apart,
+    share: &'a Shares,
+    facts: &'a TurnFacts,
+}
+
+/// One pair's round of close combat, through the umpire call's table, told
+/// and tallied.
+fn fight_pair(
+    state: &State,
+    table: &Deployment,
+    fights: &Fights,
+    (i, j): (usize, usize),
+    tally: &mut BTreeMap<usize, Tally>,
+    dice: &mut dyn Dice,
+    events: &mut Vec<Event>,
+) {
+    let Fights {
+        contacts,
+        apart,
+        share,
+        facts,
+    } = *fights;
+    let key = (i.min(j), i.max(j));
+    let active = &state.active_side;
+    // The attacker is the active side's unit, unless it is a
+    // square or a battery, which cannot attack: then the combat is
+    // one the other unit began on its own turn.
+    let (mut a, mut d) = if state.units[i].side == *active {
+        (i, j)
+    } else {
+        (j, i)
+    };
+    // A masse that fights cavalry as a square cannot attack it
+    // either.
+    let cannot_attack = |k: usize, other: usize| {
+        state.units[k].rules.formation == Formation::Square
+            || arm_of(&state.units[k]) == Arm::Artillery
+            || masse_as_square(state, table, k, other)
+    };
+    if cannot_attack(a, d) && !cannot_attack(d, a) {
+        std::mem::swap(&mut a, &mut d);
+    }
+    let aid = state.units[a].id.clone();
+    let did = state.units[d].id.clone();
+    let continuing = !facts.charged.contains(&aid) || state.units[d].rules.status.in_combat;
+    let faces = |me: usize| -> BTreeSet<Face> {
+        let Some(r) = table.index.rects[me] else {
+            return BTreeSet::new();
+        };
+        // An enemy fought without touching (Zones of Control) is on
+        // no face: restriction 5 is for a unit attacked from two
+        // sides, and that enemy attacks none of them.
+        contacts[&me]
+            .iter()
+            .filter(|&&e| !apart.contains(&(me.min(e), me.max(e))))
+            .filter_map(|&e| table.index.rects[e].map(|er| face_towards(&r, &er)))
+            .collect()
+    };
+    let call = CombatCall {
+        attacker: side(state, table, facts, a, d, share[&(a, d)], true, &faces(a)),
+        defender: side(state, table, facts, d, a, share[&(d, a)], false, &faces(d)),
+        continuing,
+        wider_basing: wider_basing(state),
+        // One general's die for a unit's whole round: the call
+        // rolls it only when both units fight no one else.
+        general_dice: contacts[&a].len() == 1 && contacts[&d].len() == 1,
+    };
+    let called = match table::resolve(&call, dice) {
+        Ok(c) => c,
+        Err(e) => {
             events.push(event(
                 "combat",
                 &[&aid, &did],
                 format!(
-                    "{} ({} points, {} dice needing {}, rolled {:?}) against {} ({} points, {} dice needing {}, rolled {:?}): {}{}{}",
-                    state.units[a].name,
-                    r.attacker.points,
-                    r.attacker.dice,
-                    tables::needed_text(r.attacker.needed),
-                    r.attacker.rolls,
-                    state.units[d].name,
-                    r.defender.points,
-                    r.defender.dice,
-                    tables::needed_text(r.defender.needed),
-                    r.defender.rolls,
-                    outcome,
-                    if modifiers.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" Modifiers: {}.", modifiers.join("; "))
-                    },
-                    if apart.contains(&key) {
-                        format!(
-                            " {} ended its charge within 1\" of {} without touching it and counts as attacking it (Zones of Control): they fight this round only.",
-                            state.units[a].name, state.units[d].name
-                        )
-                    } else {
-                        String::new()
-                    }
+                    "{} and {} do not fight: {e}.",
+                    state.units[a].name, state.units[d].name
                 ),
             ));
+            return;
         }
-    }
-    settle(
-        state,
-        &mut table,
-        &contacts,
-        &apart,
-        &tally,
-        dice,
-        &mut events,
-    );
-    super::army_morale::remove_shattered(state, &mut events);
-    events
+    };
+    record_pair(tally, a, d, &call, &called.result);
+    let modifiers: Vec<String> = called
+        .report
+        .lines
+        .iter()
+        .filter_map(|l| match l {
+            crate::rules::umpire::UmpireLine::Modifier { reason, value } => {
+                Some(format!("{reason} {value:+}"))
+            }
+            _ => None,
+        })
+        .collect();
+    let r = &called.result;
+    // A unit fighting several enemies wins or loses on all its hits
+    // of the round together, so one pair's count of hits does not
+    // say who lost; the rout event that follows does. Pairs the call
+    // decides outright (overruns, guns, a bounce off a square) keep
+    // its words.
+    let several = (contacts[&a].len() > 1 || contacts[&d].len() > 1)
+        && matches!(
+            r.decision,
+            Decision::AttackerLost | Decision::DefenderLost | Decision::NeitherLost
+        );
+    let outcome = if several {
+        format!(
+            "{} scores {} {} and {} scores {}; who lost is settled on each unit's hits of the whole round, in all its fights (Eligible Figures in Combat: \"If a unit is under attack by multiple enemies, the unit divides its dice as evenly as possible among all enemy units.\").",
+            state.units[a].name,
+            r.attacker.hits,
+            if r.attacker.hits == 1 { "hit" } else { "hits" },
+            state.units[d].name,
+            r.defender.hits
+        )
+    } else {
+        called.report.outcome.clone()
+    };
+    events.push(event(
+        "combat",
+        &[&aid, &did],
+        format!(
+            "{} ({} points, {} dice needing {}, rolled {:?}) against {} ({} points, {} dice needing {}, rolled {:?}): {}{}{}",
+            state.units[a].name,
+            r.attacker.points,
+            r.attacker.dice,
+            tables::needed_text(r.attacker.needed),
+            r.attacker.rolls,
+            state.units[d].name,
+            r.defender.points,
+            r.defender.dice,
+            tables::needed_text(r.defender.needed),
+            r.defender.rolls,
+            outcome,
+            if modifiers.is_empty() {
+                String::new()
+            } else {
+                format!(" Modifiers: {}.", modifiers.join("; "))
+            },
+            if apart.contains(&key) {
+                format!(
+                    " {} ended its charge within 1\" of {} without touching it and counts as attacking it (Zones of Control): they fight this round only.",
+                    state.units[a].name, state.units[d].name
+                )
+            } else {
+                String::new()
+            }
+        ),
+    ));
 }
 
 /// Adds one pair's result to both units' tallies.
@@ -621,8 +682,8 @@ fn centre_of(table: &Deployment, units: &[usize]) -> Option<Point> {
 fn settle(
     state: &mut State,
     table: &mut Deployment,
-    contacts: &BTreeMap<usize, Vec<usize>>,
-    apart: &BTreeSet<(usize, usize)>,
+    contacts: &Contacts,
+    apart: &Apart,
     tally: &BTreeMap<usize, Tally>,
     dice: &mut dyn Dice,
     events: &mut Vec<Event>,
@@ -632,141 +693,210 @@ fn settle(
     // Units removed by the round itself, with the reason.
     let mut removals: Vec<(usize, String)> = Vec::new();
     for (&i, t) in tally {
-        let id = state.units[i].id.clone();
-        let name = state.units[i].name.clone();
-        let is_guns = arm_of(&state.units[i]) == Arm::Artillery;
-        let is_infantry = arm_of(&state.units[i]) == Arm::Infantry;
-        // The die the combat call rolled stands whatever became of the unit
-        // (crews overrun count the hits scored against them, ruling STC-17).
-        if let Some(roll) = t.general_roll {
-            let attached = state
-                .generals
-                .iter()
-                .position(|g| g.lost.is_none() && g.attached_to.as_deref() == Some(id.as_str()));
-            if let Some(n) = attached {
-                super::shooting::general_rolled(state, n, i, t.suffered, true, roll, events);
-            }
-        }
-        if t.overrun {
-            removals.push((i, "overrun: \"Skirmishers in the open are unable to face attacks by close-order troops; if they cannot evade the enemy charge they are overrun and eliminated.\" (Skirmishers in Combat)".to_string()));
-            continue;
-        }
-        if t.guns_overrun {
-            removals.push((i, "the gun crews are eliminated: \"if the troops charging the guns win that round of combat, they suffer whatever hits were inflicted, but eliminate the gun crews.\" (Artillery in Combat)".to_string()));
-            continue;
-        }
-        apply_hits(&mut state.units[i], t.suffered);
-        if t.general_roll.is_none() {
-            super::shooting::general_risk(state, i, t.suffered, true, dice, events);
-        }
-        let u = &state.units[i];
-        let wide_cav = wider_basing(state) && arm_of(u) == Arm::Cavalry;
-        let loses = t.guns_held_by.is_some() || (!is_guns_pairing(state, t) && lost(state, i, t));
-        if loses {
-            if t.opposite_sides {
-                removals.push((i, "Retreat Moves, restriction 5: \"If a unit is under attack from two opposite sides, and it loses the close combat round, it cannot retreat and is eliminated.\"".to_string()));
-                continue;
-            }
-            let (inches, listed) = tables::combat_loser(u.rules.shaken || t.shaken_or_flanked);
-            let cavalry_enemy = t
-                .enemies
-                .iter()
-                .any(|&e| arm_of(&state.units[e]) == Arm::Cavalry);
-            let mut rout = listed;
-            let mut why = format!(
-                "Combat Results to Loser: {}retreats {inches} inches, becomes shaken, and suffers {listed} rout hits",
-                if u.rules.shaken || t.shaken_or_flanked {
-                    "already shaken, or under flank/rear attack: "
-                } else {
-                    ""
+        match settle_unit(state, table, i, t, tally, dice, events) {
+            Settled::Removed(why) => removals.push((i, why)),
+            Settled::Retreats {
+                cause,
+                distance,
+                landed,
+            } => {
+                if landed {
+                    landed_lost.push(i);
                 }
-            );
-            if is_infantry && cavalry_enemy {
-                rout *= 2;
-                why.push_str(&format!(
-                    "; \"Infantry losing to cavalry suffers double rout hits\": {rout}"
-                ));
+                if let Some(c) = cause {
+                    retreats.push((i, c, distance));
+                }
             }
-            if wide_cav {
-                rout = tables::wide_cavalry_rout_hits(rout);
-                why.push_str(&format!("; Wider Cavalry Basing, one less: {rout}"));
-            }
-            let u = &mut state.units[i];
-            u.rules.shaken = true;
-            apply_rout_hits(u, rout);
-            events.push(event(
-                "rout",
-                &[&id],
-                format!(
-                    "{name} lost the round ({} hits suffered against {} inflicted) and suffers {rout} rout {} ({why}).",
-                    t.suffered,
-                    t.inflicted,
-                    if rout == 1 { "hit" } else { "hits" }
-                ),
-            ));
-            let cause = if t.enemies.len() == 1 {
-                let e = t.enemies[0];
-                table.index.rects[e].map(|r| Cause::Unit(r, state.units[e].id.clone()))
-            } else {
-                centre_of(table, &t.enemies).map(Cause::Point)
-            };
-            // Boats: "If the disembarking troops lose the combat, they must
-            // retreat one move in their boats."
-            let d = if super::boats::landing(&state.units[i]) {
-                landed_lost.push(i);
-                super::boats::BOAT_MOVE
-            } else {
-                Hundredths::from(inches) * 100
-            };
-            // Regimental Guns: "If the infantry unit loses a round of combat
-            // and must retreat, it must abandon the gun."
-            if super::fighting::regimental_gun(state, i) {
-                state.units[i].rules.status.regimental_gun_lost =
-                    Some("abandoned when the battalion lost a round of combat".to_string());
-                events.push(event(
-                    "gun-abandoned",
-                    &[&id],
-                    format!("{name} must retreat and abandons its regimental gun (Regimental Guns: \"If the infantry unit loses a round of combat and must retreat, it must abandon the gun.\")."),
-                ));
-            }
-            if let Some(c) = cause {
-                retreats.push((i, c, d));
-            }
-            continue;
-        }
-        if let Some(sq) = t.bounced_from {
-            // Cavalry Bouncing off Squares: "the cavalry unit must still
-            // make a retreat move of at least four inches. The cavalry unit
-            // is disordered but not shaken."
-            state.units[i].rules.disordered = true;
-            if let Some(r) = table.index.rects[sq] {
-                retreats.push((
-                    i,
-                    Cause::Unit(r, state.units[sq].id.clone()),
-                    Hundredths::from(tables::BOUNCE_OFF_SQUARE_INCHES) * 100,
-                ));
-            }
-            continue;
-        }
-        // Winners and units in a continuing combat: "Winning units remain
-        // in position, disordered"; "After one round of close combat, if the
-        // unit suffers any hits that round" it is disordered. "Note that
-        // atty. is never disordered."
-        let won = t.enemies.iter().any(|e| {
-            tally.get(e).is_some_and(|et| {
-                et.overrun || et.guns_overrun || et.guns_held_by.is_some() || lost(state, *e, et)
-            })
-        });
-        if !is_guns && (won || t.suffered > 0) {
-            state.units[i].rules.disordered = true;
+            Settled::Stands => {}
         }
     }
     for (i, why) in removals {
         let id = state.units[i].id.clone();
         eliminate(state, table, i, "combat", &[&id], &why, events);
     }
-    // Where each retreating unit stands before it retreats, with the
-    // figures it has left, for cavalry that follows it up.
+    let before = carry_out_retreats(state, table, retreats, tally, events);
+    follow_ups(state, table, tally, apart, &before, dice, events);
+    super::boats::after_combat(state, &landed_lost);
+    next_turn_status(state, table, contacts, events);
+}
+
+/// What the round left a unit to do.
+enum Settled {
+    /// Out of play, with the reason.
+    Removed(String),
+    /// A retreat move from its enemies (where they could be found), and
+    /// whether it was landing from boats.
+    Retreats {
+        cause: Option<Cause>,
+        distance: Hundredths,
+        landed: bool,
+    },
+    /// It holds its ground, disordered or not.
+    Stands,
+}
+
+/// One unit's round: the general's die, overruns, hits, and what losing,
+/// bouncing off a square or winning does to it.
+fn settle_unit(
+    state: &mut State,
+    table: &Deployment,
+    i: usize,
+    t: &Tally,
+    tally: &BTreeMap<usize, Tally>,
+    dice: &mut dyn Dice,
+    events: &mut Vec<Event>,
+) -> Settled {
+    let id = state.units[i].id.clone();
+    let is_guns = arm_of(&state.units[i]) == Arm::Artillery;
+    // The die the combat call rolled stands whatever became of the unit
+    // (crews overrun count the hits scored against them, ruling STC-17).
+    if let Some(roll) = t.general_roll {
+        let attached = state
+            .generals
+            .iter()
+            .position(|g| g.lost.is_none() && g.attached_to.as_deref() == Some(id.as_str()));
+        if let Some(n) = attached {
+            super::shooting::general_rolled(state, n, i, t.suffered, true, roll, events);
+        }
+    }
+    if t.overrun {
+        return Settled::Removed("overrun: \"Skirmishers in the open are unable to face attacks by close-order troops; if they cannot evade the enemy charge they are overrun and eliminated.\" (Skirmishers in Combat)".to_string());
+    }
+    if t.guns_overrun {
+        return Settled::Removed("the gun crews are eliminated: \"if the troops charging the guns win that round of combat, they suffer whatever hits were inflicted, but eliminate the gun crews.\" (Artillery in Combat)".to_string());
+    }
+    apply_hits(&mut state.units[i], t.suffered);
+    if t.general_roll.is_none() {
+        super::shooting::general_risk(state, i, t.suffered, true, dice, events);
+    }
+    let loses = t.guns_held_by.is_some() || (!is_guns_pairing(state, t) && lost(state, i, t));
+    if loses {
+        if t.opposite_sides {
+            return Settled::Removed("Retreat Moves, restriction 5: \"If a unit is under attack from two opposite sides, and it loses the close combat round, it cannot retreat and is eliminated.\"".to_string());
+        }
+        return lose_round(state, table, i, t, events);
+    }
+    if let Some(sq) = t.bounced_from {
+        // Cavalry Bouncing off Squares: "the cavalry unit must still
+        // make a retreat move of at least four inches. The cavalry unit
+        // is disordered but not shaken."
+        state.units[i].rules.disordered = true;
+        return Settled::Retreats {
+            cause: table.index.rects[sq].map(|r| Cause::Unit(r, state.units[sq].id.clone())),
+            distance: Hundredths::from(tables::BOUNCE_OFF_SQUARE_INCHES) * 100,
+            landed: false,
+        };
+    }
+    // Winners and units in a continuing combat: "Winning units remain
+    // in position, disordered"; "After one round of close combat, if the
+    // unit suffers any hits that round" it is disordered. "Note that
+    // atty. is never disordered."
+    let won = t.enemies.iter().any(|e| {
+        tally.get(e).is_some_and(|et| {
+            et.overrun || et.guns_overrun || et.guns_held_by.is_some() || lost(state, *e, et)
+        })
+    });
+    if !is_guns && (won || t.suffered > 0) {
+        state.units[i].rules.disordered = true;
+    }
+    Settled::Stands
+}
+
+/// Combat Results to Loser: shaken, rout hits (double for infantry losing
+/// to cavalry, one less with wider cavalry basing), a regimental gun
+/// abandoned, and a retreat from the enemy (in its boats, for troops
+/// landing).
+fn lose_round(
+    state: &mut State,
+    table: &Deployment,
+    i: usize,
+    t: &Tally,
+    events: &mut Vec<Event>,
+) -> Settled {
+    let id = state.units[i].id.clone();
+    let name = state.units[i].name.clone();
+    let u = &state.units[i];
+    let is_infantry = arm_of(u) == Arm::Infantry;
+    let wide_cav = wider_basing(state) && arm_of(u) == Arm::Cavalry;
+    let (inches, listed) = tables::combat_loser(u.rules.shaken || t.shaken_or_flanked);
+    let cavalry_enemy = t
+        .enemies
+        .iter()
+        .any(|&e| arm_of(&state.units[e]) == Arm::Cavalry);
+    let mut rout = listed;
+    let mut why = format!(
+        "Combat Results to Loser: {}retreats {inches} inches, becomes shaken, and suffers {listed} rout hits",
+        if u.rules.shaken || t.shaken_or_flanked {
+            "already shaken, or under flank/rear attack: "
+        } else {
+            ""
+        }
+    );
+    if is_infantry && cavalry_enemy {
+        rout *= 2;
+        why.push_str(&format!(
+            "; \"Infantry losing to cavalry suffers double rout hits\": {rout}"
+        ));
+    }
+    if wide_cav {
+        rout = tables::wide_cavalry_rout_hits(rout);
+        why.push_str(&format!("; Wider Cavalry Basing, one less: {rout}"));
+    }
+    let u = &mut state.units[i];
+    u.rules.shaken = true;
+    apply_rout_hits(u, rout);
+    events.push(event(
+        "rout",
+        &[&id],
+        format!(
+            "{name} lost the round ({} hits suffered against {} inflicted) and suffers {rout} rout {} ({why}).",
+            t.suffered,
+            t.inflicted,
+            if rout == 1 { "hit" } else { "hits" }
+        ),
+    ));
+    let cause = if t.enemies.len() == 1 {
+        let e = t.enemies[0];
+        table.index.rects[e].map(|r| Cause::Unit(r, state.units[e].id.clone()))
+    } else {
+        centre_of(table, &t.enemies).map(Cause::Point)
+    };
+    // Boats: "If the disembarking troops lose the combat, they must
+    // retreat one move in their boats."
+    let landed = super::boats::landing(&state.units[i]);
+    let distance = if landed {
+        super::boats::BOAT_MOVE
+    } else {
+        Hundredths::from(inches) * 100
+    };
+    // Regimental Guns: "If the infantry unit loses a round of combat
+    // and must retreat, it must abandon the gun."
+    if super::fighting::regimental_gun(state, i) {
+        state.units[i].rules.status.regimental_gun_lost =
+            Some("abandoned when the battalion lost a round of combat".to_string());
+        events.push(event(
+            "gun-abandoned",
+            &[&id],
+            format!("{name} must retreat and abandons its regimental gun (Regimental Guns: \"If the infantry unit loses a round of combat and must retreat, it must abandon the gun.\")."),
+        ));
+    }
+    Settled::Retreats {
+        cause,
+        distance,
+        landed,
+    }
+}
+
+/// Every retreat of the round, in order; returns where each retreating unit
+/// stood before it retreated, with the figures it had left, for cavalry
+/// that follows it up.
+fn carry_out_retreats(
+    state: &mut State,
+    table: &mut Deployment,
+    retreats: Vec<(usize, Cause, Hundredths)>,
+    tally: &BTreeMap<usize, Tally>,
+    events: &mut Vec<Event>,
+) -> BTreeMap<usize, Rect> {
     let before: BTreeMap<usize, Rect> = retreats
         .iter()
         .filter_map(|(i, _, _)| {
@@ -798,8 +928,21 @@ fn settle(
             }
         }
     }
-    // Britain, Portugal: cavalry that won follows up the first enemy it
-    // fought that retreated from it (not one that bounced off a square).
+    before
+}
+
+/// Britain, Portugal: cavalry that won follows up the first enemy it fought
+/// that retreated from it (not one that bounced off a square, nor one
+/// fought at an inch, STC-94).
+fn follow_ups(
+    state: &mut State,
+    table: &mut Deployment,
+    tally: &BTreeMap<usize, Tally>,
+    apart: &Apart,
+    before: &BTreeMap<usize, Rect>,
+    dice: &mut dyn Dice,
+    events: &mut Vec<Event>,
+) {
     for (&i, t) in tally {
         if !super::pursuit::follows_up(state, i)
             || t.bounced_from.is_some()
@@ -807,7 +950,6 @@ fn settle(
         {
             continue;
         }
-        // An enemy it touched (not one fought at an inch, STC-94).
         let won = t.enemies.iter().copied().find(|&e| {
             before.contains_key(&e)
                 && !apart.contains(&(i.min(e), i.max(e)))
@@ -817,8 +959,16 @@ fn settle(
             super::pursuit::follow_up(state, table, i, e, before[&e], dice, events);
         }
     }
-    super::boats::after_combat(state, &landed_lost);
-    // The combat status the next turn reads.
+}
+
+/// The combat status the next turn reads: rounds fought (and cavalry blown
+/// after its second), and who is still in contact.
+fn next_turn_status(
+    state: &mut State,
+    table: &Deployment,
+    contacts: &Contacts,
+    events: &mut Vec<Event>,
+) {
     let turn = state.turn;
     let blown_rule = option(state, "blown-cavalry");
     for &i in contacts.keys() {
