@@ -31,9 +31,9 @@ use crate::rules::orders::Rejection;
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::morale::{self, MoraleCall};
 use crate::rules::sound_the_charge::orders::Formation;
-use crate::rules::sound_the_charge::orders::StcOrder;
+use crate::rules::sound_the_charge::orders::{StcOrder, UnitId};
 use crate::rules::sound_the_charge::shooting::{self as table, ShootingCall, ShootingTarget};
-use crate::rules::sound_the_charge::state::State;
+use crate::rules::sound_the_charge::state::{State, Unit};
 use crate::rules::sound_the_charge::tables::{self, Arm, Troop};
 
 const GENERAL: &str = "Shooting, General Rules";
@@ -124,160 +124,44 @@ fn validate_with(
         });
     };
     let name = unit.as_str();
+    let refuse = |why: NoShot| reject(line, name, why);
     // The order's units were looked up by validation: they are ids.
-    let by_id = |id: &str| state.units.iter().position(|u| u.id == id);
-    let Some(fi) = by_id(name) else {
-        return Err(reject(
-            line,
-            name,
-            NoShot::new("no unit of that id or name", "Orders", ""),
-        ));
+    let Some(fi) = state.units.iter().position(|u| u.id == name) else {
+        return Err(refuse(NoShot::new(
+            "no unit of that id or name",
+            "Orders",
+            "",
+        )));
     };
     let firer = &state.units[fi];
     if firer.side != side {
-        return Err(reject(
-            line,
-            name,
-            NoShot::new("is not your unit", "Orders", ""),
-        ));
+        return Err(refuse(NoShot::new("is not your unit", "Orders", "")));
     }
-    let resolve_target = |t: &str| -> Result<String, Rejection> {
-        let Some(ti) = by_id(t) else {
-            return Err(reject(
-                line,
-                name,
-                NoShot::new(format!("no target unit `{t}`"), "Orders", ""),
-            ));
-        };
-        let tu = &state.units[ti];
-        if tu.side == side {
-            return Err(reject(
-                line,
-                name,
-                NoShot::new(format!("{} is a friendly unit", tu.name), "Shooting", ""),
-            ));
-        }
-        if !in_play(tu) {
-            return Err(reject(
-                line,
-                name,
-                NoShot::new(format!("{} is no longer in play", tu.name), "Shooting", ""),
-            ));
-        }
-        Ok(tu.id.clone())
-    };
-    let target_id = resolve_target(target.as_str())?;
+    let target_id = target_in_play(state, side, target).map_err(refuse)?;
     let split_id = match split {
-        Some(s) => Some(resolve_target(s.as_str())?),
+        Some(s) => Some(target_in_play(state, side, s).map_err(refuse)?),
         None => None,
     };
     if split_id.as_deref() == Some(target_id.as_str()) {
-        return Err(reject(
-            line,
-            name,
-            NoShot::new(
-                "split fire names the same target twice",
-                SPLITTING,
-                "have the remaining figures shoot against another",
-            ),
-        ));
+        return Err(refuse(NoShot::new(
+            "split fire names the same target twice",
+            SPLITTING,
+            "have the remaining figures shoot against another",
+        )));
     }
-    if *at_regimental_gun && !option(state, "regimental-guns") {
-        return Err(reject(
-            line,
-            name,
-            NoShot::new(
-                "the Regimental Guns optional rule is not in force",
-                "Regimental Guns",
-                "",
-            ),
-        ));
+    if *at_regimental_gun {
+        gun_may_be_aimed_at(state, &target_id).map_err(refuse)?;
     }
-    if *at_regimental_gun
-        && !by_id(&target_id).is_some_and(|ti| super::fighting::regimental_gun(state, ti))
-    {
-        return Err(reject(
-            line,
-            name,
-            NoShot::new(
-                format!("{target_id} has no regimental gun in action"),
-                "Regimental Guns",
-                "When an enemy unit fires at the infantry, the enemy may choose to shoot at the regimental gun with one of its dice",
-            ),
-        ));
-    }
-    // The sheet names its units by id (resolved), so the firer's other
-    // orders are found without looking any unit up again.
-    let same_unit = |o: &&StcOrder| o.unit().as_str() == firer.id && *o != order;
-    let others: Vec<&StcOrder> = sheet.iter().filter(same_unit).collect();
-    if others
-        .iter()
-        .any(|o| matches!(o, StcOrder::Charge { .. } | StcOrder::Reinforce { .. }))
-    {
-        return Err(reject(
-            line,
-            name,
-            NoShot::new(
-                "a charging unit may not shoot",
-                GENERAL,
-                "Charging units may not shoot.",
-            ),
-        ));
-    }
-    if others.iter().any(|o| matches!(o, StcOrder::Reform { .. })) {
-        return Err(reject(
-            line,
-            name,
-            NoShot::new(
-                "a unit that reforms this turn may not shoot",
-                "Steadiness and Disorder",
-                "The unit may not move, shoot, or be in combat on a turn during which it wishes to reform.",
-            ),
-        ));
-    }
-    if firer.rules.troop_type.arm() == Arm::Artillery
-        && others
-            .iter()
-            .any(|o| matches!(o, StcOrder::LeaveGuns { .. }))
-    {
-        return Err(reject(
-            line,
-            name,
-            NoShot::new(
-                "gunners who leave their guns cannot fire them",
-                "Artillery Movement",
-                "Gunners move like skirmishers when away from their guns.",
-            ),
-        ));
-    }
-    let unlimbers = others.iter().any(|o| {
-        matches!(o, StcOrder::Form { formation, .. } if format!("{formation:?}").eq_ignore_ascii_case("unlimbered"))
-    });
-    let moves = others.iter().any(|o| {
-        matches!(
-            o,
-            StcOrder::Move { .. }
-                | StcOrder::Manhandle { .. }
-                | StcOrder::MoveTo { .. }
-                | StcOrder::Form { .. }
-                | StcOrder::Face { .. }
-        )
-    });
-    let guns_moving = others.iter().any(|o| {
-        matches!(
-            o,
-            StcOrder::Move { .. } | StcOrder::Manhandle { .. } | StcOrder::MoveTo { .. }
-        )
-    });
+    let others = OthersOrders::of(firer, order, sheet).map_err(refuse)?;
     eligibility(
         state,
         fi,
         *through_skirmishers,
-        unlimbers,
-        guns_moving,
+        others.unlimbers,
+        others.guns_moving,
         &TurnFacts::default(),
     )
-    .map_err(|w| reject(line, name, w))?;
+    .map_err(refuse)?;
     let shot = Shot {
         line,
         firer: firer.id.clone(),
@@ -286,11 +170,134 @@ fn validate_with(
         through_skirmishers: *through_skirmishers,
         at_gun: *at_regimental_gun,
     };
-    if geometry && !moves && !sheet.is_empty() {
+    if geometry && !others.moves && !sheet.is_empty() {
         let table = Deployment::new(state);
-        aim(state, &table, &shot).map_err(|w| reject(line, name, w))?;
+        aim(state, &table, &shot).map_err(refuse)?;
     }
     Ok(shot)
+}
+
+/// A target's id, if it is an enemy still in play.
+fn target_in_play(state: &State, side: &str, target: &UnitId) -> Result<String, NoShot> {
+    let t = target.as_str();
+    let Some(tu) = state.units.iter().find(|u| u.id == t) else {
+        return Err(NoShot::new(format!("no target unit `{t}`"), "Orders", ""));
+    };
+    if tu.side == side {
+        return Err(NoShot::new(
+            format!("{} is a friendly unit", tu.name),
+            "Shooting",
+            "",
+        ));
+    }
+    if !in_play(tu) {
+        return Err(NoShot::new(
+            format!("{} is no longer in play", tu.name),
+            "Shooting",
+            "",
+        ));
+    }
+    Ok(tu.id.clone())
+}
+
+/// Regimental Guns: "When an enemy unit fires at the infantry, the enemy may
+/// choose to shoot at the regimental gun with one of its dice", under the
+/// optional rule, at a gun still in action.
+fn gun_may_be_aimed_at(state: &State, target_id: &str) -> Result<(), NoShot> {
+    if !option(state, "regimental-guns") {
+        return Err(NoShot::new(
+            "the Regimental Guns optional rule is not in force",
+            "Regimental Guns",
+            "",
+        ));
+    }
+    let in_action = state
+        .units
+        .iter()
+        .position(|u| u.id == target_id)
+        .is_some_and(|ti| super::fighting::regimental_gun(state, ti));
+    if !in_action {
+        return Err(NoShot::new(
+            format!("{target_id} has no regimental gun in action"),
+            "Regimental Guns",
+            "When an enemy unit fires at the infantry, the enemy may choose to shoot at the regimental gun with one of its dice",
+        ));
+    }
+    Ok(())
+}
+
+/// What the firer's other orders of the sheet decide about its shot
+/// (ruling STC-71): charging, reforming and gunners leaving their guns
+/// forbid it; unlimbering, moving and maneuvering change it.
+struct OthersOrders {
+    unlimbers: bool,
+    /// It moves or changes formation or facing: the shot's range and arc
+    /// are judged where it ends, in the turn, not here.
+    moves: bool,
+    /// Guns that move this turn may not shoot.
+    guns_moving: bool,
+}
+
+impl OthersOrders {
+    fn of(firer: &Unit, order: &StcOrder, sheet: &[StcOrder]) -> Result<OthersOrders, NoShot> {
+        // The sheet names its units by id (resolved), so the firer's other
+        // orders are found without looking any unit up again.
+        let others: Vec<&StcOrder> = sheet
+            .iter()
+            .filter(|o| o.unit().as_str() == firer.id && *o != order)
+            .collect();
+        let any = |f: fn(&StcOrder) -> bool| others.iter().any(|o| f(o));
+        if any(|o| matches!(o, StcOrder::Charge { .. } | StcOrder::Reinforce { .. })) {
+            return Err(NoShot::new(
+                "a charging unit may not shoot",
+                GENERAL,
+                "Charging units may not shoot.",
+            ));
+        }
+        if any(|o| matches!(o, StcOrder::Reform { .. })) {
+            return Err(NoShot::new(
+                "a unit that reforms this turn may not shoot",
+                "Steadiness and Disorder",
+                "The unit may not move, shoot, or be in combat on a turn during which it wishes to reform.",
+            ));
+        }
+        if firer.rules.troop_type.arm() == Arm::Artillery
+            && any(|o| matches!(o, StcOrder::LeaveGuns { .. }))
+        {
+            return Err(NoShot::new(
+                "gunners who leave their guns cannot fire them",
+                "Artillery Movement",
+                "Gunners move like skirmishers when away from their guns.",
+            ));
+        }
+        Ok(OthersOrders {
+            unlimbers: any(|o| {
+                matches!(
+                    o,
+                    StcOrder::Form {
+                        formation: Formation::Unlimbered,
+                        ..
+                    }
+                )
+            }),
+            moves: any(|o| {
+                matches!(
+                    o,
+                    StcOrder::Move { .. }
+                        | StcOrder::Manhandle { .. }
+                        | StcOrder::MoveTo { .. }
+                        | StcOrder::Form { .. }
+                        | StcOrder::Face { .. }
+                )
+            }),
+            guns_moving: any(|o| {
+                matches!(
+                    o,
+                    StcOrder::Move { .. } | StcOrder::Manhandle { .. } | StcOrder::MoveTo { .. }
+                )
+            }),
+        })
+    }
 }
 
 /// Who may not shoot at all: Shooting, General Rules, and the rules on
