@@ -786,41 +786,81 @@ pub fn resolve(
 ) -> Result<Called<CombatResult>, UmpireError> {
     call.check()?;
     let mut trace = Trace::default();
-    let a = &call.attacker;
-    let d = &call.defender;
+    if let Some(overrun) = skirmishers_overrun(call, &mut trace) {
+        return Ok(trace.finish(call.canonical(), overrun));
+    }
+    let (mut ar, mut dr) = roll_round(call, &mut trace, dice);
+    let battery = call.defender.arm() == Arm::Artillery
+        && call.defender.figures >= 2
+        && !call.defender.flank_rear;
+    let (decision, result_text) = if battery {
+        against_guns(call, &mut ar, &mut dr, &mut trace)
+    } else {
+        who_lost(call, &mut ar, &mut dr, &mut trace)
+    };
+    disorder_after_round(call, &mut ar, &mut dr, &mut trace);
+    let general_text = general_dice(call, &mut ar, &mut dr, &mut trace, dice);
+    let (a_name, d_name) = (
+        call.attacker.name(Role::Attacker),
+        call.defender.name(Role::Defender),
+    );
+    trace.outcome = format!(
+        "{}. {}. {result_text}{general_text}",
+        side_text(&a_name, &ar),
+        side_text(&d_name, &dr)
+    );
+    let result = CombatResult {
+        decision,
+        attacker: ar,
+        defender: dr,
+    };
+    Ok(trace.finish(call.canonical(), result))
+}
+
+/// Skirmishers in Combat: "Skirmishers in the open are unable to face
+/// attacks by close-order troops; if they cannot evade the enemy charge
+/// they are overrun and eliminated." No dice are rolled.
+fn skirmishers_overrun(call: &CombatCall, trace: &mut Trace) -> Option<CombatResult> {
+    let (a, d) = (&call.attacker, &call.defender);
+    if !(d.is_skirmishing() && !d.disordering_terrain && !a.is_skirmishing()) {
+        return None;
+    }
+    let d_name = d.name(Role::Defender);
+    trace.note(
+        "Skirmishers in Combat: \"Skirmishers in the open are unable to face attacks by close-order troops; if they cannot evade the enemy charge they are overrun and eliminated.\"",
+    );
+    trace.outcome = format!(
+        "The {d_name} skirmishing in the open cannot face close-order troops: if it could not evade, it is overrun and eliminated. No dice are rolled."
+    );
+    Some(CombatResult {
+        decision: Decision::SkirmishersOverrun,
+        attacker: CombatSideResult {
+            shaken: a.shaken,
+            disordered: a.disordered,
+            ..CombatSideResult::default()
+        },
+        defender: CombatSideResult {
+            eliminated: true,
+            shaken: d.shaken,
+            disordered: d.disordered,
+            ..CombatSideResult::default()
+        },
+    })
+}
+
+/// The round's dice: each side's points, the score it needs on the Scores
+/// to Hit in Combat, its dice and its hits.
+fn roll_round(
+    call: &CombatCall,
+    trace: &mut Trace,
+    dice: &mut dyn Dice,
+) -> (CombatSideResult, CombatSideResult) {
+    let (a, d) = (&call.attacker, &call.defender);
     let a_name = a.name(Role::Attacker);
     let d_name = d.name(Role::Defender);
-
-    // Skirmishers in Combat: "Skirmishers in the open are unable to face
-    // attacks by close-order troops; if they cannot evade the enemy charge
-    // they are overrun and eliminated."
-    if d.is_skirmishing() && !d.disordering_terrain && !a.is_skirmishing() {
-        trace.note(
-            "Skirmishers in Combat: \"Skirmishers in the open are unable to face attacks by close-order troops; if they cannot evade the enemy charge they are overrun and eliminated.\"",
-        );
-        trace.outcome = format!(
-            "The {d_name} skirmishing in the open cannot face close-order troops: if it could not evade, it is overrun and eliminated. No dice are rolled."
-        );
-        let result = CombatResult {
-            decision: Decision::SkirmishersOverrun,
-            attacker: CombatSideResult {
-                shaken: a.shaken,
-                disordered: a.disordered,
-                ..CombatSideResult::default()
-            },
-            defender: CombatSideResult {
-                eliminated: true,
-                shaken: d.shaken,
-                disordered: d.disordered,
-                ..CombatSideResult::default()
-            },
-        };
-        return Ok(trace.finish(call.canonical(), result));
-    }
-
-    let (a_fight, d_fight) = call.fighting(&mut trace);
-    let a_points = call.points(Role::Attacker, &a_fight, &mut trace);
-    let d_points = call.points(Role::Defender, &d_fight, &mut trace);
+    let (a_fight, d_fight) = call.fighting(trace);
+    let a_points = call.points(Role::Attacker, &a_fight, trace);
+    let d_points = call.points(Role::Defender, &d_fight, trace);
     let (a_needed, a_row) = tables::combat_needed(a_points - d_points);
     let (d_needed, d_row) = tables::combat_needed(d_points - a_points);
     trace.lookup(
@@ -833,8 +873,8 @@ pub fn resolve(
         format!("{d_name}: {d_row} ({d_points} against {a_points})"),
         tables::needed_text(d_needed),
     );
-    let a_dice = call.dice_count(Role::Attacker, &mut trace);
-    let d_dice = call.dice_count(Role::Defender, &mut trace);
+    let a_dice = call.dice_count(Role::Attacker, trace);
+    let d_dice = call.dice_count(Role::Defender, trace);
     let mut roll_all = |who: &str, n: u32, trace: &mut Trace| -> Vec<u32> {
         (1..=n)
             .map(|i| {
@@ -846,8 +886,8 @@ pub fn resolve(
             })
             .collect()
     };
-    let a_rolls = roll_all(&a_name, a_dice, &mut trace);
-    let d_rolls = roll_all(&d_name, d_dice, &mut trace);
+    let a_rolls = roll_all(&a_name, a_dice, trace);
+    let d_rolls = roll_all(&d_name, d_dice, trace);
     let count = |rolls: &[u32], needed: i32| -> u32 {
         let n = rolls
             .iter()
@@ -857,8 +897,7 @@ pub fn resolve(
     };
     let a_hits = count(&a_rolls, a_needed);
     let d_hits = count(&d_rolls, d_needed);
-
-    let mut ar = CombatSideResult {
+    let ar = CombatSideResult {
         points: a_points,
         needed: a_needed,
         dice: a_dice,
@@ -869,7 +908,7 @@ pub fn resolve(
         disordered: a_fight.disordered,
         ..CombatSideResult::default()
     };
-    let mut dr = CombatSideResult {
+    let dr = CombatSideResult {
         points: d_points,
         needed: d_needed,
         dice: d_dice,
@@ -880,119 +919,148 @@ pub fn resolve(
         disordered: d_fight.disordered,
         ..CombatSideResult::default()
     };
+    (ar, dr)
+}
 
-    let battery = d.arm() == Arm::Artillery && d.figures >= 2 && !d.flank_rear;
-    let decision;
-    let mut result_text;
-    if battery {
-        // Artillery in Combat: all or nothing.
-        trace.note(
-            "Artillery in Combat: \"If the charging troops lose or tie that round of combat, they retreat as if they had lost a round of combat, and the gun crews suffer no hits. However, if the troops charging the guns win that round of combat, they suffer whatever hits were inflicted, but eliminate the gun crews.\"",
+/// Artillery in Combat: all or nothing. "If the charging troops lose or tie
+/// that round of combat, they retreat as if they had lost a round of
+/// combat, and the gun crews suffer no hits. However, if the troops
+/// charging the guns win that round of combat, they suffer whatever hits
+/// were inflicted, but eliminate the gun crews."
+fn against_guns(
+    call: &CombatCall,
+    ar: &mut CombatSideResult,
+    dr: &mut CombatSideResult,
+    trace: &mut Trace,
+) -> (Decision, String) {
+    let a = &call.attacker;
+    let a_name = a.name(Role::Attacker);
+    let (a_hits, d_hits) = (ar.hits, dr.hits);
+    trace.note(
+        "Artillery in Combat: \"If the charging troops lose or tie that round of combat, they retreat as if they had lost a round of combat, and the gun crews suffer no hits. However, if the troops charging the guns win that round of combat, they suffer whatever hits were inflicted, but eliminate the gun crews.\"",
+    );
+    if a_hits > d_hits {
+        dr.lost = true;
+        dr.eliminated = true;
+        ar.disordered = ar.disordered || a.arm() != Arm::Artillery;
+        let text = format!(
+            "The chargers win against the guns: the {a_name} suffers {} and the gun crews are eliminated; it remains in position, disordered.",
+            plural(d_hits, "hit", "hits")
         );
-        if a_hits > d_hits {
-            decision = Decision::GunsOverrun;
-            dr.lost = true;
-            dr.eliminated = true;
-            ar.disordered = ar.disordered || a.arm() != Arm::Artillery;
-            result_text = format!(
-                "The chargers win against the guns: the {a_name} suffers {} and the gun crews are eliminated; it remains in position, disordered.",
-                plural(d_hits, "hit", "hits")
-            );
-        } else {
-            if a.is_russian_infantry() && d_hits == a_hits + 1 {
-                trace.note(
-                    "Russian infantry that fails to win against guns still retreats: the chargers \"lose or tie\" (ruling STC-13)",
-                );
-            }
-            decision = Decision::GunsHeld;
-            dr.hits_suffered = 0;
-            let (retreat, rout, eliminated) = call.loser(Role::Attacker, &mut trace);
-            ar.lost = true;
-            ar.retreat_inches = retreat;
-            ar.rout_hits = rout;
-            ar.eliminated = eliminated;
-            ar.shaken = true;
-            result_text = format!(
-                "The chargers failed to outright win against the guns: the {a_name} suffers {}",
-                plural(d_hits, "hit", "hits")
-            );
-            if eliminated {
-                result_text.push_str(" and, unable to retreat, is eliminated");
-            } else {
-                result_text.push_str(&format!(
-                    " plus {} and retreats {retreat} inches shaken",
-                    plural(rout, "rout hit", "rout hits")
-                ));
-            }
-            result_text.push_str("; the gun crews suffer no hits.");
-        }
-    } else {
-        let a_lost = lost(a, d_hits, a_hits, &mut trace, &a_name);
-        let d_lost = lost(d, a_hits, d_hits, &mut trace, &d_name);
-        let cavalry_vs_square = a.arm() == Arm::Cavalry && d.is_square();
-        if a_lost || d_lost {
-            let (loser_role, loser_name, winner_name) = if a_lost {
-                (Role::Attacker, &a_name, &d_name)
-            } else {
-                (Role::Defender, &d_name, &a_name)
-            };
-            decision = if a_lost {
-                Decision::AttackerLost
-            } else {
-                Decision::DefenderLost
-            };
-            let (retreat, rout, eliminated) = call.loser(loser_role, &mut trace);
-            let (loser, winner, winner_side) = if a_lost {
-                (&mut ar, &mut dr, d)
-            } else {
-                (&mut dr, &mut ar, a)
-            };
-            loser.lost = true;
-            loser.retreat_inches = retreat;
-            loser.rout_hits = rout;
-            loser.eliminated = eliminated;
-            loser.shaken = true;
-            winner.disordered = winner_side.arm() != Arm::Artillery;
-            result_text = format!(
-                "The {loser_name} lost ({} suffered against {} inflicted)",
-                loser.hits_suffered, loser.hits
-            );
-            if eliminated {
-                result_text.push_str(": it cannot retreat and is eliminated.");
-            } else {
-                result_text.push_str(&format!(
-                    ": it retreats {retreat} inches, becomes shaken and suffers {}.",
-                    plural(rout, "rout hit", "rout hits")
-                ));
-            }
-            result_text.push_str(&format!(
-                " The {winner_name} remains in position{}.",
-                if winner_side.arm() == Arm::Artillery {
-                    ""
-                } else {
-                    ", disordered"
-                }
-            ));
-        } else if cavalry_vs_square {
-            decision = Decision::BouncedOffSquare;
-            trace.note(
-                "Cavalry Bouncing off Squares: \"the cavalry unit must still make a retreat move of at least four inches. The cavalry unit is disordered but not shaken.\"",
-            );
-            ar.retreat_inches = tables::BOUNCE_OFF_SQUARE_INCHES;
-            ar.disordered = true;
-            result_text = format!(
-                "Neither the square nor the cavalry lost: the {a_name} bounces off the square, retreating at least {} inches, disordered but not shaken.",
-                tables::BOUNCE_OFF_SQUARE_INCHES
-            );
-        } else {
-            decision = Decision::NeitherLost;
-            result_text = "Neither unit lost: the combat continues next turn.".to_string();
-        }
+        return (Decision::GunsOverrun, text);
     }
+    if a.is_russian_infantry() && d_hits == a_hits + 1 {
+        trace.note(
+            "Russian infantry that fails to win against guns still retreats: the chargers \"lose or tie\" (ruling STC-13)",
+        );
+    }
+    dr.hits_suffered = 0;
+    let (retreat, rout, eliminated) = call.loser(Role::Attacker, trace);
+    ar.lost = true;
+    ar.retreat_inches = retreat;
+    ar.rout_hits = rout;
+    ar.eliminated = eliminated;
+    ar.shaken = true;
+    let mut text = format!(
+        "The chargers failed to outright win against the guns: the {a_name} suffers {}",
+        plural(d_hits, "hit", "hits")
+    );
+    if eliminated {
+        text.push_str(" and, unable to retreat, is eliminated");
+    } else {
+        text.push_str(&format!(
+            " plus {} and retreats {retreat} inches shaken",
+            plural(rout, "rout hit", "rout hits")
+        ));
+    }
+    text.push_str("; the gun crews suffer no hits.");
+    (Decision::GunsHeld, text)
+}
 
-    // Steadiness and Disorder, cause 3: "After one round of close combat, if
-    // the unit suffers any hits that round". Artillery is never disordered.
-    for (res, side) in [(&mut ar, a), (&mut dr, d)] {
+/// Who lost the round, and what the loser suffers; or cavalry bouncing off
+/// a square; or neither, and the combat goes on.
+fn who_lost(
+    call: &CombatCall,
+    ar: &mut CombatSideResult,
+    dr: &mut CombatSideResult,
+    trace: &mut Trace,
+) -> (Decision, String) {
+    let (a, d) = (&call.attacker, &call.defender);
+    let a_name = a.name(Role::Attacker);
+    let d_name = d.name(Role::Defender);
+    let (a_hits, d_hits) = (ar.hits, dr.hits);
+    let a_lost = lost(a, d_hits, a_hits, trace, &a_name);
+    let d_lost = lost(d, a_hits, d_hits, trace, &d_name);
+    if a_lost || d_lost {
+        let (loser_role, loser_name, winner_name) = if a_lost {
+            (Role::Attacker, &a_name, &d_name)
+        } else {
+            (Role::Defender, &d_name, &a_name)
+        };
+        let decision = if a_lost {
+            Decision::AttackerLost
+        } else {
+            Decision::DefenderLost
+        };
+        let (retreat, rout, eliminated) = call.loser(loser_role, trace);
+        let (loser, winner, winner_side) = if a_lost { (ar, dr, d) } else { (dr, ar, a) };
+        loser.lost = true;
+        loser.retreat_inches = retreat;
+        loser.rout_hits = rout;
+        loser.eliminated = eliminated;
+        loser.shaken = true;
+        winner.disordered = winner_side.arm() != Arm::Artillery;
+        let mut text = format!(
+            "The {loser_name} lost ({} suffered against {} inflicted)",
+            loser.hits_suffered, loser.hits
+        );
+        if eliminated {
+            text.push_str(": it cannot retreat and is eliminated.");
+        } else {
+            text.push_str(&format!(
+                ": it retreats {retreat} inches, becomes shaken and suffers {}.",
+                plural(rout, "rout hit", "rout hits")
+            ));
+        }
+        text.push_str(&format!(
+            " The {winner_name} remains in position{}.",
+            if winner_side.arm() == Arm::Artillery {
+                ""
+            } else {
+                ", disordered"
+            }
+        ));
+        return (decision, text);
+    }
+    if a.arm() == Arm::Cavalry && d.is_square() {
+        trace.note(
+            "Cavalry Bouncing off Squares: \"the cavalry unit must still make a retreat move of at least four inches. The cavalry unit is disordered but not shaken.\"",
+        );
+        ar.retreat_inches = tables::BOUNCE_OFF_SQUARE_INCHES;
+        ar.disordered = true;
+        let text = format!(
+            "Neither the square nor the cavalry lost: the {a_name} bounces off the square, retreating at least {} inches, disordered but not shaken.",
+            tables::BOUNCE_OFF_SQUARE_INCHES
+        );
+        return (Decision::BouncedOffSquare, text);
+    }
+    (
+        Decision::NeitherLost,
+        "Neither unit lost: the combat continues next turn.".to_string(),
+    )
+}
+
+/// Steadiness and Disorder, cause 3: "After one round of close combat, if
+/// the unit suffers any hits that round". Artillery is never disordered;
+/// each hit on it removes a gunner.
+fn disorder_after_round(
+    call: &CombatCall,
+    ar: &mut CombatSideResult,
+    dr: &mut CombatSideResult,
+    trace: &mut Trace,
+) {
+    let (a, d) = (&call.attacker, &call.defender);
+    for (res, side) in [(&mut *ar, a), (&mut *dr, d)] {
         if res.hits_suffered > 0 && side.arm() != Arm::Artillery && !res.eliminated {
             res.disordered = true;
         }
@@ -1003,12 +1071,23 @@ pub fn resolve(
     if d.arm() == Arm::Artillery && dr.hits_suffered > 0 && !dr.eliminated {
         trace.note("\"Each hit against an artillery unit removes one gunner figure.\"");
     }
+}
 
-    // Generals: "If a general is attached to a unit that suffers two or
-    // more shooting or close combat hits, roll a die: On a '1' the general
-    // is killed/disabled and removed from play."
-    let mut general_text = String::new();
-    for (res, side, name) in [(&mut ar, a, &a_name), (&mut dr, d, &d_name)] {
+/// Generals: "If a general is attached to a unit that suffers two or more
+/// shooting or close combat hits, roll a die: On a '1' the general is
+/// killed/disabled and removed from play." The words of each die rolled.
+fn general_dice(
+    call: &CombatCall,
+    ar: &mut CombatSideResult,
+    dr: &mut CombatSideResult,
+    trace: &mut Trace,
+    dice: &mut dyn Dice,
+) -> String {
+    let (a, d) = (&call.attacker, &call.defender);
+    let a_name = a.name(Role::Attacker);
+    let d_name = d.name(Role::Defender);
+    let mut text = String::new();
+    for (res, side, name) in [(ar, a, &a_name), (dr, d, &d_name)] {
         if call.general_dice && side.general_attached && res.hits_suffered >= 2 {
             let roll = trace.roll(
                 dice,
@@ -1017,7 +1096,7 @@ pub fn resolve(
             );
             res.general_roll = Some(roll);
             res.general_lost = roll == 1;
-            general_text.push_str(&format!(
+            text.push_str(&format!(
                 " The general with the {name} rolled {roll}: {}.",
                 if roll == 1 {
                     "killed/disabled and removed from play"
@@ -1027,18 +1106,7 @@ pub fn resolve(
             ));
         }
     }
-
-    trace.outcome = format!(
-        "{}. {}. {result_text}{general_text}",
-        side_text(&a_name, &ar),
-        side_text(&d_name, &dr)
-    );
-    let result = CombatResult {
-        decision,
-        attacker: ar,
-        defender: dr,
-    };
-    Ok(trace.finish(call.canonical(), result))
+    text
 }
 
 /// "attacker 12 line-infantry: 3 points, 3 dice needing 5-6 rolled 5, 6, 2:
