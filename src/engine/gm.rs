@@ -20,7 +20,8 @@ use crate::campaign::{Auth, Campaign, passphrase};
 use crate::lifecycle::{self, Clock};
 use crate::resolution;
 use crate::rules::correction::{Correction, CorrectionSyntaxError};
-use crate::store::{ActKind, GmChange, GmEntry, OutgoingMail, Store, StoreError};
+use crate::rules::{GameState, Ruleset};
+use crate::store::{ActKind, CampaignRecord, GmChange, GmEntry, OutgoingMail, Store, StoreError};
 use crate::templates::Templates;
 
 /// A GM command, read but not yet carried out.
@@ -277,8 +278,34 @@ struct Plan {
     resolve: bool,
 }
 
-fn refuse(why: impl Into<String>) -> Result<Result<Plan, String>, EngineError> {
+/// A command's plan, or why it is refused (the outer error is the store's
+/// or the engine's, not the GM's).
+type Planned = Result<Result<Plan, String>, EngineError>;
+
+fn refuse(why: impl Into<String>) -> Planned {
     Ok(Err(why.into()))
+}
+
+/// A plan that changes one thing and announces it.
+fn simple(outcome: String, change: GmChange, announce: String) -> Planned {
+    Ok(Ok(Plan {
+        outcome,
+        change,
+        announce: Some(announce),
+        extra: Vec::new(),
+        resolve: false,
+    }))
+}
+
+/// Where the campaign stands when a command is planned.
+struct Standing<'a> {
+    store: &'a Store,
+    record: &'a CampaignRecord,
+    ruleset: &'static dyn Ruleset,
+    state: GameState,
+    /// A phase closed but not yet resolved.
+    pending: bool,
+    now: DateTime<Utc>,
 }
 
 fn utc(t: DateTime<Utc>) -> String {
@@ -358,26 +385,15 @@ pub fn execute(
     })
 }
 
-fn plan(
-    store: &Store,
-    campaign_id: &str,
-    command: &GmCommand,
-    now: DateTime<Utc>,
-) -> Result<Result<Plan, String>, EngineError> {
+fn plan(store: &Store, campaign_id: &str, command: &GmCommand, now: DateTime<Utc>) -> Planned {
     let record = store.campaign(campaign_id)?;
-    let campaign = &record.campaign;
-    let ruleset = ruleset_of(campaign)?;
-    let state = store.state(&record.current_state_digest)?;
-    let finished = state.finished.clone();
-    let pending = !store.pending_resolutions(campaign_id)?.is_empty();
-    let simple = |outcome: String, change: GmChange, announce: String| {
-        Ok(Ok(Plan {
-            outcome,
-            change,
-            announce: Some(announce),
-            extra: Vec::new(),
-            resolve: false,
-        }))
+    let at = Standing {
+        store,
+        ruleset: ruleset_of(&record.campaign)?,
+        state: store.state(&record.current_state_digest)?,
+        pending: !store.pending_resolutions(campaign_id)?.is_empty(),
+        record: &record,
+        now,
     };
     match command {
         GmCommand::Status => Ok(Ok(Plan {
@@ -387,181 +403,195 @@ fn plan(
             extra: Vec::new(),
             resolve: false,
         })),
-        GmCommand::Extend(how) => {
-            if let Some(why) = finished {
-                return refuse(format!("the game is over ({why}); there is no deadline"));
-            }
-            let deadline = match how {
-                Extension::By(d) => record.deadline + *d,
-                Extension::To(t) => *t,
-            };
-            if deadline <= now {
-                return refuse(format!(
-                    "{} has already passed; give a later time",
-                    utc(deadline)
-                ));
-            }
-            simple(
-                format!(
-                    "the deadline is now {} (it was {})",
-                    utc(deadline),
-                    utc(record.deadline)
-                ),
-                GmChange::Deadline(deadline),
-                "moved the deadline of the current phase".into(),
-            )
-        }
-        GmCommand::Pause => {
-            if record.paused {
-                return refuse("the campaign is already paused");
-            }
-            if let Some(why) = finished {
-                return refuse(format!("the game is over ({why})"));
-            }
-            simple(
-                "paused: no phase closes, no reminder is sent and no orders are taken until `resume`".into(),
-                GmChange::Pause,
-                "paused the campaign: no phase closes, no reminder is sent and no orders are taken until it resumes; the deadline will be pushed back by the time spent paused".into(),
-            )
-        }
-        GmCommand::Resume => {
-            if !record.paused {
-                return refuse("the campaign is not paused");
-            }
-            // The deadline moves on by the time spent paused, so that the
-            // players lose none of the time they had left.
-            let paused_for = store
-                .paused_since(campaign_id)?
-                .map_or(Duration::zero(), |since| {
-                    (now - since).max(Duration::zero())
-                });
-            let deadline = record.deadline + paused_for;
-            simple(
-                format!(
-                    "resumed after {}; the deadline is now {}",
-                    show_duration(paused_for),
-                    utc(deadline)
-                ),
-                GmChange::Resume { deadline },
-                format!(
-                    "resumed the campaign after a pause of {}; the deadline moved on by as much",
-                    show_duration(paused_for)
-                ),
-            )
-        }
-        GmCommand::ResolveNow => {
-            if record.paused {
-                return refuse("the campaign is paused; `resume` it first");
-            }
-            if let Some(why) = finished {
-                return refuse(format!("the game is over ({why})"));
-            }
-            let k = store.next_k(campaign_id, Kind::Turn)?;
-            if !pending && k > u64::from(record.chain.length()) {
-                return refuse(format!(
-                    "the campaign has used all {} secrets of its chain",
-                    record.chain.length()
-                ));
-            }
-            let label = resolution::phase_label(ruleset, &state);
-            Ok(Ok(Plan {
-                outcome: format!("closing and resolving {label} now"),
-                change: GmChange::Nothing,
-                announce: Some(format!(
-                    "closed {label} before its deadline, to be resolved now with whatever orders are in"
-                )),
-                extra: Vec::new(),
-                resolve: true,
-            }))
-        }
+        GmCommand::Extend(how) => plan_extend(&at, how),
+        GmCommand::Pause => plan_pause(&at),
+        GmCommand::Resume => plan_resume(&at),
+        GmCommand::ResolveNow => plan_resolve_now(&at),
         GmCommand::Replace {
             who,
             address,
             secret,
-        } => plan_replace(campaign, who, address, secret),
-        GmCommand::Correct(correction) => {
-            if pending {
-                return refuse(
-                    "a closed phase awaits its resolution; let it resolve (`adjutant tick`) first",
-                );
-            }
-            if let Some(why) = finished {
-                return refuse(format!("the game is over ({why})"));
-            }
-            let next = match ruleset.correct(&state, correction) {
-                Ok(next) => next,
-                Err(e) => return refuse(e.to_string()),
-            };
-            if next == state {
-                return refuse("that changes nothing");
-            }
-            let after_turn = store.next_k(campaign_id, Kind::Turn)? - 1;
-            let act = store.gm_acts(campaign_id)?.len() + 1;
-            simple(
-                format!("done: {correction} (act {act})"),
-                GmChange::State {
-                    kind: ActKind::Correction,
-                    after_turn,
-                    undoes_turn: None,
-                    prior: record.current_state_digest,
-                    next: Box::new(next),
-                    phase: None,
-                },
-                format!("corrected a unit: `{correction}`"),
-            )
-        }
-        GmCommand::Rollback => {
-            if pending {
-                return refuse(
-                    "a closed phase awaits its resolution; let it resolve (`adjutant tick`) first",
-                );
-            }
-            let last = store.next_k(campaign_id, Kind::Turn)? - 1;
-            if last == 0 {
-                return refuse("no turn has been resolved yet");
-            }
-            let acts = store.gm_acts(campaign_id)?;
-            if acts.iter().any(|a| a.undoes_turn == Some(last)) {
-                return refuse(format!(
-                    "resolution {last} is already rolled back; only the last resolution can be, once"
-                ));
-            }
-            let Some(undone) = store
-                .resolutions(campaign_id)?
-                .into_iter()
-                .find(|r| r.kind == Kind::Turn && r.k == last)
-            else {
-                return Err(
-                    StoreError::Damaged(format!("turn resolution {last} is missing")).into(),
-                );
-            };
-            let restored = store.state(&undone.prior_state_digest)?;
-            let phase = ruleset.phase_of(&restored).name;
-            let deadline = lifecycle::deadline(&campaign.schedule, phase, now)?;
-            let label = resolution::phase_label(ruleset, &restored);
-            simple(
-                format!(
-                    "rolled back resolution {last} ({}); the game is back at {label}, deadline {} (act {})",
-                    undone.phase_label,
-                    utc(deadline),
-                    acts.len() + 1
-                ),
-                GmChange::State {
-                    kind: ActKind::Rollback,
-                    after_turn: last,
-                    undoes_turn: Some(last),
-                    prior: record.current_state_digest,
-                    next: Box::new(restored),
-                    phase: Some((now, deadline)),
-                },
-                format!(
-                    "rolled back resolution {last} ({}). Its dice stay in the archive, marked as rolled back; the phase will be resolved again as resolution {} with the next secret of the chain, never with the secret already revealed",
-                    undone.phase_label,
-                    last + 1
-                ),
-            )
-        }
+        } => plan_replace(&record.campaign, who, address, secret),
+        GmCommand::Correct(correction) => plan_correct(&at, correction),
+        GmCommand::Rollback => plan_rollback(&at),
     }
+}
+
+fn plan_extend(at: &Standing, how: &Extension) -> Planned {
+    if let Some(why) = &at.state.finished {
+        return refuse(format!("the game is over ({why}); there is no deadline"));
+    }
+    let deadline = match how {
+        Extension::By(d) => at.record.deadline + *d,
+        Extension::To(t) => *t,
+    };
+    if deadline <= at.now {
+        return refuse(format!(
+            "{} has already passed; give a later time",
+            utc(deadline)
+        ));
+    }
+    simple(
+        format!(
+            "the deadline is now {} (it was {})",
+            utc(deadline),
+            utc(at.record.deadline)
+        ),
+        GmChange::Deadline(deadline),
+        "moved the deadline of the current phase".into(),
+    )
+}
+
+fn plan_pause(at: &Standing) -> Planned {
+    if at.record.paused {
+        return refuse("the campaign is already paused");
+    }
+    if let Some(why) = &at.state.finished {
+        return refuse(format!("the game is over ({why})"));
+    }
+    simple(
+        "paused: no phase closes, no reminder is sent and no orders are taken until `resume`".into(),
+        GmChange::Pause,
+        "paused the campaign: no phase closes, no reminder is sent and no orders are taken until it resumes; the deadline will be pushed back by the time spent paused".into(),
+    )
+}
+
+fn plan_resume(at: &Standing) -> Planned {
+    if !at.record.paused {
+        return refuse("the campaign is not paused");
+    }
+    // The deadline moves on by the time spent paused, so that the players
+    // lose none of the time they had left.
+    let paused_for = at
+        .store
+        .paused_since(&at.record.campaign.id)?
+        .map_or(Duration::zero(), |since| {
+            (at.now - since).max(Duration::zero())
+        });
+    let deadline = at.record.deadline + paused_for;
+    simple(
+        format!(
+            "resumed after {}; the deadline is now {}",
+            show_duration(paused_for),
+            utc(deadline)
+        ),
+        GmChange::Resume { deadline },
+        format!(
+            "resumed the campaign after a pause of {}; the deadline moved on by as much",
+            show_duration(paused_for)
+        ),
+    )
+}
+
+fn plan_resolve_now(at: &Standing) -> Planned {
+    let record = at.record;
+    if record.paused {
+        return refuse("the campaign is paused; `resume` it first");
+    }
+    if let Some(why) = &at.state.finished {
+        return refuse(format!("the game is over ({why})"));
+    }
+    let k = at.store.next_k(&record.campaign.id, Kind::Turn)?;
+    if !at.pending && k > u64::from(record.chain.length()) {
+        return refuse(format!(
+            "the campaign has used all {} secrets of its chain",
+            record.chain.length()
+        ));
+    }
+    let label = resolution::phase_label(at.ruleset, &at.state);
+    Ok(Ok(Plan {
+        outcome: format!("closing and resolving {label} now"),
+        change: GmChange::Nothing,
+        announce: Some(format!(
+            "closed {label} before its deadline, to be resolved now with whatever orders are in"
+        )),
+        extra: Vec::new(),
+        resolve: true,
+    }))
+}
+
+fn plan_correct(at: &Standing, correction: &Correction) -> Planned {
+    if at.pending {
+        return refuse(
+            "a closed phase awaits its resolution; let it resolve (`adjutant tick`) first",
+        );
+    }
+    if let Some(why) = &at.state.finished {
+        return refuse(format!("the game is over ({why})"));
+    }
+    let next = match at.ruleset.correct(&at.state, correction) {
+        Ok(next) => next,
+        Err(e) => return refuse(e.to_string()),
+    };
+    if next == at.state {
+        return refuse("that changes nothing");
+    }
+    let id = &at.record.campaign.id;
+    let after_turn = at.store.next_k(id, Kind::Turn)? - 1;
+    let act = at.store.gm_acts(id)?.len() + 1;
+    simple(
+        format!("done: {correction} (act {act})"),
+        GmChange::State {
+            kind: ActKind::Correction,
+            after_turn,
+            undoes_turn: None,
+            prior: at.record.current_state_digest,
+            next: Box::new(next),
+            phase: None,
+        },
+        format!("corrected a unit: `{correction}`"),
+    )
+}
+
+fn plan_rollback(at: &Standing) -> Planned {
+    if at.pending {
+        return refuse(
+            "a closed phase awaits its resolution; let it resolve (`adjutant tick`) first",
+        );
+    }
+    let (store, id) = (at.store, &at.record.campaign.id);
+    let last = store.next_k(id, Kind::Turn)? - 1;
+    if last == 0 {
+        return refuse("no turn has been resolved yet");
+    }
+    let acts = store.gm_acts(id)?;
+    if acts.iter().any(|a| a.undoes_turn == Some(last)) {
+        return refuse(format!(
+            "resolution {last} is already rolled back; only the last resolution can be, once"
+        ));
+    }
+    let Some(undone) = store
+        .resolutions(id)?
+        .into_iter()
+        .find(|r| r.kind == Kind::Turn && r.k == last)
+    else {
+        return Err(StoreError::Damaged(format!("turn resolution {last} is missing")).into());
+    };
+    let restored = store.state(&undone.prior_state_digest)?;
+    let phase = at.ruleset.phase_of(&restored).name;
+    let deadline = lifecycle::deadline(&at.record.campaign.schedule, phase, at.now)?;
+    let label = resolution::phase_label(at.ruleset, &restored);
+    simple(
+        format!(
+            "rolled back resolution {last} ({}); the game is back at {label}, deadline {} (act {})",
+            undone.phase_label,
+            utc(deadline),
+            acts.len() + 1
+        ),
+        GmChange::State {
+            kind: ActKind::Rollback,
+            after_turn: last,
+            undoes_turn: Some(last),
+            prior: at.record.current_state_digest,
+            next: Box::new(restored),
+            phase: Some((at.now, deadline)),
+        },
+        format!(
+            "rolled back resolution {last} ({}). Its dice stay in the archive, marked as rolled back; the phase will be resolved again as resolution {} with the next secret of the chain, never with the secret already revealed",
+            undone.phase_label,
+            last + 1
+        ),
+    )
 }
 
 fn plan_replace(
