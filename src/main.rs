@@ -259,326 +259,52 @@ fn open(data: &Path) -> Result<Store> {
 fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     match command {
-        Command::Demo { out: dir, ruleset } => {
-            let result = adjutant::demo::run(&dir, ruleset.as_deref(), &mut out)?;
-            writeln!(
-                out,
-                "campaign data: {}\norders mailed by the bots: {}\nreports and every other message sent: {}\narchive: {}  (check it: adjutant verify {})",
-                result.data_dir.display(),
-                result.maildir.display(),
-                result.outbox_dir.display(),
-                result.archive_dir.display(),
-                result.archive_dir.display()
-            )?;
-            if !result.verdict.ok() {
-                bail!("the demo's archive did not verify");
-            }
-        }
-        Command::Check { campaigns } => {
-            let mut failed = false;
-            for dir in campaigns {
-                match campaign::load(&dir) {
-                    Ok(c) => writeln!(
-                        out,
-                        "{}: ok ({}, {} sides, {} units)",
-                        dir.display(),
-                        c.ruleset.id,
-                        c.sides.len(),
-                        c.scenario.units.len()
-                    )?,
-                    Err(problems) => {
-                        failed = true;
-                        eprintln!("{problems}");
-                    }
-                }
-            }
-            if failed {
-                return Ok(ExitCode::FAILURE);
-            }
-        }
-        Command::Passphrase => {
-            let mut text = String::new();
-            if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
-                eprint!("passphrase: ");
-            }
-            std::io::stdin().read_line(&mut text)?;
-            let passphrase = text.trim_end_matches(['\n', '\r']);
-            if passphrase.is_empty() {
-                bail!("an empty passphrase protects nothing");
-            }
-            writeln!(out, "{}", campaign::passphrase::hash(passphrase)?)?;
-        }
+        Command::Demo { out: dir, ruleset } => cmd_demo(dir, ruleset, &mut out),
+        Command::Check { campaigns } => cmd_check(campaigns, &mut out),
+        Command::Passphrase => cmd_passphrase(&mut out),
         Command::Init {
             data,
             campaign: dir,
-        } => {
-            let loaded = campaign::load(&dir).map_err(|p| anyhow::anyhow!("{p}"))?;
-            let mut store = open(&data)?;
-            let record = engine::init(&mut store, &loaded, &dir, clock)?;
-            writeln!(
-                out,
-                "registered {} in {}\ncommitment C = {}\numpire commitment U = {}\nchain length N = {}\nfirst deadline: {}",
-                loaded.id,
-                data.display(),
-                record.commitment,
-                record.chain.umpire_chain().commitment(),
-                record.chain.length(),
-                record.deadline
-            )?;
-        }
-        Command::Status { data, campaign } => {
-            let store = open(&data)?;
-            let ids = match campaign {
-                Some(id) => vec![id],
-                None => store.campaign_ids()?,
-            };
-            if ids.is_empty() {
-                writeln!(out, "no campaigns in {}", data.display())?;
-            }
-            for id in ids {
-                writeln!(
-                    out,
-                    "{}",
-                    adjutant::engine::status::describe(&store, &id, clock.now())?
-                )?;
-            }
-        }
+        } => cmd_init(data, dir, clock, &mut out),
+        Command::Status { data, campaign } => cmd_status(data, campaign, clock, &mut out),
         Command::Submit {
             data,
             campaign,
             side,
             orders,
-        } => {
-            let text = if orders.as_os_str() == "-" {
-                let mut t = String::new();
-                std::io::stdin().read_to_string(&mut t)?;
-                t
-            } else {
-                std::fs::read_to_string(&orders)
-                    .with_context(|| format!("reading {}", orders.display()))?
-            };
-            let mut store = open(&data)?;
-            let done = engine::submit(&mut store, &campaign, &side, &text, clock, None)?;
-            for e in &done.sheet.parse_errors {
-                writeln!(out, "refused: {e}")?;
-            }
-            for r in &done.sheet.rejections {
-                writeln!(out, "refused: {r}")?;
-            }
-            if !done.stored {
-                writeln!(out, "nothing accepted: no orders were stored for {side}")?;
-                return Ok(ExitCode::FAILURE);
-            }
-            writeln!(out, "accepted for {} ({}):", side, done.phase_key)?;
-            write!(out, "{}", done.sheet.canonical_text())?;
-            writeln!(
-                out,
-                "digest {}{}",
-                done.digest,
-                if done.replaced {
-                    " (replaces your earlier orders for this phase)"
-                } else {
-                    ""
-                }
-            )?;
-            if !done.sheet.is_clean() {
-                return Ok(ExitCode::FAILURE);
-            }
-        }
-        Command::Tick { data, campaign } => {
-            let mut store = open(&data)?;
-            let ids = match campaign {
-                Some(id) => vec![id],
-                None => store.campaign_ids()?,
-            };
-            // One campaign's trouble must not stop the others' deadlines.
-            let mut failed = false;
-            for id in ids {
-                match engine::tick(&mut store, &id, clock) {
-                    Ok(done) => {
-                        for r in done {
-                            writeln!(
-                                out,
-                                "{id}: resolution {}: {} ({} rolls)",
-                                r.k, r.phase_label, r.rolls
-                            )?;
-                        }
-                    }
-                    Err(e) => {
-                        failed = true;
-                        eprintln!("adjutant: {id}: {e}");
-                    }
-                }
-            }
-            if failed {
-                return Ok(ExitCode::FAILURE);
-            }
-        }
-        Command::Resolve { data, campaign } => {
-            let mut store = open(&data)?;
-            for r in engine::resolve_now(&mut store, &campaign, clock)? {
-                writeln!(
-                    out,
-                    "{campaign}: resolution {}: {} ({} rolls)",
-                    r.k, r.phase_label, r.rolls
-                )?;
-                for e in &r.events {
-                    writeln!(out, "  {e}")?;
-                }
-            }
-        }
+        } => cmd_submit(data, campaign, side, orders, clock, &mut out),
+        Command::Tick { data, campaign } => cmd_tick(data, campaign, clock, &mut out),
+        Command::Resolve { data, campaign } => cmd_resolve(data, campaign, clock, &mut out),
         Command::Umpire {
             data,
             campaign,
             call,
-        } => {
-            let mut store = open(&data)?;
-            if call.trim().eq_ignore_ascii_case("help") {
-                let record = store.campaign(&campaign)?;
-                let ruleset = adjutant::rules::ruleset_for(&record.campaign.ruleset.id)
-                    .context("unknown ruleset")?;
-                writeln!(out, "{}", ruleset.umpire_help())?;
-                return Ok(ExitCode::SUCCESS);
-            }
-            let (k, report) = engine::umpire(&mut store, &campaign, &call, clock)?;
-            writeln!(out, "umpire call {k}\n{report}")?;
-        }
+        } => cmd_umpire(data, campaign, call, clock, &mut out),
         Command::Ingest {
             data,
             own_addresses,
-        } => {
-            // sysexits.h: EX_TEMPFAIL makes Postfix and procmail keep the
-            // message and retry, so our own failure never bounces a player's
-            // orders.
-            const EX_TEMPFAIL: u8 = 75;
-            let mut raw = Vec::new();
-            if let Err(e) = std::io::stdin().read_to_end(&mut raw) {
-                eprintln!("adjutant: cannot read the message: {e}");
-                return Ok(ExitCode::from(EX_TEMPFAIL));
-            }
-            let config = ingest_config(own_addresses);
-            let outcome = Store::open(&data)
-                .map_err(adjutant::ingest::IngestError::from)
-                .and_then(|mut store| {
-                    adjutant::ingest::ingest(&mut store, &raw, "stdin", &config, clock)
-                });
-            match outcome {
-                Ok(outcome) => writeln!(out, "{}", outcome.summary())?,
-                Err(e) => {
-                    eprintln!("adjutant: {e}; the message was not taken, try again later");
-                    return Ok(ExitCode::from(EX_TEMPFAIL));
-                }
-            }
-        }
+        } => cmd_ingest(data, own_addresses, clock, &mut out),
         Command::Maildir {
             data,
             own_addresses,
             maildir,
-        } => {
-            let mut store = open(&data)?;
-            let config = ingest_config(own_addresses);
-            for (name, outcome) in
-                adjutant::inbox::maildir::scan(&maildir, &mut store, &config, clock)?
-            {
-                writeln!(out, "{name}: {}", outcome.summary())?;
-            }
+        } => cmd_maildir(data, own_addresses, maildir, clock, &mut out),
+        Command::Imap(args) => {
+            imap(args, clock, &mut out)?;
+            Ok(ExitCode::SUCCESS)
         }
-        Command::Imap(args) => imap(args, clock, &mut out)?,
-        Command::Daemon { config, once } => {
-            let mut daemon = daemon_from(&config, clock)?;
-            daemon.stop_on_signals()?;
-            if once {
-                for pass in daemon.run_until_quiet(clock, 1000)? {
-                    for note in &pass.notes {
-                        writeln!(out, "{note}")?;
-                    }
-                }
-            } else {
-                daemon.run(clock)?;
-            }
-        }
-        Command::Send { config } => {
-            let config = adjutant::daemon::DaemonConfig::load(&config)?;
-            init_logs(config.log_level);
-            let mut daemon = adjutant::daemon::Daemon::from_config(&config)?;
-            daemon.start(&[], clock)?;
-            // Batch after batch until nothing is due: a message that failed
-            // waits for its next attempt, so this ends.
-            let mut any = false;
-            while !daemon.store().outbox_due(clock.now(), 1)?.is_empty() {
-                for note in daemon.handle(&adjutant::daemon::Event::OutboxDue, clock)? {
-                    any = true;
-                    writeln!(out, "{note}")?;
-                }
-            }
-            if !any {
-                writeln!(out, "nothing due in the outbox")?;
-            }
-        }
+        Command::Daemon { config, once } => cmd_daemon(config, once, clock, &mut out),
+        Command::Send { config } => cmd_send(config, clock, &mut out),
         Command::Outbox {
             data,
             campaign,
             requeue,
-        } => {
-            let mut store = open(&data)?;
-            if let Some(id) = requeue {
-                if !store.outbox_requeue(&id, clock.now())? {
-                    bail!("no dead message {id} in the outbox");
-                }
-                writeln!(out, "{id}: queued again")?;
-                return Ok(ExitCode::SUCCESS);
-            }
-            for e in store.outbox(campaign.as_deref())? {
-                let when = match e.status {
-                    adjutant::store::OutboxStatus::Sent => e
-                        .sent_at
-                        .map(|t| format!(" at {}", t.to_rfc3339()))
-                        .unwrap_or_default(),
-                    adjutant::store::OutboxStatus::Queued if e.attempts > 0 => {
-                        format!(", next attempt {}", e.next_attempt_at.to_rfc3339())
-                    }
-                    _ => String::new(),
-                };
-                writeln!(
-                    out,
-                    "{} {} to {}: {}{when}, {} attempt(s){}",
-                    e.mail.message_id,
-                    e.mail.subject,
-                    e.mail.recipient,
-                    e.status.as_str(),
-                    e.attempts,
-                    e.last_error
-                        .map(|err| format!("; last error: {err}"))
-                        .unwrap_or_default()
-                )?;
-            }
-        }
+        } => cmd_outbox(data, campaign, requeue, clock, &mut out),
         Command::Gm {
             data,
             campaign,
             command,
-        } => {
-            let mut store = open(&data)?;
-            let zone = store.campaign(&campaign)?.campaign.schedule.time_zone;
-            let parsed = engine::gm::GmCommand::parse(&command.join(" "), &zone)?;
-            let report = engine::gm::execute(
-                &mut store,
-                &campaign,
-                &parsed,
-                &engine::gm::Origin::cli(),
-                clock,
-            )?;
-            writeln!(
-                out,
-                "{}: {}\n{}",
-                report.command,
-                if report.done { "done" } else { "refused" },
-                report.outcome
-            )?;
-            if !report.done {
-                return Ok(ExitCode::FAILURE);
-            }
-        }
+        } => cmd_gm(data, campaign, command, clock, &mut out),
         Command::Archive {
             command:
                 ArchiveCommand::Export {
@@ -586,72 +312,477 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
                     campaign,
                     out: dir,
                 },
-        } => {
-            let store = open(&data)?;
-            let done = archive::export::export(&store, &campaign, &dir)?;
-            writeln!(
+        } => cmd_archive(data, campaign, dir, &mut out),
+        Command::Verify { archive: dir } => cmd_verify(dir, &mut out),
+    }
+}
+
+/// `adjutant demo`.
+fn cmd_demo(dir: PathBuf, ruleset: Option<String>, out: &mut impl Write) -> Result<ExitCode> {
+    let result = adjutant::demo::run(&dir, ruleset.as_deref(), out)?;
+    writeln!(
+        out,
+        "campaign data: {}\norders mailed by the bots: {}\nreports and every other message sent: {}\narchive: {}  (check it: adjutant verify {})",
+        result.data_dir.display(),
+        result.maildir.display(),
+        result.outbox_dir.display(),
+        result.archive_dir.display(),
+        result.archive_dir.display()
+    )?;
+    if !result.verdict.ok() {
+        bail!("the demo's archive did not verify");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `adjutant check`.
+fn cmd_check(campaigns: Vec<PathBuf>, out: &mut impl Write) -> Result<ExitCode> {
+    let mut failed = false;
+    for dir in campaigns {
+        match campaign::load(&dir) {
+            Ok(c) => writeln!(
                 out,
-                "wrote {} turn resolutions and {} umpire calls to {}",
-                done.turns,
-                done.calls,
-                dir.display()
-            )?;
-            if done.acts > 0 {
-                writeln!(
-                    out,
-                    "with {} game master's acts (corrections, rollbacks); the archive follows {}",
-                    done.acts,
-                    archive::SPEC_WITH_ACTS
-                )?;
-            }
-            if done.pending > 0 {
-                writeln!(
-                    out,
-                    "({} closed phase(s) not yet resolved were left out)",
-                    done.pending
-                )?;
+                "{}: ok ({}, {} sides, {} units)",
+                dir.display(),
+                c.ruleset.id,
+                c.sides.len(),
+                c.scenario.units.len()
+            )?,
+            Err(problems) => {
+                failed = true;
+                eprintln!("{problems}");
             }
         }
-        Command::Verify { archive: dir } => {
-            let verdict = archive::verify::verify(&dir)?;
-            for line in &verdict.resolutions {
-                writeln!(out, "{line}")?;
+    }
+    if failed {
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `adjutant passphrase`.
+fn cmd_passphrase(out: &mut impl Write) -> Result<ExitCode> {
+    let mut text = String::new();
+    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        eprint!("passphrase: ");
+    }
+    std::io::stdin().read_line(&mut text)?;
+    let passphrase = text.trim_end_matches(['\n', '\r']);
+    if passphrase.is_empty() {
+        bail!("an empty passphrase protects nothing");
+    }
+    writeln!(out, "{}", campaign::passphrase::hash(passphrase)?)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `adjutant init`.
+fn cmd_init(
+    data: PathBuf,
+    dir: PathBuf,
+    clock: &dyn Clock,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    let loaded = campaign::load(&dir).map_err(|p| anyhow::anyhow!("{p}"))?;
+    let mut store = open(&data)?;
+    let record = engine::init(&mut store, &loaded, &dir, clock)?;
+    writeln!(
+        out,
+        "registered {} in {}\ncommitment C = {}\numpire commitment U = {}\nchain length N = {}\nfirst deadline: {}",
+        loaded.id,
+        data.display(),
+        record.commitment,
+        record.chain.umpire_chain().commitment(),
+        record.chain.length(),
+        record.deadline
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `adjutant status`.
+fn cmd_status(
+    data: PathBuf,
+    campaign: Option<String>,
+    clock: &dyn Clock,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    let store = open(&data)?;
+    let ids = match campaign {
+        Some(id) => vec![id],
+        None => store.campaign_ids()?,
+    };
+    if ids.is_empty() {
+        writeln!(out, "no campaigns in {}", data.display())?;
+    }
+    for id in ids {
+        writeln!(
+            out,
+            "{}",
+            adjutant::engine::status::describe(&store, &id, clock.now())?
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `adjutant submit`.
+fn cmd_submit(
+    data: PathBuf,
+    campaign: String,
+    side: String,
+    orders: PathBuf,
+    clock: &dyn Clock,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    let text = if orders.as_os_str() == "-" {
+        let mut t = String::new();
+        std::io::stdin().read_to_string(&mut t)?;
+        t
+    } else {
+        std::fs::read_to_string(&orders).with_context(|| format!("reading {}", orders.display()))?
+    };
+    let mut store = open(&data)?;
+    let done = engine::submit(&mut store, &campaign, &side, &text, clock, None)?;
+    for e in &done.sheet.parse_errors {
+        writeln!(out, "refused: {e}")?;
+    }
+    for r in &done.sheet.rejections {
+        writeln!(out, "refused: {r}")?;
+    }
+    if !done.stored {
+        writeln!(out, "nothing accepted: no orders were stored for {side}")?;
+        return Ok(ExitCode::FAILURE);
+    }
+    writeln!(out, "accepted for {} ({}):", side, done.phase_key)?;
+    write!(out, "{}", done.sheet.canonical_text())?;
+    writeln!(
+        out,
+        "digest {}{}",
+        done.digest,
+        if done.replaced {
+            " (replaces your earlier orders for this phase)"
+        } else {
+            ""
+        }
+    )?;
+    if !done.sheet.is_clean() {
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `adjutant tick`.
+fn cmd_tick(
+    data: PathBuf,
+    campaign: Option<String>,
+    clock: &dyn Clock,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    let mut store = open(&data)?;
+    let ids = match campaign {
+        Some(id) => vec![id],
+        None => store.campaign_ids()?,
+    };
+    // One campaign's trouble must not stop the others' deadlines.
+    let mut failed = false;
+    for id in ids {
+        match engine::tick(&mut store, &id, clock) {
+            Ok(done) => {
+                for r in done {
+                    writeln!(
+                        out,
+                        "{id}: resolution {}: {} ({} rolls)",
+                        r.k, r.phase_label, r.rolls
+                    )?;
+                }
             }
-            for act in &verdict.acts {
-                writeln!(out, "{act}")?;
-            }
-            for p in &verdict.problems {
-                writeln!(out, "archive: {p}")?;
-            }
-            let failed = verdict
-                .resolutions
-                .iter()
-                .filter(|r| !r.problems.is_empty())
-                .count();
-            writeln!(
-                out,
-                "{}: {} resolutions checked, {} failed, {} problems with the archive as a whole",
-                verdict.campaign,
-                verdict.resolutions.len(),
-                failed,
-                verdict.problems.len()
-            )?;
-            if !verdict.acts.is_empty() {
-                let bad = verdict
-                    .acts
-                    .iter()
-                    .filter(|a| !a.problems.is_empty())
-                    .count();
-                writeln!(
-                    out,
-                    "{} game master's acts checked, {bad} failed",
-                    verdict.acts.len()
-                )?;
-            }
-            if !verdict.ok() {
-                return Ok(ExitCode::FAILURE);
+            Err(e) => {
+                failed = true;
+                eprintln!("adjutant: {id}: {e}");
             }
         }
+    }
+    if failed {
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `adjutant resolve`.
+fn cmd_resolve(
+    data: PathBuf,
+    campaign: String,
+    clock: &dyn Clock,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    let mut store = open(&data)?;
+    for r in engine::resolve_now(&mut store, &campaign, clock)? {
+        writeln!(
+            out,
+            "{campaign}: resolution {}: {} ({} rolls)",
+            r.k, r.phase_label, r.rolls
+        )?;
+        for e in &r.events {
+            writeln!(out, "  {e}")?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `adjutant umpire`.
+fn cmd_umpire(
+    data: PathBuf,
+    campaign: String,
+    call: String,
+    clock: &dyn Clock,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    let mut store = open(&data)?;
+    if call.trim().eq_ignore_ascii_case("help") {
+        let record = store.campaign(&campaign)?;
+        let ruleset =
+            adjutant::rules::ruleset_for(&record.campaign.ruleset.id).context("unknown ruleset")?;
+        writeln!(out, "{}", ruleset.umpire_help())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let (k, report) = engine::umpire(&mut store, &campaign, &call, clock)?;
+    writeln!(out, "umpire call {k}\n{report}")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `adjutant ingest`.
+fn cmd_ingest(
+    data: PathBuf,
+    own_addresses: Vec<String>,
+    clock: &dyn Clock,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    // sysexits.h: EX_TEMPFAIL makes Postfix and procmail keep the
+    // message and retry, so our own failure never bounces a player's
+    // orders.
+    const EX_TEMPFAIL: u8 = 75;
+    let mut raw = Vec::new();
+    if let Err(e) = std::io::stdin().read_to_end(&mut raw) {
+        eprintln!("adjutant: cannot read the message: {e}");
+        return Ok(ExitCode::from(EX_TEMPFAIL));
+    }
+    let config = ingest_config(own_addresses);
+    let outcome = Store::open(&data)
+        .map_err(adjutant::ingest::IngestError::from)
+        .and_then(|mut store| adjutant::ingest::ingest(&mut store, &raw, "stdin", &config, clock));
+    match outcome {
+        Ok(outcome) => writeln!(out, "{}", outcome.summary())?,
+        Err(e) => {
+            eprintln!("adjutant: {e}; the message was not taken, try again later");
+            return Ok(ExitCode::from(EX_TEMPFAIL));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `adjutant maildir`.
+fn cmd_maildir(
+    data: PathBuf,
+    own_addresses: Vec<String>,
+    maildir: PathBuf,
+    clock: &dyn Clock,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    let mut store = open(&data)?;
+    let config = ingest_config(own_addresses);
+    for (name, outcome) in adjutant::inbox::maildir::scan(&maildir, &mut store, &config, clock)? {
+        writeln!(out, "{name}: {}", outcome.summary())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `adjutant daemon`.
+fn cmd_daemon(
+    config: PathBuf,
+    once: bool,
+    clock: &dyn Clock,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    let mut daemon = daemon_from(&config, clock)?;
+    daemon.stop_on_signals()?;
+    if once {
+        for pass in daemon.run_until_quiet(clock, 1000)? {
+            for note in &pass.notes {
+                writeln!(out, "{note}")?;
+            }
+        }
+    } else {
+        daemon.run(clock)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `adjutant send`.
+fn cmd_send(config: PathBuf, clock: &dyn Clock, out: &mut impl Write) -> Result<ExitCode> {
+    let config = adjutant::daemon::DaemonConfig::load(&config)?;
+    init_logs(config.log_level);
+    let mut daemon = adjutant::daemon::Daemon::from_config(&config)?;
+    daemon.start(&[], clock)?;
+    // Batch after batch until nothing is due: a message that failed
+    // waits for its next attempt, so this ends.
+    let mut any = false;
+    while !daemon.store().outbox_due(clock.now(), 1)?.is_empty() {
+        for note in daemon.handle(&adjutant::daemon::Event::OutboxDue, clock)? {
+            any = true;
+            writeln!(out, "{note}")?;
+        }
+    }
+    if !any {
+        writeln!(out, "nothing due in the outbox")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `adjutant outbox`.
+fn cmd_outbox(
+    data: PathBuf,
+    campaign: Option<String>,
+    requeue: Option<String>,
+    clock: &dyn Clock,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    let mut store = open(&data)?;
+    if let Some(id) = requeue {
+        if !store.outbox_requeue(&id, clock.now())? {
+            bail!("no dead message {id} in the outbox");
+        }
+        writeln!(out, "{id}: queued again")?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    for e in store.outbox(campaign.as_deref())? {
+        let when = match e.status {
+            adjutant::store::OutboxStatus::Sent => e
+                .sent_at
+                .map(|t| format!(" at {}", t.to_rfc3339()))
+                .unwrap_or_default(),
+            adjutant::store::OutboxStatus::Queued if e.attempts > 0 => {
+                format!(", next attempt {}", e.next_attempt_at.to_rfc3339())
+            }
+            _ => String::new(),
+        };
+        writeln!(
+            out,
+            "{} {} to {}: {}{when}, {} attempt(s){}",
+            e.mail.message_id,
+            e.mail.subject,
+            e.mail.recipient,
+            e.status.as_str(),
+            e.attempts,
+            e.last_error
+                .map(|err| format!("; last error: {err}"))
+                .unwrap_or_default()
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `adjutant gm`.
+fn cmd_gm(
+    data: PathBuf,
+    campaign: String,
+    command: Vec<String>,
+    clock: &dyn Clock,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    let mut store = open(&data)?;
+    let zone = store.campaign(&campaign)?.campaign.schedule.time_zone;
+    let parsed = engine::gm::GmCommand::parse(&command.join(" "), &zone)?;
+    let report = engine::gm::execute(
+        &mut store,
+        &campaign,
+        &parsed,
+        &engine::gm::Origin::cli(),
+        clock,
+    )?;
+    writeln!(
+        out,
+        "{}: {}\n{}",
+        report.command,
+        if report.done { "done" } else { "refused" },
+        report.outcome
+    )?;
+    if !report.done {
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `adjutant archive export`.
+fn cmd_archive(
+    data: PathBuf,
+    campaign: String,
+    dir: PathBuf,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    let store = open(&data)?;
+    let done = archive::export::export(&store, &campaign, &dir)?;
+    writeln!(
+        out,
+        "wrote {} turn resolutions and {} umpire calls to {}",
+        done.turns,
+        done.calls,
+        dir.display()
+    )?;
+    if done.acts > 0 {
+        writeln!(
+            out,
+            "with {} game master's acts (corrections, rollbacks); the archive follows {}",
+            done.acts,
+            archive::SPEC_WITH_ACTS
+        )?;
+    }
+    if done.pending > 0 {
+        writeln!(
+            out,
+            "({} closed phase(s) not yet resolved were left out)",
+            done.pending
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `adjutant verify`.
+fn cmd_verify(dir: PathBuf, out: &mut impl Write) -> Result<ExitCode> {
+    let verdict = archive::verify::verify(&dir)?;
+    for line in &verdict.resolutions {
+        writeln!(out, "{line}")?;
+    }
+    for act in &verdict.acts {
+        writeln!(out, "{act}")?;
+    }
+    for p in &verdict.problems {
+        writeln!(out, "archive: {p}")?;
+    }
+    let failed = verdict
+        .resolutions
+        .iter()
+        .filter(|r| !r.problems.is_empty())
+        .count();
+    writeln!(
+        out,
+        "{}: {} resolutions checked, {} failed, {} problems with the archive as a whole",
+        verdict.campaign,
+        verdict.resolutions.len(),
+        failed,
+        verdict.problems.len()
+    )?;
+    if !verdict.acts.is_empty() {
+        let bad = verdict
+            .acts
+            .iter()
+            .filter(|a| !a.problems.is_empty())
+            .count();
+        writeln!(
+            out,
+            "{} game master's acts checked, {bad} failed",
+            verdict.acts.len()
+        )?;
+    }
+    if !verdict.ok() {
+        return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
 }
