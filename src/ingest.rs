@@ -14,12 +14,12 @@ use crate::campaign::{Auth, Campaign, passphrase};
 use crate::engine::gm::{GmCommand, Origin};
 use crate::engine::{self, EngineError, mail};
 use crate::lifecycle::Clock;
-use crate::mail::body::{campaign_from_subject, turn_from_subject};
+use crate::mail::body::{OrderText, campaign_from_subject, turn_from_subject};
 use crate::mail::dkim::{self, DkimVerdict, KeySource};
 use crate::mail::{Inbound, Limits, order_text, parse};
 use crate::resolution;
 use crate::rules::ruleset_for;
-use crate::store::{OutgoingMail, Store, StoreError};
+use crate::store::{CampaignRecord, OutgoingMail, Store, StoreError};
 use crate::templates::{TemplateError, Templates};
 
 /// How the daemon receives mail.
@@ -150,67 +150,26 @@ pub fn ingest(
     Ok(outcome)
 }
 
+/// What became of a message, the campaign it was for, and the reply.
 type Handled = (Outcome, Option<String>, Option<OutgoingMail>);
 
+/// Screens the message, finds its campaign and its writer, and hands it to
+/// the GM's commands or a player's orders.
 fn handle(
     store: &mut Store,
     raw: &[u8],
     config: &IngestConfig,
     clock: &dyn Clock,
 ) -> Result<Handled, IngestError> {
-    let digest = Digest32::of(raw);
-    let message = match parse(raw, &config.limits) {
-        Ok(m) => m,
-        // Too large or not mail at all: there may be no one to answer, and
-        // answering junk invites more.
-        Err(e) => {
-            return Ok((
-                Outcome::Ignored {
-                    reason: e.to_string(),
-                },
-                None,
-                None,
-            ));
-        }
+    let letter = match screen(raw, config) {
+        Ok(letter) => letter,
+        Err(reason) => return Ok((Outcome::Ignored { reason }, None, None)),
     };
-    if let Some(why) = &message.automatic {
-        let reason = format!("sent automatically ({why:?}); no reply, per RFC 3834");
-        return Ok((Outcome::Ignored { reason }, None, None));
-    }
-    let Some(sender) = message.from.clone() else {
-        let reason = "no sender address".to_string();
-        return Ok((Outcome::Ignored { reason }, None, None));
+    let text = order_text(&letter.message.body);
+    let record = match identify_campaign(store, &letter, &text)? {
+        Ok(record) => record,
+        Err(answered) => return Ok(answered),
     };
-    if config
-        .own_addresses
-        .iter()
-        .any(|a| a.eq_ignore_ascii_case(&sender))
-    {
-        let reason = "sent from adjutant's own address".to_string();
-        return Ok((Outcome::Ignored { reason }, None, None));
-    }
-    let text = order_text(&message.body);
-    let named = campaign_from_subject(&message.subject).or_else(|| text.campaign.clone());
-    let campaign_id = match named {
-        Some(id) => id,
-        None => match store.campaigns_of(&sender)?.as_slice() {
-            [only] => only.clone(),
-            _ => {
-                let reason = "it does not say which campaign it is for".to_string();
-                let hint = "Put the campaign id in the subject, as in [campaign-id], or a line `campaign <id>`.";
-                return refuse(config, &message, &sender, &digest, None, reason, Some(hint));
-            }
-        },
-    };
-    let record = match store.campaign(&campaign_id) {
-        Ok(r) => r,
-        Err(StoreError::NoCampaign(_)) => {
-            let reason = format!("there is no campaign `{campaign_id}` here");
-            return refuse(config, &message, &sender, &digest, None, reason, None);
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let campaign = &record.campaign;
     // Lines `command: ...` make it a message from the GM, and only the GM's
     // credentials are then checked, even if the GM also plays a side.
     let commands: Vec<(usize, String)> = text
@@ -221,32 +180,101 @@ fn handle(
     // Who is writing, and do they prove it? The reply to a failure says only
     // that, never which part failed, so it cannot be used to probe.
     let proof = Proof {
-        sender: &sender,
+        sender: &letter.sender,
         passphrase: text.passphrase.as_deref(),
         raw,
         keys: config.dkim_keys.as_ref(),
     };
-    let Some(who) = authenticate(campaign, &proof, !commands.is_empty()) else {
-        let reason = "the sender and passphrase do not match a player of this campaign".to_string();
-        let hint = "Send from your registered address, with a line `passphrase <your passphrase>`.";
-        return refuse(
-            config,
-            &message,
-            &sender,
-            &digest,
-            Some(&record.campaign),
-            reason,
-            Some(hint),
-        );
-    };
-    let side = match who {
-        Who::Player(side) => side,
-        Who::Gm => {
-            return gm_commands(
-                store, config, &message, &sender, &digest, &record, &commands, clock,
-            );
+    match authenticate(&record.campaign, &proof, !commands.is_empty()) {
+        None => {
+            let reason =
+                "the sender and passphrase do not match a player of this campaign".to_string();
+            let hint =
+                "Send from your registered address, with a line `passphrase <your passphrase>`.";
+            letter.refuse(Some(&record.campaign), reason, Some(hint))
         }
+        Some(Who::Gm) => gm_commands(store, &letter, &record, &commands, clock),
+        Some(Who::Player(side)) => take_orders(store, &letter, &record, &side, &text, clock),
+    }
+}
+
+/// A message read far enough to be answered: whom to, and in reply to what.
+struct Letter<'a> {
+    config: &'a IngestConfig,
+    message: Inbound,
+    sender: String,
+    digest: Digest32,
+}
+
+/// Reads the message and decides whether it is one to answer at all; the
+/// error is why not (junk, an automatic message, or our own).
+fn screen<'a>(raw: &[u8], config: &'a IngestConfig) -> Result<Letter<'a>, String> {
+    // Too large or not mail at all: there may be no one to answer, and
+    // answering junk invites more.
+    let message = parse(raw, &config.limits).map_err(|e| e.to_string())?;
+    if let Some(why) = &message.automatic {
+        return Err(format!(
+            "sent automatically ({why:?}); no reply, per RFC 3834"
+        ));
+    }
+    let Some(sender) = message.from.clone() else {
+        return Err("no sender address".to_string());
     };
+    if config
+        .own_addresses
+        .iter()
+        .any(|a| a.eq_ignore_ascii_case(&sender))
+    {
+        return Err("sent from adjutant's own address".to_string());
+    }
+    Ok(Letter {
+        config,
+        message,
+        sender,
+        digest: Digest32::of(raw),
+    })
+}
+
+/// The campaign a message is for: named in its subject or a `campaign` line,
+/// or the only one its sender plays in.
+fn identify_campaign(
+    store: &Store,
+    letter: &Letter<'_>,
+    text: &OrderText,
+) -> Result<Result<CampaignRecord, Handled>, IngestError> {
+    let named = campaign_from_subject(&letter.message.subject).or_else(|| text.campaign.clone());
+    let campaign_id = match named {
+        Some(id) => id,
+        None => match store.campaigns_of(&letter.sender)?.as_slice() {
+            [only] => only.clone(),
+            _ => {
+                let reason = "it does not say which campaign it is for".to_string();
+                let hint = "Put the campaign id in the subject, as in [campaign-id], or a line `campaign <id>`.";
+                return Ok(Err(letter.refuse(None, reason, Some(hint))?));
+            }
+        },
+    };
+    match store.campaign(&campaign_id) {
+        Ok(record) => Ok(Ok(record)),
+        Err(StoreError::NoCampaign(_)) => {
+            let reason = format!("there is no campaign `{campaign_id}` here");
+            Ok(Err(letter.refuse(None, reason, None)?))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// A player's orders: checked against the current turn, submitted, and
+/// acknowledged line by line.
+fn take_orders(
+    store: &mut Store,
+    letter: &Letter<'_>,
+    record: &CampaignRecord,
+    side: &str,
+    text: &OrderText,
+    clock: &dyn Clock,
+) -> Result<Handled, IngestError> {
+    let campaign = &record.campaign;
     let ruleset = ruleset_for(&campaign.ruleset.id)
         .ok_or_else(|| EngineError::UnknownRuleset(campaign.ruleset.id.clone()))?;
     let state = store.state(&record.current_state_digest)?;
@@ -254,38 +282,22 @@ fn handle(
     let person = campaign
         .players
         .iter()
-        .find(|p| p.person.address.eq_ignore_ascii_case(&sender))
+        .find(|p| p.person.address.eq_ignore_ascii_case(&letter.sender))
         .map(|p| &p.person)
         .unwrap_or(&campaign.gm);
     let deadline = crate::lifecycle::local_time(person, record.deadline);
-    let named_turn = turn_from_subject(&message.subject).or(text.turn);
+    let named_turn = turn_from_subject(&letter.message.subject).or(text.turn);
     if let Some(turn) = named_turn.filter(|t| *t != state.turn) {
         let reason = format!(
             "they are for turn {turn}, but the current phase is {phase}, with its deadline {deadline}"
         );
-        return refuse(
-            config,
-            &message,
-            &sender,
-            &digest,
-            Some(campaign),
-            reason,
-            None,
-        );
+        return letter.refuse(Some(campaign), reason, None);
     }
-    let order_source = toml_orders(&message).unwrap_or_else(|| text.as_numbered_text());
-    let submitted = match engine::submit(store, &campaign.id, &side, &order_source, clock, None) {
+    let order_source = toml_orders(&letter.message).unwrap_or_else(|| text.as_numbered_text());
+    let submitted = match engine::submit(store, &campaign.id, side, &order_source, clock, None) {
         Ok(s) => s,
         Err(e @ (EngineError::Finished(_) | EngineError::Paused(_))) => {
-            return refuse(
-                config,
-                &message,
-                &sender,
-                &digest,
-                Some(campaign),
-                e.to_string(),
-                None,
-            );
+            return letter.refuse(Some(campaign), e.to_string(), None);
         }
         Err(e) => return Err(e.into()),
     };
@@ -300,16 +312,7 @@ fn handle(
     if !submitted.stored {
         let reason = "no line of it is an order that can be accepted".to_string();
         let hint = refused.join("\n");
-        return refuse_with(
-            config,
-            &templates,
-            &message,
-            &sender,
-            &digest,
-            Some(campaign),
-            reason,
-            Some(&hint),
-        );
+        return letter.refuse_with(&templates, Some(campaign), reason, Some(&hint));
     }
     let body = templates.render(
         "ack.txt",
@@ -324,10 +327,10 @@ fn handle(
             "deadline": deadline,
         }),
     )?;
-    let reply = reply_to(config, &message, &sender, &digest, Some(campaign), body);
+    let reply = letter.reply(Some(campaign), body);
     let outcome = Outcome::Accepted {
         campaign: campaign.id.clone(),
-        side,
+        side: side.to_string(),
         digest: submitted.digest,
         replaced: submitted.replaced,
         refused_lines: refused.len(),
@@ -396,14 +399,10 @@ fn command_line(line: &str) -> Option<&str> {
 }
 
 /// Carries out the GM's command lines in order and replies line by line.
-#[allow(clippy::too_many_arguments)]
 fn gm_commands(
     store: &mut Store,
-    config: &IngestConfig,
-    message: &Inbound,
-    sender: &str,
-    digest: &Digest32,
-    record: &crate::store::CampaignRecord,
+    letter: &Letter<'_>,
+    record: &CampaignRecord,
     commands: &[(usize, String)],
     clock: &dyn Clock,
 ) -> Result<Handled, IngestError> {
@@ -412,15 +411,7 @@ fn gm_commands(
         let reason =
             "orders come from the players; the GM's mail carries command lines".to_string();
         let hint = "Write one command a line, as in `command: status` (see docs/GM-COMMANDS.md).";
-        return refuse(
-            config,
-            message,
-            sender,
-            digest,
-            Some(campaign),
-            reason,
-            Some(hint),
-        );
+        return letter.refuse(Some(campaign), reason, Some(hint));
     }
     let mut lines = Vec::new();
     let (mut done, mut refused) = (0, 0);
@@ -430,7 +421,7 @@ fn gm_commands(
             Ok(command) => {
                 let origin = Origin {
                     source: "mail".into(),
-                    key: Some(format!("{}:{number}", digest.to_hex())),
+                    key: Some(format!("{}:{number}", letter.digest.to_hex())),
                 };
                 let report =
                     crate::engine::gm::execute(store, &campaign.id, &command, &origin, clock)?;
@@ -454,7 +445,7 @@ fn gm_commands(
         "gm-reply.txt",
         json!({ "campaign": campaign.id, "lines": lines }),
     )?;
-    let reply = reply_to(config, message, sender, digest, Some(campaign), body);
+    let reply = letter.reply(Some(campaign), body);
     let outcome = Outcome::Commands {
         campaign: campaign.id.clone(),
         done,
@@ -474,71 +465,55 @@ fn toml_orders(message: &Inbound) -> Option<String> {
     })
 }
 
-fn reply_to(
-    config: &IngestConfig,
-    message: &Inbound,
-    sender: &str,
-    digest: &Digest32,
-    campaign: Option<&Campaign>,
-    body: String,
-) -> OutgoingMail {
-    let purpose = format!("reply.{}", &digest.to_hex()[..16]);
-    let message_id = match campaign {
-        Some(c) => mail::message_id(c, &purpose, sender),
-        None => format!("<{purpose}@{}>", config.reply_domain),
-    };
-    let subject = if message.subject.to_lowercase().starts_with("re:") {
-        message.subject.clone()
-    } else {
-        format!("Re: {}", message.subject)
-    };
-    let mut reply = OutgoingMail::text(message_id, sender.to_string(), subject, body);
-    // The reply threads under the player's message and is marked as an
-    // automatic answer to it (RFC 3834).
-    reply.in_reply_to = message
-        .message_id
-        .as_deref()
-        .and_then(crate::outbound::message::reply_reference);
-    reply
-}
+impl Letter<'_> {
+    /// A reply to this message, threaded under it.
+    fn reply(&self, campaign: Option<&Campaign>, body: String) -> OutgoingMail {
+        let purpose = format!("reply.{}", &self.digest.to_hex()[..16]);
+        let message_id = match campaign {
+            Some(c) => mail::message_id(c, &purpose, &self.sender),
+            None => format!("<{purpose}@{}>", self.config.reply_domain),
+        };
+        let subject = &self.message.subject;
+        let subject = if subject.to_lowercase().starts_with("re:") {
+            subject.clone()
+        } else {
+            format!("Re: {subject}")
+        };
+        let mut reply = OutgoingMail::text(message_id, self.sender.clone(), subject, body);
+        // The reply threads under the player's message and is marked as an
+        // automatic answer to it (RFC 3834).
+        reply.in_reply_to = self
+            .message
+            .message_id
+            .as_deref()
+            .and_then(crate::outbound::message::reply_reference);
+        reply
+    }
 
-#[allow(clippy::too_many_arguments)]
-fn refuse_with(
-    config: &IngestConfig,
-    templates: &Templates,
-    message: &Inbound,
-    sender: &str,
-    digest: &Digest32,
-    campaign: Option<&Campaign>,
-    reason: String,
-    hint: Option<&str>,
-) -> Result<Handled, IngestError> {
-    let body = templates.render("refused.txt", json!({ "reason": reason, "hint": hint }))?;
-    let reply = reply_to(config, message, sender, digest, campaign, body);
-    Ok((
-        Outcome::Refused { reason },
-        campaign.map(|c| c.id.clone()),
-        Some(reply),
-    ))
-}
+    /// Refuses the message with the campaign's own `refused.txt`.
+    fn refuse_with(
+        &self,
+        templates: &Templates,
+        campaign: Option<&Campaign>,
+        reason: String,
+        hint: Option<&str>,
+    ) -> Result<Handled, IngestError> {
+        let body = templates.render("refused.txt", json!({ "reason": reason, "hint": hint }))?;
+        let reply = self.reply(campaign, body);
+        Ok((
+            Outcome::Refused { reason },
+            campaign.map(|c| c.id.clone()),
+            Some(reply),
+        ))
+    }
 
-fn refuse(
-    config: &IngestConfig,
-    message: &Inbound,
-    sender: &str,
-    digest: &Digest32,
-    campaign: Option<&Campaign>,
-    reason: String,
-    hint: Option<&str>,
-) -> Result<Handled, IngestError> {
-    refuse_with(
-        config,
-        &Templates::embedded()?,
-        message,
-        sender,
-        digest,
-        campaign,
-        reason,
-        hint,
-    )
+    /// Refuses the message with the embedded `refused.txt`.
+    fn refuse(
+        &self,
+        campaign: Option<&Campaign>,
+        reason: String,
+        hint: Option<&str>,
+    ) -> Result<Handled, IngestError> {
+        self.refuse_with(&Templates::embedded()?, campaign, reason, hint)
+    }
 }
