@@ -14,12 +14,14 @@ pub struct ParseError {
 }
 
 /// A line that is not an order of the ruleset, from the syntax step alone:
-/// where it failed (1-based column, in characters) and the whole message.
+/// where it failed (1-based column, in characters), the whole message, and
+/// an example of the right form (empty when the ruleset has none to give).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct LineError {
     pub column: usize,
     pub message: String,
+    pub example: String,
 }
 
 /// A well-formed order the state or the phase does not allow.

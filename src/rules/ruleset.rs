@@ -273,8 +273,10 @@ pub trait Ruleset: Sync {
     /// Fills in the ruleset's part of the game in a state just set up.
     fn initial_game(&self, state: &GameState) -> Result<GameState, PartError>;
 
-    /// Whether the state's parts read as this ruleset's.
-    fn check_state(&self, state: &GameState) -> Result<(), PartError>;
+    /// The state as the ruleset's types read it and write it back: an error
+    /// if its parts do not read as this ruleset's, and without any key the
+    /// ruleset does not keep.
+    fn reread(&self, state: &GameState) -> Result<GameState, PartError>;
 
     /// Reads one order line, the syntax step alone (see [`Rules::read_line`]).
     fn read_line(&self, line: &str) -> Result<String, LineError>;
@@ -453,8 +455,8 @@ impl<R: Rules + Presentation> Ruleset for R {
         Ok(typed.raw())
     }
 
-    fn check_state(&self, state: &GameState) -> Result<(), PartError> {
-        state.typed::<R>().map(|_| ())
+    fn reread(&self, state: &GameState) -> Result<GameState, PartError> {
+        state.typed::<R>().map(|typed| typed.raw())
     }
 
     fn read_line(&self, line: &str) -> Result<String, LineError> {

@@ -104,6 +104,7 @@ impl Rules for SoundTheCharge {
             .map_err(|e| LineError {
                 column: e.column,
                 message: e.to_string(),
+                example: e.hint.clone(),
             })
     }
 

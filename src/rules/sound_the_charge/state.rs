@@ -46,6 +46,9 @@ pub const FIELDS: &[&str] = &[
     "skirmishers_out",
     "screening",
     "boat",
+    "embarking",
+    "disembarking",
+    "landing",
     "regimental_gun_lost",
     "left_from",
 ];
@@ -239,9 +242,21 @@ pub struct UnitStatus {
     /// The units a separate skirmish unit screens, by id.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub screening: Vec<String>,
-    /// Optional rule Boats: the boat the unit is in, by id.
+    /// Optional rule Boats: the boat the unit is in, by id. The one place
+    /// that says a unit is in boats.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub boat: Option<String>,
+    /// Boats: guns half way through embarking ("two turns for
+    /// artillery"), the boat they are embarking in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub embarking: Option<String>,
+    /// Boats: guns half way through disembarking.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub disembarking: bool,
+    /// Boats: the unit attacks as it disembarks this turn ("Troops in boats
+    /// may attack an enemy as they disembark"), until its combat is decided.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub landing: bool,
     /// Optional rule Regimental Guns: why the battalion's gun is out of
     /// action ("a single hit will disable the gun"; "it must abandon the
     /// gun"), once it is.

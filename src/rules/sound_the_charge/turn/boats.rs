@@ -11,11 +11,11 @@
 //!
 //! Ruling STC-93: a boat model is a `boat` area of the scenario, the water a
 //! `water` area, and a `river` line in it gives the current, from its first
-//! point to its last. A unit in a boat carries the mark `boat:<id>` and
-//! stands where the boat is; the boat's outline follows it. Guns half way
-//! through embarking carry `embarking:<id>`, half way through landing
-//! `disembarking`; a unit attacking as it lands carries `landing` until its
-//! combat is decided.
+//! point to its last. A unit in a boat holds the boat's id in its status
+//! (`boat`) and stands where the boat is; the boat's outline follows it.
+//! Guns half way through embarking hold the boat in `embarking`, half way
+//! through landing `disembarking`; a unit attacking as it lands is
+//! `landing` until its combat is decided.
 
 use super::ChargeMade;
 use super::fighting::arm_of;
@@ -43,14 +43,9 @@ pub const REACH: Hundredths = 100;
 /// the bank (ruling STC-93): the inch a zone of control keeps boats off.
 pub const LANDING_REACH: Hundredths = 100;
 
-const BOAT: &str = "boat:";
-const EMBARKING: &str = "embarking:";
-const DISEMBARKING: &str = "disembarking";
-const LANDING: &str = "landing";
-
 /// The boat a unit is in, if any.
 pub fn boat_of(spec: &Unit) -> Option<&str> {
-    spec.rules.marks.iter().find_map(|m| m.strip_prefix(BOAT))
+    spec.rules.status.boat.as_deref()
 }
 
 /// Whether the unit is in boats.
@@ -60,14 +55,7 @@ pub fn in_boats(spec: &Unit) -> bool {
 
 /// Whether the unit is attacking as it disembarks this turn.
 pub fn landing(spec: &Unit) -> bool {
-    spec.rules.marks.iter().any(|m| m == LANDING)
-}
-
-fn set_mark(spec: &mut Unit, prefix: &str, value: Option<String>) {
-    spec.rules.marks.retain(|m| !m.starts_with(prefix));
-    if let Some(v) = value {
-        spec.rules.marks.push(v);
-    }
+    spec.rules.status.landing
 }
 
 /// "enough to hold 12 infantry, two guns, or six cavalry".
@@ -179,7 +167,7 @@ pub fn allowed(state: &State, u: &Unit, order: &StcOrder) -> Result<(), Refusal>
                 o.id != u.id
                     && o.eliminated.is_none()
                     && (boat_of(o) == Some(b.as_str())
-                        || o.rules.marks.iter().any(|m| m.strip_prefix(EMBARKING) == Some(b.as_str())))
+                        || o.rules.status.embarking.as_deref() == Some(b.as_str()))
             }) {
                 return refuse(format!("{} is already in {}", other.name, b.as_str()));
             }
@@ -265,17 +253,9 @@ pub fn embark(p: &mut Phase, i: usize, boat_id: &str) {
     }
     let (id, name) = (p.id(i), p.name(i));
     let guns = arm_of(&p.state.units[i]) == Arm::Artillery;
-    let begun = p.state.units[i]
-        .rules
-        .marks
-        .iter()
-        .any(|m| m.strip_prefix(EMBARKING) == Some(boat_id));
+    let begun = p.state.units[i].rules.status.embarking.as_deref() == Some(boat_id);
     if guns && !begun {
-        set_mark(
-            &mut p.state.units[i],
-            EMBARKING,
-            Some(format!("{EMBARKING}{boat_id}")),
-        );
+        p.state.units[i].rules.status.embarking = Some(boat_id.to_string());
         p.event(
             "embark",
             &[&id],
@@ -307,8 +287,8 @@ pub fn embark(p: &mut Phase, i: usize, boat_id: &str) {
     }
     p.place(i, end);
     let u = &mut p.state.units[i];
-    set_mark(u, EMBARKING, None);
-    set_mark(u, BOAT, Some(format!("{BOAT}{boat_id}")));
+    u.rules.status.embarking = None;
+    u.rules.status.boat = Some(boat_id.to_string());
     u.rules.disordered = true;
     carry_boat(p.state, boat_id, &end);
     p.event(
@@ -403,13 +383,9 @@ pub fn disembark(p: &mut Phase, i: usize) {
     }
     let (id, name) = (p.id(i), p.name(i));
     let guns = arm_of(&p.state.units[i]) == Arm::Artillery;
-    let begun = p.state.units[i]
-        .rules
-        .marks
-        .iter()
-        .any(|m| m == DISEMBARKING);
+    let begun = p.state.units[i].rules.status.disembarking;
     if guns && !begun {
-        p.state.units[i].rules.marks.push(DISEMBARKING.to_string());
+        p.state.units[i].rules.status.disembarking = true;
         p.event(
             "disembark",
             &[&id],
@@ -455,9 +431,9 @@ pub fn disembark(p: &mut Phase, i: usize) {
         }
         let end = ahead(lo);
         p.place(i, end);
-        let u = &mut p.state.units[i];
-        u.rules.marks.retain(|m| m != DISEMBARKING);
-        u.rules.marks.push(LANDING.to_string());
+        let status = &mut p.state.units[i].rules.status;
+        status.disembarking = false;
+        status.landing = true;
         let target = p.state.units[k].id.clone();
         let tname = p.name(k);
         p.record.charges.push(ChargeMade {
@@ -489,9 +465,9 @@ pub fn disembark(p: &mut Phase, i: usize) {
         return;
     }
     p.place(i, end);
-    let u = &mut p.state.units[i];
-    u.rules.marks.retain(|m| m != DISEMBARKING);
-    set_mark(u, BOAT, None);
+    let status = &mut p.state.units[i].rules.status;
+    status.disembarking = false;
+    status.boat = None;
     p.event(
         "disembark",
         &[&id],
@@ -510,11 +486,11 @@ pub fn after_combat(state: &mut State, lost: &[usize]) {
         if !landing(&state.units[i]) {
             continue;
         }
-        state.units[i].rules.marks.retain(|m| m != LANDING);
+        state.units[i].rules.status.landing = false;
         if lost.contains(&i) {
             follow_boat(state, i);
         } else {
-            set_mark(&mut state.units[i], BOAT, None);
+            state.units[i].rules.status.boat = None;
         }
     }
 }

@@ -126,13 +126,11 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
         );
     }
     let engaged = field.index(id).is_some_and(|i| field.is_engaged(i));
-    if moves(order) || matches!(order, StcOrder::Form { .. } | StcOrder::Face { .. }) {
-        if u.rules.status.in_combat && engaged {
-            return refuse("units in a continuing close combat may not move", MOVEMENT);
-        }
-        if u.rules.status.boat.is_some() {
-            return refuse("the unit is in a boat", "Optional Rules, Boats");
-        }
+    if (moves(order) || matches!(order, StcOrder::Form { .. } | StcOrder::Face { .. }))
+        && u.rules.status.in_combat
+        && engaged
+    {
+        return refuse("units in a continuing close combat may not move", MOVEMENT);
     }
     if moves(order)
         && !matches!(order, StcOrder::Retreat { .. })

@@ -1,120 +1,17 @@
-//! The Sound the Charge order language, syntax step.
+//! The Sound the Charge order language, syntax step: properties beyond the
+//! case catalog (`tests/cases/sound-the-charge/orders/`, run by
+//! `case_catalog`).
 //!
-//! Every file in `tests/cases/sound-the-charge/orders/` is one case: a `line`
-//! as a player would write it, and either the `canonical` text it must read
-//! as, or the `error` text (a substring of the message) and the `column` it
-//! must fail at. An optional `rule` quotes the clause the order implements.
-//! All cases run through [`check`], which collects every difference so that
-//! one run names every failing case.
-//!
-//! Besides the catalog: a round-trip property over generated orders
-//! (`parse(display(o)) == o`) and a sweep of generated junk lines that must
-//! never panic, and whose accepted lines must read back as themselves.
+//! A round-trip property over generated orders (`parse(display(o)) == o`),
+//! a sweep of generated junk lines that must never panic and whose accepted
+//! lines must read back as themselves, and the examples of the player's
+//! reference.
 
 use std::fs;
-use std::path::{Path, PathBuf};
 
 use adjutant::rules::sound_the_charge::orders::{
     Approach, Facing, Formation, Place, Side, StcOrder, Step, UnitRef, Written, parse,
 };
-use serde::Deserialize;
-
-const CASES: &str = "tests/cases/sound-the-charge/orders";
-
-/// The catalog must not shrink unnoticed.
-const AT_LEAST: usize = 60;
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Case {
-    line: String,
-    canonical: Option<String>,
-    error: Option<String>,
-    column: Option<usize>,
-    rule: Option<String>,
-}
-
-/// Runs one case file; returns what differed, empty when it passed.
-fn check(path: &Path) -> Vec<String> {
-    let text = match fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => return vec![format!("cannot read: {e}")],
-    };
-    let case: Case = match toml::from_str(&text) {
-        Ok(c) => c,
-        Err(e) => return vec![format!("not a case: {e}")],
-    };
-    let mut problems = Vec::new();
-    if case.rule.as_deref().is_some_and(|r| r.trim().is_empty()) {
-        problems.push("`rule` is empty".to_string());
-    }
-    match (parse(&case.line), &case.canonical, &case.error) {
-        (Ok(order), Some(canonical), None) => {
-            let shown = order.to_string();
-            if &shown != canonical {
-                problems.push(format!("canonical `{shown}`, expected `{canonical}`"));
-            }
-            match parse(&shown) {
-                Ok(again) if again == order => {}
-                Ok(again) => problems.push(format!("`{shown}` reads back as {again:?}")),
-                Err(e) => problems.push(format!("`{shown}` does not read back: {e}")),
-            }
-        }
-        (Err(e), None, Some(wanted)) => {
-            let shown = e.to_string();
-            if !shown.contains(wanted.as_str()) {
-                problems.push(format!("error `{shown}` does not contain `{wanted}`"));
-            }
-            match case.column {
-                Some(column) if column != e.column => {
-                    problems.push(format!("error at column {}, expected {column}", e.column));
-                }
-                None => problems.push("an error case must give `column`".to_string()),
-                _ => {}
-            }
-            if e.hint.is_empty() {
-                problems.push("the error has no hint".to_string());
-            }
-        }
-        (Ok(order), None, Some(wanted)) => {
-            problems.push(format!("read as `{order}`, expected an error `{wanted}`"));
-        }
-        (Err(e), Some(canonical), None) => {
-            problems.push(format!("failed ({e}), expected `{canonical}`"));
-        }
-        _ => problems.push("a case gives exactly one of `canonical` and `error`".to_string()),
-    }
-    problems
-}
-
-#[test]
-fn order_syntax_cases() {
-    let mut paths: Vec<PathBuf> = fs::read_dir(CASES)
-        .expect("the case folder exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    paths.sort();
-    assert!(
-        paths.len() >= AT_LEAST,
-        "found {} cases in {CASES}, expected at least {AT_LEAST}",
-        paths.len()
-    );
-    let failures: Vec<String> = paths
-        .iter()
-        .filter_map(|p| {
-            let problems = check(p);
-            (!problems.is_empty()).then(|| format!("{}:\n  {}", p.display(), problems.join("\n  ")))
-        })
-        .collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases failed:\n{}",
-        failures.len(),
-        paths.len(),
-        failures.join("\n")
-    );
-}
 
 /// Every example order in the player's reference reads.
 #[test]
