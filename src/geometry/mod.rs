@@ -30,13 +30,16 @@
 //! mutually protected flanks), `motion` (moves, wheels, facing changes,
 //! paths), `sweep` (what a move passes through), `retreat` (the retreat
 //! zone), `polygon` (terrain lines and areas), `sight` (line of sight), `bounce`
-//! (the optional Artillery Bounce-Through line).
+//! (the optional Artillery Bounce-Through line); and `hex`, the hex maps'
+//! own geometry (distance, neighbours, hexsides and facing, lines between
+//! hexes, paths, drawing layout), with its own conventions.
 
 mod arc;
 mod bounce;
 mod convex;
 mod distance;
 mod frontage;
+mod hex;
 mod index;
 mod motion;
 mod point;
@@ -63,6 +66,7 @@ pub use frontage::{
     are_mutually_protected, distance_ahead_of_frontage_line, figure_front_centres, inner_angle,
     is_behind_frontage_line, is_enfiladed, near_corner_gap,
 };
+pub use hex::{Direction, Hex, HexGrid, HexLayout, Hexside, LineStep, NotAdjacent, path_sides};
 pub use index::{Grid, SpatialIndex, bounds};
 pub use motion::{
     FacingChange, Flank, OBLIQUE_ANGLE, Path, Step, backstep, change_facing, follow, move_forward,

@@ -24,7 +24,7 @@ pub use png::{MapError, png};
 
 use std::collections::BTreeSet;
 
-use crate::geometry::Rect;
+use crate::geometry::{Hex, HexGrid, HexLayout, Rect};
 use crate::rules::board::{Location, MapSpec, TerrainShape};
 use crate::rules::look::{EventClass, Look, Marker, Outline, Shape, TerrainStyle};
 use crate::rules::ruleset::Event;
@@ -50,11 +50,13 @@ const BOTTOM: i64 = 550;
 /// The width of one entry of the legend.
 const LEGEND_STEP: i64 = 520;
 
-/// Hex size on a hex map, in the SVG's units: the distance from centre to
-/// corner, and the height flat side to flat side (100 * sqrt 3, rounded to
-/// an even number so that half of it is whole).
-const HEX_R: i64 = 100;
-const HEX_H: i64 = 174;
+/// Hex size on a hex map, in the SVG's units: 100 from centre to corner,
+/// 174 flat side to flat side (100 * sqrt 3, rounded to an even number so
+/// that half of it is whole).
+const HEXES: HexLayout = HexLayout {
+    radius: 100,
+    height: 174,
+};
 
 /// What one map shows.
 pub struct MapInput<'a> {
@@ -105,12 +107,15 @@ impl Frame {
                 hex: false,
                 bottom: BOTTOM,
             },
-            MapSpec::Hex { columns, rows } => Frame {
-                width: 2 * HEX_R + (i64::from(columns.max(1)) - 1) * (3 * HEX_R / 2),
-                height: HEX_H * i64::from(rows.max(1)) + HEX_H / 2,
-                hex: true,
-                bottom: BOTTOM,
-            },
+            MapSpec::Hex { columns, rows } => {
+                let (width, height) = HEXES.extent(HexGrid { columns, rows });
+                Frame {
+                    width,
+                    height,
+                    hex: true,
+                    bottom: BOTTOM,
+                }
+            }
         };
         let (_, last_y) = frame.legend_slot(legend_items.max(1) - 1);
         frame.bottom = frame.bottom.max(last_y - TOP - frame.height + 80);
@@ -134,29 +139,18 @@ impl Frame {
         (LEFT + x, TOP + self.height - y)
     }
 
-    /// The centre of a hex, flat-topped, odd columns shifted down.
+    /// The centre of a hex, inside the margins.
     fn hex_centre(&self, column: u32, row: u32) -> (i64, i64) {
-        let (c, r) = (i64::from(column), i64::from(row));
-        let shift = if column % 2 == 1 { HEX_H / 2 } else { 0 };
-        (
-            LEFT + HEX_R + c * (3 * HEX_R / 2),
-            TOP + HEX_H / 2 + r * HEX_H + shift,
-        )
+        let (x, y) = HEXES.centre(Hex::new(column, row));
+        (LEFT + x, TOP + y)
     }
 
-    /// The six corners of a hex, clockwise from the north-west one, so that
-    /// hexside `s` (0 north, clockwise) runs from corner `s` to `s + 1`.
+    /// The six corners of a hex, inside the margins: hexside `s` (0 north,
+    /// clockwise) runs from corner `s` to `s + 1`.
     fn hex_corners(&self, column: u32, row: u32) -> [(i64, i64); 6] {
-        let (x, y) = self.hex_centre(column, row);
-        let (r, h) = (HEX_R, HEX_H / 2);
-        [
-            (x - r / 2, y - h),
-            (x + r / 2, y - h),
-            (x + r, y),
-            (x + r / 2, y + h),
-            (x - r / 2, y + h),
-            (x - r, y),
-        ]
+        HEXES
+            .corners(Hex::new(column, row))
+            .map(|(x, y)| (LEFT + x, TOP + y))
     }
 
     fn location(&self, location: Location) -> (i64, i64) {
@@ -367,7 +361,7 @@ fn hex_ground(s: &mut Svg, frame: &Frame, input: &MapInput) {
             let (x, y) = frame.hex_centre(c, r);
             s.text(
                 x,
-                y - HEX_H / 2 + 30,
+                y - HEXES.height / 2 + 30,
                 24,
                 "middle",
                 "#7a7a6a",

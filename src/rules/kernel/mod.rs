@@ -1,7 +1,16 @@
-//! Pieces every ruleset's tables are made of: modifiers with their reasons,
-//! and "score X or more on a die" bands.
+//! Pieces every ruleset's tables are made of: modifiers that add, with
+//! their reasons (here); "score X or more on a die" bands (here); results
+//! tables read by a modified roll, open at either end (`die_table`); and
+//! modifiers that multiply, on exact fractions rounded where a ruling says
+//! (`fraction`).
+
+mod die_table;
+mod fraction;
 
 use serde::{Deserialize, Serialize};
+
+pub use die_table::{Band, DieTable, DieTableError};
+pub use fraction::{Exact, Factor, Ratio, percent_rounded_up_each, percent_rounded_up_once};
 
 /// One modifier applied to a roll or to a total, with the rule that gives it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
