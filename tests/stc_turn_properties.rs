@@ -232,5 +232,8 @@ fn random_tables_and_orders_never_leave_units_overlapping() {
     }
     eprintln!("{units_placed} units placed in 60 tables");
     // Most candidates fit: a table is busy, not empty because set-up refused.
-    assert!(units_placed >= 600, "only {units_placed} units placed in 60 tables");
+    assert!(
+        units_placed >= 600,
+        "only {units_placed} units placed in 60 tables"
+    );
 }

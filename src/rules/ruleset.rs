@@ -311,6 +311,10 @@ pub trait Ruleset: Sync {
     /// A unit's footprint on a table, if the ruleset gives it one.
     fn footprint(&self, unit: &UnitState) -> Option<Rect>;
 
+    /// The fields of the ruleset's part of a unit that its JSON leaves out
+    /// while they hold their default (see [`Rules::unit_fields`]).
+    fn unit_fields(&self) -> &'static [&'static str];
+
     fn look(&self, state: &GameState) -> Look;
     fn markers(&self) -> &'static [Marker];
     fn terrain_style(&self, kind: &str) -> Option<TerrainStyle>;
@@ -502,6 +506,10 @@ impl<R: Rules + Presentation> Ruleset for R {
 
     fn correct(&self, state: &GameState, c: &Correction) -> Result<GameState, CorrectionError> {
         correction::apply(self, state, c)
+    }
+
+    fn unit_fields(&self) -> &'static [&'static str] {
+        Rules::unit_fields(self)
     }
 
     fn footprint(&self, unit: &UnitState) -> Option<Rect> {

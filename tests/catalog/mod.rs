@@ -682,6 +682,20 @@ fn check_call(case: &UmpireCase) -> Vec<String> {
 
 // ---- turns ----
 
+/// The shared fields of every unit and general, as the state names them;
+/// with the ruleset's own, the keys an `[[expect]]` may give.
+const UNIT_FIELDS: &[&str] = &[
+    "id",
+    "name",
+    "side",
+    "location",
+    "facing",
+    "strength",
+    "original_strength",
+    "eliminated",
+];
+const GENERAL_FIELDS: &[&str] = &["id", "name", "side", "location", "attached_to", "lost"];
+
 #[derive(Debug, Clone, Deserialize)]
 pub struct TurnCase {
     pub rule: String,
@@ -804,7 +818,7 @@ fn check_turn(case: &TurnCase) -> Vec<String> {
         }
     }
     for want in &case.expect {
-        problems.extend(expect(&played.resolution.state, want));
+        problems.extend(expect(played.ruleset, &played.resolution.state, want));
     }
     problems
 }
@@ -815,16 +829,22 @@ fn check_turn(case: &TurnCase) -> Vec<String> {
 /// piece as the game state holds it, compared by value, with a key the
 /// state leaves out read as its default (false, 0, nothing). A `true` or
 /// `false` given for a key the state holds as a reason or a record
-/// (`eliminated`, `lost`, `regimental_gun_lost`) asks whether it has one.
-pub fn expect(state: &GameState, want: &toml::Table) -> Vec<String> {
+/// (`eliminated`, `lost`, `regimental_gun_lost`) asks whether it has one. A
+/// key that is no field of the piece is an error, not read as a default.
+pub fn expect(ruleset: &dyn Ruleset, state: &GameState, want: &toml::Table) -> Vec<String> {
     let Some(id) = want.get("id").and_then(toml::Value::as_str) else {
         return vec!["an [[expect]] without an id".to_string()];
     };
-    let piece = match (state.unit(id), state.generals.iter().find(|g| g.id == id)) {
-        (Some(u), _) => serde_json::to_value(u),
-        (None, Some(g)) => serde_json::to_value(g),
-        (None, None) => return vec![format!("no unit or general `{id}`")],
-    };
+    let (piece, fields): (_, Vec<&str>) =
+        match (state.unit(id), state.generals.iter().find(|g| g.id == id)) {
+            (Some(u), _) => (serde_json::to_value(u), {
+                let mut f = UNIT_FIELDS.to_vec();
+                f.extend(ruleset.unit_fields());
+                f
+            }),
+            (None, Some(g)) => (serde_json::to_value(g), GENERAL_FIELDS.to_vec()),
+            (None, None) => return vec![format!("no unit or general `{id}`")],
+        };
     let Ok(piece) = piece else {
         return vec![format!("`{id}` does not serialise")];
     };
@@ -859,7 +879,15 @@ pub fn expect(state: &GameState, want: &toml::Table) -> Vec<String> {
                 .and_then(|l| l.get(key))
                 .cloned()
                 .unwrap_or(Value::Null),
-            _ => piece.get(key).cloned().unwrap_or(Value::Null),
+            _ => match piece.get(key) {
+                Some(v) => v.clone(),
+                // Left out of the JSON: its default, if it is a field at all.
+                None if fields.contains(&key.as_str()) => Value::Null,
+                None => {
+                    problems.push(format!("{id}: `{key}` is not a field of it"));
+                    continue;
+                }
+            },
         };
         let matches = match (&wanted, &got) {
             (Value::Bool(w), g) if !g.is_boolean() => *w != g.is_null(),
