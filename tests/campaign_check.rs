@@ -92,6 +92,10 @@ const CASES: &[(&str, &[Expect])] = &[
         &[at(C, 7, 29, "unknown option `wider-infantry-basing`")],
     ),
     (
+        "unknown-parameter",
+        &[at(C, 10, 1, "unknown key `morale_check`")],
+    ),
+    (
         "unknown-nation",
         &[at(C, 15, 10, "unknown nation `ruritania`")],
     ),

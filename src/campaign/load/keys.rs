@@ -221,11 +221,16 @@ impl<'a> TableKeys<'a> {
             .keys()
             .filter(|k| !allowed.contains(k.get_ref()))
             .collect();
+        let hint = if allowed.is_empty() {
+            "nothing is read here: this ruleset takes no such keys".to_string()
+        } else {
+            format!("the keys allowed here are {}", allowed.join(", "))
+        };
         for key in unknown {
             let problem = self
                 .source
                 .at(key.span(), format!("unknown key `{}`", key.get_ref()))
-                .with_hint(format!("the keys allowed here are {}", allowed.join(", ")));
+                .with_hint(hint.clone());
             self.push(problem);
         }
     }
