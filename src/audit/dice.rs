@@ -84,6 +84,23 @@ pub struct Roll {
     pub words: u64,
 }
 
+impl Roll {
+    /// One d6 of a made-up turn (a sample report, a bench): the roll as the
+    /// log would hold it, its word taken to be its index.
+    pub fn made_up_d6(index: u32, purpose: &str, value: u32) -> Roll {
+        Roll {
+            index,
+            purpose: purpose.to_string(),
+            die: Die::D6,
+            sides: 6,
+            faces: vec![value],
+            value,
+            first_word: u64::from(index),
+            words: 1,
+        }
+    }
+}
+
 /// Where the rules get their dice. The audited stream is the real source;
 /// forced dice exist so that a rules case can pin the exact outcome.
 pub trait Dice {

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::audit::dice::{Die, Roll};
+use crate::audit::dice::Roll;
 use crate::campaign::Campaign;
 use crate::rules::board::Location;
 use crate::rules::registry::RULESETS;
@@ -53,27 +53,6 @@ pub fn turn_on(campaign: Campaign) -> Result<SampleTurn, String> {
         events: preview.events,
         rolls: preview.rolls,
     })
-}
-
-fn event(kind: &str, units: &[&str], text: &str) -> Event {
-    Event {
-        kind: kind.to_string(),
-        units: units.iter().map(|u| u.to_string()).collect(),
-        text: text.to_string(),
-    }
-}
-
-fn roll(index: u32, purpose: &str, value: u32) -> Roll {
-    Roll {
-        index,
-        purpose: purpose.to_string(),
-        die: Die::D6,
-        sides: 6,
-        faces: vec![value],
-        value,
-        first_word: u64::from(index),
-        words: 1,
-    }
 }
 
 /// A turn of two sides with `per_side` units each, in rows across a table
@@ -127,14 +106,14 @@ pub fn large_turn(campaign: &Campaign, per_side: usize) -> Result<SampleTurn, St
             let dy = if u.side == sides[0] { 100 } else { -100 };
             u.location = Location::Table { x, y: y + dy };
         }
-        events.push(event(
+        events.push(Event::naming(
             "move",
             &[&u.id],
-            &format!("{} advances 1 inch.", u.name),
+            format!("{} advances 1 inch.", u.name),
         ));
         if i % 5 == 0 {
             u.rules = changed.clone();
-            rolls.push(roll(
+            rolls.push(Roll::made_up_d6(
                 rolls.len() as u32 + 1,
                 &format!("morale: {}", u.id),
                 2,
@@ -143,15 +122,15 @@ pub fn large_turn(campaign: &Campaign, per_side: usize) -> Result<SampleTurn, St
     }
     for i in (0..per_side).step_by(5) {
         let (a, b) = (format!("{}-{i}", sides[0]), format!("{}-{i}", sides[1]));
-        events.push(event(
+        events.push(Event::naming(
             "shooting",
             &[&a, &b],
-            &format!(
+            format!(
                 "{} regiment {i} fires at {} regiment {i}: 1 hit.",
                 sides[0], sides[1]
             ),
         ));
-        rolls.push(roll(
+        rolls.push(Roll::made_up_d6(
             rolls.len() as u32 + 1,
             &format!("shooting: {a} at {b}"),
             5,

@@ -61,6 +61,12 @@ impl Event {
             text: text.into(),
         }
     }
+
+    /// An event naming its units by id as written: `Event::naming("move",
+    /// &["1-ligne"], "...")`.
+    pub fn naming(kind: &str, units: &[&str], text: impl Into<String>) -> Event {
+        Event::new(kind, units.iter().map(|u| u.to_string()).collect(), text)
+    }
 }
 
 /// A campaign a ruleset ships to play out of the box (`adjutant demo`): its

@@ -63,6 +63,19 @@ pub enum UmpireError {
     Forbidden { problem: String, clause: String },
 }
 
+impl UmpireReport {
+    /// The modifiers the call applied, each as `reason +n`.
+    pub fn modifiers(&self) -> Vec<String> {
+        self.lines
+            .iter()
+            .filter_map(|l| match l {
+                UmpireLine::Modifier { reason, value } => Some(format!("{reason} {value:+}")),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
 impl fmt::Display for UmpireReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "call: {}", self.call)?;

@@ -5,30 +5,9 @@
 
 use super::SoundTheCharge;
 use super::state::{State, Unit};
-use crate::audit::dice::{Die, Roll};
+use crate::audit::dice::Roll;
 use crate::rules::board::Location;
 use crate::rules::ruleset::{Event, Preview};
-
-fn event(kind: &str, units: &[&str], text: &str) -> Event {
-    Event {
-        kind: kind.to_string(),
-        units: units.iter().map(|u| u.to_string()).collect(),
-        text: text.to_string(),
-    }
-}
-
-fn roll(index: u32, purpose: &str, value: u32) -> Roll {
-    Roll {
-        index,
-        purpose: purpose.to_string(),
-        die: Die::D6,
-        sides: 6,
-        faces: vec![value],
-        value,
-        first_word: u64::from(index),
-        words: 1,
-    }
-}
 
 fn place(state: &mut State, id: &str, x: i64, y: i64, facing: u32) {
     if let Some(u) = state.units.iter_mut().find(|u| u.id == id) {
@@ -78,74 +57,74 @@ pub fn preview(initial: &State) -> Preview<SoundTheCharge> {
     next.active_side = "austrian".to_string();
     next.turn = 2;
     let events = vec![
-        event("weather", &[], "A light rain falls over the field."),
-        event("hold", &["1-ligne"], "1er Régiment de Ligne stands fast."),
-        event("hold", &["12-dragons"], "12e Dragons stands fast."),
-        event(
+        Event::naming("weather", &[], "A light rain falls over the field."),
+        Event::naming("hold", &["1-ligne"], "1er Régiment de Ligne stands fast."),
+        Event::naming("hold", &["12-dragons"], "12e Dragons stands fast."),
+        Event::naming(
             "move",
             &["2-ligne"],
             "2e Régiment de Ligne advances 4 inches.",
         ),
-        event(
+        Event::naming(
             "move",
             &["3-ligne"],
             "3e Régiment de Ligne advances 6 inches.",
         ),
-        event(
+        Event::naming(
             "charge",
             &["5-hussards", "grenzer"],
             "5e Hussards charge the Warasdiner Grenzer, who do not stand.",
         ),
-        event(
+        Event::naming(
             "combat",
             &["5-hussards", "grenzer"],
             "5e Hussards beat the Warasdiner Grenzer in close combat, 7 to 3; the Grenzer lose 3 figures.",
         ),
-        event(
+        Event::naming(
             "rout",
             &["grenzer"],
             "The Warasdiner Grenzer rout 6-1/2 inches to the rear.",
         ),
-        event(
+        Event::naming(
             "shooting",
             &["batterie-a-pied", "ir-49"],
             "Batterie à pied (12-pdr) fires at IR 49 Kerpen at 24 inches, needing 5 or 6: 2 hits.",
         ),
-        event(
+        Event::naming(
             "morale",
             &["ir-49"],
             "IR 49 Kerpen tests morale after 2 hits, rolls 2 against 4, and is shaken.",
         ),
-        event(
+        Event::naming(
             "shooting",
             &["batterie-a-pied", "brigade-battery"],
             "Batterie à pied (12-pdr) fires at the brigade battery: 4 hits.",
         ),
-        event(
+        Event::naming(
             "shattered",
             &["brigade-battery"],
             "The brigade battery is shattered and leaves the field.",
         ),
-        event(
+        Event::naming(
             "disordered",
             &["17-legere"],
             "17e Léger is disordered crossing the churchyard wall.",
         ),
-        event(
+        Event::naming(
             "move",
             &["jaeger"],
             "2. Jäger-Bataillon moves 1-1/2 inches west inside the Wolfswald.",
         ),
     ];
     let rolls = vec![
-        roll(1, "combat: 5-hussards", 5),
-        roll(2, "combat: grenzer", 2),
-        roll(3, "shooting: batterie-a-pied at ir-49", 5),
-        roll(4, "shooting: batterie-a-pied at ir-49", 6),
-        roll(5, "morale: ir-49 after shooting", 2),
-        roll(6, "shooting: batterie-a-pied at brigade-battery", 6),
-        roll(7, "disorder: 17-legere crossing the wall", 1),
-        roll(8, "move: jaeger through heavy woods", 3),
+        Roll::made_up_d6(1, "combat: 5-hussards", 5),
+        Roll::made_up_d6(2, "combat: grenzer", 2),
+        Roll::made_up_d6(3, "shooting: batterie-a-pied at ir-49", 5),
+        Roll::made_up_d6(4, "shooting: batterie-a-pied at ir-49", 6),
+        Roll::made_up_d6(5, "morale: ir-49 after shooting", 2),
+        Roll::made_up_d6(6, "shooting: batterie-a-pied at brigade-battery", 6),
+        Roll::made_up_d6(7, "disorder: 17-legere crossing the wall", 1),
+        Roll::made_up_d6(8, "move: jaeger through heavy woods", 3),
     ];
     Preview {
         prior,

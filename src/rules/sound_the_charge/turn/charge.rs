@@ -771,15 +771,7 @@ fn gunners_evade(p: &mut Phase, t: usize, charger: &Rect, square: Option<usize>)
                 x: from.x + v.x,
                 y: from.y + v.y,
             };
-            let clear = p
-                .field
-                .enemies_near(&side, (q.x, q.y, q.x, q.y), 100)
-                .into_iter()
-                .all(|j| {
-                    p.field
-                        .rect(j)
-                        .is_none_or(|r| geometry::distance_to_rect(q, &r) >= 100)
-                })
+            let clear = p.field.clear_of_enemies(&side, q, 100)
                 && geometry::distance_to_rect(q, charger) >= 100
                 && geometry::distance_to_rect(q, &guns) > 0;
             if clear {

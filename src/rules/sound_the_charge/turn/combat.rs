@@ -551,17 +551,7 @@ fn fight_pair(
         }
     };
     record_pair(tally, a, d, &call, &called.result);
-    let modifiers: Vec<String> = called
-        .report
-        .lines
-        .iter()
-        .filter_map(|l| match l {
-            crate::rules::umpire::UmpireLine::Modifier { reason, value } => {
-                Some(format!("{reason} {value:+}"))
-            }
-            _ => None,
-        })
-        .collect();
+    let modifiers = called.report.modifiers();
     let r = &called.result;
     // A unit fighting several enemies wins or loses on all its hits
     // of the round together, so one pair's count of hits does not

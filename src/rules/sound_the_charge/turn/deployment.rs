@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use super::super::basing;
 use super::fighting::in_play;
-use crate::geometry::{Hundredths, Point, SpatialIndex, bounds, point_is_within_rect};
+use crate::geometry::{Hundredths, Point, Rect, SpatialIndex, bounds, point_is_within_rect};
 use crate::rules::board::Location;
 use crate::rules::sound_the_charge::state::State;
 
@@ -42,20 +42,28 @@ pub struct Deployment {
     attached: BTreeMap<String, Vec<usize>>,
 }
 
+/// Footprints of every unit in play, by index into `state.units`.
+pub fn footprints(state: &State) -> Vec<Option<Rect>> {
+    state
+        .units
+        .iter()
+        .map(|u| {
+            if in_play(u) {
+                basing::footprint(u)
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
 impl Deployment {
     pub fn new(state: &State) -> Deployment {
-        let rects = state
-            .units
-            .iter()
-            .map(|u| {
-                if in_play(u) {
-                    basing::footprint(u)
-                } else {
-                    None
-                }
-            })
-            .collect();
-        let index = SpatialIndex::new(state.units.iter().map(|u| u.id.as_str()), rects, GRID_CELL);
+        let index = SpatialIndex::new(
+            state.units.iter().map(|u| u.id.as_str()),
+            footprints(state),
+            GRID_CELL,
+        );
         let mut generals: BTreeMap<(i64, i64), Vec<usize>> = BTreeMap::new();
         let mut attached: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for (g, general) in state.generals.iter().enumerate() {

@@ -145,6 +145,16 @@ impl<'a> Field<'a> {
             .collect()
     }
 
+    /// Whether no enemy of `side` stands within `gap` of the point `q`.
+    pub fn clear_of_enemies(&self, side: &str, q: Point, gap: Hundredths) -> bool {
+        self.enemies_near(side, (q.x, q.y, q.x, q.y), gap)
+            .into_iter()
+            .all(|k| {
+                self.rect(k)
+                    .is_none_or(|r| crate::geometry::distance_to_rect(q, &r) >= gap)
+            })
+    }
+
     /// The terrain features a footprint stands in or on: areas it overlaps
     /// and lines it touches.
     pub fn terrain_under(&self, rect: &Rect) -> Vec<&'a Terrain> {

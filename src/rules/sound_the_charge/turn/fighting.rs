@@ -319,28 +319,9 @@ pub fn on_steep_slope(state: &State, rect: &Rect) -> bool {
     kinds_under(state, rect).contains(&"steep-slope")
 }
 
-/// Footprints of every unit in play, by index into `state.units`.
-pub fn footprints(state: &State) -> Vec<Option<Rect>> {
-    state
-        .units
-        .iter()
-        .map(|u| {
-            if in_play(u) {
-                basing::footprint(u)
-            } else {
-                None
-            }
-        })
-        .collect()
-}
-
 /// An event in the turn's log.
 pub fn event(kind: &str, units: &[&str], text: impl Into<String>) -> Event {
-    Event {
-        kind: kind.to_string(),
-        units: units.iter().map(|s| s.to_string()).collect(),
-        text: text.into(),
-    }
+    Event::naming(kind, units, text)
 }
 
 /// "Each hit a unit suffers removes one figure from the unit"; "Each hit
@@ -560,7 +541,7 @@ mod tests {
             180,
         );
         let s = state(vec![a, b, c]);
-        let rects = footprints(&s);
+        let rects = super::super::deployment::footprints(&s);
         let grid = crate::geometry::Grid::new(&rects, 1200);
         let near = grid.near_rect(rects[0].as_ref().unwrap(), 400);
         assert_eq!(near, vec![0, 1]);

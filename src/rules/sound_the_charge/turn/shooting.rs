@@ -1163,17 +1163,7 @@ fn volley(
         }
     };
     let r = &called.result;
-    let modifiers: Vec<String> = called
-        .report
-        .lines
-        .iter()
-        .filter_map(|l| match l {
-            crate::rules::umpire::UmpireLine::Modifier { reason, value } => {
-                Some(format!("{reason} {value:+}"))
-            }
-            _ => None,
-        })
-        .collect();
+    let modifiers = called.report.modifiers();
     // The battalion's own regimental gun adds its die to the same fire, so
     // the target tests once for both.
     let (gun_hits, gun_text) = match gun.map(|g| table::resolve(g, dice)) {

@@ -151,15 +151,7 @@ pub(super) fn generals_contacted(p: &mut Phase, dice: &mut dyn Dice) {
                     x: at.x + v.x,
                     y: at.y + v.y,
                 };
-                let clear = p
-                    .field
-                    .enemies_near(&side, (q.x, q.y, q.x, q.y), 100)
-                    .into_iter()
-                    .all(|k| {
-                        p.field
-                            .rect(k)
-                            .is_none_or(|r| geometry::distance_to_rect(q, &r) >= 100)
-                    });
+                let clear = p.field.clear_of_enemies(&side, q, 100);
                 let on = p
                     .field
                     .table()
