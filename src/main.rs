@@ -34,7 +34,11 @@ enum Command {
         /// Where to put the campaign, data directory and archive.
         #[arg(long, default_value = "out/demo")]
         out: PathBuf,
-        /// The ruleset whose demo campaign to play (the first ruleset's by default).
+        /// The demo campaign to play, by its folder under `campaigns/`
+        /// (the first ruleset's by default).
+        #[arg(long, conflicts_with = "ruleset")]
+        campaign: Option<String>,
+        /// The ruleset whose demo campaign to play.
         #[arg(long)]
         ruleset: Option<String>,
     },
@@ -259,7 +263,11 @@ fn open(data: &Path) -> Result<Store> {
 fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     match command {
-        Command::Demo { out: dir, ruleset } => cmd_demo(dir, ruleset, &mut out),
+        Command::Demo {
+            out: dir,
+            campaign,
+            ruleset,
+        } => cmd_demo(dir, campaign.or(ruleset), &mut out),
         Command::Check { campaigns } => cmd_check(campaigns, &mut out),
         Command::Passphrase => cmd_passphrase(&mut out),
         Command::Init {
@@ -318,8 +326,8 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
 }
 
 /// `adjutant demo`.
-fn cmd_demo(dir: PathBuf, ruleset: Option<String>, out: &mut impl Write) -> Result<ExitCode> {
-    let result = adjutant::demo::run(&dir, ruleset.as_deref(), out)?;
+fn cmd_demo(dir: PathBuf, asked: Option<String>, out: &mut impl Write) -> Result<ExitCode> {
+    let result = adjutant::demo::run(&dir, asked.as_deref(), out)?;
     writeln!(
         out,
         "campaign data: {}\norders mailed by the bots: {}\nreports and every other message sent: {}\narchive: {}  (check it: adjutant verify {})",

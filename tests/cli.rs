@@ -255,3 +255,21 @@ fn ingest_tells_an_mta_to_retry_when_the_store_cannot_be_opened() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(text(&out).contains("refused"), "{}", text(&out));
 }
+
+#[test]
+fn demo_names_its_campaigns_when_asked_for_one_it_does_not_ship() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let out_dir = dir.path().join("demo");
+    let out = adjutant(&[
+        "demo",
+        "--campaign",
+        "no-such-campaign",
+        "--out",
+        &out_dir.to_string_lossy(),
+    ]);
+    assert!(!out.status.success());
+    let said = text(&out);
+    assert!(said.contains("no demo campaign `no-such-campaign`"), "{said}");
+    assert!(said.contains(&format!("{CAMPAIGN} (ruleset ")), "{said}");
+    assert!(!out_dir.exists(), "nothing is written for a demo not found");
+}

@@ -41,20 +41,26 @@ const MARKER: &str = ".adjutant-demo";
 /// never end.
 const MAX_TURNS: u32 = 50;
 
-/// The demo of the ruleset `id`, or of the first ruleset that ships one.
-pub fn demo_of(id: Option<&str>) -> Result<Demo, DemoError> {
-    let found = match id {
-        Some(id) => ruleset_for(id).and_then(|r| r.demo()),
+/// The demo asked for: by the ruleset's id or by its campaign's folder name
+/// under `campaigns/` (`sound-the-charge-demo`); the first ruleset that
+/// ships one when `None`.
+pub fn demo_of(asked: Option<&str>) -> Result<Demo, DemoError> {
+    let found = match asked {
+        Some(asked) => RULESETS
+            .iter()
+            .find_map(|r| r.demo().filter(|d| r.id() == asked || d.folder == asked)),
         None => RULESETS.iter().find_map(|r| r.demo()),
     };
     found.ok_or_else(|| {
-        let with: Vec<&str> = RULESETS
+        let with: Vec<String> = RULESETS
             .iter()
-            .filter(|r| r.demo().is_some())
-            .map(|r| r.id())
+            .filter_map(|r| {
+                r.demo()
+                    .map(|d| format!("{} (ruleset {})", d.folder, r.id()))
+            })
             .collect();
         DemoError::NoDemo {
-            asked: id.unwrap_or("any").to_string(),
+            asked: asked.unwrap_or("any").to_string(),
             known: with.join(", "),
         }
     })
@@ -72,7 +78,7 @@ pub enum DemoError {
     NotADemoFolder(PathBuf),
     #[error("the bundled campaign does not load:\n{0}")]
     Campaign(String),
-    #[error("no ruleset `{asked}` with a demo campaign; those with one: {known}")]
+    #[error("no demo campaign `{asked}`; the demo campaigns: {known}")]
     NoDemo { asked: String, known: String },
     #[error(transparent)]
     Store(#[from] crate::store::StoreError),
@@ -138,7 +144,7 @@ fn tell(say: &mut dyn Write, passes: &[Pass]) {
     }
 }
 
-/// Plays the demo of the ruleset `ruleset` (the default's when `None`)
+/// Plays the demo asked for (see [`demo_of`]; the default's when `None`)
 /// into `out`, writing progress to `say`.
 pub fn run(
     out: &Path,
