@@ -269,7 +269,10 @@ fn demo_names_its_campaigns_when_asked_for_one_it_does_not_ship() {
     ]);
     assert!(!out.status.success());
     let said = text(&out);
-    assert!(said.contains("no demo campaign `no-such-campaign`"), "{said}");
+    assert!(
+        said.contains("no demo campaign `no-such-campaign`"),
+        "{said}"
+    );
     assert!(said.contains(&format!("{CAMPAIGN} (ruleset ")), "{said}");
     assert!(!out_dir.exists(), "nothing is written for a demo not found");
 }

@@ -413,7 +413,8 @@ fn anchor(
 }
 
 /// An arrow for each unit in sight that stands elsewhere than before,
-/// styled by what moved it.
+/// styled by what moved it: along the route an event gives it, else
+/// straight from where it stood to where it stands.
 fn arrows(s: &mut Svg, frame: &Frame, input: &MapInput) {
     for unit in &input.next.units {
         let id = &unit.id;
@@ -423,6 +424,26 @@ fn arrows(s: &mut Svg, frame: &Frame, input: &MapInput) {
         let Some(before) = input.prior.unit(id) else {
             continue;
         };
+        let style_of = |class: EventClass| match class {
+            EventClass::Charge => &style::CHARGE,
+            EventClass::Retreat => &style::RETREAT,
+            _ => &style::MOVE,
+        };
+        // A unit may have gone several ways in one resolution (a charge,
+        // then a pursuit): each route is drawn, styled by its own event.
+        let routes: Vec<&crate::rules::ruleset::Event> = input
+            .events
+            .iter()
+            .filter(|e| e.path.len() >= 2 && e.units.first() == Some(id))
+            .collect();
+        if !routes.is_empty() {
+            for event in routes {
+                let points: Vec<(i64, i64)> =
+                    event.path.iter().map(|l| frame.location(*l)).collect();
+                s.route_arrow(&points, style_of(input.class(&event.kind)));
+            }
+            continue;
+        }
         if before.location == unit.location {
             continue;
         }
@@ -432,16 +453,13 @@ fn arrows(s: &mut Svg, frame: &Frame, input: &MapInput) {
                 .iter()
                 .any(|e| input.class(&e.kind) == class && e.units.first() == Some(id))
         };
-        let style = if named_first(EventClass::Charge) {
-            &style::CHARGE
-        } else if named_first(EventClass::Retreat) {
-            &style::RETREAT
-        } else {
-            &style::MOVE
-        };
+        let class = [EventClass::Charge, EventClass::Retreat]
+            .into_iter()
+            .find(|c| named_first(*c))
+            .unwrap_or(EventClass::Other);
         let from = frame.location(before.location);
         let to = frame.location(unit.location);
-        s.arrow(from, to, style);
+        s.arrow(from, to, style_of(class));
     }
 }
 

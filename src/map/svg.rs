@@ -122,6 +122,19 @@ impl Svg {
         ));
     }
 
+    /// An arrow along a route of two or more points, its head at the last.
+    pub fn route_arrow(&mut self, points: &[(i64, i64)], st: &ArrowStyle) {
+        let list: Vec<String> = points.iter().map(|(x, y)| format!("{x},{y}")).collect();
+        self.out.push_str(&format!(
+            "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\" stroke-linejoin=\"round\"{} marker-end=\"url(#head-{})\"/>\n",
+            list.join(" "),
+            st.colour,
+            st.width,
+            dash_attr(st.dash),
+            st.id
+        ));
+    }
+
     pub fn text(&mut self, x: i64, y: i64, size: u32, anchor: &str, fill: &str, text: &str) {
         self.out.push_str(&format!(
             "<text x=\"{x}\" y=\"{y}\" font-size=\"{size}\" text-anchor=\"{anchor}\" fill=\"{fill}\">{}</text>\n",

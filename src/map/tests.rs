@@ -3,6 +3,7 @@ use std::collections::BTreeSet;
 use super::*;
 use crate::report::sample;
 use crate::rules::board::{Location, Terrain};
+use crate::rules::ruleset::Event;
 use crate::rules::ruleset_for;
 
 fn input<'a>(turn: &'a sample::SampleTurn, visible: Option<&'a BTreeSet<String>>) -> MapInput<'a> {
@@ -67,6 +68,51 @@ fn moves_charges_and_fire_are_drawn() {
     assert!(text.contains("marker-end=\"url(#head-charge)\""));
     assert!(text.contains("marker-end=\"url(#head-fire)\""));
     assert!(text.contains("marker-end=\"url(#head-retreat)\""));
+}
+
+/// A unit whose event gives its route is drawn along it, bend by bend, in
+/// the style of that event; one without a route gets the straight arrow.
+#[test]
+fn a_route_an_event_gives_is_drawn_through_every_point() {
+    let mut turn = sample::demo_turn().expect("the demo campaign loads");
+    let moved = turn
+        .next
+        .units
+        .iter()
+        .find(|u| {
+            turn.prior
+                .unit(&u.id)
+                .is_some_and(|p| p.location != u.location)
+        })
+        .expect("the sample moves a unit")
+        .clone();
+    let from = turn.prior.unit(&moved.id).expect("it was there").location;
+    let bend = Location::Table { x: 100, y: 200 };
+    for event in turn.events.iter_mut() {
+        event.path.clear();
+    }
+    turn.events.push(
+        Event::naming("rout", &[&moved.id], "it fled round the wood").along(vec![
+            from,
+            bend,
+            moved.location,
+        ]),
+    );
+    let frame = Frame::of(&turn.next.map, 0);
+    let points: Vec<String> = [from, bend, moved.location]
+        .iter()
+        .map(|l| {
+            let (x, y) = frame.location(*l);
+            format!("{x},{y}")
+        })
+        .collect();
+    let text = svg(&input(&turn, None));
+    let wanted = format!("<polyline points=\"{}\" fill=\"none\"", points.join(" "));
+    assert!(text.contains(&wanted), "no route {wanted} in the map");
+    // Without the route, the same unit gets one straight arrow.
+    turn.events.pop();
+    let text = svg(&input(&turn, None));
+    assert!(!text.contains(&wanted));
 }
 
 #[test]

@@ -114,6 +114,7 @@ fn an_action_against_hidden_troops_names_only_ones_own() {
     turn.events.push(Event {
         kind: "combat".to_string(),
         units: vec!["12-dragons".to_string(), "jaeger".to_string()],
+        path: Vec::new(),
         text: "12e Dragons fight the 2. Jäger-Bataillon.".to_string(),
     });
     // A combat reveals both sides to each other; a shooting from a hidden

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
+use super::board::Location;
 use super::correction::{self, Correction, CorrectionError};
 use super::look::{EventClass, Look, Marker, TerrainStyle};
 use super::orders::{LineError, OrderSheet, order_lines};
@@ -51,6 +52,13 @@ pub struct Event {
     /// The units involved, by id.
     pub units: Vec<String>,
     pub text: String,
+    /// The way the first unit named went, from where it stood to where it
+    /// ended, through every turn of its route (a path of hexes, a flight
+    /// that bent round an obstacle). Empty when a straight line from the
+    /// prior state's location to the next one tells it; left out of the
+    /// archive's bytes then, so events written before it read the same.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub path: Vec<Location>,
 }
 
 impl Event {
@@ -59,7 +67,14 @@ impl Event {
             kind: kind.to_string(),
             units,
             text: text.into(),
+            path: Vec::new(),
         }
+    }
+
+    /// The event with the route its first unit took (see [`Event::path`]).
+    pub fn along(mut self, path: Vec<Location>) -> Event {
+        self.path = path;
+        self
     }
 
     /// An event naming its units by id as written: `Event::naming("move",

@@ -227,6 +227,7 @@ fn advance_phase(state: &mut State, phases: usize, events: &mut Vec<Event>) {
             events.push(Event {
                 kind: "game-over".to_string(),
                 units: Vec::new(),
+                path: Vec::new(),
                 text: format!("The game ends after turn {}.", state.turn),
             });
             return;

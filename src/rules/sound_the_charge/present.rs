@@ -301,6 +301,7 @@ mod tests {
         turn.events.push(Event {
             kind: "shooting".to_string(),
             units: vec!["jaeger".to_string(), "12-dragons".to_string()],
+            path: Vec::new(),
             text: String::new(),
         });
         let seen = visible_to(&SoundTheCharge, &typed(&turn.next), "french", &turn.events);

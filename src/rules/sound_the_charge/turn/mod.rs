@@ -164,6 +164,7 @@ pub fn run(
         events.push(Event {
             kind: "no-orders".to_string(),
             units: Vec::new(),
+            path: Vec::new(),
             text: format!("{active_side} sent no orders; every unit stands fast."),
         });
     }

@@ -167,6 +167,7 @@ pub fn phase(
                     events.push(Event {
                         kind: "rally".to_string(),
                         units: vec![id],
+                        path: Vec::new(),
                         text: format!(
                             "{name} rolls {} needing {needed} and rallies to good morale.",
                             r.roll
@@ -176,6 +177,7 @@ pub fn phase(
                     events.push(Event {
                         kind: "rally-fails".to_string(),
                         units: vec![id],
+                        path: Vec::new(),
                         text: format!("{name} rolls {} needing {needed} and stays shaken.", r.roll),
                     });
                 }
@@ -183,11 +185,13 @@ pub fn phase(
             Err(UmpireError::Forbidden { problem, .. }) => events.push(Event {
                 kind: "no-rally".to_string(),
                 units: vec![id],
+                path: Vec::new(),
                 text: format!("{name} cannot rally: {problem}."),
             }),
             Err(e) => events.push(Event {
                 kind: "no-rally".to_string(),
                 units: vec![id],
+                path: Vec::new(),
                 text: format!("{name} cannot rally: {e}."),
             }),
         }

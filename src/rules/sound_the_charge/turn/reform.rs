@@ -58,12 +58,14 @@ pub fn phase(
                 events.push(Event {
                     kind: "reform".to_string(),
                     units: vec![id],
+                    path: Vec::new(),
                     text: format!("{name} stood this turn and reforms from disorder."),
                 });
             }
             Some(why) if record.reforming.contains(&id) => events.push(Event {
                 kind: "reform-fails".to_string(),
                 units: vec![id],
+                path: Vec::new(),
                 text: format!("{name} cannot reform: {why} (Steadiness and Disorder)."),
             }),
             Some(_) => {}

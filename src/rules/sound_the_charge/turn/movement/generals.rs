@@ -13,6 +13,7 @@ pub(super) fn general_order(p: &mut Phase, g: usize, order: &StcOrder) {
         p.events.push(Event {
             kind: "order-impossible".to_string(),
             units: vec![gid.clone()],
+            path: Vec::new(),
             text: format!("{gname} cannot go there: {reason}."),
         });
     };
@@ -47,6 +48,7 @@ pub(super) fn general_order(p: &mut Phase, g: usize, order: &StcOrder) {
             p.events.push(Event {
                 kind: "general-move".to_string(),
                 units: vec![gid.clone()],
+                path: Vec::new(),
                 text: format!("{gname} rides to {},{}.", coord(target.x), coord(target.y)),
             });
         }
@@ -76,6 +78,7 @@ pub(super) fn general_order(p: &mut Phase, g: usize, order: &StcOrder) {
             p.events.push(Event {
                 kind: "general-attach".to_string(),
                 units: vec![gid.clone(), to.as_str().to_string()],
+                path: Vec::new(),
                 text: format!("{gname} attaches himself to {uname}."),
             });
         }
@@ -89,6 +92,7 @@ pub(super) fn general_order(p: &mut Phase, g: usize, order: &StcOrder) {
             p.events.push(Event {
                 kind: "general-detach".to_string(),
                 units: vec![gid.clone()],
+                path: Vec::new(),
                 text: format!("{gname} leaves the unit he was with."),
             });
         }
@@ -131,6 +135,7 @@ pub(super) fn generals_contacted(p: &mut Phase, dice: &mut dyn Dice) {
             p.events.push(Event {
                 kind: "general-captured".to_string(),
                 units: vec![gid],
+                path: Vec::new(),
                 text: format!(
                     "{gname} is caught alone by {} and captured (rolled 1) (Generals).",
                     p.state.units[j].name
@@ -169,6 +174,7 @@ pub(super) fn generals_contacted(p: &mut Phase, dice: &mut dyn Dice) {
                 p.events.push(Event {
                     kind: "general-escapes".to_string(),
                     units: vec![gid],
+                    path: Vec::new(),
                     text: format!(
                         "{gname} is contacted by {} but escapes (rolled {roll}) to {},{}.",
                         p.state.units[j].name,
@@ -182,6 +188,7 @@ pub(super) fn generals_contacted(p: &mut Phase, dice: &mut dyn Dice) {
                 p.events.push(Event {
                     kind: "general-captured".to_string(),
                     units: vec![gid],
+                    path: Vec::new(),
                     text: format!(
                         "{gname} is contacted by {} and has nowhere within 9\" to go: captured.",
                         p.state.units[j].name

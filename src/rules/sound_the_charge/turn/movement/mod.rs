@@ -173,6 +173,7 @@ impl Phase<'_, '_> {
         self.events.push(Event {
             kind: kind.to_string(),
             units: units.iter().map(|u| u.to_string()).collect(),
+            path: Vec::new(),
             text,
         });
     }
