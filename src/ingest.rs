@@ -13,10 +13,11 @@ use crate::audit::Digest32;
 use crate::campaign::{Auth, Campaign, passphrase};
 use crate::engine::gm::{GmCommand, Origin};
 use crate::engine::{self, EngineError, mail};
+use crate::failpoint;
 use crate::lifecycle::Clock;
-use crate::mail::body::{OrderText, campaign_from_subject, turn_from_subject};
+use crate::mail::body::{OrderText, campaign_from_subject, report_from_subject, turn_from_subject};
 use crate::mail::dkim::{self, DkimVerdict, KeySource};
-use crate::mail::{Inbound, Limits, order_text, parse};
+use crate::mail::{Inbound, InboundError, Limits, order_text, parse};
 use crate::resolution;
 use crate::rules::ruleset_for;
 use crate::store::{CampaignRecord, OutgoingMail, Store, StoreError};
@@ -63,6 +64,13 @@ pub enum Outcome {
         replaced: bool,
         refused_lines: usize,
     },
+    /// The side says it sends no orders for the phase.
+    NoOrders {
+        campaign: String,
+        side: String,
+        /// Whether orders it had sent for the phase were withdrawn.
+        withdrawn: bool,
+    },
     /// The same bytes were handled before; nothing was done again.
     Duplicate { earlier: String },
     /// The GM's commands, each done or refused; the reply says which.
@@ -107,6 +115,18 @@ impl Outcome {
                     String::new()
                 }
             ),
+            Outcome::NoOrders {
+                campaign,
+                side,
+                withdrawn,
+            } => format!(
+                "no orders: {campaign} {side}{}",
+                if *withdrawn {
+                    " (earlier orders withdrawn)"
+                } else {
+                    ""
+                }
+            ),
             Outcome::Duplicate { earlier } => {
                 format!("duplicate of a message already handled ({earlier})")
             }
@@ -120,6 +140,15 @@ impl Outcome {
 }
 
 /// Stores `raw`, handles it, and records the outcome and reply.
+///
+/// The bytes are stored first, in a transaction of their own: from then on
+/// the message cannot be lost. Handling it (orders taken, GM commands
+/// carried out), recording its outcome and queueing its reply are then one
+/// transaction: a crash anywhere leaves either all of it or none, and a
+/// message stored but never finished is handled again, from the start, when
+/// it is delivered again. A message already finished (the same bytes, or
+/// the same message as another delivery brings it, see `Inbound::key`) is
+/// not acted on twice.
 pub fn ingest(
     store: &mut Store,
     raw: &[u8],
@@ -127,26 +156,35 @@ pub fn ingest(
     config: &IngestConfig,
     clock: &dyn Clock,
 ) -> Result<Outcome, IngestError> {
-    if let Some(earlier) = store.handled_before(raw)? {
+    let parsed = parse(raw, &config.limits);
+    let key = parsed.as_ref().ok().and_then(Inbound::key);
+    if let Some(earlier) = store.handled_before(raw, key.as_ref())? {
         return Ok(Outcome::Duplicate { earlier });
     }
     let now = clock.now();
-    let id = store.store_inbound(raw, source, now)?;
-    let (outcome, campaign, reply) = handle(store, raw, config, clock)?;
-    let status = match outcome {
-        Outcome::Accepted { .. } => "accepted",
-        Outcome::Refused { .. } => "refused",
-        Outcome::Commands { .. } => "gm",
-        _ => "ignored",
-    };
-    store.finish_inbound(
-        id,
-        status,
-        &outcome.summary(),
-        campaign.as_deref(),
-        reply.as_ref(),
-        now,
-    )?;
+    let sender = parsed.as_ref().ok().and_then(|m| m.from.clone());
+    let id = store.store_inbound_keyed(raw, source, now, key.as_ref(), sender.as_deref())?;
+    failpoint::hit("ingest:stored");
+    let outcome = store.atomically(|store| -> Result<Outcome, IngestError> {
+        let (outcome, campaign, reply) = handle(store, raw, parsed, key, config, clock)?;
+        failpoint::hit("ingest:handled");
+        let status = match outcome {
+            Outcome::Accepted { .. } | Outcome::NoOrders { .. } => "accepted",
+            Outcome::Refused { .. } => "refused",
+            Outcome::Commands { .. } => "gm",
+            _ => "ignored",
+        };
+        store.finish_inbound(
+            id,
+            status,
+            &outcome.summary(),
+            campaign.as_deref(),
+            reply.as_ref(),
+            now,
+        )?;
+        Ok(outcome)
+    })?;
+    failpoint::hit("ingest:finished");
     Ok(outcome)
 }
 
@@ -158,10 +196,12 @@ type Handled = (Outcome, Option<String>, Option<OutgoingMail>);
 fn handle(
     store: &mut Store,
     raw: &[u8],
+    parsed: Result<Inbound, InboundError>,
+    key: Option<Digest32>,
     config: &IngestConfig,
     clock: &dyn Clock,
 ) -> Result<Handled, IngestError> {
-    let letter = match screen(raw, config) {
+    let letter = match screen(raw, parsed, key, config) {
         Ok(letter) => letter,
         Err(reason) => return Ok((Outcome::Ignored { reason }, None, None)),
     };
@@ -203,15 +243,25 @@ struct Letter<'a> {
     config: &'a IngestConfig,
     message: Inbound,
     sender: String,
+    /// The digest of its bytes, which numbers its reply.
     digest: Digest32,
+    /// What tells this message apart from others (see `Inbound::key`): its
+    /// GM commands are numbered by it, so that another delivery of the same
+    /// message can never carry them out twice.
+    key: Digest32,
 }
 
 /// Reads the message and decides whether it is one to answer at all; the
 /// error is why not (junk, an automatic message, or our own).
-fn screen<'a>(raw: &[u8], config: &'a IngestConfig) -> Result<Letter<'a>, String> {
+fn screen<'a>(
+    raw: &[u8],
+    parsed: Result<Inbound, InboundError>,
+    key: Option<Digest32>,
+    config: &'a IngestConfig,
+) -> Result<Letter<'a>, String> {
     // Too large or not mail at all: there may be no one to answer, and
     // answering junk invites more.
-    let message = parse(raw, &config.limits).map_err(|e| e.to_string())?;
+    let message = parsed.map_err(|e| e.to_string())?;
     if let Some(why) = &message.automatic {
         return Err(format!(
             "sent automatically ({why:?}); no reply, per RFC 3834"
@@ -232,6 +282,7 @@ fn screen<'a>(raw: &[u8], config: &'a IngestConfig) -> Result<Letter<'a>, String
         message,
         sender,
         digest: Digest32::of(raw),
+        key: key.unwrap_or_else(|| Digest32::of(raw)),
     })
 }
 
@@ -286,12 +337,28 @@ fn take_orders(
         .map(|p| &p.person)
         .unwrap_or(&campaign.gm);
     let deadline = crate::lifecycle::local_time(person, record.deadline);
-    let named_turn = turn_from_subject(&letter.message.subject).or(text.turn);
+    // A reply to a report is meant for the phase that report opened: its
+    // subject names the turn it reported on, not the turn of these orders.
+    let latest = store.resolution_counts(&campaign.id)?.0;
+    let named_turn = match letter.report_answered(&campaign.id) {
+        Some(k) if k != latest => {
+            let reason = format!(
+                "they reply to the report of resolution {k}, but resolution {latest} has been resolved since; the current phase is {phase}, with its deadline {deadline}"
+            );
+            let hint = "Read the latest report, then reply to it (or write with the campaign id in brackets in the subject).";
+            return letter.refuse(Some(campaign), reason, Some(hint));
+        }
+        Some(_) => text.turn,
+        None => turn_from_subject(&letter.message.subject).or(text.turn),
+    };
     if let Some(turn) = named_turn.filter(|t| *t != state.turn) {
         let reason = format!(
             "they are for turn {turn}, but the current phase is {phase}, with its deadline {deadline}"
         );
         return letter.refuse(Some(campaign), reason, None);
+    }
+    if engine::says_no_orders(text.lines.iter().map(|(_, l)| l.as_str())) {
+        return declare_none(store, letter, record, side, &phase, &deadline, clock);
     }
     let order_source = toml_orders(&letter.message).unwrap_or_else(|| text.as_numbered_text());
     let submitted = match engine::submit(store, &campaign.id, side, &order_source, clock, None) {
@@ -324,6 +391,7 @@ fn take_orders(
             "digest": submitted.digest.to_hex(),
             "refused": refused,
             "replaced": submitted.replaced,
+            "unchanged": submitted.unchanged,
             "deadline": deadline,
         }),
     )?;
@@ -334,6 +402,46 @@ fn take_orders(
         digest: submitted.digest,
         replaced: submitted.replaced,
         refused_lines: refused.len(),
+    };
+    Ok((outcome, Some(campaign.id.clone()), Some(reply)))
+}
+
+/// A side's word that it sends no orders for the phase: recorded, and
+/// acknowledged with what then happens to its units.
+fn declare_none(
+    store: &mut Store,
+    letter: &Letter<'_>,
+    record: &CampaignRecord,
+    side: &str,
+    phase: &str,
+    deadline: &str,
+    clock: &dyn Clock,
+) -> Result<Handled, IngestError> {
+    let campaign = &record.campaign;
+    let declared = match engine::declare_none(store, &campaign.id, side, clock, None) {
+        Ok(d) => d,
+        Err(e @ (EngineError::Finished(_) | EngineError::Paused(_))) => {
+            return letter.refuse(Some(campaign), e.to_string(), None);
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let templates = Templates::for_campaign(&record.source_dir)?;
+    let body = templates.render(
+        "no-orders.txt",
+        json!({
+            "campaign": campaign.id,
+            "side": side,
+            "phase": phase,
+            "withdrawn": declared.withdrawn,
+            "no_orders": campaign.no_orders_policy,
+            "deadline": deadline,
+        }),
+    )?;
+    let reply = letter.reply(Some(campaign), body);
+    let outcome = Outcome::NoOrders {
+        campaign: campaign.id.clone(),
+        side: side.to_string(),
+        withdrawn: declared.withdrawn,
     };
     Ok((outcome, Some(campaign.id.clone()), Some(reply)))
 }
@@ -421,7 +529,7 @@ fn gm_commands(
             Ok(command) => {
                 let origin = Origin {
                     source: "mail".into(),
-                    key: Some(format!("{}:{number}", letter.digest.to_hex())),
+                    key: Some(format!("{}:{number}", letter.key.to_hex())),
                 };
                 let report =
                     crate::engine::gm::execute(store, &campaign.id, &command, &origin, clock)?;
@@ -466,6 +574,24 @@ fn toml_orders(message: &Inbound) -> Option<String> {
 }
 
 impl Letter<'_> {
+    /// The resolution whose report this message answers, if it is a reply
+    /// to one: by the report's Message-ID (`<id>.r<k>.result...`, see
+    /// `engine::reports`) in In-Reply-To or References, else by the report's
+    /// subject kept after `Re:`.
+    fn report_answered(&self, campaign: &str) -> Option<u64> {
+        let prefix = format!("{campaign}.r");
+        self.message
+            .replies_to
+            .iter()
+            .find_map(|id| {
+                let (k, tail) = id.strip_prefix(&prefix)?.split_once('.')?;
+                tail.starts_with("result.")
+                    .then(|| k.parse().ok())
+                    .flatten()
+            })
+            .or_else(|| report_from_subject(&self.message.subject))
+    }
+
     /// A reply to this message, threaded under it.
     fn reply(&self, campaign: Option<&Campaign>, body: String) -> OutgoingMail {
         let purpose = format!("reply.{}", &self.digest.to_hex()[..16]);

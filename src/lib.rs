@@ -13,6 +13,7 @@ pub mod canonical;
 pub mod daemon;
 pub mod demo;
 pub mod engine;
+pub mod failpoint;
 pub mod geometry;
 pub mod inbox;
 pub mod ingest;

@@ -448,6 +448,20 @@ fn cmd_submit(
         std::fs::read_to_string(&orders).with_context(|| format!("reading {}", orders.display()))?
     };
     let mut store = open(&data)?;
+    if engine::says_no_orders(text.lines()) {
+        let declared = engine::declare_none(&mut store, &campaign, &side, clock, None)?;
+        writeln!(
+            out,
+            "{side} sends no orders for {}{}",
+            declared.phase_key,
+            if declared.withdrawn {
+                " (its earlier orders for this phase are withdrawn)"
+            } else {
+                ""
+            }
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let done = engine::submit(&mut store, &campaign, &side, &text, clock, None)?;
     for e in &done.sheet.parse_errors {
         writeln!(out, "refused: {e}")?;

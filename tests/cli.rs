@@ -141,6 +141,27 @@ fn a_gm_runs_a_campaign_and_an_auditor_verifies_it() {
     assert!(s.contains("accepted for french"), "{s}");
     assert!(s.contains("1-ligne: hold\n"), "{s}");
 
+    // The phase waits for the other side, which says it sends none.
+    let tick = adjutant(&["tick", "--data", data, &at("2026-01-05T10:02:00Z")]);
+    assert!(!text(&tick).contains("resolution"), "{}", text(&tick));
+    std::fs::write(&orders, "No orders.\n").expect("write");
+    let none = adjutant(&[
+        "submit",
+        "--data",
+        data,
+        "--campaign",
+        CAMPAIGN,
+        "--side",
+        "austrian",
+        orders.to_str().expect("utf-8"),
+        &at("2026-01-05T10:03:00Z"),
+    ]);
+    assert!(none.status.success(), "{}", text(&none));
+    assert!(
+        text(&none).contains("austrian sends no orders"),
+        "{}",
+        text(&none)
+    );
     let tick = adjutant(&["tick", "--data", data, &at("2026-01-05T10:05:00Z")]);
     assert!(tick.status.success(), "{}", text(&tick));
     assert!(

@@ -85,6 +85,18 @@ fn orders(n: u32) -> Vec<u8> {
     .into_bytes()
 }
 
+/// The passive side's word that it sends no orders this phase.
+fn no_orders(n: u32) -> Vec<u8> {
+    format!(
+        "From: Hohenzollern <hohenzollern@austrian.invalid>\r\nTo: adjutant@example.org\r\n\
+         Subject: [{ID}] orders\r\nMessage-ID: <none-{n}@austrian.invalid>\r\n\
+         Date: Mon, 05 Jan 2026 10:00:00 +0000\r\n\
+         Content-Type: text/plain; charset=utf-8\r\n\r\n\
+         passphrase: gott-erhalte-franz\r\nno orders\r\n"
+    )
+    .into_bytes()
+}
+
 fn count(names: &[String], part: &str) -> usize {
     names.iter().filter(|n| n.contains(part)).count()
 }
@@ -104,6 +116,7 @@ fn the_loop_acknowledges_resolves_and_mails_everything_once() {
     );
 
     maildir::deliver(&s.path("Maildir"), "1.orders", &orders(1)).expect("delivered");
+    maildir::deliver(&s.path("Maildir"), "2.none", &no_orders(1)).expect("delivered");
     let clock = FixedClock(t0() + Duration::hours(1));
     let passes = d.run_until_quiet(&clock, 20).expect("settles");
     let events: Vec<&Event> = passes.iter().flat_map(|p| &p.events).collect();
@@ -112,14 +125,18 @@ fn the_loop_acknowledges_resolves_and_mails_everything_once() {
         events.contains(&&Event::DeadlineReached {
             campaign: ID.into()
         }),
-        "the only side due is in, so the phase closes: {events:?}"
+        "every side is in, so the phase closes: {events:?}"
     );
     let names = s.mail_files();
-    assert_eq!(count(&names, ".reply."), 1, "{names:?}");
+    assert_eq!(count(&names, ".reply."), 2, "{names:?}");
     assert_eq!(count(&names, ".r1.manifest."), 3, "{names:?}");
     assert_eq!(count(&names, ".r1.result."), 3, "{names:?}");
-    let ack = names.iter().find(|n| n.contains(".reply.")).expect("ack");
-    let ack = std::fs::read_to_string(s.path("mail").join(ack)).expect("reads");
+    let ack = names
+        .iter()
+        .filter(|n| n.contains(".reply."))
+        .map(|n| std::fs::read_to_string(s.path("mail").join(n)).expect("reads"))
+        .find(|m| m.contains("To: lannes@french.invalid"))
+        .expect("the French acknowledgement");
     assert!(
         ack.contains("In-Reply-To: <orders-1@french.invalid>"),
         "{ack}"

@@ -32,10 +32,13 @@ fn setup() -> (tempfile::TempDir, Store) {
     (dir, store)
 }
 
+/// A message; its Message-ID is made from everything else in it, so that
+/// two different messages never share one.
 fn mail(from: &str, subject: &str, headers: &str, body: &str) -> Vec<u8> {
+    let id = adjutant::audit::Digest32::of(format!("{from}{subject}{headers}{body}").as_bytes());
     format!(
         "From: {from}\r\nTo: umpire@example.org\r\nSubject: {subject}\r\nMessage-ID: <{}@test>\r\n{headers}Content-Type: text/plain; charset=utf-8\r\n\r\n{}",
-        subject.len() + body.len(),
+        &id.to_hex()[..16],
         body.replace('\n', "\r\n")
     )
     .into_bytes()

@@ -68,10 +68,13 @@ fn setup(dkim: bool) -> (tempfile::TempDir, Store) {
     (dir, store)
 }
 
+/// A message; its Message-ID is made from everything else in it, so that
+/// two different messages never share one.
 fn mail(from: &str, body: &str) -> Vec<u8> {
+    let id = adjutant::audit::Digest32::of(format!("{from}{body}").as_bytes());
     format!(
         "From: {from}\r\nTo: adjutant@example.org\r\nSubject: {SUBJECT}\r\nMessage-ID: <{}@test>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}",
-        body.len(),
+        &id.to_hex()[..16],
         body.replace('\n', "\r\n")
     )
     .into_bytes()

@@ -102,7 +102,15 @@ fn play() -> Played {
         format!("{unit}: hold\nsalt lucky seven\n")
     );
 
-    // All required sides are in: the phase closes early.
+    // The other side says it sends none: every side is in, the phase
+    // closes early.
+    let other = campaign
+        .players
+        .iter()
+        .map(|p| p.side.clone())
+        .find(|s| *s != side)
+        .expect("another side");
+    engine::declare_none(&mut store, &campaign.id, &other, &early, None).expect("declares");
     let done = engine::tick(&mut store, &campaign.id, &early).expect("tick");
     assert_eq!(done.len(), 1);
     assert_eq!(done[0].k, 1);

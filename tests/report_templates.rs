@@ -20,13 +20,16 @@ fn now() -> FixedClock {
     )
 }
 
-/// The demo passphrases of the shipped campaigns, as their files give them
-/// in their comments (a shipped campaign's passphrases are no secret).
-fn player_passphrase(campaign: &str) -> Option<(&'static str, &'static str)> {
-    match campaign {
-        "sound-the-charge-demo" => Some(("lannes@french.invalid", "vive-l-empereur")),
-        _ => None,
-    }
+/// The players' passphrases of a shipped campaign, by side, as its ruleset's
+/// demo gives them (a shipped campaign's passphrases are no secret).
+fn player_passphrases(
+    ruleset: &dyn adjutant::rules::Ruleset,
+    folder: &Path,
+) -> &'static [(&'static str, &'static str)] {
+    ruleset
+        .demo()
+        .filter(|d| folder.file_name().is_some_and(|n| n == d.folder))
+        .map_or(&[], |d| d.passphrases)
 }
 
 /// The GM's address and passphrase in the shipped campaigns.
@@ -37,10 +40,13 @@ fn gm_passphrase(campaign: &str) -> Option<(&'static str, &'static str)> {
     }
 }
 
+/// A message; its Message-ID is made from everything else in it, so that
+/// two different messages never share one.
 fn message(from: &str, subject: &str, body: &str) -> Vec<u8> {
+    let id = adjutant::audit::Digest32::of(format!("{from}{subject}{body}").as_bytes());
     format!(
         "From: {from}\r\nTo: gm@example.org\r\nSubject: {subject}\r\nMessage-ID: <{}@test>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}",
-        body.len() + subject.len(),
+        &id.to_hex()[..16],
         body.replace('\n', "\r\n")
     )
     .into_bytes()
@@ -61,6 +67,7 @@ fn every_template_renders_for_every_shipped_campaign() {
             "manifest.txt",
             "umpire.txt",
             "ack.txt",
+            "no-orders.txt",
             "refused.txt",
             "reminder.txt",
             "report.txt",
@@ -96,30 +103,45 @@ fn every_template_renders_for_every_shipped_campaign() {
             &now(),
         )
         .expect("refused.txt");
-        if let Some((address, passphrase)) = player_passphrase(&campaign.id) {
-            let unit = campaign
-                .scenario
-                .units
+        // The first side's bot orders (ack.txt); the others say they send
+        // none (no-orders.txt).
+        let ruleset = adjutant::rules::ruleset_for(&campaign.ruleset.id).expect("known");
+        for (n, (side, passphrase)) in player_passphrases(ruleset, &dir).iter().enumerate() {
+            let address = &campaign
+                .players
                 .iter()
-                .find(|u| {
-                    campaign
-                        .players
-                        .iter()
-                        .any(|p| p.person.address == address && p.side == u.side)
-                })
-                .expect("the player has a unit");
-            ingest(
+                .find(|p| p.side == *side)
+                .expect("the side has a player")
+                .person
+                .address;
+            let record = store.campaign(&campaign.id).expect("record");
+            let state = store.state(&record.current_state_digest).expect("state");
+            let orders = if n == 0 {
+                ruleset.bot_orders(&state, side).join("\n")
+            } else {
+                "no orders".to_string()
+            };
+            let outcome = ingest(
                 &mut store,
                 &message(
                     address,
                     &format!("[{}] orders turn 1", campaign.id),
-                    &format!("passphrase {passphrase}\n{}: hold\n", unit.id),
+                    &format!("passphrase {passphrase}\n{orders}\n"),
                 ),
                 "test",
                 &config,
                 &now(),
             )
-            .expect("ack.txt");
+            .expect("ack.txt, no-orders.txt");
+            assert!(
+                matches!(
+                    outcome,
+                    adjutant::ingest::Outcome::Accepted { .. }
+                        | adjutant::ingest::Outcome::NoOrders { .. }
+                ),
+                "{}: {side}: {outcome:?}",
+                campaign.id
+            );
         }
         engine::resolve_now(&mut store, &campaign.id, &now())
             .expect("manifest.txt, report.txt, report.html, map-caption.txt");

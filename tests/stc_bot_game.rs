@@ -53,6 +53,26 @@ fn play_one_game() {
             state.turn
         );
         now += Duration::hours(1);
+        // The passive side gives its standing orders (evade), or says it
+        // sends none: the phase waits for every side.
+        for other in state.sides.iter().filter(|s| **s != side) {
+            let standing = bot::orders_for(&typed, other);
+            if standing.is_empty() {
+                engine::declare_none(&mut store, &campaign.id, other, &FixedClock(now), None)
+                    .expect("no orders");
+            } else {
+                let text = format!("{}\n", standing.join("\n"));
+                engine::submit(
+                    &mut store,
+                    &campaign.id,
+                    other,
+                    &text,
+                    &FixedClock(now),
+                    None,
+                )
+                .expect("standing orders");
+            }
+        }
         let text = format!("{}\nsalt bot-{turns}\n", lines.join("\n"));
         engine::submit(
             &mut store,

@@ -285,11 +285,9 @@ impl Daemon {
         if record.paused {
             return Ok(false);
         }
-        let ruleset = ruleset_for(&record.campaign.ruleset.id)
-            .ok_or_else(|| DaemonError::UnknownRuleset(record.campaign.ruleset.id.clone()))?;
         let state = self.store.state(&record.current_state_digest)?;
         let sent = engine::sides_in(&self.store, id)?;
-        Ok(lifecycle::due(ruleset, &state, record.deadline, &sent, now).is_some())
+        Ok(lifecycle::due(&state, record.deadline, &sent, now).is_some())
     }
 
     /// The reminders due in a campaign at `now` and not yet queued: each

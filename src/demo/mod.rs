@@ -42,7 +42,7 @@ const MARKER: &str = ".adjutant-demo";
 const MAX_TURNS: u32 = 50;
 
 /// The demo asked for: by the ruleset's id or by its campaign's folder name
-/// under `campaigns/` (`sound-the-charge-demo`); the first ruleset that
+/// under `campaigns/` (the `folder` of its [`Demo`]); the first ruleset that
 /// ships one when `None`.
 pub fn demo_of(asked: Option<&str>) -> Result<Demo, DemoError> {
     let found = match asked {
@@ -248,9 +248,9 @@ pub fn run(
             tell(say, &daemon.run_until_quiet(&FixedClock(now), 100)?);
         }
         now += Duration::hours(1);
-        // Every side that has something to order writes: the passive side's
-        // standing orders (evade) first, since the phase may resolve as soon
-        // as the sides whose orders it needs have sent theirs.
+        // Every side writes: the passive side its standing orders (evade), or
+        // that it sends none, and the active side its orders; the phase
+        // closes once every side is in.
         let required = lifecycle::required_sides(ruleset, &state);
         let writers = state
             .sides
@@ -259,9 +259,11 @@ pub fn run(
             .chain(required.iter());
         for side in writers {
             let side = side.clone();
-            let lines = bots::orders_for(&state, &side);
+            let mut lines = bots::orders_for(&state, &side);
             if lines.is_empty() && !required.contains(&side) {
-                continue;
+                // A player with nothing to order says so, and the phase
+                // need not wait for its deadline.
+                lines.push("no orders".to_string());
             }
             let passphrase = demo
                 .passphrases

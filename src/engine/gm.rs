@@ -360,6 +360,7 @@ pub fn execute(
     };
     let mail = announcement(store, campaign_id, n, &plan)?;
     store.record_gm(campaign_id, &entry, &plan.change, &mail)?;
+    crate::failpoint::hit("gm:logged");
     let mut outcome = outcome;
     if plan.resolve {
         // Logged first, then resolved: a crash between the two leaves the

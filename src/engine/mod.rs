@@ -80,6 +80,9 @@ pub struct Submitted {
     pub digest: Digest32,
     /// Whether an earlier submission for the phase was replaced.
     pub replaced: bool,
+    /// Whether the side's accepted orders for the phase were these very
+    /// orders already (sent again): nothing was stored, nothing replaced.
+    pub unchanged: bool,
     /// Whether it was stored. A text whose every line was refused is not:
     /// it must not count as the side's orders, nor replace good ones.
     pub stored: bool,
@@ -144,16 +147,15 @@ pub fn init(
     Ok(store.campaign(&campaign.id)?)
 }
 
-/// Checks a side's orders for the current phase and stores the accepted
-/// ones, replacing an earlier submission for the phase.
-pub fn submit(
-    store: &mut Store,
+/// The campaign, its ruleset and its state, if `side` may send orders for
+/// the current phase now: the game goes on, is not paused, the deadline has
+/// not passed, and the side is one of the campaign's.
+fn open_phase(
+    store: &Store,
     campaign_id: &str,
     side: &str,
-    text: &str,
     clock: &dyn Clock,
-    message: Option<i64>,
-) -> Result<Submitted> {
+) -> Result<(CampaignRecord, &'static dyn Ruleset, GameState)> {
     let record = store.campaign(campaign_id)?;
     let ruleset = ruleset_of(&record.campaign)?;
     let state = store.state(&record.current_state_digest)?;
@@ -177,6 +179,83 @@ pub fn submit(
             known: state.sides.join(", "),
         });
     }
+    Ok((record, ruleset, state))
+}
+
+/// What became of a side's word that it sends no orders.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeclaredNone {
+    pub phase_key: String,
+    /// Whether orders it had sent for the phase were withdrawn.
+    pub withdrawn: bool,
+}
+
+/// Records that `side` sends no orders for the current phase: the phase
+/// need not wait for it, and the campaign's rule for a side without orders
+/// applies to it (stand fast, or its standing orders). Orders it sent
+/// earlier for the phase are withdrawn; orders it sends later replace the
+/// word.
+pub fn declare_none(
+    store: &mut Store,
+    campaign_id: &str,
+    side: &str,
+    clock: &dyn Clock,
+    message: Option<i64>,
+) -> Result<DeclaredNone> {
+    let (record, ruleset, state) = open_phase(store, campaign_id, side, clock)?;
+    let phase_key = resolution::phase_key(ruleset, &state);
+    let withdrawn = store.declare_no_orders(
+        campaign_id,
+        &record.current_state_digest,
+        &phase_key,
+        side,
+        clock.now(),
+        message,
+    )?;
+    Ok(DeclaredNone {
+        phase_key,
+        withdrawn,
+    })
+}
+
+/// Whether an order text says the side sends none: its one line (blank
+/// lines and `#` comments aside) reads `no orders` or `none`, with or
+/// without a full stop.
+pub fn says_no_orders<'a>(lines: impl IntoIterator<Item = &'a str>) -> bool {
+    let mut lines = lines
+        .into_iter()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'));
+    let (Some(only), None) = (lines.next(), lines.next()) else {
+        return false;
+    };
+    let words: Vec<String> = only
+        .trim_end_matches(['.', '!'])
+        .split_whitespace()
+        .map(str::to_lowercase)
+        .collect();
+    words == ["no", "orders"] || words == ["none"]
+}
+
+/// The key of the campaign's current phase, under which its orders are kept.
+pub fn phase_key(store: &Store, campaign_id: &str) -> Result<String> {
+    let record = store.campaign(campaign_id)?;
+    let ruleset = ruleset_of(&record.campaign)?;
+    let state = store.state(&record.current_state_digest)?;
+    Ok(resolution::phase_key(ruleset, &state))
+}
+
+/// Checks a side's orders for the current phase and stores the accepted
+/// ones, replacing an earlier submission for the phase.
+pub fn submit(
+    store: &mut Store,
+    campaign_id: &str,
+    side: &str,
+    text: &str,
+    clock: &dyn Clock,
+    message: Option<i64>,
+) -> Result<Submitted> {
+    let (record, ruleset, state) = open_phase(store, campaign_id, side, clock)?;
     let sheet = ruleset.check_orders(&state, side, text);
     let canonical = sheet.canonical_text();
     let phase_key = resolution::phase_key(ruleset, &state);
@@ -188,7 +267,24 @@ pub fn submit(
             sheet,
             phase_key,
             replaced: false,
+            unchanged: false,
             stored: false,
+        });
+    }
+    // The same orders again (the player pressed send twice, or resent them
+    // to be sure) change nothing: they are not a replacement.
+    let standing = store.accepted_submissions(campaign_id, &phase_key)?;
+    if standing
+        .get(side)
+        .is_some_and(|s| s.canonical_text == canonical)
+    {
+        return Ok(Submitted {
+            digest: Digest32::of(canonical.as_bytes()),
+            sheet,
+            phase_key,
+            replaced: false,
+            unchanged: true,
+            stored: true,
         });
     }
     let replaced = store.submit_orders(
@@ -206,20 +302,21 @@ pub fn submit(
         sheet,
         phase_key,
         replaced,
+        unchanged: false,
         stored: true,
     })
 }
 
-/// The sides that have orders in for the current phase.
+/// The sides that are in for the current phase: those that sent orders and
+/// those that said they send none.
 pub fn sides_in(store: &Store, campaign_id: &str) -> Result<BTreeSet<String>> {
-    let record = store.campaign(campaign_id)?;
-    let ruleset = ruleset_of(&record.campaign)?;
-    let state = store.state(&record.current_state_digest)?;
-    let key = resolution::phase_key(ruleset, &state);
-    Ok(store
+    let key = phase_key(store, campaign_id)?;
+    let mut sides: BTreeSet<String> = store
         .accepted_submissions(campaign_id, &key)?
         .into_keys()
-        .collect())
+        .collect();
+    sides.extend(store.sides_sending_none(campaign_id, &key)?);
+    Ok(sides)
 }
 
 /// Brings a campaign up to date at the clock's time: finishes a phase closed
@@ -230,10 +327,9 @@ pub fn tick(store: &mut Store, campaign_id: &str, clock: &dyn Clock) -> Result<V
     if record.paused {
         return Ok(done);
     }
-    let ruleset = ruleset_of(&record.campaign)?;
     let state = store.state(&record.current_state_digest)?;
     let sent = sides_in(store, campaign_id)?;
-    if let Some(reason) = lifecycle::due(ruleset, &state, record.deadline, &sent, clock.now()) {
+    if let Some(reason) = lifecycle::due(&state, record.deadline, &sent, clock.now()) {
         done.push(close_and_resolve(store, campaign_id, clock, Some(reason))?);
     }
     Ok(done)
@@ -314,6 +410,7 @@ fn close_and_resolve(
         result: None,
     };
     store.close_phase(campaign_id, &closed, &manifest_mail)?;
+    crate::failpoint::hit("engine:closed");
     let mut resolved = resolve_closed(store, &record, &state, &closed, clock)?;
     resolved.reason = reason;
     Ok(resolved)
@@ -417,6 +514,7 @@ fn resolve_closed(
         next_phase,
         &announce,
     )?;
+    crate::failpoint::hit("engine:resolved");
     Ok(Resolved {
         k,
         phase_label: closed.phase_label.clone(),

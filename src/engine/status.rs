@@ -64,11 +64,13 @@ pub fn describe(store: &Store, id: &str, now: DateTime<Utc>) -> Result<String, E
         if record.paused { ", paused" } else { "" }
     );
     let required = lifecycle::required_sides(ruleset, &state);
+    let none = store.sides_sending_none(id, &resolution::phase_key(ruleset, &state))?;
     for side in &state.sides {
         let status = match (sent.contains(side), required.contains(side)) {
+            (true, _) if none.contains(side) => "in: sends no orders",
             (true, _) => "orders in",
             (false, true) => "no orders yet (required)",
-            (false, false) => "no orders (optional)",
+            (false, false) => "no orders yet (optional; the phase waits for them or the deadline)",
         };
         let _ = writeln!(out, "  {side}: {status}");
     }

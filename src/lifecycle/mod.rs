@@ -106,7 +106,8 @@ pub fn deadline(
     Ok(earliest)
 }
 
-/// The sides that must send orders before the phase can close early.
+/// The sides whose orders the phase needs: they are reminded before the
+/// deadline, and a phase cannot be resolved well without them.
 pub fn required_sides(ruleset: &dyn Ruleset, state: &GameState) -> Vec<String> {
     match ruleset.phase_of(state).kind {
         PhaseKind::ActiveSide => vec![state.active_side.clone()],
@@ -116,7 +117,6 @@ pub fn required_sides(ruleset: &dyn Ruleset, state: &GameState) -> Vec<String> {
 
 /// Whether the phase should close at `now`, given who has sent orders.
 pub fn due(
-    ruleset: &dyn Ruleset,
     state: &GameState,
     deadline: DateTime<Utc>,
     sent: &BTreeSet<String>,
@@ -128,8 +128,11 @@ pub fn due(
     if now >= deadline {
         return Some(CloseReason::Deadline);
     }
-    let required = required_sides(ruleset, state);
-    if !required.is_empty() && required.iter().all(|s| sent.contains(s)) {
+    // Every side may send orders in every phase (the passive side its
+    // standing orders, such as evading), so the phase closes early only once
+    // each has sent them or said it sends none; else a passive side's orders
+    // sent a moment after the active side's would find the phase closed.
+    if !state.sides.is_empty() && state.sides.iter().all(|s| sent.contains(s)) {
         return Some(CloseReason::AllIn);
     }
     None
@@ -248,19 +251,16 @@ mod tests {
             r("2026-11-25T10:00:00Z", &none).is_empty(),
             "past the deadline it is too late"
         );
-        // And the phase is due once the active side is in, or at the deadline.
+        // The phase is due once every side is in (the passive side may
+        // send standing orders, or say it sends none), or at the deadline.
+        assert_eq!(due(&state, dl, &sent, at("2026-11-24T23:00:00Z")), None);
+        let both = BTreeSet::from(["a".to_string(), "b".to_string()]);
         assert_eq!(
-            due(ruleset, &state, dl, &sent, at("2026-11-24T23:00:00Z")),
+            due(&state, dl, &both, at("2026-11-24T23:00:00Z")),
             Some(CloseReason::AllIn)
         );
-        assert_eq!(
-            due(ruleset, &state, dl, &none, at("2026-11-24T23:00:00Z")),
-            None
-        );
-        assert_eq!(
-            due(ruleset, &state, dl, &none, dl),
-            Some(CloseReason::Deadline)
-        );
+        assert_eq!(due(&state, dl, &none, at("2026-11-24T23:00:00Z")), None);
+        assert_eq!(due(&state, dl, &none, dl), Some(CloseReason::Deadline));
     }
 
     #[test]

@@ -134,6 +134,19 @@ pub fn turn_from_subject(subject: &str) -> Option<u32> {
         .and_then(|w| w[1].parse().ok())
 }
 
+/// The resolution whose report a subject answers: our reports are titled
+/// `[id] resolution <k>: ...`, and a reply keeps that after its `Re:`.
+pub fn report_from_subject(subject: &str) -> Option<u64> {
+    let lower = subject.to_lowercase();
+    let at = lower.find("resolution ")?;
+    let rest = &lower[at + "resolution ".len()..];
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    if digits.is_empty() || !rest[digits.len()..].starts_with(':') {
+        return None;
+    }
+    digits.parse().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -179,5 +192,11 @@ mod tests {
         assert_eq!(campaign_from_subject("[Fwd: hello there]"), None);
         assert_eq!(turn_from_subject("Re: orders for Turn 12"), Some(12));
         assert_eq!(turn_from_subject("no number"), None);
+        assert_eq!(
+            report_from_subject("Re: [muhlbach-1809] Resolution 3: turn 2 orders"),
+            Some(3)
+        );
+        assert_eq!(report_from_subject("Re: manifest of resolution 3"), None);
+        assert_eq!(report_from_subject("resolution pending: turn 2"), None);
     }
 }

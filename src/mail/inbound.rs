@@ -72,8 +72,36 @@ pub struct Inbound {
     /// Whether `body` came from an HTML part.
     pub from_html: bool,
     pub attachments: Vec<Attachment>,
+    /// The Message-IDs it answers (In-Reply-To, then References), without
+    /// angle brackets.
+    pub replies_to: Vec<String>,
     /// Set when the message was sent by a machine: it must get no reply.
     pub automatic: Option<Automatic>,
+}
+
+impl Inbound {
+    /// What makes two deliveries one message: who sent it and its
+    /// Message-ID, or, for a message without one, who sent it and what it
+    /// says. An MTA adds its own headers to each delivery (Received,
+    /// Delivered-To), so the bytes of two deliveries differ; this does not.
+    /// `None` without a sender, when there is no one to tell apart.
+    pub fn key(&self) -> Option<crate::audit::Digest32> {
+        let from = self.from.as_deref()?;
+        let what = match self.message_id.as_deref().map(str::trim) {
+            Some(id) if !id.is_empty() => format!("message-id\n{from}\n{id}"),
+            _ => {
+                let attachments: Vec<&str> =
+                    self.attachments.iter().map(|a| a.text.as_str()).collect();
+                format!(
+                    "content\n{from}\n{}\n{}\n{}",
+                    self.subject,
+                    self.body,
+                    attachments.join("\n")
+                )
+            }
+        };
+        Some(crate::audit::Digest32::of(what.as_bytes()))
+    }
 }
 
 /// Parses `raw`. Never panics, whatever the bytes.
@@ -118,7 +146,16 @@ pub fn parse(raw: &[u8], limits: &Limits) -> Result<Inbound, InboundError> {
             })
         })
         .collect();
+    let mut replies_to = Vec::new();
+    for value in [message.in_reply_to(), message.references()] {
+        for id in message_ids(value) {
+            if !replies_to.contains(&id) {
+                replies_to.push(id);
+            }
+        }
+    }
     Ok(Inbound {
+        replies_to,
         message_id: message.message_id().map(str::to_string),
         from,
         subject: message.subject().unwrap_or_default().trim().to_string(),
@@ -127,6 +164,21 @@ pub fn parse(raw: &[u8], limits: &Limits) -> Result<Inbound, InboundError> {
         attachments,
         automatic: automatic(&message),
     })
+}
+
+/// The Message-IDs a header holds, without angle brackets.
+fn message_ids(value: &HeaderValue<'_>) -> Vec<String> {
+    let bare = |id: &str| {
+        id.trim()
+            .trim_start_matches('<')
+            .trim_end_matches('>')
+            .to_string()
+    };
+    match value {
+        HeaderValue::Text(id) => vec![bare(id)],
+        HeaderValue::TextList(ids) => ids.iter().map(|id| bare(id)).collect(),
+        _ => Vec::new(),
+    }
 }
 
 fn header_text(message: &mail_parser::Message<'_>, name: &str) -> Option<String> {

@@ -5,6 +5,7 @@
 use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, params};
 
+use super::write::Write;
 use super::{Result, Store, StoreError, parse_digest, parse_ts, put_state, queue_mail, ts};
 use crate::audit::Digest32;
 use crate::campaign::Campaign;
@@ -143,9 +144,7 @@ impl Store {
         change: &GmChange,
         mail: &[super::OutgoingMail],
     ) -> Result<()> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let tx = Write::begin(&self.conn)?;
         let last: Option<i64> = tx.query_row(
             "SELECT MAX(n) FROM gm_log WHERE campaign_id = ?1",
             [campaign],

@@ -6,14 +6,16 @@
 mod gm;
 mod outbox;
 mod schema;
+mod write;
 
 pub use gm::{ActKind, GmAct, GmChange, GmEntry};
 pub use outbox::{OutboxEntry, OutboxStatus};
 
 use chrono::{DateTime, Utc};
-use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use write::Write;
 
 use crate::audit::{Digest32, HashChain, Kind};
 use crate::campaign::Campaign;
@@ -214,7 +216,7 @@ impl Store {
             return Err(StoreError::TooNew { found, known });
         }
         for (i, sql) in schema::MIGRATIONS.iter().enumerate().skip(found as usize) {
-            let tx = self.conn.transaction()?;
+            let tx = Write::begin(&self.conn)?;
             tx.execute_batch(sql)?;
             tx.pragma_update(None, "user_version", (i + 1) as i64)?;
             tx.commit()?;
@@ -242,7 +244,7 @@ impl Store {
         deadline: DateTime<Utc>,
         opening_mail: &[OutgoingMail],
     ) -> Result<()> {
-        let tx = self.conn.transaction()?;
+        let tx = Write::begin(&self.conn)?;
         let exists: bool = tx
             .query_row(
                 "SELECT 1 FROM campaigns WHERE id = ?1",
@@ -356,25 +358,74 @@ impl Store {
     }
 
     /// Stores a message's raw bytes before anything else looks at it, and
-    /// returns its id.
+    /// returns its id (see [`Store::store_inbound_keyed`]).
     pub fn store_inbound(&mut self, raw: &[u8], source: &str, now: DateTime<Utc>) -> Result<i64> {
-        self.conn.execute(
-            "INSERT INTO inbound_messages (received_at, source, raw, raw_digest)
-             VALUES (?1, ?2, ?3, ?4)",
-            params![ts(&now), source, raw, Digest32::of(raw).to_hex()],
-        )?;
-        Ok(self.conn.last_insert_rowid())
+        self.store_inbound_keyed(raw, source, now, None, None)
     }
 
-    /// The outcome recorded for an earlier message with exactly these bytes,
-    /// if one was fully handled.
-    pub fn handled_before(&self, raw: &[u8]) -> Result<Option<String>> {
+    /// Stores a message's raw bytes, with what tells it apart from other
+    /// messages (`key`, see `mail::Inbound::key`) and its sender, and
+    /// returns its id. The same bytes stored before but never finished (the
+    /// process stopped while handling them) keep their row: one message, one
+    /// record, however often it is delivered.
+    pub fn store_inbound_keyed(
+        &mut self,
+        raw: &[u8],
+        source: &str,
+        now: DateTime<Utc>,
+        key: Option<&Digest32>,
+        sender: Option<&str>,
+    ) -> Result<i64> {
+        let digest = Digest32::of(raw).to_hex();
+        let key = key.map(Digest32::to_hex);
+        let tx = Write::begin(&self.conn)?;
+        let unfinished: Option<i64> = tx
+            .query_row(
+                "SELECT id FROM inbound_messages
+                 WHERE raw_digest = ?1 AND outcome IS NULL ORDER BY id LIMIT 1",
+                [&digest],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let id = match unfinished {
+            Some(id) => {
+                tx.execute(
+                    "UPDATE inbound_messages
+                     SET message_key = COALESCE(?2, message_key), sender = COALESCE(?3, sender)
+                     WHERE id = ?1",
+                    params![id, key, sender],
+                )?;
+                id
+            }
+            None => {
+                tx.execute(
+                    "INSERT INTO inbound_messages
+                        (received_at, source, raw, raw_digest, message_key, sender)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    params![ts(&now), source, raw, digest, key, sender],
+                )?;
+                tx.last_insert_rowid()
+            }
+        };
+        tx.commit()?;
+        Ok(id)
+    }
+
+    /// The outcome recorded for an earlier message, fully handled, with
+    /// exactly these bytes, or with the same key (the same message delivered
+    /// again, see `mail::Inbound::key`) whose orders or commands were taken.
+    /// A refused message does not count by its key: else anyone who saw a
+    /// player's Message-ID could send a forgery under it first and have the
+    /// real message set aside as a repeat.
+    pub fn handled_before(&self, raw: &[u8], key: Option<&Digest32>) -> Result<Option<String>> {
         Ok(self
             .conn
             .query_row(
                 "SELECT outcome FROM inbound_messages
-                 WHERE raw_digest = ?1 AND outcome IS NOT NULL ORDER BY id LIMIT 1",
-                [Digest32::of(raw).to_hex()],
+                 WHERE outcome IS NOT NULL
+                   AND (raw_digest = ?1 OR (message_key = ?2 AND status IN ('accepted', 'gm')))
+                 ORDER BY id LIMIT 1",
+                params![Digest32::of(raw).to_hex(), key.map(Digest32::to_hex)],
                 |r| r.get(0),
             )
             .optional()?)
@@ -392,7 +443,7 @@ impl Store {
         reply: Option<&OutgoingMail>,
         now: DateTime<Utc>,
     ) -> Result<()> {
-        let tx = self.conn.transaction()?;
+        let tx = Write::begin(&self.conn)?;
         tx.execute(
             "UPDATE inbound_messages SET status = ?2, outcome = ?3 WHERE id = ?1",
             params![id, status, outcome],
@@ -435,9 +486,7 @@ impl Store {
         // IMMEDIATE takes the write lock before reading, so no phase can
         // close between the check below and the insert: an order that is
         // acknowledged is an order in the next manifest.
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = Write::begin(&self.conn)?;
         let (current, pending): (String, i64) = tx.query_row(
             "SELECT current_state, (SELECT COUNT(*) FROM resolutions
                  WHERE campaign_id = ?1 AND resolved_at IS NULL)
@@ -451,6 +500,11 @@ impl Store {
         let replaced = tx.execute(
             "UPDATE submissions SET status = 'superseded'
              WHERE campaign_id = ?1 AND phase_key = ?2 AND side = ?3 AND status = 'accepted'",
+            params![campaign, phase_key, side],
+        )?;
+        // Orders take the place of an earlier word that the side sends none.
+        tx.execute(
+            "DELETE FROM no_orders WHERE campaign_id = ?1 AND phase_key = ?2 AND side = ?3",
             params![campaign, phase_key, side],
         )?;
         tx.execute(
@@ -470,6 +524,58 @@ impl Store {
         )?;
         tx.commit()?;
         Ok(replaced > 0)
+    }
+
+    /// Records that a side sends no orders for a phase, withdrawing any it
+    /// sent before, in one transaction. Returns whether orders were
+    /// withdrawn. Checked against the state as [`Store::submit_orders`] is.
+    pub fn declare_no_orders(
+        &mut self,
+        campaign: &str,
+        checked_against: &Digest32,
+        phase_key: &str,
+        side: &str,
+        now: DateTime<Utc>,
+        message: Option<i64>,
+    ) -> Result<bool> {
+        let tx = Write::begin(&self.conn)?;
+        let (current, pending): (String, i64) = tx.query_row(
+            "SELECT current_state, (SELECT COUNT(*) FROM resolutions
+                 WHERE campaign_id = ?1 AND resolved_at IS NULL)
+             FROM campaigns WHERE id = ?1",
+            [campaign],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        if pending > 0 || current != checked_against.to_hex() {
+            return Err(StoreError::PhaseClosed(campaign.to_string()));
+        }
+        let withdrawn = tx.execute(
+            "UPDATE submissions SET status = 'superseded'
+             WHERE campaign_id = ?1 AND phase_key = ?2 AND side = ?3 AND status = 'accepted'",
+            params![campaign, phase_key, side],
+        )?;
+        tx.execute(
+            "INSERT OR REPLACE INTO no_orders (campaign_id, phase_key, side, declared_at, message_id)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![campaign, phase_key, side, ts(&now), message],
+        )?;
+        tx.commit()?;
+        Ok(withdrawn > 0)
+    }
+
+    /// The sides that said they send no orders for a phase.
+    pub fn sides_sending_none(
+        &self,
+        campaign: &str,
+        phase_key: &str,
+    ) -> Result<std::collections::BTreeSet<String>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT side FROM no_orders WHERE campaign_id = ?1 AND phase_key = ?2")?;
+        let sides = stmt
+            .query_map(params![campaign, phase_key], |r| r.get(0))?
+            .collect::<std::result::Result<_, _>>()?;
+        Ok(sides)
     }
 
     /// The accepted submission of each side for a phase.
@@ -517,9 +623,7 @@ impl Store {
         record: &ResolutionRecord,
         mail: &[OutgoingMail],
     ) -> Result<()> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = Write::begin(&self.conn)?;
         let kind = record.kind.as_str();
         tx.execute(
             "INSERT INTO resolutions (campaign_id, kind, k, phase_label, closed_at, manifest_text,
@@ -564,9 +668,7 @@ impl Store {
         next_phase: Option<(DateTime<Utc>, DateTime<Utc>)>,
         mail: &[OutgoingMail],
     ) -> Result<()> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = Write::begin(&self.conn)?;
         let digest = put_state(&tx, next_state)?;
         if digest != result.next_state_digest {
             return Err(StoreError::Damaged(format!(
@@ -782,7 +884,7 @@ impl Store {
 }
 
 /// Stores a state under its digest (once) and returns the digest.
-fn put_state(tx: &Transaction<'_>, state: &GameState) -> Result<Digest32> {
+fn put_state(tx: &Connection, state: &GameState) -> Result<Digest32> {
     let json = crate::canonical::to_string(state);
     let digest = Digest32::of(json.as_bytes());
     tx.execute(
@@ -796,7 +898,7 @@ fn put_state(tx: &Transaction<'_>, state: &GameState) -> Result<Digest32> {
 /// the same message twice (a step repeated after a crash) is a no-op rather
 /// than a duplicate. Returns whether it was new.
 fn queue_mail(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     campaign: Option<&str>,
     mail: &OutgoingMail,
     now: DateTime<Utc>,

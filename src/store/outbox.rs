@@ -9,6 +9,7 @@
 use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, params};
 
+use super::write::Write;
 use super::{MailPart, OutgoingMail, Result, Store, StoreError, parse_ts, queue_mail, ts};
 
 /// Where a message stands.
@@ -102,7 +103,7 @@ impl Store {
         mail: &[OutgoingMail],
         now: DateTime<Utc>,
     ) -> Result<usize> {
-        let tx = self.conn.transaction()?;
+        let tx = Write::begin(&self.conn)?;
         let mut new = 0;
         for m in mail {
             if queue_mail(&tx, campaign, m, now)? {

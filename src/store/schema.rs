@@ -168,4 +168,24 @@ pub const MIGRATIONS: &[&str] = &[
     );
     ALTER TABLE campaigns ADD COLUMN paused_since TEXT;
     "#,
+    // 5: what tells two deliveries of one message apart from two messages:
+    // `message_key` (see `mail::Inbound::key`: the sender and Message-ID, or
+    // the sender and content) and the sender, so that a repeated delivery
+    // is recognised though its bytes differ, and refusals can be counted by
+    // sender. `no_orders` records a side that said it sends none for a
+    // phase: the phase can then close early without waiting for it.
+    r#"
+    ALTER TABLE inbound_messages ADD COLUMN message_key TEXT;
+    ALTER TABLE inbound_messages ADD COLUMN sender TEXT;
+    CREATE INDEX inbound_by_key ON inbound_messages(message_key);
+    CREATE INDEX inbound_by_sender ON inbound_messages(sender, received_at);
+    CREATE TABLE no_orders (
+        campaign_id TEXT NOT NULL REFERENCES campaigns(id),
+        phase_key   TEXT NOT NULL,
+        side        TEXT NOT NULL,
+        declared_at TEXT NOT NULL,
+        message_id  INTEGER REFERENCES inbound_messages(id),
+        PRIMARY KEY (campaign_id, phase_key, side)
+    );
+    "#,
 ];

@@ -1,0 +1,391 @@
+//! What a real campaign by mail trips over: each defect found by playing
+//! for real, pinned by a test named after it. Mail through the real Postfix
+//! and Dovecot is in `mail_e2e`; these run the ingest path in process.
+
+use chrono::{DateTime, Duration, Utc};
+
+use adjutant::engine;
+use adjutant::ingest::{IngestConfig, Outcome, ingest};
+use adjutant::lifecycle::FixedClock;
+use adjutant::store::{OutgoingMail, Store};
+
+const ID: &str = "sound-the-charge-demo";
+const GM: &str = "The Umpire <umpire@example.org>";
+const LANNES: &str = "Jean Lannes <lannes@french.invalid>";
+const HOHENZOLLERN: &str = "Hohenzollern <hohenzollern@austrian.invalid>";
+const SUBJECT: &str = "[sound-the-charge-demo] orders";
+
+fn at(text: &str) -> FixedClock {
+    FixedClock(
+        DateTime::parse_from_rfc3339(text)
+            .expect("valid")
+            .with_timezone(&Utc),
+    )
+}
+
+fn now() -> FixedClock {
+    at("2026-01-05T10:00:00Z")
+}
+
+/// adjutant sends from an address of its own, so the GM's mail is read.
+fn config() -> IngestConfig {
+    IngestConfig {
+        own_addresses: vec!["adjutant@example.org".into()],
+        ..IngestConfig::default()
+    }
+}
+
+fn setup() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().expect("dir");
+    let campaign = adjutant::demo::bundled_campaign(&dir.path().join("campaign")).expect("loads");
+    let mut store = Store::open(&dir.path().join("data")).expect("store");
+    engine::init(&mut store, &campaign, &dir.path().join("campaign"), &now()).expect("init");
+    (dir, store)
+}
+
+/// A message as an MTA delivers it: `trace` stands for the headers each
+/// delivery adds (Received, Delivered-To), which differ between two
+/// deliveries of one message.
+fn delivered(trace: &str, from: &str, message_id: &str, subject: &str, body: &str) -> Vec<u8> {
+    format!(
+        "{trace}From: {from}\r\nTo: adjutant@example.org\r\nSubject: {subject}\r\nMessage-ID: {message_id}\r\nDate: Mon, 05 Jan 2026 10:00:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}",
+        body.replace('\n', "\r\n")
+    )
+    .into_bytes()
+}
+
+fn received(n: u32) -> String {
+    format!(
+        "Received: from client.example.org (localhost [127.0.0.1])\r\n\tby mx.example.org with ESMTP id {n:08X}; Mon, 05 Jan 2026 10:00:0{n} +0000\r\nDelivered-To: adjutant+{n}@example.org\r\n"
+    )
+}
+
+fn replies(store: &Store) -> Vec<OutgoingMail> {
+    store
+        .queued_mail(ID)
+        .expect("outbox")
+        .into_iter()
+        .filter(|m| m.message_id.contains(".reply."))
+        .collect()
+}
+
+/// Defect 1: a GM command delivered twice ran twice, because a repeated
+/// message was recognised only by identical bytes.
+#[test]
+fn a_gm_command_delivered_twice_by_an_mta_runs_once() {
+    let (_dir, mut store) = setup();
+    let before = store.campaign(ID).expect("campaign").deadline;
+    let body = "passphrase: grand-quartier-general\ncommand: extend 1h\n";
+    let mid = "<cmd-1@umpire.example.org>";
+    let first = delivered(
+        &received(1),
+        GM,
+        mid,
+        "[sound-the-charge-demo] command",
+        body,
+    );
+    let second = delivered(
+        &received(2),
+        GM,
+        mid,
+        "[sound-the-charge-demo] command",
+        body,
+    );
+    assert_ne!(first, second);
+    let one = ingest(&mut store, &first, "test", &config(), &now()).expect("first");
+    assert!(matches!(one, Outcome::Commands { done: 1, .. }), "{one:?}");
+    let two = ingest(&mut store, &second, "test", &config(), &now()).expect("second");
+    assert!(matches!(two, Outcome::Duplicate { .. }), "{two:?}");
+    let record = store.campaign(ID).expect("campaign");
+    assert_eq!(record.deadline - before, Duration::hours(1));
+    assert_eq!(store.gm_log(ID).expect("log").len(), 1);
+    assert_eq!(replies(&store).len(), 1, "one reply to one command");
+}
+
+/// Defect 1, for orders: the same orders delivered twice are taken once and
+/// acknowledged once; the second delivery claims no replacement.
+#[test]
+fn orders_delivered_twice_by_an_mta_are_taken_once() {
+    let (_dir, mut store) = setup();
+    let body = "passphrase: vive-l-empereur\n1-ligne: hold\n";
+    let mid = "<orders-1@french.invalid>";
+    let first = delivered(&received(1), LANNES, mid, SUBJECT, body);
+    let second = delivered(&received(2), LANNES, mid, SUBJECT, body);
+    let one = ingest(&mut store, &first, "test", &config(), &now()).expect("first");
+    assert!(
+        matches!(
+            one,
+            Outcome::Accepted {
+                replaced: false,
+                ..
+            }
+        ),
+        "{one:?}"
+    );
+    let two = ingest(&mut store, &second, "test", &config(), &now()).expect("second");
+    assert!(matches!(two, Outcome::Duplicate { .. }), "{two:?}");
+    assert_eq!(replies(&store).len(), 1);
+}
+
+/// Defect 1, by content: the same orders sent again as a new message (the
+/// player pressed send twice) change nothing, and the reply says so rather
+/// than claiming they replaced earlier ones.
+#[test]
+fn the_same_orders_sent_again_are_acknowledged_as_unchanged() {
+    let (_dir, mut store) = setup();
+    let body = "passphrase: vive-l-empereur\n1-ligne: hold\n";
+    let first = delivered("", LANNES, "<a@french.invalid>", SUBJECT, body);
+    let again = delivered("", LANNES, "<b@french.invalid>", SUBJECT, body);
+    ingest(&mut store, &first, "test", &config(), &now()).expect("first");
+    let two = ingest(&mut store, &again, "test", &config(), &now()).expect("again");
+    assert!(
+        matches!(
+            two,
+            Outcome::Accepted {
+                replaced: false,
+                ..
+            }
+        ),
+        "{two:?}"
+    );
+    let acks = replies(&store);
+    assert_eq!(acks.len(), 2);
+    assert!(
+        acks[1]
+            .body
+            .contains("the same as the orders you sent earlier"),
+        "{}",
+        acks[1].body
+    );
+    assert!(!acks[1].body.contains("replace"), "{}", acks[1].body);
+}
+
+/// A message with no Message-ID at all is still recognised when delivered
+/// again, by who sent it and what it says.
+#[test]
+fn a_message_without_a_message_id_delivered_twice_acts_once() {
+    let (_dir, mut store) = setup();
+    let before = store.campaign(ID).expect("campaign").deadline;
+    let body = "passphrase: grand-quartier-general\ncommand: extend 1h\n";
+    let strip = |raw: Vec<u8>| -> Vec<u8> {
+        String::from_utf8(raw)
+            .expect("text")
+            .replace("Message-ID: <none>\r\n", "")
+            .into_bytes()
+    };
+    let first = strip(delivered(
+        &received(1),
+        GM,
+        "<none>",
+        "[sound-the-charge-demo] c",
+        body,
+    ));
+    let second = strip(delivered(
+        &received(2),
+        GM,
+        "<none>",
+        "[sound-the-charge-demo] c",
+        body,
+    ));
+    ingest(&mut store, &first, "test", &config(), &now()).expect("first");
+    let two = ingest(&mut store, &second, "test", &config(), &now()).expect("second");
+    assert!(matches!(two, Outcome::Duplicate { .. }), "{two:?}");
+    assert_eq!(
+        store.campaign(ID).expect("campaign").deadline - before,
+        Duration::hours(1)
+    );
+}
+
+/// A forgery sent first under a player's Message-ID is refused, and does not
+/// make the real message a repeat.
+#[test]
+fn a_refused_forgery_under_a_message_id_does_not_shadow_the_real_message() {
+    let (_dir, mut store) = setup();
+    let mid = "<seen-in-transit@french.invalid>";
+    let forged = delivered(
+        "",
+        LANNES,
+        mid,
+        SUBJECT,
+        "passphrase: guess\n1-ligne: hold\n",
+    );
+    let real = delivered(
+        "",
+        LANNES,
+        mid,
+        SUBJECT,
+        "passphrase: vive-l-empereur\n1-ligne: hold\n",
+    );
+    let one = ingest(&mut store, &forged, "test", &config(), &now()).expect("forged");
+    assert!(matches!(one, Outcome::Refused { .. }), "{one:?}");
+    let two = ingest(&mut store, &real, "test", &config(), &now()).expect("real");
+    assert!(matches!(two, Outcome::Accepted { .. }), "{two:?}");
+}
+
+/// Resolves the current phase now, as the GM's `resolve now` does.
+fn resolve(store: &mut Store) {
+    engine::resolve_now(store, ID, &now()).expect("resolves");
+}
+
+/// The report of resolution `k` that `address` was sent.
+fn report_to(store: &Store, k: u64, address: &str) -> OutgoingMail {
+    store
+        .queued_mail(ID)
+        .expect("outbox")
+        .into_iter()
+        .find(|m| m.message_id.contains(&format!(".r{k}.result.")) && m.recipient == address)
+        .expect("the report")
+}
+
+/// A reply to `report`, as a mail client writes it: "Re:" and the
+/// report's subject, In-Reply-To and References naming it.
+fn reply_to(report: &OutgoingMail, from: &str, message_id: &str, body: &str) -> Vec<u8> {
+    let trace = format!("In-Reply-To: {0}\r\nReferences: {0}\r\n", report.message_id);
+    delivered(
+        &trace,
+        from,
+        message_id,
+        &format!("Re: {}", report.subject),
+        body,
+    )
+}
+
+/// Defect 2: a reply to the latest report, whose subject names the turn it
+/// reported, was refused as orders "for turn 2"; it is for the phase now open.
+#[test]
+fn a_reply_to_the_latest_report_is_for_the_phase_now_open() {
+    let (_dir, mut store) = setup();
+    resolve(&mut store);
+    resolve(&mut store);
+    let report = report_to(&store, 2, "lannes@french.invalid");
+    assert!(report.subject.contains("turn 2"), "{}", report.subject);
+    let raw = reply_to(
+        &report,
+        LANNES,
+        "<reply-1@french.invalid>",
+        "passphrase: vive-l-empereur\n1-ligne: hold\n",
+    );
+    let outcome = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+    assert!(matches!(outcome, Outcome::Accepted { .. }), "{outcome:?}");
+    // Its subject alone tells the same, when a client drops In-Reply-To.
+    let bare = delivered(
+        "",
+        LANNES,
+        "<reply-2@french.invalid>",
+        &format!("Re: {}", report.subject),
+        "passphrase: vive-l-empereur\n1-ligne: hold\n2-ligne: hold\n",
+    );
+    let outcome = ingest(&mut store, &bare, "test", &config(), &now()).expect("ingest");
+    assert!(matches!(outcome, Outcome::Accepted { .. }), "{outcome:?}");
+}
+
+/// A reply to an older report is refused, naming the latest resolution: its
+/// orders answer a situation that has moved on.
+#[test]
+fn a_reply_to_an_older_report_is_refused_naming_the_latest() {
+    let (_dir, mut store) = setup();
+    resolve(&mut store);
+    resolve(&mut store);
+    let old = report_to(&store, 1, "lannes@french.invalid");
+    let raw = reply_to(
+        &old,
+        LANNES,
+        "<late@french.invalid>",
+        "passphrase: vive-l-empereur\n1-ligne: hold\n",
+    );
+    let outcome = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+    let Outcome::Refused { reason } = &outcome else {
+        panic!("{outcome:?}");
+    };
+    assert!(reason.contains("report of resolution 1"), "{reason}");
+    assert!(reason.contains("resolution 2"), "{reason}");
+}
+
+/// Whether the phase has closed early (resolved by `tick` before its
+/// deadline).
+fn closed_early(store: &mut Store) -> bool {
+    !engine::tick(store, ID, &now()).expect("tick").is_empty()
+}
+
+/// Defect 3: in a phase where one side is active, the phase closed as soon
+/// as the active side's orders were in, and the passive side's standing
+/// orders, sent a moment later, were refused for the old turn. It closes
+/// early only once every side has sent orders or said it sends none.
+#[test]
+fn the_passive_side_may_still_send_once_the_active_side_is_in() {
+    let (_dir, mut store) = setup();
+    let active = delivered(
+        "",
+        LANNES,
+        "<t1@french.invalid>",
+        SUBJECT,
+        "passphrase: vive-l-empereur\n1-ligne: hold\n",
+    );
+    ingest(&mut store, &active, "test", &config(), &now()).expect("active side");
+    assert!(!closed_early(&mut store), "closed before the passive side");
+    let passive = delivered(
+        "",
+        HOHENZOLLERN,
+        "<t1@austrian.invalid>",
+        SUBJECT,
+        "passphrase: gott-erhalte-franz\nno orders\n",
+    );
+    let outcome = ingest(&mut store, &passive, "test", &config(), &now()).expect("passive");
+    assert!(matches!(outcome, Outcome::NoOrders { .. }), "{outcome:?}");
+    let ack = replies(&store)
+        .into_iter()
+        .find(|m| m.recipient == "hohenzollern@austrian.invalid")
+        .expect("acknowledged");
+    assert!(ack.body.contains("sends no orders"), "{}", ack.body);
+    assert!(closed_early(&mut store), "every side is in");
+    // The manifest says `none` for the side that sent none.
+    let manifest = store
+        .resolutions(ID)
+        .expect("resolutions")
+        .into_iter()
+        .next()
+        .expect("resolution 1")
+        .manifest_text;
+    assert!(manifest.contains("orders austrian none"), "{manifest}");
+}
+
+/// A side that said it sends none may change its mind: orders sent later
+/// replace the word, and `no orders` after orders withdraws them.
+#[test]
+fn no_orders_and_orders_replace_each_other() {
+    let (_dir, mut store) = setup();
+    let say = |store: &mut Store, n: u32, body: &str| {
+        let raw = delivered(
+            "",
+            LANNES,
+            &format!("<m{n}@french.invalid>"),
+            SUBJECT,
+            &format!("passphrase: vive-l-empereur\n{body}"),
+        );
+        ingest(store, &raw, "test", &config(), &now()).expect("ingest")
+    };
+    say(&mut store, 1, "1-ligne: hold\n");
+    assert!(engine::sides_in(&store, ID).expect("in").contains("french"));
+    let withdrawn = say(&mut store, 2, "No orders.\n");
+    assert!(
+        matches!(
+            withdrawn,
+            Outcome::NoOrders {
+                withdrawn: true,
+                ..
+            }
+        ),
+        "{withdrawn:?}"
+    );
+    let sheets = store
+        .accepted_submissions(ID, &engine::phase_key(&store, ID).expect("key"))
+        .expect("subs");
+    assert!(sheets.is_empty(), "the orders were withdrawn");
+    assert!(engine::sides_in(&store, ID).expect("in").contains("french"));
+    let again = say(&mut store, 3, "1-ligne: hold\n");
+    assert!(matches!(again, Outcome::Accepted { .. }), "{again:?}");
+    let sheets = store
+        .accepted_submissions(ID, &engine::phase_key(&store, ID).expect("key"))
+        .expect("subs");
+    assert!(sheets.contains_key("french"));
+}
