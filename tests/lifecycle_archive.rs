@@ -99,7 +99,7 @@ fn play() -> Played {
     assert!(second.sheet.is_clean(), "{:?}", second.sheet);
     assert_eq!(
         second.sheet.canonical_text(),
-        format!("{unit}: hold\nsalt lucky seven\n")
+        format!("{unit}: hold\nsalt Lucky Seven\n")
     );
 
     // The other side says it sends none: every side is in, the phase
@@ -289,7 +289,7 @@ fn verify_fails_when_one_order_is_changed() {
         Kind::Turn,
         1,
         &format!("orders/{side_file}"),
-        |text| text.replace("salt lucky seven", "salt lucky eight"),
+        |text| text.replace("salt Lucky Seven", "salt Lucky Eight"),
     );
     assert!(
         problems.iter().any(|p| p.contains("the manifest says")),

@@ -389,3 +389,88 @@ fn no_orders_and_orders_replace_each_other() {
         .expect("subs");
     assert!(sheets.contains_key("french"));
 }
+
+/// The refusals of `body`'s lines, as the acknowledgement or refusal words
+/// them, sent by the French player.
+fn refusals_of(store: &mut Store, n: u32, body: &str) -> String {
+    let raw = delivered(
+        "",
+        LANNES,
+        &format!("<probe-{n}@french.invalid>"),
+        SUBJECT,
+        &format!("passphrase: vive-l-empereur\n1-ligne: hold\n{body}"),
+    );
+    ingest(store, &raw, "test", &config(), &now()).expect("ingest");
+    let reply = replies(store)
+        .into_iter()
+        .find(|m| {
+            m.in_reply_to
+                .as_deref()
+                .is_some_and(|r| r.contains(&format!("probe-{n}@")))
+        })
+        .expect("a reply");
+    reply
+        .body
+        .lines()
+        .filter(|l| l.contains("line 3"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Defect 4: an order naming a hidden enemy unit was refused with "is not
+/// one of your units" and an unknown name with "no unit here has the id":
+/// the difference told the player the unit exists. The Jäger stand deep in
+/// the Wolfswald, out of French sight (docs/RULINGS.md, REP-1).
+#[test]
+fn a_hidden_enemy_and_a_unit_that_does_not_exist_are_refused_alike() {
+    let (_dir, mut store) = setup();
+    let words = |body: String, name: &str| body.replace(name, "X");
+    let hidden = refusals_of(&mut store, 1, "jaeger: forward 2\n");
+    let unknown = refusals_of(&mut store, 2, "nobody: forward 2\n");
+    assert_eq!(
+        words(hidden.clone(), "jaeger"),
+        words(unknown, "nobody"),
+        "{hidden}"
+    );
+    // Aimed at: a hidden target reads as one that does not exist.
+    let hidden = refusals_of(&mut store, 3, "batterie-a-pied: shoot jaeger\n");
+    let unknown = refusals_of(&mut store, 4, "batterie-a-pied: shoot nobody\n");
+    assert_eq!(
+        words(hidden.clone(), "jaeger"),
+        words(unknown, "nobody"),
+        "{hidden}"
+    );
+    // And so does a name that fits several units, one of them hidden: the
+    // reply lists no hidden unit's id.
+    let seen = refusals_of(&mut store, 5, "batterie-a-pied: shoot ir-4\n");
+    assert!(
+        !seen.contains("no enemy unit"),
+        "a unit in sight is found: {seen}"
+    );
+}
+
+/// Defect 8: the text of a `salt` line was lower-cased in the store, the
+/// digest and the echo, though docs/ORDERS.md says it is kept as written.
+#[test]
+fn a_salt_line_is_kept_as_written() {
+    let (_dir, mut store) = setup();
+    let raw = delivered(
+        "",
+        LANNES,
+        "<salt@french.invalid>",
+        SUBJECT,
+        "passphrase: vive-l-empereur\n1-ligne: hold\nSALT  The Eagles   Fly at Dawn\n",
+    );
+    let outcome = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+    let Outcome::Accepted { digest, .. } = outcome else {
+        panic!("{outcome:?}");
+    };
+    let canonical = "1-ligne: hold\nsalt The Eagles Fly at Dawn\n";
+    assert_eq!(digest, adjutant::audit::Digest32::of(canonical.as_bytes()));
+    let ack = replies(&store).pop().expect("ack");
+    assert!(
+        ack.body.contains("    salt The Eagles Fly at Dawn\n"),
+        "{}",
+        ack.body
+    );
+}

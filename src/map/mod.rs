@@ -589,32 +589,40 @@ fn compass_step(point: u32, len: i64) -> (i64, i64) {
     }
 }
 
-/// Whether a reader who sees the units in `visible` (`None`: every unit)
-/// sees `general`: with the unit he is attached to, or, standing alone, only
-/// if the reader sees every unit of his side (which is his own side, or the
-/// GM).
-pub fn general_seen(
+/// Whether the reader sees a general: its id in the set of what the reader
+/// sees (see [`with_generals`]), or everyone for the GM.
+pub fn general_seen(visible: Option<&BTreeSet<String>>, general: &GeneralState) -> bool {
+    visible.is_none_or(|v| v.contains(&general.id))
+}
+
+/// What `side` sees, with the generals it sees added: its own, and an enemy
+/// general attached to a unit it sees. An unattached enemy general is named
+/// only to the GM (REP-1).
+pub fn with_generals(
     state: &GameState,
-    visible: Option<&BTreeSet<String>>,
-    general: &GeneralState,
-) -> bool {
-    let attached = general.attached_to.as_deref().and_then(|id| state.unit(id));
-    match (visible, attached) {
-        (None, _) => true,
-        (Some(v), Some(u)) => v.contains(&u.id),
-        (Some(v), None) => state
-            .units
-            .iter()
-            .filter(|u| u.side == general.side)
-            .all(|u| v.contains(&u.id)),
-    }
+    side: &str,
+    mut visible: BTreeSet<String>,
+) -> BTreeSet<String> {
+    let seen: Vec<String> = state
+        .generals
+        .iter()
+        .filter(|g| {
+            g.side == side
+                || g.attached_to
+                    .as_deref()
+                    .is_some_and(|u| visible.contains(u))
+        })
+        .map(|g| g.id.clone())
+        .collect();
+    visible.extend(seen);
+    visible
 }
 
 /// Generals: a diamond with the general's id, beside the unit he is
 /// attached to or where he stands.
 fn generals(s: &mut Svg, frame: &Frame, input: &MapInput) {
     for general in input.next.generals.iter().filter(|g| g.lost.is_none()) {
-        if !general_seen(input.next, input.visible, general) {
+        if !general_seen(input.visible, general) {
             continue;
         }
         let attached = general

@@ -130,13 +130,13 @@ fn side_name(campaign: &Campaign, id: &str) -> String {
 
 /// Whether a roll's purpose names a unit out of sight: its id as a whole
 /// word, or its name anywhere (case does not matter).
-fn names_hidden(purpose: &str, hidden: &[&UnitState]) -> bool {
+fn names_hidden(purpose: &str, hidden: &[(&str, &str)]) -> bool {
     let lower = purpose.to_lowercase();
     let words: BTreeSet<&str> = lower
         .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
         .collect();
-    hidden.iter().any(|u| {
-        words.contains(u.id.to_lowercase().as_str()) || lower.contains(&u.name.to_lowercase())
+    hidden.iter().any(|(id, name)| {
+        words.contains(id.to_lowercase().as_str()) || lower.contains(&name.to_lowercase())
     })
 }
 
@@ -169,7 +169,8 @@ pub fn prepare(input: &ReportInput, audience: Audience) -> Result<Prepared, Repo
         Audience::Side(s) => Some(s.as_str()),
         Audience::Gm => None,
     };
-    let visible = side.map(|s| input.ruleset.visible_to(next, s, input.events));
+    let visible =
+        side.map(|s| map::with_generals(next, s, input.ruleset.visible_to(next, s, input.events)));
     let look = input.ruleset.look(next);
     let sees = |id: &str| visible.as_ref().is_none_or(|v| v.contains(id));
     let reader = narrative::Reader {
@@ -204,7 +205,7 @@ pub fn prepare(input: &ReportInput, audience: Audience) -> Result<Prepared, Repo
                 .generals
                 .iter()
                 .filter(|g| &g.side == *s)
-                .filter(|g| map::general_seen(next, visible.as_ref(), g))
+                .filter(|g| map::general_seen(visible.as_ref(), g))
                 .map(|g| {
                     json!({
                         "id": g.id,
@@ -224,7 +225,18 @@ pub fn prepare(input: &ReportInput, audience: Audience) -> Result<Prepared, Repo
         })
         .collect();
 
-    let hidden: Vec<&UnitState> = next.units.iter().filter(|u| !sees(&u.id)).collect();
+    // The units and generals out of the reader's sight, by id and name.
+    let hidden: Vec<(&str, &str)> = next
+        .units
+        .iter()
+        .map(|u| (u.id.as_str(), u.name.as_str()))
+        .chain(
+            next.generals
+                .iter()
+                .map(|g| (g.id.as_str(), g.name.as_str())),
+        )
+        .filter(|(id, _)| !sees(id))
+        .collect();
     let (shown, withheld): (Vec<&Roll>, Vec<&Roll>) = input
         .rolls
         .iter()

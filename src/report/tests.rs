@@ -80,6 +80,41 @@ fn a_side_never_reads_of_a_unit_it_cannot_see() {
     assert!(report.text.contains("Warasdiner Grenzer"));
 }
 
+/// Defect 9: unattached enemy generals were named in a side's report when
+/// every unit of theirs was in sight, though REP-1 says only the GM sees
+/// them. One attached to a unit in sight is seen with it; one's own
+/// generals are always named.
+#[test]
+fn a_side_never_reads_of_an_unattached_enemy_general() {
+    let mut turn = sample::demo_turn().expect("the demo campaign loads");
+    // The Jäger come out of the wood: every Austrian unit is in sight.
+    for state in [&mut turn.prior, &mut turn.next] {
+        state
+            .terrain
+            .retain(|t| t.kind != "heavy-woods" && t.kind != "light-woods");
+    }
+    let orders = orders();
+    let input = input_of(&turn, &orders);
+    let prepared = prepare(&input, Audience::Side("french".to_string())).expect("prepares");
+    let person = turn.campaign.players[0].person.clone();
+    let templates = Templates::embedded().expect("templates");
+    let report = render(&input, &prepared, &person, &templates).expect("renders");
+    for (what, text) in [
+        ("text", report.text.as_str()),
+        ("html", report.html.as_str()),
+        ("svg", prepared.svg.as_str()),
+    ] {
+        for hidden in ["Hohenzollern", "Liechtenstein", "liechtenstein"] {
+            assert!(!text.contains(hidden), "the {what} names {hidden}");
+        }
+    }
+    assert!(
+        report.text.contains("FML Vukassovich"),
+        "attached to IR 4, in sight"
+    );
+    assert!(report.text.contains("Marshal Lannes"), "one's own general");
+}
+
 #[test]
 fn the_gm_reads_of_everything() {
     let (_, report, prepared) = report_for(Audience::Gm);

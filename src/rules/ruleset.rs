@@ -348,9 +348,14 @@ pub trait Ruleset: Sync {
 }
 
 /// Salt lines are the players' own and no ruleset's: `salt <anything>`.
+/// The word `salt` may be written in any case; the text after it is kept as
+/// written, its words single-spaced (docs/ORDERS.md, docs/AUDIT.md).
 fn salt_of(line: &str) -> Option<String> {
-    let words: Vec<String> = super::words::words(line);
-    (words.first().map(String::as_str) == Some("salt")).then(|| words[1..].join(" "))
+    let mut words = line.split_whitespace();
+    let first = words.next()?;
+    first
+        .eq_ignore_ascii_case("salt")
+        .then(|| words.collect::<Vec<_>>().join(" "))
 }
 
 /// Checks a text with the typed ruleset: the typed sheet, with the salt.

@@ -133,12 +133,13 @@ impl Rules for SoundTheCharge {
         // accepted, so that a move refused does not count against a shot.
         let is_shot = |o: &orders::Written| matches!(o, orders::StcOrder::Shoot { .. });
         let field = turn::field::Field::new(state);
+        let sight = present::Sight::of(state, side);
         let mut given = OrdersOfUnits::default();
         let mut results: Vec<Option<Result<orders::StcOrder, Rejection>>> = parsed
             .iter()
             .map(|(line, o)| {
                 (!is_shot(o)).then(|| {
-                    turn::validate::check(&field, side, *line, o)
+                    turn::validate::check(&field, &sight, side, *line, o)
                         .and_then(|o| given.admit(*line, o))
                 })
             })
@@ -154,7 +155,7 @@ impl Rules for SoundTheCharge {
         for ((line, o), r) in parsed.iter().zip(results.iter_mut()) {
             if r.is_none() {
                 *r = Some(
-                    turn::validate::check_in_sheet(&field, side, *line, o, &others)
+                    turn::validate::check_in_sheet(&field, &sight, side, *line, o, &others)
                         .and_then(|o| given.admit(*line, o)),
                 );
             }

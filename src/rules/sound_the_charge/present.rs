@@ -10,13 +10,15 @@
 //! fires is revealed to every side; units that meet in a charge or a combat
 //! see each other.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::SoundTheCharge;
 use super::basing;
 use super::orders::Formation;
 use super::state::{State, Unit};
-use crate::geometry::{Hundredths, Point, is_sight_blocked_by_lines, sees_through};
+use crate::geometry::{
+    Hundredths, Point, is_sight_blocked_by_lines, point_in_polygon, sees_through,
+};
 use crate::rules::board::{Location, TerrainShape};
 use crate::rules::look::{EventClass, Look, Marker, Outline, Shape, TerrainStyle, UnitLook};
 use crate::rules::ruleset::{Event, Presentation, Preview};
@@ -168,7 +170,9 @@ pub fn area_visibility(kind: &str) -> Option<Hundredths> {
 /// The terrain that hides, taken from the state once.
 struct Cover<'a> {
     crests: Vec<Vec<Point>>,
-    areas: Vec<(&'a [Point], Hundredths)>,
+    /// Each hiding area, how far one sees through it, and whether one
+    /// standing in it sees out of it freely (a town block or chateau).
+    areas: Vec<(&'a [Point], Hundredths, bool)>,
 }
 
 impl<'a> Cover<'a> {
@@ -182,7 +186,8 @@ impl<'a> Cover<'a> {
                 TerrainShape::Line { points } if t.kind == "crest" => crests.push(points.clone()),
                 TerrainShape::Area { points } => {
                     if let Some(v) = area_visibility(&t.kind) {
-                        areas.push((points.as_slice(), v));
+                        let building = matches!(t.kind.as_str(), "town-block" | "chateau");
+                        areas.push((points.as_slice(), v, building));
                     }
                 }
                 _ => {}
@@ -193,10 +198,11 @@ impl<'a> Cover<'a> {
 
     fn sees(&self, from: Point, to: Point) -> bool {
         !is_sight_blocked_by_lines(from, to, &self.crests)
-            && self
-                .areas
-                .iter()
-                .all(|&(area, v)| sees_through(from, to, area, v))
+            && self.areas.iter().all(|&(area, v, building)| {
+                // Towns: "Troops inside may fire out any side": they see
+                // out of their own block (REP-1).
+                (building && point_in_polygon(from, area)) || sees_through(from, to, area, v)
+            })
     }
 }
 
@@ -216,6 +222,52 @@ fn sighting_points(unit: &Unit) -> Vec<Point> {
             vec![rect.front_centre, rect.centre(), c[0], c[1]]
         }
         None => eye(unit).into_iter().collect(),
+    }
+}
+
+/// What one side can see of the enemy now, asked unit by unit as orders
+/// name them: an order may name only what its writer can see, else the
+/// refusal would tell a hidden unit from one that does not exist. Each
+/// answer is found once; most units in the open are seen from the first
+/// eye that looks, so a sheet of orders costs little more than its targets.
+pub struct Sight<'a> {
+    side: &'a str,
+    cover: Cover<'a>,
+    eyes: Vec<Point>,
+    known: std::cell::RefCell<BTreeMap<String, bool>>,
+}
+
+impl<'a> Sight<'a> {
+    pub fn of(state: &'a State, side: &'a str) -> Sight<'a> {
+        Sight {
+            side,
+            cover: Cover::of(state),
+            eyes: state
+                .units
+                .iter()
+                .filter(|u| u.side == side && u.eliminated.is_none())
+                .filter_map(eye)
+                .collect(),
+            known: Default::default(),
+        }
+    }
+
+    /// Whether the side sees the unit: its own always; an enemy if one of
+    /// its units in play sees it across the cover between them.
+    pub fn sees(&self, unit: &Unit) -> bool {
+        if unit.side == self.side {
+            return true;
+        }
+        if let Some(&known) = self.known.borrow().get(&unit.id) {
+            return known;
+        }
+        let points = sighting_points(unit);
+        let seen = self
+            .eyes
+            .iter()
+            .any(|&from| points.iter().any(|&to| self.cover.sees(from, to)));
+        self.known.borrow_mut().insert(unit.id.clone(), seen);
+        seen
     }
 }
 

@@ -5,8 +5,9 @@
 
 use super::super::orders::{StcOrder, UnitId, UnitRef, Whose, Written};
 use super::field::Field;
-use crate::rules::names::find;
+use crate::rules::names::{NameError, find};
 use crate::rules::orders::Rejection;
+use crate::rules::sound_the_charge::present::Sight;
 use crate::rules::sound_the_charge::state::State;
 
 /// A refusal before the line and unit are known.
@@ -31,25 +32,45 @@ impl Refusal {
     }
 }
 
-/// Resolves one reference for `side`.
-fn resolve(state: &State, side: &str, whose: Whose, r: &UnitRef) -> Result<UnitId, Refusal> {
-    let units = |own: bool| state.units.iter().filter(move |u| (u.side == side) == own);
+/// Resolves one reference for `side`. A player names only what it knows of:
+/// its own units and generals, and the enemy units it can see. A reference
+/// to anything else (an enemy unit named as one's own, a hidden enemy, a
+/// unit that does not exist) is refused in the same words, so that no
+/// refusal tells a player that a unit it cannot see exists.
+fn resolve(
+    state: &State,
+    sight: &Sight<'_>,
+    side: &str,
+    whose: Whose,
+    r: &UnitRef,
+) -> Result<UnitId, Refusal> {
+    let own = state.units.iter().filter(|u| u.side == side);
+    let seen_enemies = state
+        .units
+        .iter()
+        .filter(|u| u.side != side && sight.sees(u));
+    let reference = r.as_str();
     let found = match whose {
-        Whose::Own => find(units(true), r.as_str()).map_err(|e| {
-            if find(units(false), r.as_str()).is_ok() {
-                format!("`{}` is not one of your units", r.as_str())
+        Whose::Own => find(own, reference)
+            .map_err(|_| format!("you have no unit `{reference}` (by id or the start of its name)")),
+        Whose::Enemy => find(seen_enemies, reference).map_err(|e| {
+            if find(own, reference).is_ok() {
+                format!("`{reference}` is one of your own units")
             } else {
-                e.to_string()
+                match e {
+                    NameError::Ambiguous { .. } => e.to_string(),
+                    NameError::NoneFits(_) => format!(
+                        "no enemy unit in sight has the id or a name starting `{reference}`"
+                    ),
+                }
             }
         }),
-        Whose::Enemy => find(units(false), r.as_str()).map_err(|e| {
-            if find(units(true), r.as_str()).is_ok() {
-                format!("`{}` is one of your own units", r.as_str())
-            } else {
-                e.to_string()
-            }
+        Whose::Any => find(own.chain(seen_enemies), reference).map_err(|e| match e {
+            NameError::Ambiguous { .. } => e.to_string(),
+            NameError::NoneFits(_) => format!(
+                "no unit of yours or enemy unit in sight has the id or a name starting `{reference}`"
+            ),
         }),
-        Whose::Any => find(state.units.iter(), r.as_str()).map_err(|e| e.to_string()),
     };
     match found {
         Ok(u) if u.eliminated.is_some() => {
@@ -59,7 +80,7 @@ fn resolve(state: &State, side: &str, whose: Whose, r: &UnitRef) -> Result<UnitI
         Err(problem) => {
             // A general may be named where a unit of one's own may.
             if whose != Whose::Enemy
-                && let Some(g) = find_general(state, side, r.as_str())
+                && let Some(g) = find_general(state, side, reference)
             {
                 return Ok(UnitId::of(&g));
             }
@@ -77,19 +98,25 @@ pub fn find_general(state: &State, side: &str, reference: &str) -> Option<String
 
 /// Rewrites every unit an order names as its id. The subject must be one
 /// of the side's units or generals.
-pub fn resolve_refs(state: &State, side: &str, order: &Written) -> Result<StcOrder, Refusal> {
-    order.try_map(|r, whose| resolve(state, side, whose, r))
+pub fn resolve_refs(
+    state: &State,
+    sight: &Sight<'_>,
+    side: &str,
+    order: &Written,
+) -> Result<StcOrder, Refusal> {
+    order.try_map(|r, whose| resolve(state, sight, side, whose, r))
 }
 
 /// Checks one order of `side` against the state: references first, then
 /// what the rules allow. `Ok` holds the order with every unit as its id.
 pub fn check(
     field: &Field,
+    sight: &Sight<'_>,
     side: &str,
     line: usize,
     order: &Written,
 ) -> Result<StcOrder, Rejection> {
-    check_in_sheet(field, side, line, order, &[])
+    check_in_sheet(field, sight, side, line, order, &[])
 }
 
 /// [`check`], with the side's other orders this turn (`sheet`, its units resolved to ids)
@@ -97,6 +124,7 @@ pub fn check(
 /// the state's, built once for a whole sheet.
 pub fn check_in_sheet(
     field: &Field,
+    sight: &Sight<'_>,
     side: &str,
     line: usize,
     order: &Written,
@@ -104,7 +132,7 @@ pub fn check_in_sheet(
 ) -> Result<StcOrder, Rejection> {
     let state = field.state;
     let subject = order.unit().as_str().to_string();
-    let resolved = resolve_refs(state, side, order).map_err(|r| Rejection {
+    let resolved = resolve_refs(state, sight, side, order).map_err(|r| Rejection {
         line,
         unit: Some(subject.clone()),
         problem: r.problem,
