@@ -360,6 +360,16 @@ fn take_orders(
     if engine::says_no_orders(text.lines.iter().map(|(_, l)| l.as_str())) {
         return declare_none(store, letter, record, side, &phase, &deadline, clock);
     }
+    let limits = &letter.config.limits;
+    if text.lines.len() > limits.max_lines {
+        let reason = format!(
+            "it holds {} order lines, more than the {} one message may carry",
+            text.lines.len(),
+            limits.max_lines
+        );
+        let hint = "Send one line for each order you give; no side has that many units.";
+        return letter.refuse(Some(campaign), reason, Some(hint));
+    }
     let order_source = toml_orders(&letter.message).unwrap_or_else(|| text.as_numbered_text());
     let submitted = match engine::submit(store, &campaign.id, side, &order_source, clock, None) {
         Ok(s) => s,
@@ -368,13 +378,17 @@ fn take_orders(
         }
         Err(e) => return Err(e.into()),
     };
-    let refused: Vec<String> = submitted
-        .sheet
-        .parse_errors
-        .iter()
-        .map(ToString::to_string)
-        .chain(submitted.sheet.rejections.iter().map(ToString::to_string))
-        .collect();
+    let mut refused = submitted.sheet.refusals();
+    let refused_lines = refused.len();
+    // A reply lists so many refusals, then counts the rest: a message of a
+    // thousand bad lines must not get a reply of megabytes.
+    let unlisted = refused.len().saturating_sub(limits.max_refusals_listed);
+    if unlisted > 0 {
+        refused.truncate(limits.max_refusals_listed);
+        refused.push(format!(
+            "... and {unlisted} more refused lines, not listed; correct those above first"
+        ));
+    }
     let templates = Templates::for_campaign(&record.source_dir)?;
     if !submitted.stored {
         let reason = "no line of it is an order that can be accepted".to_string();
@@ -401,7 +415,7 @@ fn take_orders(
         side: side.to_string(),
         digest: submitted.digest,
         replaced: submitted.replaced,
-        refused_lines: refused.len(),
+        refused_lines,
     };
     Ok((outcome, Some(campaign.id.clone()), Some(reply)))
 }

@@ -463,11 +463,8 @@ fn cmd_submit(
         return Ok(ExitCode::SUCCESS);
     }
     let done = engine::submit(&mut store, &campaign, &side, &text, clock, None)?;
-    for e in &done.sheet.parse_errors {
-        writeln!(out, "refused: {e}")?;
-    }
-    for r in &done.sheet.rejections {
-        writeln!(out, "refused: {r}")?;
+    for refusal in done.sheet.refusals() {
+        writeln!(out, "refused: {refusal}")?;
     }
     if !done.stored {
         writeln!(out, "nothing accepted: no orders were stored for {side}")?;

@@ -474,3 +474,76 @@ fn a_salt_line_is_kept_as_written() {
         ack.body
     );
 }
+
+/// Defect 15: refusals were listed wording errors first, then the others,
+/// out of line order, and a wording error did not name its unit.
+#[test]
+fn refusals_come_in_line_order_and_each_names_its_unit() {
+    let (_dir, mut store) = setup();
+    let raw = delivered(
+        "",
+        LANNES,
+        "<order@french.invalid>",
+        SUBJECT,
+        "passphrase: vive-l-empereur\n1-ligne: hold\nnobody: hold\n2-ligne: forwrd 2\n3-ligne: hold\n",
+    );
+    ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+    let ack = replies(&store).pop().expect("ack").body;
+    let refused: Vec<&str> = ack
+        .lines()
+        .filter(|l| l.trim_start().starts_with("line "))
+        .collect();
+    assert_eq!(refused.len(), 2, "{ack}");
+    assert!(refused[0].contains("line 3: nobody:"), "{ack}");
+    assert!(refused[1].contains("line 4: 2-ligne:"), "{ack}");
+}
+
+/// Defect 10: 10,000 identical `evade` lines were all accepted, and 10,000
+/// junk lines got a 4 MB reply. The same order given twice is refused naming
+/// the line that gave it first; a message of more lines than any side has
+/// units is refused whole; a reply lists so many refusals and counts the rest.
+#[test]
+fn repeated_orders_and_floods_of_lines_get_a_short_clear_reply() {
+    let (_dir, mut store) = setup();
+    let send = |store: &mut Store, n: u32, from: &str, pass: &str, lines: &str| {
+        let raw = delivered(
+            "",
+            from,
+            &format!("<flood-{n}@example.org>"),
+            SUBJECT,
+            &format!("passphrase: {pass}\n{lines}"),
+        );
+        let outcome = ingest(store, &raw, "test", &config(), &now()).expect("ingest");
+        let reply = replies(store)
+            .into_iter()
+            .find(|m| {
+                m.in_reply_to
+                    .as_deref()
+                    .is_some_and(|r| r.contains(&format!("flood-{n}@")))
+            })
+            .expect("a reply");
+        (outcome, reply.body)
+    };
+    // The Austrians are passive in turn 1: `evade` is their standing order.
+    let evades = "grenzer: evade\n".repeat(300);
+    let (outcome, body) = send(&mut store, 1, HOHENZOLLERN, "gott-erhalte-franz", &evades);
+    let Outcome::Accepted { refused_lines, .. } = outcome else {
+        panic!("{outcome:?}");
+    };
+    assert_eq!(refused_lines, 299);
+    assert!(
+        body.contains("line 3: grenzer: it repeats the order on line 2"),
+        "{body}"
+    );
+    assert!(body.contains("and 249 more refused lines"), "{body}");
+    assert!(body.len() < 20_000, "a reply of {} bytes", body.len());
+    // Ten thousand lines: refused whole, in a few lines.
+    let junk = "xyzzy\n".repeat(10_000);
+    let (outcome, body) = send(&mut store, 2, LANNES, "vive-l-empereur", &junk);
+    assert!(matches!(outcome, Outcome::Refused { .. }), "{outcome:?}");
+    assert!(
+        body.contains("10000 order lines, more than the 500"),
+        "{body}"
+    );
+    assert!(body.len() < 2_000, "a reply of {} bytes", body.len());
+}

@@ -11,12 +11,20 @@ pub struct Limits {
     /// The largest raw message taken, in bytes. Orders are a few hundred
     /// bytes; anything far larger is a mistake or an attack.
     pub max_bytes: usize,
+    /// The most order lines one message may carry: far more than any side
+    /// has units, so that only a mistake or an attack meets it.
+    pub max_lines: usize,
+    /// The most refused lines a reply lists one by one; the rest are
+    /// counted, so that a reply stays a readable size.
+    pub max_refusals_listed: usize,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
             max_bytes: 512 * 1024,
+            max_lines: 500,
+            max_refusals_listed: 50,
         }
     }
 }

@@ -69,6 +69,19 @@ impl<O: fmt::Display> OrderSheet<O> {
         self.parse_errors.is_empty() && self.rejections.is_empty()
     }
 
+    /// Every refused line, wording or rule, as the reply words it, in the
+    /// order of the lines.
+    pub fn refusals(&self) -> Vec<String> {
+        let mut all: Vec<(usize, String)> = self
+            .parse_errors
+            .iter()
+            .map(|e| (e.line, e.to_string()))
+            .chain(self.rejections.iter().map(|r| (r.line, r.to_string())))
+            .collect();
+        all.sort_by_key(|(line, _)| *line);
+        all.into_iter().map(|(_, text)| text).collect()
+    }
+
     /// The sheet with each order as its canonical line.
     pub fn erase(self) -> OrderSheet {
         OrderSheet {

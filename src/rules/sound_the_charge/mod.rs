@@ -122,9 +122,14 @@ impl Rules for SoundTheCharge {
         for &(line, raw) in lines {
             match orders::parse(raw) {
                 Ok(order) => parsed.push((line, order)),
+                // The unit is named as the line names it, when it does:
+                // everything before the first colon (docs/ORDERS.md).
                 Err(e) => sheet.parse_errors.push(ParseError {
                     line,
-                    problem: e.to_string(),
+                    problem: match raw.split_once(':').map(|(u, _)| u.trim()) {
+                        Some(unit) if !unit.is_empty() => format!("{unit}: {e}"),
+                        _ => e.to_string(),
+                    },
                 }),
             }
         }
@@ -245,16 +250,20 @@ fn advance_phase(state: &mut State, phases: usize, events: &mut Vec<Event>) {
 /// given on separate lines.
 #[derive(Default)]
 struct OrdersOfUnits {
-    /// By unit id: the line of its `hold`, of its move, of its shot, and of
-    /// its first order of any kind.
-    lines: BTreeMap<String, [Option<usize>; 4]>,
+    /// By unit id: the line of its `hold`, of its move, of its shot, of
+    /// its evade, and of its first order of any kind.
+    lines: BTreeMap<String, [Option<usize>; 5]>,
+    /// By unit id, every order admitted for it, with its line: the same
+    /// order given twice is refused, naming the line that gave it first.
+    given: BTreeMap<String, Vec<(usize, orders::StcOrder)>>,
 }
 
 impl OrdersOfUnits {
     const HOLD: usize = 0;
     const MOVE: usize = 1;
     const SHOT: usize = 2;
-    const ANY: usize = 3;
+    const EVADE: usize = 3;
+    const ANY: usize = 4;
 
     fn admit(
         &mut self,
@@ -263,6 +272,15 @@ impl OrdersOfUnits {
     ) -> Result<orders::StcOrder, Rejection> {
         use orders::StcOrder as O;
         let unit = order.unit().as_str().to_string();
+        let given = self.given.entry(unit.clone()).or_default();
+        if let Some((earlier, _)) = given.iter().find(|(_, o)| *o == order) {
+            return Err(Rejection {
+                line,
+                unit: Some(unit),
+                problem: format!("it repeats the order on line {earlier}; an order is given once"),
+                clause: None,
+            });
+        }
         let kind = match &order {
             O::Hold { .. } => Some(Self::HOLD),
             O::Move { .. }
@@ -272,6 +290,7 @@ impl OrdersOfUnits {
             | O::Reinforce { .. }
             | O::Retreat { .. } => Some(Self::MOVE),
             O::Shoot { .. } => Some(Self::SHOT),
+            O::Evade { .. } => Some(Self::EVADE),
             _ => None,
         };
         let seen = self.lines.entry(unit.clone()).or_default();
@@ -280,10 +299,14 @@ impl OrdersOfUnits {
             Some(k) if seen[k].is_some() => seen[k].map(|l| {
                 (
                     l,
-                    if k == Self::MOVE {
-                        "one move a turn: write the whole path on one line (`forward 2, wheel left 30`)"
-                    } else {
-                        "one shooting order a turn: split fire is one line (`shoot <target> split <second target>`)"
+                    match k {
+                        Self::MOVE => {
+                            "one move a turn: write the whole path on one line (`forward 2, wheel left 30`)"
+                        }
+                        Self::SHOT => {
+                            "one shooting order a turn: split fire is one line (`shoot <target> split <second target>`)"
+                        }
+                        _ => "one evade order a turn",
                     },
                 )
             }),
@@ -301,6 +324,7 @@ impl OrdersOfUnits {
             seen[k] = Some(line);
         }
         seen[Self::ANY].get_or_insert(line);
+        given.push((line, order.clone()));
         Ok(order)
     }
 }
