@@ -210,6 +210,10 @@ fn handle(
         Ok(record) => record,
         Err(answered) => return Ok(answered),
     };
+    if let Some(why) = &letter.message.unreadable {
+        let reason = format!("the message could not be read: {why}");
+        return letter.refuse(Some(&record.campaign), reason, None);
+    }
     // Lines `command: ...` make it a message from the GM, and only the GM's
     // credentials are then checked, even if the GM also plays a side.
     let commands: Vec<(usize, String)> = text

@@ -547,3 +547,31 @@ fn repeated_orders_and_floods_of_lines_get_a_short_clear_reply() {
     );
     assert!(body.len() < 2_000, "a reply of {} bytes", body.len());
 }
+
+/// Defect 7: a multipart message missing its closing boundary was told "the
+/// sender and passphrase do not match". What can be read is read.
+#[test]
+fn a_multipart_message_without_its_closing_boundary_is_read() {
+    let (_dir, mut store) = setup();
+    let raw = format!(
+        "From: {LANNES}\r\nTo: adjutant@example.org\r\nSubject: {SUBJECT}\r\nMessage-ID: <broken@french.invalid>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"zz\"\r\n\r\n--zz\r\nContent-Type: text/plain; charset=utf-8\r\n\r\npassphrase: vive-l-empereur\r\n1-ligne: hold\r\n"
+    );
+    let outcome = ingest(&mut store, raw.as_bytes(), "test", &config(), &now()).expect("ingest");
+    assert!(matches!(outcome, Outcome::Accepted { .. }), "{outcome:?}");
+}
+
+/// Defect 7: a message whose text cannot be read at all is told so, not
+/// that its passphrase is wrong.
+#[test]
+fn a_message_with_no_readable_text_is_told_it_could_not_be_read() {
+    let (_dir, mut store) = setup();
+    let raw = format!(
+        "From: {LANNES}\r\nTo: adjutant@example.org\r\nSubject: {SUBJECT}\r\nMessage-ID: <unreadable@french.invalid>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"zz\"\r\n\r\n--zz\r\nContent-Type: text/plain; charset=x-no-such-charset\r\nContent-Transfer-Encoding: base64\r\n\r\n%%%% not base64 %%%%\r\n"
+    );
+    let outcome = ingest(&mut store, raw.as_bytes(), "test", &config(), &now()).expect("ingest");
+    let Outcome::Refused { reason } = &outcome else {
+        panic!("{outcome:?}");
+    };
+    assert!(reason.contains("could not be read"), "{reason}");
+    assert!(!reason.contains("passphrase"), "{reason}");
+}

@@ -2,7 +2,7 @@
 //! subject, its text (HTML turned to text when there is no plain part), TOML
 //! attachments, and whether it was sent by a machine rather than a person.
 
-use mail_parser::{HeaderValue, MessageParser, MimeHeaders};
+use mail_parser::{HeaderValue, MessageParser, MimeHeaders, PartType};
 use serde::Serialize;
 
 /// Limits on what is accepted.
@@ -83,6 +83,10 @@ pub struct Inbound {
     /// The Message-IDs it answers (In-Reply-To, then References), without
     /// angle brackets.
     pub replies_to: Vec<String>,
+    /// Why its text could not be read, when it could not (a part that says
+    /// it is base64 and is not): the reply says so, rather than finding no
+    /// passphrase in the garbage.
+    pub unreadable: Option<String>,
     /// Set when the message was sent by a machine: it must get no reply.
     pub automatic: Option<Automatic>,
 }
@@ -133,13 +137,24 @@ pub fn parse(raw: &[u8], limits: &Limits) -> Result<Inbound, InboundError> {
         .map(|a| a.trim().to_lowercase());
     // mail-parser offers an HTML part as the text body when there is no
     // plain one (converting it to text); the part's own type tells which.
-    let from_html = message
-        .text_part(0)
-        .is_some_and(|part| part.is_content_type("text", "html"));
-    let body = message
-        .body_text(0)
-        .map(|t| t.replace("\r\n", "\n").replace('\r', "\n"))
-        .unwrap_or_default();
+    // A multipart message cut short (its closing boundary missing) has its
+    // parts read but none listed as its text: the first text part is then
+    // taken, so that what can be read is read.
+    let text_part = message.text_part(0).or_else(|| {
+        message
+            .parts
+            .iter()
+            .find(|p| matches!(p.body, PartType::Text(_) | PartType::Html(_)))
+    });
+    let from_html = text_part.is_some_and(|part| part.is_content_type("text", "html"));
+    let body = match text_part.map(|p| &p.body) {
+        Some(PartType::Text(t)) => t.to_string(),
+        Some(PartType::Html(h)) => mail_parser::decoders::html::html_to_text(h),
+        _ => String::new(),
+    }
+    .replace("\r\n", "\n")
+    .replace('\r', "\n");
+    let unreadable = text_part.and_then(|p| undecodable(raw, p));
     let attachments = message
         .attachments()
         .filter_map(|part| {
@@ -163,6 +178,7 @@ pub fn parse(raw: &[u8], limits: &Limits) -> Result<Inbound, InboundError> {
         }
     }
     Ok(Inbound {
+        unreadable,
         replies_to,
         message_id: message.message_id().map(str::to_string),
         from,
@@ -171,6 +187,23 @@ pub fn parse(raw: &[u8], limits: &Limits) -> Result<Inbound, InboundError> {
         from_html,
         attachments,
         automatic: automatic(&message),
+    })
+}
+
+/// Why a text part's content cannot be decoded, if it cannot: mail-parser
+/// hands back base64 that is not base64 as it stands, which would be read as
+/// a line of garbage.
+fn undecodable(raw: &[u8], part: &mail_parser::MessagePart<'_>) -> Option<String> {
+    let encoding = part
+        .content_transfer_encoding()
+        .map(|e| e.trim().to_ascii_lowercase())?;
+    if encoding != "base64" {
+        return None;
+    }
+    let content = raw.get(part.offset_body as usize..part.offset_end as usize)?;
+    let base64 = |b: &u8| b.is_ascii_alphanumeric() || b"+/=\r\n\t -".contains(b);
+    (!content.iter().all(base64)).then(|| {
+        "its text part says it is in base64, and is not; send your orders as plain text".to_string()
     })
 }
 
