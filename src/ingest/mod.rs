@@ -1,0 +1,277 @@
+//! One inbound message, from raw bytes to stored orders and a queued reply.
+//!
+//! The raw bytes are stored first, before anything looks at them. The
+//! message is then handled, and its outcome and reply are recorded in one
+//! transaction. A message stored but not finished (a crash between the two)
+//! is handled again from its bytes; a message already finished is not acted
+//! on twice, and its reply has the same Message-ID, which the outbox takes
+//! once.
+
+mod answer;
+mod commands;
+mod letter;
+mod orders;
+mod who;
+
+use crate::audit::Digest32;
+use crate::engine::EngineError;
+use crate::failpoint;
+use crate::lifecycle::Clock;
+use crate::mail::body::{OrderText, campaign_from_subject};
+use crate::mail::dkim::{self, KeySource};
+use crate::mail::{Inbound, InboundError, Limits, order_text, parse};
+use crate::store::{CampaignRecord, OutgoingMail, Store, StoreError};
+use crate::templates::TemplateError;
+
+use commands::{command_line, gm_commands};
+use letter::{Letter, screen};
+use orders::take_orders;
+use who::{Proof, Who, authenticate};
+
+/// How the daemon receives mail.
+#[derive(Debug, Clone)]
+pub struct IngestConfig {
+    /// Addresses adjutant sends from: mail from them is never answered, so
+    /// that no loop can start.
+    pub own_addresses: Vec<String>,
+    /// The domain of Message-IDs of replies not tied to a campaign.
+    pub reply_domain: String,
+    pub limits: Limits,
+    /// Where the DKIM keys of `passphrase-and-dkim` people come from: the
+    /// DNS by default, a fixed table in tests.
+    pub dkim_keys: std::sync::Arc<dyn KeySource>,
+}
+
+impl Default for IngestConfig {
+    fn default() -> IngestConfig {
+        IngestConfig {
+            own_addresses: Vec::new(),
+            reply_domain: "adjutant.invalid".to_string(),
+            limits: Limits::default(),
+            dkim_keys: dkim::dns(),
+        }
+    }
+}
+
+/// What became of a message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Outcome {
+    /// Sent by a machine, a list or adjutant itself: stored, not answered.
+    Ignored { reason: String },
+    /// Not taken as orders; the reply says why.
+    Refused { reason: String },
+    /// Orders stored (some lines may have been refused).
+    Accepted {
+        campaign: String,
+        side: String,
+        digest: Digest32,
+        replaced: bool,
+        refused_lines: usize,
+    },
+    /// The side says it sends no orders for the phase.
+    NoOrders {
+        campaign: String,
+        side: String,
+        /// Whether orders it had sent for the phase were withdrawn.
+        withdrawn: bool,
+    },
+    /// The same bytes were handled before; nothing was done again.
+    Duplicate { earlier: String },
+    /// The GM's commands, each done or refused; the reply says which.
+    Commands {
+        campaign: String,
+        done: usize,
+        refused: usize,
+    },
+}
+
+/// A failure of ours (the store, a template): the message is stored and will
+/// be handled again; an MTA should be told to retry.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum IngestError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Template(#[from] TemplateError),
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+}
+
+impl Outcome {
+    /// One line for the log and the inbound record.
+    pub fn summary(&self) -> String {
+        match self {
+            Outcome::Ignored { reason } => format!("ignored: {reason}"),
+            Outcome::Refused { reason } => format!("refused: {reason}"),
+            Outcome::Accepted {
+                campaign,
+                side,
+                digest,
+                replaced,
+                refused_lines,
+            } => format!(
+                "accepted: {campaign} {side} {digest}{}{}",
+                if *replaced { " (replaces earlier)" } else { "" },
+                if *refused_lines > 0 {
+                    format!(", {refused_lines} line(s) refused")
+                } else {
+                    String::new()
+                }
+            ),
+            Outcome::NoOrders {
+                campaign,
+                side,
+                withdrawn,
+            } => format!(
+                "no orders: {campaign} {side}{}",
+                if *withdrawn {
+                    " (earlier orders withdrawn)"
+                } else {
+                    ""
+                }
+            ),
+            Outcome::Duplicate { earlier } => {
+                format!("duplicate of a message already handled ({earlier})")
+            }
+            Outcome::Commands {
+                campaign,
+                done,
+                refused,
+            } => format!("GM commands for {campaign}: {done} done, {refused} refused"),
+        }
+    }
+}
+
+/// Stores `raw`, handles it, and records the outcome and reply.
+///
+/// The bytes are stored first, in a transaction of their own: from then on
+/// the message cannot be lost. Handling it (orders taken, GM commands
+/// carried out), recording its outcome and queueing its reply are then one
+/// transaction: a crash anywhere leaves either all of it or none, and a
+/// message stored but never finished is handled again, from the start, when
+/// it is delivered again. A message already finished (the same bytes, or
+/// the same message as another delivery brings it, see `Inbound::key`) is
+/// not acted on twice.
+pub fn ingest(
+    store: &mut Store,
+    raw: &[u8],
+    source: &str,
+    config: &IngestConfig,
+    clock: &dyn Clock,
+) -> Result<Outcome, IngestError> {
+    let parsed = parse(raw, &config.limits);
+    let key = parsed.as_ref().ok().and_then(Inbound::key);
+    if let Some(earlier) = store.handled_before(raw, key.as_ref())? {
+        return Ok(Outcome::Duplicate { earlier });
+    }
+    let now = clock.now();
+    let sender = parsed.as_ref().ok().and_then(|m| m.from.clone());
+    let id = store.store_inbound_keyed(raw, source, now, key.as_ref(), sender.as_deref())?;
+    failpoint::hit("ingest:stored");
+    let outcome = store.atomically(|store| -> Result<Outcome, IngestError> {
+        let (outcome, campaign, reply) = handle(store, raw, parsed, key, config, clock)?;
+        failpoint::hit("ingest:handled");
+        let status = match outcome {
+            Outcome::Accepted { .. } | Outcome::NoOrders { .. } => "accepted",
+            Outcome::Refused { .. } => "refused",
+            Outcome::Commands { .. } => "gm",
+            _ => "ignored",
+        };
+        store.finish_inbound(
+            id,
+            status,
+            &outcome.summary(),
+            campaign.as_deref(),
+            reply.as_ref(),
+            now,
+        )?;
+        Ok(outcome)
+    })?;
+    failpoint::hit("ingest:finished");
+    Ok(outcome)
+}
+
+/// What became of a message, the campaign it was for, and the reply.
+type Handled = (Outcome, Option<String>, Option<OutgoingMail>);
+
+/// Screens the message, finds its campaign and its writer, and hands it to
+/// the GM's commands or a player's orders.
+fn handle(
+    store: &mut Store,
+    raw: &[u8],
+    parsed: Result<Inbound, InboundError>,
+    key: Option<Digest32>,
+    config: &IngestConfig,
+    clock: &dyn Clock,
+) -> Result<Handled, IngestError> {
+    let letter = match screen(raw, parsed, key, config) {
+        Ok(letter) => letter,
+        Err(reason) => return Ok((Outcome::Ignored { reason }, None, None)),
+    };
+    let text = order_text(&letter.message.body);
+    let record = match identify_campaign(store, &letter, &text)? {
+        Ok(record) => record,
+        Err(answered) => return Ok(answered),
+    };
+    if let Some(why) = &letter.message.unreadable {
+        let reason = format!("the message could not be read: {why}");
+        return letter.refuse(Some(&record.campaign), reason, None);
+    }
+    // Lines `command: ...` make it a message from the GM, and only the GM's
+    // credentials are then checked, even if the GM also plays a side.
+    let commands: Vec<(usize, String)> = text
+        .lines
+        .iter()
+        .filter_map(|(n, line)| command_line(line).map(|c| (*n, c.to_string())))
+        .collect();
+    // Who is writing, and do they prove it? The reply to a failure says only
+    // that, never which part failed, so it cannot be used to probe.
+    let proof = Proof {
+        sender: &letter.sender,
+        passphrase: text.passphrase.as_deref(),
+        raw,
+        keys: config.dkim_keys.as_ref(),
+    };
+    match authenticate(&record.campaign, &proof, !commands.is_empty()) {
+        None => {
+            let reason =
+                "the sender and passphrase do not match a player of this campaign".to_string();
+            let hint =
+                "Send from your registered address, with a line `passphrase <your passphrase>`.";
+            letter.refuse(Some(&record.campaign), reason, Some(hint))
+        }
+        Some(Who::Gm) => gm_commands(store, &letter, &record, &commands, clock),
+        Some(Who::Player(side)) => take_orders(store, &letter, &record, &side, &text, clock),
+    }
+}
+
+/// The campaign a message is for: named in its subject or a `campaign` line,
+/// or the only one its sender plays in.
+fn identify_campaign(
+    store: &Store,
+    letter: &Letter<'_>,
+    text: &OrderText,
+) -> Result<Result<CampaignRecord, Handled>, IngestError> {
+    let named = campaign_from_subject(&letter.message.subject).or_else(|| text.campaign.clone());
+    let campaign_id = match named {
+        Some(id) => id,
+        None => match store.campaigns_of(&letter.sender)?.as_slice() {
+            [only] => only.clone(),
+            _ => {
+                let reason = "it does not say which campaign it is for".to_string();
+                let hint = "Put the campaign id in the subject, as in [campaign-id], or a line `campaign <id>`.";
+                return Ok(Err(letter.refuse(None, reason, Some(hint))?));
+            }
+        },
+    };
+    match store.campaign(&campaign_id) {
+        Ok(record) => Ok(Ok(record)),
+        Err(StoreError::NoCampaign(_)) => {
+            let reason = format!("there is no campaign `{campaign_id}` here");
+            Ok(Err(letter.refuse(None, reason, None)?))
+        }
+        Err(e) => Err(e.into()),
+    }
+}

@@ -1,0 +1,170 @@
+//! A player's message: its orders, or its word that it sends none.
+
+use serde_json::json;
+
+use super::letter::Letter;
+use super::{Handled, IngestError, Outcome};
+use crate::engine::{self, EngineError};
+use crate::lifecycle::Clock;
+use crate::mail::Inbound;
+use crate::mail::body::{OrderText, turn_from_subject};
+use crate::resolution;
+use crate::rules::ruleset_for;
+use crate::store::{CampaignRecord, Store};
+use crate::templates::Templates;
+
+/// A player's orders: checked against the current turn, submitted, and
+/// acknowledged line by line.
+pub(super) fn take_orders(
+    store: &mut Store,
+    letter: &Letter<'_>,
+    record: &CampaignRecord,
+    side: &str,
+    text: &OrderText,
+    clock: &dyn Clock,
+) -> Result<Handled, IngestError> {
+    let campaign = &record.campaign;
+    let ruleset = ruleset_for(&campaign.ruleset.id)
+        .ok_or_else(|| EngineError::UnknownRuleset(campaign.ruleset.id.clone()))?;
+    let state = store.state(&record.current_state_digest)?;
+    let phase = resolution::phase_label(ruleset, &state);
+    let person = campaign
+        .players
+        .iter()
+        .find(|p| p.person.address.eq_ignore_ascii_case(&letter.sender))
+        .map(|p| &p.person)
+        .unwrap_or(&campaign.gm);
+    let deadline = crate::lifecycle::local_time(person, record.deadline);
+    // A reply to a report is meant for the phase that report opened: its
+    // subject names the turn it reported on, not the turn of these orders.
+    let latest = store.resolution_counts(&campaign.id)?.0;
+    let named_turn = match letter.report_answered(&campaign.id) {
+        Some(k) if k != latest => {
+            let reason = format!(
+                "they reply to the report of resolution {k}, but resolution {latest} has been resolved since; the current phase is {phase}, with its deadline {deadline}"
+            );
+            let hint = "Read the latest report, then reply to it (or write with the campaign id in brackets in the subject).";
+            return letter.refuse(Some(campaign), reason, Some(hint));
+        }
+        Some(_) => text.turn,
+        None => turn_from_subject(&letter.message.subject).or(text.turn),
+    };
+    if let Some(turn) = named_turn.filter(|t| *t != state.turn) {
+        let reason = format!(
+            "they are for turn {turn}, but the current phase is {phase}, with its deadline {deadline}"
+        );
+        return letter.refuse(Some(campaign), reason, None);
+    }
+    if engine::says_no_orders(text.lines.iter().map(|(_, l)| l.as_str())) {
+        return declare_none(store, letter, record, side, &phase, &deadline, clock);
+    }
+    let limits = &letter.config.limits;
+    if text.lines.len() > limits.max_lines {
+        let reason = format!(
+            "it holds {} order lines, more than the {} one message may carry",
+            text.lines.len(),
+            limits.max_lines
+        );
+        let hint = "Send one line for each order you give; no side has that many units.";
+        return letter.refuse(Some(campaign), reason, Some(hint));
+    }
+    let order_source = toml_orders(&letter.message).unwrap_or_else(|| text.as_numbered_text());
+    let submitted = match engine::submit(store, &campaign.id, side, &order_source, clock, None) {
+        Ok(s) => s,
+        Err(e @ (EngineError::Finished(_) | EngineError::Paused(_))) => {
+            return letter.refuse(Some(campaign), e.to_string(), None);
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let mut refused = submitted.sheet.refusals();
+    let refused_lines = refused.len();
+    // A reply lists so many refusals, then counts the rest: a message of a
+    // thousand bad lines must not get a reply of megabytes.
+    let unlisted = refused.len().saturating_sub(limits.max_refusals_listed);
+    if unlisted > 0 {
+        refused.truncate(limits.max_refusals_listed);
+        refused.push(format!(
+            "... and {unlisted} more refused lines, not listed; correct those above first"
+        ));
+    }
+    let templates = Templates::for_campaign(&record.source_dir)?;
+    if !submitted.stored {
+        let reason = "no line of it is an order that can be accepted".to_string();
+        let hint = refused.join("\n");
+        return letter.refuse_with(&templates, Some(campaign), reason, Some(&hint));
+    }
+    let body = templates.render(
+        "ack.txt",
+        json!({
+            "campaign": campaign.id,
+            "side": side,
+            "phase": phase,
+            "accepted": submitted.sheet.canonical_text().lines().collect::<Vec<_>>(),
+            "digest": submitted.digest.to_hex(),
+            "refused": refused,
+            "replaced": submitted.replaced,
+            "unchanged": submitted.unchanged,
+            "deadline": deadline,
+        }),
+    )?;
+    let reply = letter.reply(Some(campaign), body);
+    let outcome = Outcome::Accepted {
+        campaign: campaign.id.clone(),
+        side: side.to_string(),
+        digest: submitted.digest,
+        replaced: submitted.replaced,
+        refused_lines,
+    };
+    Ok((outcome, Some(campaign.id.clone()), Some(reply)))
+}
+
+/// A side's word that it sends no orders for the phase: recorded, and
+/// acknowledged with what then happens to its units.
+pub(super) fn declare_none(
+    store: &mut Store,
+    letter: &Letter<'_>,
+    record: &CampaignRecord,
+    side: &str,
+    phase: &str,
+    deadline: &str,
+    clock: &dyn Clock,
+) -> Result<Handled, IngestError> {
+    let campaign = &record.campaign;
+    let declared = match engine::declare_none(store, &campaign.id, side, clock, None) {
+        Ok(d) => d,
+        Err(e @ (EngineError::Finished(_) | EngineError::Paused(_))) => {
+            return letter.refuse(Some(campaign), e.to_string(), None);
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let templates = Templates::for_campaign(&record.source_dir)?;
+    let body = templates.render(
+        "no-orders.txt",
+        json!({
+            "campaign": campaign.id,
+            "side": side,
+            "phase": phase,
+            "withdrawn": declared.withdrawn,
+            "no_orders": campaign.no_orders_policy,
+            "deadline": deadline,
+        }),
+    )?;
+    let reply = letter.reply(Some(campaign), body);
+    let outcome = Outcome::NoOrders {
+        campaign: campaign.id.clone(),
+        side: side.to_string(),
+        withdrawn: declared.withdrawn,
+    };
+    Ok((outcome, Some(campaign.id.clone()), Some(reply)))
+}
+
+/// Orders from a TOML attachment (`orders = ["...", ...]`), which take the
+/// place of the body's lines.
+pub(super) fn toml_orders(message: &Inbound) -> Option<String> {
+    message.attachments.iter().find_map(|a| {
+        let table: toml::Table = a.text.parse().ok()?;
+        let list = table.get("orders")?.as_array()?;
+        let lines: Vec<&str> = list.iter().filter_map(|v| v.as_str()).collect();
+        Some(lines.iter().map(|l| format!("{l}\n")).collect())
+    })
+}
