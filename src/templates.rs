@@ -14,6 +14,8 @@ pub const DEFAULTS: &[(&str, &str)] = &[
     ("ack.txt", include_str!("../templates/ack.txt")),
     ("no-orders.txt", include_str!("../templates/no-orders.txt")),
     ("refused.txt", include_str!("../templates/refused.txt")),
+    ("stranger.txt", include_str!("../templates/stranger.txt")),
+    ("quiet.txt", include_str!("../templates/quiet.txt")),
     ("reminder.txt", include_str!("../templates/reminder.txt")),
     ("report.txt", include_str!("../templates/report.txt")),
     ("report.html", include_str!("../templates/report.html")),

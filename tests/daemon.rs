@@ -253,6 +253,8 @@ fn the_example_config_loads() {
     let config = DaemonConfig::load(&path).expect("the example loads");
     assert_eq!(config.log_level, tracing::Level::INFO);
     assert!(config.data_dir.is_absolute());
+    // The mail limits are settings, shipped at their defaults.
+    assert_eq!(config.mail.limits(), adjutant::mail::Limits::default());
 }
 
 #[test]

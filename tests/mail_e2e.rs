@@ -290,7 +290,9 @@ fn a_wrong_passphrase_hostile_mail_and_auto_replies_get_the_documented_treatment
           Content-Type: text/plain; charset=x-no-such-charset\r\n\
           Content-Transfer-Encoding: base64\r\n\r\n%%%% not base64 %%%%\r\n",
     );
-    // Larger than the size limit: taken, stored, ignored, never answered.
+    // Larger than the size limit: taken, stored, and answered with its size
+    // (the true size, though only the bytes past the limit were fetched)
+    // and the limit.
     let huge = mail(
         HOHENZOLLERN,
         SUBJECT,
@@ -335,15 +337,29 @@ fn a_wrong_passphrase_hostile_mail_and_auto_replies_get_the_documented_treatment
     for (what, o) in [
         ("auto-reply", outcomes[1]),
         ("bulk", outcomes[2]),
-        ("oversize", outcomes[4]),
         ("bounce", outcomes[5]),
     ] {
         assert!(matches!(o, Outcome::Ignored { .. }), "{what}: {o:?}");
     }
+    let Outcome::Refused { reason } = outcomes[3] else {
+        panic!("hostile mail: {:?}", outcomes[3]);
+    };
+    assert!(reason.contains("could not be read"), "{reason}");
+    let Outcome::Refused { reason } = outcomes[4] else {
+        panic!("oversize: {:?}", outcomes[4]);
+    };
+    let size: usize = reason
+        .strip_prefix("the message is ")
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no size in {reason}"));
     assert!(
-        !matches!(outcomes[3], Outcome::Accepted { .. }),
-        "hostile mail accepted: {:?}",
-        outcomes[3]
+        size >= huge.len(),
+        "the true size, not the bytes fetched: {reason}"
+    );
+    assert!(
+        reason.contains("over the limit of 524288 bytes"),
+        "{reason}"
     );
     assert!(
         engine::sides_in(&store, ID).expect("sides").is_empty(),
@@ -368,8 +384,8 @@ fn a_wrong_passphrase_hostile_mail_and_auto_replies_get_the_documented_treatment
     );
     assert_eq!(
         replies_to(&store, HOHENZOLLERN).len(),
-        usize::from(!matches!(outcomes[3], Outcome::Ignored { .. })),
-        "only the hostile message, if anything, is answered"
+        2,
+        "the unreadable and the oversize messages are answered"
     );
     // Every one was let go, so none comes round again.
     assert_eq!(stack.count(GM, "INBOX", "UNSEEN"), 0);

@@ -575,3 +575,153 @@ fn a_message_with_no_readable_text_is_told_it_could_not_be_read() {
     assert!(reason.contains("could not be read"), "{reason}");
     assert!(!reason.contains("passphrase"), "{reason}");
 }
+
+/// Defect 5: a message over the size limit vanished without a reply. It is
+/// answered with its size and the limit.
+#[test]
+fn a_message_over_the_size_limit_is_answered_with_the_limit() {
+    let (_dir, mut store) = setup();
+    let padding = "x".repeat(76).repeat(8_000);
+    let raw = delivered(
+        "",
+        LANNES,
+        "<huge@french.invalid>",
+        SUBJECT,
+        &format!("passphrase: vive-l-empereur\n1-ligne: hold\n{padding}\n"),
+    );
+    assert!(raw.len() > 600_000);
+    let outcome = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+    let Outcome::Refused { reason } = &outcome else {
+        panic!("{outcome:?}");
+    };
+    assert!(
+        reason.contains("over the limit of 524288 bytes"),
+        "{reason}"
+    );
+    let reply = replies(&store).pop().expect("answered");
+    assert_eq!(reply.recipient, "lannes@french.invalid");
+    assert!(reply.body.contains("512 KB"), "{}", reply.body);
+}
+
+/// An automatic reply of a robot that sets no Auto-Submitted header, known
+/// by its subject or a vendor header.
+fn robot(n: u32, subject: &str, header: &str) -> Vec<u8> {
+    delivered(
+        header,
+        LANNES,
+        &format!("<robot-{n}@french.invalid>"),
+        subject,
+        "I am away until Monday with no access to my mail.\n",
+    )
+}
+
+/// Defect 6: a naive out-of-office robot (no Auto-Submitted header) got 25
+/// refusals in 15 seconds. Its usual marks are read as automatic mail.
+#[test]
+fn an_out_of_office_robot_without_auto_submitted_gets_no_reply() {
+    let (_dir, mut store) = setup();
+    let robots = [
+        robot(
+            1,
+            "Out of Office: Re: [sound-the-charge-demo] resolution 1",
+            "",
+        ),
+        robot(2, "Automatic reply: [sound-the-charge-demo] orders", ""),
+        robot(3, "AUTO: Jean Lannes is out of the office", ""),
+        robot(4, "Abwesenheitsnotiz: [sound-the-charge-demo]", ""),
+        robot(5, "Réponse automatique : [sound-the-charge-demo]", ""),
+        robot(
+            6,
+            "Re: [sound-the-charge-demo] orders",
+            "X-Autoreply: yes\r\n",
+        ),
+        robot(
+            7,
+            "Re: [sound-the-charge-demo] orders",
+            "X-Autorespond: on\r\n",
+        ),
+    ];
+    for raw in &robots {
+        let outcome = ingest(&mut store, raw, "test", &config(), &now()).expect("ingest");
+        assert!(matches!(outcome, Outcome::Ignored { .. }), "{outcome:?}");
+    }
+    assert!(replies(&store).is_empty());
+}
+
+/// Defect 6: a robot no rule recognises is answered a few times an hour,
+/// then not at all; the GM is told once.
+#[test]
+fn refusals_to_one_sender_stop_after_five_an_hour_and_the_gm_is_told_once() {
+    let (_dir, mut store) = setup();
+    for n in 0..25 {
+        let raw = delivered(
+            "",
+            LANNES,
+            &format!("<loop-{n}@french.invalid>"),
+            &format!("Re: Re: [sound-the-charge-demo] your message ({n})"),
+            "I will answer as soon as I can.\n",
+        );
+        ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+    }
+    assert_eq!(replies(&store).len(), 5, "five refusals, then silence");
+    let told: Vec<OutgoingMail> = store
+        .queued_mail(ID)
+        .expect("outbox")
+        .into_iter()
+        .filter(|m| m.recipient == "umpire@example.org" && m.message_id.contains(".quiet."))
+        .collect();
+    assert_eq!(told.len(), 1, "the GM is told once");
+    assert!(
+        told[0].body.contains("lannes@french.invalid"),
+        "{}",
+        told[0].body
+    );
+    // An hour later the sender is answered again.
+    let later = delivered(
+        "",
+        LANNES,
+        "<after@french.invalid>",
+        SUBJECT,
+        "passphrase: vive-l-empereur\n1-ligne: hold\n",
+    );
+    let outcome = ingest(
+        &mut store,
+        &later,
+        "test",
+        &config(),
+        &at("2026-01-05T11:01:00Z"),
+    )
+    .expect("ingest");
+    assert!(matches!(outcome, Outcome::Accepted { .. }), "{outcome:?}");
+}
+
+/// Defect 11: refusals went to any From address, forged or not, with the
+/// sender's subject reflected. An address no campaign knows is answered at
+/// most once a day, briefly, quoting nothing of what it sent.
+#[test]
+fn an_unregistered_address_is_answered_once_a_day_quoting_nothing() {
+    let (_dir, mut store) = setup();
+    for n in 0..3 {
+        let raw = delivered(
+            "",
+            "Forged <victim@elsewhere.invalid>",
+            &format!("<spam-{n}@elsewhere.invalid>"),
+            "[sound-the-charge-demo] BUY CHEAP PILLS http://spam.invalid",
+            "passphrase: guess\n",
+        );
+        ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+    }
+    let answers: Vec<OutgoingMail> = store
+        .outbox(None)
+        .expect("outbox")
+        .into_iter()
+        .map(|e| e.mail)
+        .filter(|m| m.recipient == "victim@elsewhere.invalid")
+        .collect();
+    assert_eq!(answers.len(), 1, "once a day: {answers:#?}");
+    let reply = &answers[0];
+    for reflected in ["PILLS", "spam.invalid", "guess"] {
+        assert!(!reply.subject.contains(reflected), "{}", reply.subject);
+        assert!(!reply.body.contains(reflected), "{}", reply.body);
+    }
+}

@@ -69,6 +69,8 @@ fn every_template_renders_for_every_shipped_campaign() {
             "ack.txt",
             "no-orders.txt",
             "refused.txt",
+            "stranger.txt",
+            "quiet.txt",
             "reminder.txt",
             "report.txt",
             "report.html",
@@ -185,6 +187,21 @@ fn every_template_renders_for_every_shipped_campaign() {
             )
             .expect("reminder.txt");
         assert!(reminder.contains("turn 1 orders"));
+        // The GM's notice that an address is no longer answered (quiet.txt),
+        // with the context ingest gives it; stranger.txt answers the
+        // stranger above.
+        let quiet = templates
+            .render(
+                "quiet.txt",
+                serde_json::json!({
+                    "sender": "robot@example.invalid",
+                    "campaign": campaign.id,
+                    "refused": 5,
+                    "limit": 5,
+                }),
+            )
+            .expect("quiet.txt");
+        assert!(quiet.contains("robot@example.invalid"));
         let mail = store.queued_mail(&campaign.id).expect("outbox");
         for purpose in [".opening.", ".r1.manifest.", ".r1.result.", ".r1.umpire."] {
             assert!(

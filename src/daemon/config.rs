@@ -37,6 +37,41 @@ pub struct MailConfig {
     /// The domain of Message-IDs of replies that belong to no campaign.
     #[serde(default = "default_reply_domain")]
     pub reply_domain: String,
+    /// The largest message taken, in KiB; a larger one is answered with the
+    /// limit and not read.
+    #[serde(default = "default_max_message_kb")]
+    pub max_message_kb: u32,
+    /// The most order lines one message may carry.
+    #[serde(default = "default_max_order_lines")]
+    pub max_order_lines: u32,
+    /// The most refusals one registered address gets in an hour, before
+    /// adjutant stays silent to it and tells the GM.
+    #[serde(default = "default_max_refusals_per_hour")]
+    pub max_refusals_per_hour: u32,
+}
+
+impl MailConfig {
+    /// The limits ingest applies.
+    pub fn limits(&self) -> crate::mail::Limits {
+        crate::mail::Limits {
+            max_bytes: self.max_message_kb as usize * 1024,
+            max_lines: self.max_order_lines as usize,
+            max_refusals_per_hour: self.max_refusals_per_hour as usize,
+            ..crate::mail::Limits::default()
+        }
+    }
+}
+
+fn default_max_message_kb() -> u32 {
+    (crate::mail::Limits::default().max_bytes / 1024) as u32
+}
+
+fn default_max_order_lines() -> u32 {
+    crate::mail::Limits::default().max_lines as u32
+}
+
+fn default_max_refusals_per_hour() -> u32 {
+    crate::mail::Limits::default().max_refusals_per_hour as u32
 }
 
 fn default_reply_domain() -> String {

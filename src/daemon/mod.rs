@@ -162,6 +162,7 @@ impl Daemon {
         let ingest = IngestConfig {
             own_addresses: own,
             reply_domain: config.mail.reply_domain.clone(),
+            limits: config.mail.limits(),
             ..IngestConfig::default()
         };
         Ok(Daemon::new(

@@ -25,7 +25,7 @@ use rustls_connector::rustls::pki_types::pem::PemObject;
 use rustls_connector::rustls::pki_types::{CertificateDer, ServerName};
 use rustls_connector::rustls::{ClientConfig, ClientConnection, RootCertStore, StreamOwned};
 
-use crate::ingest::{IngestConfig, IngestError, Outcome, ingest};
+use crate::ingest::{IngestConfig, IngestError, Outcome, ingest_sized};
 use crate::lifecycle::Clock;
 use crate::store::Store;
 
@@ -365,19 +365,22 @@ impl ImapInbox {
         for uid in uids {
             let fetches = self
                 .session
-                .uid_fetch(uid.to_string(), format!("(UID BODY.PEEK[]<0.{window}>)"))
+                .uid_fetch(
+                    uid.to_string(),
+                    format!("(UID RFC822.SIZE BODY.PEEK[]<0.{window}>)"),
+                )
                 .map_err(protocol("FETCH"))?;
-            let Some(raw) = fetches
+            let Some((raw, size)) = fetches
                 .iter()
                 .find(|f| f.uid == Some(uid))
-                .and_then(|f| f.body())
-                .map(<[u8]>::to_vec)
+                .and_then(|f| Some((f.body()?.to_vec(), f.size)))
             else {
                 // Expunged by someone else between SEARCH and FETCH.
                 continue;
             };
             drop(fetches);
-            let outcome = ingest(store, &raw, "imap", ingest_config, clock)?;
+            let size = size.map(|s| s as usize);
+            let outcome = ingest_sized(store, &raw, size, "imap", ingest_config, clock)?;
             self.let_go(uid)?;
             summary.outcomes.push((uid, outcome));
         }

@@ -1,1 +1,86 @@
+//! Who gets a refusal. A refusal answers mail adjutant did not ask for, so
+//! it is rationed: an address no campaign knows (often forged, the sender
+//! of spam or a bounce) gets one short answer a day that quotes nothing of
+//! what it sent, so adjutant never carries spam to a third party; a
+//! registered address gets so many refusals an hour and then silence, so a
+//! robot that answers every refusal cannot loop with adjutant, and the GM is
+//! told once a day that it happened.
 
+use chrono::{DateTime, Duration, Utc};
+use serde_json::json;
+
+use super::{Handled, IngestError, Outcome};
+use crate::engine::mail;
+use crate::mail::Limits;
+use crate::store::{OutgoingMail, Store};
+use crate::templates::Templates;
+
+/// The handled message as it will be answered, and any notice to queue
+/// beside its answer.
+pub(super) fn ration(
+    store: &mut Store,
+    sender: Option<&str>,
+    handled: Handled,
+    limits: &Limits,
+    now: DateTime<Utc>,
+) -> Result<Handled, IngestError> {
+    let (Outcome::Refused { .. }, campaign, Some(reply)) = &handled else {
+        return Ok(handled);
+    };
+    let Some(sender) = sender else {
+        return Ok(handled);
+    };
+    if store.campaigns_of(sender)?.is_empty() {
+        if store.refusals_to(sender, now - Duration::days(1))? > 0 {
+            let reason =
+                "an address no campaign knows is answered once a day, and this one was".to_string();
+            return Ok((Outcome::Ignored { reason }, campaign.clone(), None));
+        }
+        // The same Message-ID and threading, none of the sender's words.
+        let body = Templates::embedded()?.render("stranger.txt", json!({}))?;
+        let mut short = OutgoingMail::text(
+            reply.message_id.clone(),
+            reply.recipient.clone(),
+            "Your message to adjutant".to_string(),
+            body,
+        );
+        short.in_reply_to = reply.in_reply_to.clone();
+        return Ok((handled.0.clone(), campaign.clone(), Some(short)));
+    }
+    let refused = store.refusals_to(sender, now - Duration::hours(1))?;
+    if refused < limits.max_refusals_per_hour {
+        return Ok(handled);
+    }
+    if let Some(id) = campaign {
+        let record = store.campaign(id)?;
+        let c = &record.campaign;
+        let templates = Templates::for_campaign(&record.source_dir)?;
+        let body = templates.render(
+            "quiet.txt",
+            json!({
+                "sender": sender,
+                "campaign": c.id,
+                "refused": refused,
+                "limit": limits.max_refusals_per_hour,
+            }),
+        )?;
+        // Once a day for each address: the day is in the Message-ID, which
+        // the outbox takes once.
+        let purpose = format!(
+            "quiet.{}.{}",
+            &crate::audit::Digest32::of(sender.as_bytes()).to_hex()[..12],
+            now.format("%Y%m%d")
+        );
+        let notice = OutgoingMail::text(
+            mail::message_id(c, &purpose, &c.gm.address),
+            c.gm.address.clone(),
+            format!("[{}] adjutant stopped answering {sender}", c.id),
+            body,
+        );
+        store.queue(Some(id), &[notice], now)?;
+    }
+    let reason = format!(
+        "not answered: {refused} refusals went to {sender} in the last hour, the most it is sent"
+    );
+    Ok((Outcome::Ignored { reason }, campaign.clone(), None))
+}

@@ -8,7 +8,7 @@ use crate::audit::Digest32;
 use crate::campaign::Campaign;
 use crate::engine::mail;
 use crate::mail::body::report_from_subject;
-use crate::mail::{Inbound, InboundError};
+use crate::mail::{Inbound, InboundError, parse_headers};
 use crate::store::OutgoingMail;
 use crate::templates::Templates;
 
@@ -23,6 +23,9 @@ pub(super) struct Letter<'a> {
     /// GM commands are numbered by it, so that another delivery of the same
     /// message can never carry them out twice.
     pub(super) key: Digest32,
+    /// Set when only its headers were read, the message being over the
+    /// size limit: the reply says so.
+    pub(super) too_large: Option<InboundError>,
 }
 
 /// Reads the message and decides whether it is one to answer at all; the
@@ -33,9 +36,16 @@ pub(super) fn screen<'a>(
     key: Option<Digest32>,
     config: &'a IngestConfig,
 ) -> Result<Letter<'a>, String> {
-    // Too large or not mail at all: there may be no one to answer, and
-    // answering junk invites more.
-    let message = parsed.map_err(|e| e.to_string())?;
+    // Not mail at all: there may be no one to answer, and answering junk
+    // invites more. Too large: its headers say who to tell so.
+    let (message, too_large) = match parsed {
+        Ok(message) => (message, None),
+        Err(e @ InboundError::TooLarge { .. }) => match parse_headers(raw) {
+            Some(headers) => (headers, Some(e)),
+            None => return Err(e.to_string()),
+        },
+        Err(e) => return Err(e.to_string()),
+    };
     if let Some(why) = &message.automatic {
         return Err(format!(
             "sent automatically ({why:?}); no reply, per RFC 3834"
@@ -57,6 +67,7 @@ pub(super) fn screen<'a>(
         sender,
         digest: Digest32::of(raw),
         key: key.unwrap_or_else(|| Digest32::of(raw)),
+        too_large,
     })
 }
 

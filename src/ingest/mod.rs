@@ -161,7 +161,30 @@ pub fn ingest(
     config: &IngestConfig,
     clock: &dyn Clock,
 ) -> Result<Outcome, IngestError> {
-    let parsed = parse(raw, &config.limits);
+    ingest_sized(store, raw, None, source, config, clock)
+}
+
+/// [`ingest`], for a source that fetched only the first bytes of a large
+/// message and knows its whole `size` (IMAP's RFC822.SIZE): the reply to a
+/// message over the limit gives its true size.
+pub fn ingest_sized(
+    store: &mut Store,
+    raw: &[u8],
+    size: Option<usize>,
+    source: &str,
+    config: &IngestConfig,
+    clock: &dyn Clock,
+) -> Result<Outcome, IngestError> {
+    let parsed = match parse(raw, &config.limits) {
+        Err(InboundError::TooLarge {
+            size: fetched,
+            limit,
+        }) => Err(InboundError::TooLarge {
+            size: size.map_or(fetched, |s| s.max(fetched)),
+            limit,
+        }),
+        other => other,
+    };
     let key = parsed.as_ref().ok().and_then(Inbound::key);
     if let Some(earlier) = store.handled_before(raw, key.as_ref())? {
         return Ok(Outcome::Duplicate { earlier });
@@ -171,7 +194,9 @@ pub fn ingest(
     let id = store.store_inbound_keyed(raw, source, now, key.as_ref(), sender.as_deref())?;
     failpoint::hit("ingest:stored");
     let outcome = store.atomically(|store| -> Result<Outcome, IngestError> {
-        let (outcome, campaign, reply) = handle(store, raw, parsed, key, config, clock)?;
+        let handled = handle(store, raw, parsed, key, config, clock)?;
+        let (outcome, campaign, reply) =
+            answer::ration(store, sender.as_deref(), handled, &config.limits, now)?;
         failpoint::hit("ingest:handled");
         let status = match outcome {
             Outcome::Accepted { .. } | Outcome::NoOrders { .. } => "accepted",
@@ -215,6 +240,13 @@ fn handle(
         Ok(record) => record,
         Err(answered) => return Ok(answered),
     };
+    if let Some(e) = &letter.too_large {
+        let hint = format!(
+            "The limit is {} KB. Orders are a few lines of plain text: send them without attachments, pictures or a quoted report.",
+            config.limits.max_bytes / 1024
+        );
+        return letter.refuse(Some(&record.campaign), e.to_string(), Some(&hint));
+    }
     if let Some(why) = &letter.message.unreadable {
         let reason = format!("the message could not be read: {why}");
         return letter.refuse(Some(&record.campaign), reason, None);

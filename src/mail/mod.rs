@@ -7,4 +7,4 @@ pub mod dkim;
 pub mod inbound;
 
 pub use body::{OrderText, order_text};
-pub use inbound::{Automatic, Inbound, InboundError, Limits, parse};
+pub use inbound::{Automatic, Inbound, InboundError, Limits, parse, parse_headers};

@@ -455,6 +455,17 @@ impl Store {
         Ok(())
     }
 
+    /// How many refusals were sent to `sender` since `since`.
+    pub fn refusals_to(&self, sender: &str, since: DateTime<Utc>) -> Result<usize> {
+        let n: i64 = self.conn.query_row(
+            "SELECT COUNT(*) FROM inbound_messages
+             WHERE sender = ?1 AND status = 'refused' AND received_at >= ?2",
+            params![sender, ts(&since)],
+            |r| r.get(0),
+        )?;
+        Ok(n as usize)
+    }
+
     /// Finds the campaigns where `address` is the GM or a player.
     pub fn campaigns_of(&self, address: &str) -> Result<Vec<String>> {
         let mut found = Vec::new();
