@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 
 use adjutant::lifecycle::{Clock, FixedClock, SystemClock};
 use adjutant::store::Store;
+use adjutant::store::lock::DataDirLock;
 use adjutant::{archive, campaign, engine};
 
 #[derive(Parser)]
@@ -243,7 +244,7 @@ fn init_logs(level: tracing::Level) {
 fn daemon_from(config: &Path, clock: &dyn Clock) -> Result<adjutant::daemon::Daemon> {
     let config = adjutant::daemon::DaemonConfig::load(config)?;
     init_logs(config.log_level);
-    let mut daemon = adjutant::daemon::Daemon::from_config(&config)?;
+    let mut daemon = adjutant::daemon::Daemon::from_config(&config, "adjutant daemon", clock)?;
     let campaigns: Vec<&Path> = config.campaigns.iter().map(PathBuf::as_path).collect();
     daemon.start(&campaigns, clock)?;
     Ok(daemon)
@@ -605,6 +606,7 @@ fn cmd_maildir(
     clock: &dyn Clock,
     out: &mut impl Write,
 ) -> Result<ExitCode> {
+    let _lock = DataDirLock::acquire(&data, "adjutant maildir", clock.now())?;
     let mut store = open(&data)?;
     let config = ingest_config(own_addresses);
     for (name, outcome) in adjutant::inbox::maildir::scan(&maildir, &mut store, &config, clock)? {
@@ -638,7 +640,7 @@ fn cmd_daemon(
 fn cmd_send(config: PathBuf, clock: &dyn Clock, out: &mut impl Write) -> Result<ExitCode> {
     let config = adjutant::daemon::DaemonConfig::load(&config)?;
     init_logs(config.log_level);
-    let mut daemon = adjutant::daemon::Daemon::from_config(&config)?;
+    let mut daemon = adjutant::daemon::Daemon::from_config(&config, "adjutant send", clock)?;
     daemon.start(&[], clock)?;
     // Batch after batch until nothing is due: a message that failed
     // waits for its next attempt, so this ends.
@@ -835,6 +837,7 @@ fn imap(args: ImapArgs, clock: &dyn Clock, out: &mut impl Write) -> Result<()> {
     if let Some(folder) = &args.move_to {
         config.after = AfterStore::MoveTo(folder.clone());
     }
+    let _lock = DataDirLock::acquire(&args.data, "adjutant imap", clock.now())?;
     let mut store = open(&args.data)?;
     let ingest_config = ingest_config(args.own_addresses.clone());
     // IDLE is renewed well inside the 29 minutes RFC 2177 allows.

@@ -217,6 +217,106 @@ poll_seconds = 1
     assert!(text(&out).contains("shutting down"), "{}", text(&out));
 }
 
+/// A daemon configuration over the bundled campaign in `dir`, sending from
+/// `from`.
+fn daemon_config(dir: &Path, from: &str) -> std::path::PathBuf {
+    let config = dir.join("adjutant.toml");
+    std::fs::write(
+        &config,
+        format!(
+            r#"
+data_dir = "var"
+campaigns = ["campaign"]
+log_level = "info"
+[mail]
+from = "{from}"
+[inbox]
+kind = "maildir"
+path = "Maildir"
+[transport]
+kind = "file"
+dir = "sent"
+[intervals]
+poll_seconds = 1
+"#
+        ),
+    )
+    .expect("config");
+    config
+}
+
+/// Defect 13: two daemons on one data directory both ran, and `adjutant
+/// send` ran beside the daemon. The second is refused, told who holds it.
+#[test]
+fn a_second_daemon_or_send_on_one_data_directory_is_refused_naming_the_first() {
+    let dir = tempfile::tempdir().expect("dir");
+    adjutant::demo::bundled_campaign(&dir.path().join("campaign")).expect("campaign");
+    let config = daemon_config(dir.path(), "adjutant@example.org");
+    let mut first = Command::new(BIN)
+        .args(["daemon", "--config", &config.to_string_lossy()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let sent = dir.path().join("sent");
+    let up = eventually(|| files(&sent).len() == 3);
+    let second = Command::new(BIN)
+        .args(["daemon", "--config", &config.to_string_lossy()])
+        .output()
+        .expect("runs");
+    let send = Command::new(BIN)
+        .args(["send", "--config", &config.to_string_lossy()])
+        .output()
+        .expect("runs");
+    let _ = Command::new("kill")
+        .args(["-TERM", &first.id().to_string()])
+        .status();
+    let stopped = eventually(|| first.try_wait().ok().flatten().is_some());
+    if !stopped {
+        let _ = first.kill();
+    }
+    let _ = first.wait();
+    assert!(up, "the first daemon came up");
+    for (what, out) in [("a second daemon", &second), ("send", &send)] {
+        assert!(!out.status.success(), "{what} ran beside the daemon");
+        let said = text(out);
+        assert!(
+            said.contains("is in use by another adjutant"),
+            "{what}: {said}"
+        );
+        assert!(
+            said.contains(&format!("adjutant daemon, process {}", first.id())),
+            "{what}: {said}"
+        );
+    }
+    // Once the daemon has stopped, `send` runs.
+    let send = Command::new(BIN)
+        .args(["send", "--config", &config.to_string_lossy()])
+        .output()
+        .expect("runs");
+    assert!(send.status.success(), "{}", text(&send));
+}
+
+/// Defect 12: with adjutant sending from the GM's own address, the GM's
+/// command mail was ignored as adjutant's own, without a word. The daemon
+/// refuses to start, and says why.
+#[test]
+fn a_daemon_sending_from_the_gms_address_refuses_to_start() {
+    let dir = tempfile::tempdir().expect("dir");
+    adjutant::demo::bundled_campaign(&dir.path().join("campaign")).expect("campaign");
+    let config = daemon_config(dir.path(), "The Umpire <umpire@example.org>");
+    let out = Command::new(BIN)
+        .args(["daemon", "--config", &config.to_string_lossy(), "--once"])
+        .output()
+        .expect("runs");
+    assert!(!out.status.success(), "{}", text(&out));
+    let said = text(&out);
+    assert!(
+        said.contains("the GM's address umpire@example.org is adjutant's own"),
+        "{said}"
+    );
+}
+
 /// What a person reads in a report mail: the plain text and the HTML, and
 /// the map's SVG.
 fn readable(raw: &[u8]) -> (String, String) {

@@ -189,7 +189,56 @@ fn resolve_now_resolves_the_current_phase_once() {
         report.outcome
     );
     assert_eq!(store.next_k(ID, adjutant::audit::Kind::Turn).expect("k"), 2);
-    assert_eq!(mail_with(&store, ".gm1.").len(), 3);
+    let announced = mail_with(&store, ".gm1.");
+    assert_eq!(announced.len(), 3);
+    // Defect 16: the subject was cut off mid-clause ("... before its
+    // deadline, to"), and the mail gave the closed phase's deadline.
+    assert_eq!(
+        announced[0].subject,
+        "[sound-the-charge-demo] the game master: closed turn 1 orders (french active) before its deadline"
+    );
+    assert!(
+        !announced[0].body.contains("Deadline:"),
+        "{}",
+        announced[0].body
+    );
+    assert!(
+        announced[0]
+            .body
+            .contains("The report of the resolution follows")
+    );
+}
+
+/// Defect 16: an announcement once the game is over gave a deadline.
+#[test]
+fn an_announcement_after_the_game_is_over_gives_no_deadline() {
+    let (_dir, mut store) = setup();
+    let mut clock = start();
+    while store
+        .state(&store.campaign(ID).expect("record").current_state_digest)
+        .expect("state")
+        .finished
+        .is_none()
+    {
+        engine::resolve_now(&mut store, ID, &clock).expect("resolves");
+        clock = FixedClock(clock.0 + Duration::hours(1));
+    }
+    let report = gm(
+        &mut store,
+        "replace austrian somebody@austrian.invalid passphrase new-passphrase",
+        &clock,
+    );
+    assert!(report.done, "{report:?}");
+    let n = report.n.expect("numbered");
+    let announced = mail_with(&store, &format!(".gm{n}."));
+    assert!(!announced.is_empty());
+    for mail in announced
+        .iter()
+        .filter(|m| !m.message_id.contains(".notice."))
+    {
+        assert!(!mail.body.contains("Deadline:"), "{}", mail.body);
+        assert!(mail.body.contains("The game is over"), "{}", mail.body);
+    }
 }
 
 #[test]

@@ -713,13 +713,14 @@ poll_seconds = 600
         .status()
         .expect("kill runs");
     assert!(status.success());
-    // A wait on IDLE is cut into spans of IDLE_SPAN, so SIGTERM is answered
-    // within one span.
-    let limit = adjutant::daemon::IDLE_SPAN + Duration::from_secs(10);
+    // SIGTERM breaks the wait on IDLE: the daemon stops within a second,
+    // so that a restarted one never overlaps it.
+    let limit = Duration::from_secs(10);
     let start = std::time::Instant::now();
     while child.try_wait().ok().flatten().is_none() && start.elapsed() < limit {
-        std::thread::sleep(Duration::from_millis(100));
+        std::thread::sleep(Duration::from_millis(20));
     }
+    let stopped_in = start.elapsed();
     let exited = child.try_wait().ok().flatten();
     let _ = child.kill();
     let out = child.wait_with_output().expect("output");
@@ -727,6 +728,10 @@ poll_seconds = 600
         String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
     let exited = exited.unwrap_or_else(|| panic!("no exit within {limit:?} of SIGTERM:\n{log}"));
     assert!(exited.success(), "{log}");
+    assert!(
+        stopped_in < Duration::from_secs(1),
+        "SIGTERM took {stopped_in:?}:\n{log}"
+    );
     assert!(log.contains("shutting down"), "{log}");
     assert!(log.contains("imap"), "the log names the IMAP inbox:\n{log}");
 }

@@ -34,15 +34,17 @@ use crate::outbound::{
 };
 use crate::resolution;
 use crate::rules::ruleset_for;
+use crate::store::lock::DataDirLock;
 use crate::store::{OutgoingMail, Store, StoreError};
 use crate::templates::{TemplateError, Templates};
 
 pub use config::{DaemonConfig, InboxConfig, TransportConfig};
 pub use source::{InboxSource, MaildirSource, SourceError, Waited};
 
-/// The longest single wait on an inbox that can announce mail (IMAP IDLE):
-/// how late a shutdown may be answered while the daemon waits there.
-pub const IDLE_SPAN: std::time::Duration = std::time::Duration::from_secs(5);
+/// The longest single wait on an inbox that can announce mail (IMAP IDLE),
+/// well under the 29 minutes after which RFC 2177 has a client renew IDLE; a
+/// shutdown breaks the wait at once.
+pub const IDLE_SPAN: std::time::Duration = std::time::Duration::from_secs(300);
 
 /// Something the daemon has to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,6 +87,16 @@ pub enum DaemonError {
     },
     #[error("this adjutant does not know the ruleset `{0}`")]
     UnknownRuleset(String),
+    #[error(transparent)]
+    Lock(#[from] crate::store::lock::LockError),
+    #[error(
+        "campaign {campaign}: {who}'s address {address} is adjutant's own (its `from`, or one of `own_addresses`), and mail from adjutant's own address is never read, so that no mail loop can start; give adjutant an address of its own (see docs/PLAYERS.md, \"Where orders go\")"
+    )]
+    OwnAddress {
+        campaign: String,
+        who: String,
+        address: String,
+    },
     #[error("cannot watch for SIGTERM and SIGINT: {0}")]
     Signals(std::io::Error),
     #[error("the loop did not settle after {0} passes; see the log")]
@@ -112,6 +124,9 @@ pub struct Daemon {
     ingest: IngestConfig,
     poll: Duration,
     shutdown: Arc<AtomicBool>,
+    /// The data directory's lock, for a daemon made from its configuration:
+    /// no other daemon, `send` or inbox reader runs on the same store.
+    _lock: Option<DataDirLock>,
 }
 
 impl Daemon {
@@ -133,11 +148,18 @@ impl Daemon {
             ingest,
             poll,
             shutdown: Arc::new(AtomicBool::new(false)),
+            _lock: None,
         }
     }
 
-    /// A daemon as the configuration file describes it.
-    pub fn from_config(config: &DaemonConfig) -> Result<Daemon, DaemonError> {
+    /// A daemon as the configuration file describes it, holding the lock of
+    /// its data directory for `what` (`adjutant daemon`).
+    pub fn from_config(
+        config: &DaemonConfig,
+        what: &str,
+        clock: &dyn Clock,
+    ) -> Result<Daemon, DaemonError> {
+        let lock = DataDirLock::acquire(&config.data_dir, what, clock.now())?;
         let store = Store::open(&config.data_dir)?;
         let source: Option<Box<dyn InboxSource>> = match &config.inbox {
             InboxConfig::Maildir { path } => Some(Box::new(MaildirSource::new(path))),
@@ -165,14 +187,16 @@ impl Daemon {
             limits: config.mail.limits(),
             ..IngestConfig::default()
         };
-        Ok(Daemon::new(
+        let mut daemon = Daemon::new(
             store,
             source,
             transport,
             config.outbox.clone(),
             ingest,
             Duration::seconds(i64::from(config.intervals.poll_seconds)),
-        ))
+        );
+        daemon._lock = Some(lock);
+        Ok(daemon)
     }
 
     pub fn store(&self) -> &Store {
@@ -213,6 +237,7 @@ impl Daemon {
             let record = engine::init(&mut self.store, &loaded, dir, clock)?;
             tracing::info!(campaign = %loaded.id, commitment = %record.commitment, "registered");
         }
+        self.check_own_addresses()?;
         let settled = reconcile(
             &mut self.store,
             self.transport.as_ref(),
@@ -227,6 +252,36 @@ impl Daemon {
             inbox = %self.source.as_ref().map_or("none".to_string(), |s| s.describe()),
             "started"
         );
+        Ok(())
+    }
+
+    /// Refuses to run when a campaign's GM or player writes from an address
+    /// of adjutant's own: that mail would be ignored as adjutant's, without
+    /// a word (a GM reading orders from the mailbox adjutant sends from).
+    fn check_own_addresses(&self) -> Result<(), DaemonError> {
+        for id in self.store.campaign_ids()? {
+            let campaign = self.store.campaign(&id)?.campaign;
+            let people = std::iter::once(("the GM".to_string(), &campaign.gm)).chain(
+                campaign
+                    .players
+                    .iter()
+                    .map(|p| (format!("the player of {}", p.side), &p.person)),
+            );
+            for (who, person) in people {
+                if self
+                    .ingest
+                    .own_addresses
+                    .iter()
+                    .any(|a| a.eq_ignore_ascii_case(&person.address))
+                {
+                    return Err(DaemonError::OwnAddress {
+                        campaign: id.clone(),
+                        who,
+                        address: person.address.clone(),
+                    });
+                }
+            }
+        }
         Ok(())
     }
 
@@ -494,9 +549,8 @@ impl Daemon {
     }
 
     /// Waits until `wake`, a shutdown, or (with a source that can tell, as
-    /// IMAP IDLE does) the arrival of mail. A wait on the source is cut into
-    /// spans of [`IDLE_SPAN`], since a signal cannot interrupt it: SIGTERM
-    /// is answered within that span.
+    /// IMAP IDLE does) the arrival of mail. The source watches the shutdown
+    /// flag while it waits, so SIGTERM is answered at once.
     fn wait_until(&mut self, wake: DateTime<Utc>, clock: &dyn Clock) {
         let mut can_idle = true;
         while clock.now() < wake && !self.shutdown.load(Ordering::SeqCst) {
@@ -505,7 +559,7 @@ impl Daemon {
                 break;
             }
             if can_idle && let Some(source) = self.source.as_mut() {
-                match source.wait_for_mail(left.min(IDLE_SPAN)) {
+                match source.wait_for_mail(left.min(IDLE_SPAN), &self.shutdown) {
                     Ok(Waited::MailMayBeWaiting) => return,
                     Ok(Waited::TimedOut) => continue,
                     Ok(Waited::Unsupported) => can_idle = false,

@@ -8,6 +8,7 @@
 //! poll.
 
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::inbox::maildir;
@@ -53,10 +54,15 @@ pub trait InboxSource {
         clock: &dyn Clock,
     ) -> Result<Vec<(String, Outcome)>, SourceError>;
 
-    /// Blocks until mail may have arrived or `timeout` has passed, for a
-    /// source that can be told (IMAP IDLE). The default cannot, and says so
-    /// at once.
-    fn wait_for_mail(&mut self, _timeout: Duration) -> Result<Waited, SourceError> {
+    /// Blocks until mail may have arrived, `timeout` has passed or `stop`
+    /// is set (a shutdown, which must not wait for the timeout), for a
+    /// source that can be told of mail (IMAP IDLE). The default cannot, and
+    /// says so at once.
+    fn wait_for_mail(
+        &mut self,
+        _timeout: Duration,
+        _stop: &AtomicBool,
+    ) -> Result<Waited, SourceError> {
         Ok(Waited::Unsupported)
     }
 }

@@ -724,6 +724,8 @@ fn announcement(
                 "phase": phase,
                 "deadline": crate::lifecycle::local_time(p, deadline),
                 "paused": paused,
+                "finished": state.finished,
+                "resolving": plan.resolve,
             }),
         )
     })?;
@@ -738,8 +740,19 @@ fn announcement(
     Ok(out)
 }
 
-/// The start of an announcement, for its subject line.
+/// The start of an announcement, for its subject line: its first clause,
+/// whole, and cut at a word with an ellipsis only if it is very long.
 fn first_words(what: &str) -> String {
-    let head = what.split([':', '.', ';']).next().unwrap_or(what);
-    head.chars().take(60).collect()
+    const MOST: usize = 70;
+    let head = what
+        .split([':', '.', ';', ','])
+        .next()
+        .unwrap_or(what)
+        .trim();
+    if head.chars().count() <= MOST {
+        return head.to_string();
+    }
+    let cut: String = head.chars().take(MOST).collect();
+    let at_word = cut.rfind(' ').map_or(cut.as_str(), |i| &cut[..i]);
+    format!("{at_word} …")
 }

@@ -19,6 +19,7 @@ use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use rustls_connector::rustls::pki_types::pem::PemObject;
@@ -439,6 +440,18 @@ impl ImapInbox {
     /// Waits for the server to report a change, at most `timeout`. With a
     /// server that has no IDLE, pauses for `timeout` (the poll interval).
     pub fn idle_wait(&mut self, timeout: Duration) -> Result<Wake, ImapError> {
+        self.idle_wait_or_stop(timeout, &AtomicBool::new(false))
+    }
+
+    /// [`ImapInbox::idle_wait`], broken off as soon as `stop` is set: a
+    /// watcher shuts the socket down, which ends the blocking read of IDLE
+    /// at once. The connection is then of no further use, which is fine for
+    /// a daemon that is stopping.
+    pub fn idle_wait_or_stop(
+        &mut self,
+        timeout: Duration,
+        stop: &AtomicBool,
+    ) -> Result<Wake, ImapError> {
         // Mail that arrived while the last round ran was announced in the
         // replies to its commands; IDLE would not announce it again.
         let pending = self
@@ -452,22 +465,43 @@ impl ImapInbox {
             std::thread::sleep(timeout);
             return Ok(Wake::TimedOut);
         }
-        let outcome = self
-            .session
-            .idle()
-            .timeout(timeout)
-            .keepalive(false)
-            .wait_while(|response| {
-                // Keep waiting through flag changes and the like; wake on new
-                // mail or anything we cannot name.
-                !matches!(
-                    response,
-                    imap::types::UnsolicitedResponse::Exists(_)
-                        | imap::types::UnsolicitedResponse::Recent(_)
-                        | imap::types::UnsolicitedResponse::Bye { .. }
-                )
-            })
-            .map_err(protocol("IDLE"));
+        let watched = self.socket.try_clone().map_err(|e| ImapError::Protocol {
+            step: "IDLE",
+            source: Box::new(imap::Error::Io(e)),
+        })?;
+        let waiting = AtomicBool::new(true);
+        let session = &mut self.session;
+        let outcome = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while waiting.load(Ordering::SeqCst) {
+                    if stop.load(Ordering::SeqCst) {
+                        let _ = watched.shutdown(std::net::Shutdown::Both);
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            });
+            let outcome = session
+                .idle()
+                .timeout(timeout)
+                .keepalive(false)
+                .wait_while(|response| {
+                    // Keep waiting through flag changes and the like; wake on
+                    // new mail or anything we cannot name.
+                    !matches!(
+                        response,
+                        imap::types::UnsolicitedResponse::Exists(_)
+                            | imap::types::UnsolicitedResponse::Recent(_)
+                            | imap::types::UnsolicitedResponse::Bye { .. }
+                    )
+                });
+            waiting.store(false, Ordering::SeqCst);
+            outcome
+        });
+        if stop.load(Ordering::SeqCst) {
+            return Ok(Wake::TimedOut);
+        }
+        let outcome = outcome.map_err(protocol("IDLE"));
         // The IDLE handle leaves the socket without a read timeout; put ours
         // back so that a dead connection is noticed.
         let restored = self.socket.set_read_timeout(Some(self.config.io_timeout));
@@ -599,13 +633,14 @@ impl crate::daemon::InboxSource for ImapSource {
     fn wait_for_mail(
         &mut self,
         timeout: Duration,
+        stop: &AtomicBool,
     ) -> Result<crate::daemon::Waited, crate::daemon::SourceError> {
         // Only an open connection is waited on: connecting is left to the
         // next look, with its waits after failures.
         let Some(inbox) = self.inbox.as_mut() else {
             return Ok(crate::daemon::Waited::Unsupported);
         };
-        let result = inbox.idle_wait(timeout);
+        let result = inbox.idle_wait_or_stop(timeout, stop);
         match result {
             Ok(Wake::Changed) => Ok(crate::daemon::Waited::MailMayBeWaiting),
             Ok(Wake::TimedOut) => Ok(crate::daemon::Waited::TimedOut),
@@ -780,7 +815,7 @@ mod tests {
         assert_eq!(source.failures, 1, "no second attempt while waiting");
         assert_eq!(
             source
-                .wait_for_mail(Duration::from_millis(10))
+                .wait_for_mail(Duration::from_millis(10), &AtomicBool::new(false))
                 .expect("no error"),
             Waited::Unsupported
         );

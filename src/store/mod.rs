@@ -4,6 +4,7 @@
 //! or none of it.
 
 mod gm;
+pub mod lock;
 mod outbox;
 mod schema;
 mod write;
