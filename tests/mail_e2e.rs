@@ -635,10 +635,10 @@ impl Drop for Running {
 /// poll, because IDLE woke the loop; SIGTERM then stops it cleanly.
 #[test]
 fn the_configured_daemon_reads_imap_wakes_on_idle_and_stops_on_sigterm() {
-    let Some(stack) = stack() else { return };
+    let Some(stack) = stack_with_adjutant() else { return };
     let dir = tempfile::tempdir().expect("dir");
     adjutant::demo::bundled_campaign(&dir.path().join("campaign")).expect("campaign");
-    std::fs::write(dir.path().join("imap.pw"), stack.password(GM)).expect("password file");
+    std::fs::write(dir.path().join("imap.pw"), stack.password(ADJUTANT)).expect("password file");
     let config = dir.path().join("adjutant.toml");
     std::fs::write(
         &config,
@@ -648,13 +648,13 @@ data_dir = "var"
 campaigns = ["campaign"]
 log_level = "info"
 [mail]
-from = "The Umpire <{GM}>"
+from = "adjutant <{ADJUTANT}>"
 [inbox]
 kind = "imap"
 host = "127.0.0.1"
 port = {imap}
 security = "plain"
-user = "{GM}"
+user = "{ADJUTANT}"
 password_file = "imap.pw"
 timeout_seconds = 20
 [transport]
@@ -682,20 +682,22 @@ poll_seconds = 600
     ));
     // The opening mail reaches the player: the daemon is up and waiting.
     stack.wait_for_mail(LANNES, 1, WAIT);
-    // Let the daemon settle into IDLE (its own opening copy to the GM's
-    // mailbox is taken and set aside as its own mail first).
+    // Let the daemon settle into IDLE.
     std::thread::sleep(Duration::from_secs(2));
     let sent_at = std::time::Instant::now();
-    send(
-        &stack,
-        LANNES,
-        &mail(
+    stack
+        .send(
             LANNES,
-            SUBJECT,
-            "",
-            "passphrase vive-l-empereur\n1-ligne: hold\n",
-        ),
-    );
+            &[ADJUTANT],
+            &to_adjutant(
+                LANNES,
+                "<idle-orders@french.invalid>",
+                SUBJECT,
+                "",
+                "passphrase vive-l-empereur\n1-ligne: hold\n",
+            ),
+        )
+        .unwrap_or_else(|e| panic!("{e}\n{}", stack.logs()));
     let inbox = stack.wait_for_mail(LANNES, 2, WAIT);
     let waited = sent_at.elapsed();
     assert!(
@@ -840,4 +842,273 @@ fn mail_sent_by_swaks_gets_the_documented_replies() {
         "the acknowledgement echoes the orders"
     );
     assert!(replies_to(&store, HOHENZOLLERN).is_empty());
+}
+
+/// adjutant's own address, distinct from the GM's, as docs/PLAYERS.md
+/// advises: the GM's commands are then read.
+const ADJUTANT: &str = "adjutant@example.org";
+/// An address no campaign knows.
+const STRANGER: &str = "stranger@example.org";
+
+/// The stack with adjutant's own mailbox and a stranger's besides the
+/// campaign's people.
+fn stack_with_adjutant() -> Option<MailStack> {
+    MailStack::start(&[
+        (GM, "gm-imap-password"),
+        (LANNES, "lannes-imap-password"),
+        (HOHENZOLLERN, "hohenzollern-imap-password"),
+        (ADJUTANT, "adjutant-imap-password"),
+        (STRANGER, "stranger-imap-password"),
+    ])
+}
+
+/// adjutant reading its own mailbox, sending from its own address.
+fn adjutant_imap(stack: &MailStack) -> ImapConfig {
+    let mut config = ImapConfig::new(
+        "127.0.0.1",
+        stack.imap_port,
+        ADJUTANT,
+        &stack.password(ADJUTANT),
+    );
+    config.security = Security::Plain;
+    config.io_timeout = Duration::from_secs(20);
+    config
+}
+
+fn adjutant_ingest() -> IngestConfig {
+    IngestConfig {
+        own_addresses: vec![ADJUTANT.into()],
+        ..IngestConfig::default()
+    }
+}
+
+/// A message to adjutant's address with a Message-ID of the test's choosing.
+fn to_adjutant(from: &str, message_id: &str, subject: &str, headers: &str, body: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: {ADJUTANT}\r\nSubject: {subject}\r\nMessage-ID: {message_id}\r\n{headers}\
+         Content-Type: text/plain; charset=utf-8\r\n\r\n{}",
+        body.replace('\n', "\r\n")
+    )
+    .into_bytes()
+}
+
+/// How many of `messages` are not the campaign's opening mail.
+fn not_opening(messages: &[Vec<u8>]) -> usize {
+    messages
+        .iter()
+        .filter(|m| !text_of(m).contains("is open, under"))
+        .count()
+}
+
+/// Takes what waits in adjutant's mailbox and sends every reply through
+/// Postfix.
+fn take_and_answer(stack: &MailStack, store: &mut Store) -> Vec<Outcome> {
+    let mut inbox = ImapInbox::connect(adjutant_imap(stack)).expect("IMAP login");
+    let summary = inbox
+        .fetch_once(store, &adjutant_ingest(), &now())
+        .expect("fetch");
+    inbox.logout();
+    let mut policy = policy();
+    policy.from = format!("adjutant <{ADJUTANT}>");
+    deliver_due(store, &smtp(stack), &policy, &now()).expect("deliver");
+    summary.outcomes.into_iter().map(|(_, o)| o).collect()
+}
+
+/// Defect 1, through Postfix and Dovecot: one GM message delivered twice
+/// (the same bytes sent twice; Postfix gives each delivery its own
+/// Received and Delivered-To) extends the deadline once and is answered
+/// once.
+#[test]
+fn a_gm_command_delivered_twice_through_postfix_runs_once() {
+    let Some(stack) = stack_with_adjutant() else {
+        return;
+    };
+    let (_dir, mut store) = campaign_store();
+    let before = store.campaign(ID).expect("campaign").deadline;
+    let raw = to_adjutant(
+        GM,
+        "<extend-once@example.org>",
+        "[sound-the-charge-demo] command",
+        "",
+        "passphrase: grand-quartier-general\ncommand: extend 1h\n",
+    );
+    for _ in 0..2 {
+        stack
+            .send(GM, &[ADJUTANT], &raw)
+            .unwrap_or_else(|e| panic!("{e}\n{}", stack.logs()));
+    }
+    let delivered = stack.wait_for_mail(ADJUTANT, 2, WAIT);
+    assert_ne!(
+        delivered[0], delivered[1],
+        "each delivery has its own bytes"
+    );
+    let outcomes = take_and_answer(&stack, &mut store);
+    assert!(
+        matches!(outcomes[0], Outcome::Commands { done: 1, .. }),
+        "{outcomes:?}"
+    );
+    assert!(
+        matches!(outcomes[1], Outcome::Duplicate { .. }),
+        "{outcomes:?}"
+    );
+    assert_eq!(
+        store.campaign(ID).expect("campaign").deadline - before,
+        chrono::Duration::hours(1)
+    );
+    // The GM's mailbox: besides the opening mail, one reply and one
+    // announcement of the extension.
+    stack.wait_for_mail(GM, 3, WAIT);
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(
+        not_opening(&stack.read_mailbox(GM)),
+        2,
+        "one reply and one announcement"
+    );
+}
+
+/// Defect 6, through Postfix and Dovecot: a robot that sets no header at
+/// all, answering each refusal, gets five and then silence; the GM is told
+/// once; robots known by their subjects get none.
+#[test]
+fn an_auto_responder_loop_is_cut_after_five_refusals() {
+    let Some(stack) = stack_with_adjutant() else {
+        return;
+    };
+    let (_dir, mut store) = campaign_store();
+    for n in 0..3 {
+        let raw = to_adjutant(
+            LANNES,
+            &format!("<ooo-{n}@french.invalid>"),
+            "Automatic reply: [sound-the-charge-demo] resolution 1",
+            "",
+            "I am away until Monday.\n",
+        );
+        stack.send(LANNES, &[ADJUTANT], &raw).expect("sent");
+    }
+    for n in 0..9 {
+        let raw = to_adjutant(
+            LANNES,
+            &format!("<naive-{n}@french.invalid>"),
+            &format!("Re: [sound-the-charge-demo] your message {n}"),
+            "",
+            "Thank you for your message. I will answer as soon as I can.\n",
+        );
+        stack.send(LANNES, &[ADJUTANT], &raw).expect("sent");
+    }
+    stack.wait_for_mail(ADJUTANT, 12, WAIT);
+    let outcomes = take_and_answer(&stack, &mut store);
+    assert_eq!(outcomes.len(), 12);
+    assert!(
+        outcomes[..3]
+            .iter()
+            .all(|o| matches!(o, Outcome::Ignored { .. })),
+        "{outcomes:?}"
+    );
+    let refused = outcomes
+        .iter()
+        .filter(|o| matches!(o, Outcome::Refused { .. }))
+        .count();
+    assert_eq!(refused, 5, "{outcomes:?}");
+    stack.wait_for_mail(LANNES, 6, WAIT);
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(
+        not_opening(&stack.read_mailbox(LANNES)),
+        5,
+        "five refusals reach the robot"
+    );
+    let gm = stack.wait_for_mail(GM, 1, WAIT);
+    assert!(
+        gm.iter().any(|m| text_of(m).contains("stopped answering")),
+        "the GM is told"
+    );
+}
+
+/// Defect 11, through Postfix and Dovecot: an address no campaign knows is
+/// answered once a day, and the answer quotes nothing it sent.
+#[test]
+fn a_stranger_is_answered_once_quoting_nothing() {
+    let Some(stack) = stack_with_adjutant() else {
+        return;
+    };
+    let (_dir, mut store) = campaign_store();
+    for n in 0..3 {
+        let raw = to_adjutant(
+            STRANGER,
+            &format!("<spam-{n}@example.org>"),
+            "[sound-the-charge-demo] CHEAP WATCHES http://spam.invalid",
+            "",
+            "passphrase: letmein\nvisit http://spam.invalid\n",
+        );
+        stack.send(STRANGER, &[ADJUTANT], &raw).expect("sent");
+    }
+    stack.wait_for_mail(ADJUTANT, 3, WAIT);
+    take_and_answer(&stack, &mut store);
+    let answers = stack.wait_for_mail(STRANGER, 1, WAIT);
+    std::thread::sleep(Duration::from_millis(500));
+    let answers = stack
+        .read_mailbox(STRANGER)
+        .into_iter()
+        .chain(answers)
+        .collect::<Vec<_>>();
+    let unique: std::collections::BTreeSet<String> = answers.iter().map(|m| text_of(m)).collect();
+    assert_eq!(unique.len(), 1, "one answer");
+    let text = unique.into_iter().next().expect("the answer");
+    for reflected in ["WATCHES", "spam.invalid", "letmein"] {
+        assert!(!text.contains(reflected), "{text}");
+    }
+}
+
+/// Defect 17: read from the GM's own mailbox, the daemon marked all of the
+/// GM's mail read. It reads one folder, where a rule files order mail, and
+/// leaves the rest alone.
+#[test]
+fn only_the_configured_folder_is_read_and_the_inbox_left_alone() {
+    let Some(stack) = stack_with_adjutant() else {
+        return;
+    };
+    let (_dir, mut store) = campaign_store();
+    // The GM's own mail, in the INBOX.
+    stack
+        .send(
+            LANNES,
+            &[ADJUTANT],
+            &to_adjutant(
+                LANNES,
+                "<personal@french.invalid>",
+                "dinner on Friday?",
+                "",
+                "Shall we?\n",
+            ),
+        )
+        .expect("sent");
+    stack.wait_for_mail(ADJUTANT, 1, WAIT);
+    // Order mail, filed into Orders by the server's rule (here appended,
+    // as Sieve's fileinto would).
+    let orders = to_adjutant(
+        LANNES,
+        "<filed@french.invalid>",
+        SUBJECT,
+        "",
+        "passphrase vive-l-empereur\n1-ligne: hold\n",
+    );
+    let mut session = stack.session(ADJUTANT);
+    let _ = session.create("Orders");
+    session.append("Orders", &orders).finish().expect("APPEND");
+    let _ = session.logout();
+    let mut config = adjutant_imap(&stack);
+    config.mailbox = "Orders".to_string();
+    let mut inbox = ImapInbox::connect(config).expect("IMAP login");
+    let summary = inbox
+        .fetch_once(&mut store, &adjutant_ingest(), &now())
+        .expect("fetch");
+    assert!(
+        matches!(summary.outcomes[..], [(_, Outcome::Accepted { .. })]),
+        "{summary:?}"
+    );
+    assert_eq!(
+        stack.count(ADJUTANT, "INBOX", "UNSEEN"),
+        1,
+        "the inbox left alone"
+    );
+    assert_eq!(stack.count(ADJUTANT, "Orders", "UNSEEN"), 0);
 }

@@ -315,9 +315,14 @@ impl ImapInbox {
             // below and the MOVE later say whether things really work.
             let _ = session.create(folder);
         }
-        session
-            .select(&config.mailbox)
-            .map_err(protocol("SELECT"))?;
+        // A folder that a rule files order mail into may not exist yet, before
+        // the first such mail: it is made, so the daemon can start.
+        if session.select(&config.mailbox).is_err() {
+            let _ = session.create(&config.mailbox);
+            session
+                .select(&config.mailbox)
+                .map_err(protocol("SELECT of the configured mailbox"))?;
+        }
         Ok(ImapInbox {
             session,
             socket,
