@@ -146,7 +146,8 @@ fn a_wrong_passphrase_is_refused_without_saying_which_part_failed() {
         reply.body
     );
 
-    // A stranger gets the same words.
+    // A stranger is told the same, in a short answer that quotes nothing
+    // it sent (at most one a day, so adjutant never carries spam).
     let raw = mail(
         "spy@elsewhere.invalid",
         SUBJECT,
@@ -154,9 +155,24 @@ fn a_wrong_passphrase_is_refused_without_saying_which_part_failed() {
         "passphrase: vive-l-empereur\n1-ligne: hold\n",
     );
     ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
-    let bodies: Vec<String> = replies(&store).into_iter().map(|m| m.body).collect();
-    assert_eq!(bodies.len(), 2);
-    assert_eq!(bodies[0], bodies[1]);
+    let stranger = store
+        .outbox(None)
+        .expect("outbox")
+        .into_iter()
+        .map(|e| e.mail)
+        .find(|m| m.recipient == "spy@elsewhere.invalid")
+        .expect("answered");
+    assert!(
+        stranger.body.contains("do not match a player"),
+        "{}",
+        stranger.body
+    );
+    assert!(!stranger.body.contains("french"), "{}", stranger.body);
+    assert!(
+        !stranger.subject.contains("orders for turn"),
+        "{}",
+        stranger.subject
+    );
 }
 
 #[test]

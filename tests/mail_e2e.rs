@@ -635,7 +635,9 @@ impl Drop for Running {
 /// poll, because IDLE woke the loop; SIGTERM then stops it cleanly.
 #[test]
 fn the_configured_daemon_reads_imap_wakes_on_idle_and_stops_on_sigterm() {
-    let Some(stack) = stack_with_adjutant() else { return };
+    let Some(stack) = stack_with_adjutant() else {
+        return;
+    };
     let dir = tempfile::tempdir().expect("dir");
     adjutant::demo::bundled_campaign(&dir.path().join("campaign")).expect("campaign");
     std::fs::write(dir.path().join("imap.pw"), stack.password(ADJUTANT)).expect("password file");

@@ -725,3 +725,47 @@ fn an_unregistered_address_is_answered_once_a_day_quoting_nothing() {
         assert!(!reply.body.contains(reflected), "{}", reply.body);
     }
 }
+
+/// The opening mail names each player's side, lists its units with ids,
+/// places and states, gives the first deadline and an order template to
+/// reply with, and attaches the field as the side sees it; the GM's lists
+/// every side.
+#[test]
+fn the_opening_mail_tells_each_player_what_they_command() {
+    let (_dir, store) = setup();
+    let opening = |to: &str| {
+        store
+            .queued_mail(ID)
+            .expect("outbox")
+            .into_iter()
+            .find(|m| m.message_id.contains(".opening.") && m.recipient == to)
+            .expect("an opening mail")
+    };
+    let french = opening("lannes@french.invalid");
+    let body = &french.body;
+    assert!(body.contains("You command"), "{body}");
+    assert!(body.contains("(side `french`)"), "{body}");
+    assert!(body.contains("  1-ligne: "), "{body}");
+    assert!(body.contains(" inches, facing "), "{body}");
+    assert!(!body.contains("ir-4"), "no enemy unit is listed: {body}");
+    assert!(body.contains("Deadline: "), "{body}");
+    assert!(body.contains("    1-ligne: hold\n"), "the template: {body}");
+    assert!(body.contains("Your orders are due"), "{body}");
+    assert!(body.contains("commitment C = "), "{body}");
+    assert!(
+        french
+            .parts
+            .iter()
+            .any(|p| p.content_type == "image/png" && p.filename.ends_with("-start-french.png")),
+        "the map is attached"
+    );
+    let austrian = opening("hohenzollern@austrian.invalid");
+    assert!(austrian.body.contains("`no orders`"), "{}", austrian.body);
+    let gm = opening("umpire@example.org");
+    assert!(gm.body.contains("You are its game master"), "{}", gm.body);
+    assert!(
+        gm.body.contains("  1-ligne: ") && gm.body.contains("  ir-4: "),
+        "{}",
+        gm.body
+    );
+}

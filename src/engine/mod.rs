@@ -128,19 +128,46 @@ pub fn init(
         .unwrap_or_else(|_| source_dir.to_path_buf());
     let templates = Templates::for_campaign(source_dir)?;
     let subject = format!("{}: the campaign opens", campaign.title);
-    let opening = mail::to_all(campaign, "opening", &subject, |p| {
-        templates.render(
-            "opening.txt",
-            json!({
-                "campaign": {"id": campaign.id, "title": campaign.title, "ruleset": campaign.ruleset.id},
-                "commitment": commitment.to_hex(),
-                "umpire_commitment": chain.umpire_chain().commitment().to_hex(),
-                "chain_length": chain.length(),
-                "phase": phase,
-                "deadline": crate::lifecycle::local_time(p, deadline),
-            }),
-        )
+    // One opening for each side and one for the GM, each with its map.
+    let mut openings = BTreeMap::new();
+    for person in mail::everyone(campaign) {
+        let side = crate::report::opening::side_of(campaign, person).map(str::to_string);
+        if let std::collections::btree_map::Entry::Vacant(slot) = openings.entry(side) {
+            let side = slot.key().clone();
+            slot.insert(crate::report::opening::prepare(
+                campaign,
+                ruleset,
+                &state,
+                side.as_deref(),
+            )?);
+        }
+    }
+    let mut opening = mail::to_all(campaign, "opening", &subject, |p| {
+        let side = crate::report::opening::side_of(campaign, p).map(str::to_string);
+        let mut context = openings
+            .get(&side)
+            .map(|o| o.context.clone())
+            .unwrap_or_default();
+        context["campaign"] =
+            json!({"id": campaign.id, "title": campaign.title, "ruleset": campaign.ruleset.id});
+        context["commitment"] = json!(commitment.to_hex());
+        context["umpire_commitment"] = json!(chain.umpire_chain().commitment().to_hex());
+        context["chain_length"] = json!(chain.length());
+        context["phase"] = json!(phase);
+        context["deadline"] = json!(crate::lifecycle::local_time(p, deadline));
+        context["person"] = json!({"name": p.name, "address": p.address});
+        templates.render("opening.txt", context)
     })?;
+    for message in &mut opening {
+        let side = campaign
+            .players
+            .iter()
+            .find(|p| p.person.address.eq_ignore_ascii_case(&message.recipient))
+            .map(|p| p.side.clone());
+        if let Some(o) = openings.get(&side) {
+            message.parts.push(crate::report::opening::map_part(o));
+        }
+    }
     store.register_campaign(
         campaign, source_dir, &chain, &state, now, deadline, &opening,
     )?;

@@ -8,6 +8,7 @@
 //! time zone the deadline is given in.
 
 pub mod narrative;
+pub mod opening;
 pub mod sample;
 
 use std::collections::{BTreeMap, BTreeSet};
