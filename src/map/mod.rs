@@ -365,7 +365,7 @@ fn hex_ground(s: &mut Svg, frame: &Frame, input: &MapInput) {
                 24,
                 "middle",
                 "#7a7a6a",
-                &format!("{:02}{:02}", c, r),
+                &Hex::new(c, r).label(),
             );
         }
     }
