@@ -214,7 +214,7 @@ impl Crossing {
 impl Ground {
     /// The ground of a map and its terrain. Features of a kind laid out in
     /// the wrong shape (woods as hexsides, a ridge as hexes) are not read:
-    /// the kinds' shapes are in docs/CAMPAIGN-FILES.md.
+    /// the kinds' shapes are in docs/RULINGS.md (Kulikovo: the campaign files).
     pub fn of(map: &MapSpec, terrain: &[Terrain]) -> Ground {
         let grid = match *map {
             MapSpec::Hex { columns, rows } => Some(HexGrid { columns, rows }),

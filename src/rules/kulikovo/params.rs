@@ -2,9 +2,10 @@
 //! leave to the players (movement allowances, stacking, facing, what Retire
 //! does, leaders, the Strength Advantage numbers, the sequence of play), and
 //! the readings of the ambiguous clauses where players could differ. Each
-//! has a default, documented in docs/RULINGS.md (KUL-) and
-//! docs/CAMPAIGN-FILES.md; the defaults are made for adjutant, sample values
-//! and not the publisher's.
+//! has a default, documented with its ruling in docs/RULINGS.md (KUL-); the
+//! defaults are made for adjutant, sample values and not the publisher's.
+//! The readings of an ambiguous clause players could take either way are
+//! the campaign's options (`OPTIONS`), read into [`Readings`].
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -364,4 +365,105 @@ pub fn read(keys: &mut dyn Keys) -> Option<Params> {
         army_breaks_at,
     };
     ok.then_some(params)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::kulikovo::Kulikovo;
+    use std::path::Path;
+
+    const CAMPAIGN: &str = include_str!("../../../campaigns/kulikovo-1380/campaign.toml");
+    const SCENARIO: &str = include_str!("../../../campaigns/kulikovo-1380/scenario.toml");
+
+    /// The demo campaign with its `[ruleset.parameters]` table replaced.
+    fn with_parameters(table: &str) -> Result<crate::campaign::Campaign, String> {
+        let start = CAMPAIGN
+            .find("[ruleset.parameters]")
+            .expect("the demo has parameters");
+        let end = CAMPAIGN.find("[[side]]").expect("and sides");
+        let text = format!("{}{table}\n\n{}", &CAMPAIGN[..start], &CAMPAIGN[end..]);
+        crate::campaign::load_texts(Path::new("test"), &text, SCENARIO).map_err(|p| p.to_string())
+    }
+
+    fn params(table: &str) -> Params {
+        let c = with_parameters(table).expect("loads");
+        let ruleset = crate::rules::ruleset_for("kulikovo").expect("registered");
+        c.initial_state(ruleset)
+            .expect("sets up")
+            .typed::<Kulikovo>()
+            .expect("reads")
+            .params
+    }
+
+    #[test]
+    fn no_parameters_take_every_default() {
+        assert_eq!(params(""), Params::default());
+    }
+
+    #[test]
+    fn every_parameter_is_read() {
+        let p = params(
+            "[ruleset.parameters]\nleader_range = 3\nfacing_cost = 0\nstacking_limit = 1\n\
+             light_cavalry_fire_cost = 2\nretire_hexes = 3\nstrength_step = 2\nstrength_most = 4\n\
+             disordered_again = \"retire\"\nleader_killed_at_most = 0\n\
+             movement = { H = 7, B = 3 }\nretreat_toward = { russians = 5 }\narmy_breaks_at = { horde = 4 }",
+        );
+        assert_eq!(p.leader_range, 3);
+        assert_eq!(p.facing_cost, 0);
+        assert_eq!(p.stacking_limit, 1);
+        assert_eq!(p.light_cavalry_fire_cost, 2);
+        assert_eq!(p.retire_hexes, 3);
+        assert_eq!((p.strength_step, p.strength_most), (2, 4));
+        assert_eq!(p.disordered_again, Again::Retire);
+        assert_eq!(p.leader_killed_at_most, 0);
+        assert_eq!((p.movement.of(Weapon::H), p.movement.of(Weapon::B)), (7, 3));
+        assert_eq!(
+            p.movement.of(Weapon::L),
+            8,
+            "a weapon not given keeps its default"
+        );
+        assert_eq!(p.retreat_toward.get("russians"), Some(&5));
+        assert_eq!(p.army_breaks_at.get("horde"), Some(&4));
+    }
+
+    #[test]
+    fn a_bad_parameter_is_a_problem_at_its_key() {
+        for (table, wanted) in [
+            ("[ruleset.parameters]\nstacking_limit = 0", "stacking_limit"),
+            ("[ruleset.parameters]\ndisordered_again = \"rout\"", "rout"),
+            (
+                "[ruleset.parameters]\nmovement = { X = 3 }",
+                "`X` is not a weapon system",
+            ),
+            (
+                "[ruleset.parameters]\nretreat_toward = { russians = 6 }",
+                "russians",
+            ),
+            (
+                "[ruleset.parameters]\nleader_killed_at_most = 10",
+                "leader_killed_at_most",
+            ),
+            ("[ruleset.parameters]\nmorale = 3", "unknown key `morale`"),
+        ] {
+            let e = with_parameters(table).expect_err(table);
+            assert!(e.contains(wanted), "{table}: {e}");
+            assert!(e.contains("campaign.toml:"), "{e}");
+        }
+    }
+
+    #[test]
+    fn the_options_choose_the_other_readings() {
+        let all: Vec<String> = OPTIONS.iter().map(|o| o.to_string()).collect();
+        let r = Readings::of(&all);
+        assert_eq!(r.foot_fire, FootFire::MoveAndFire);
+        assert_eq!(r.leader_drm, LeaderDrm::AttackerOnly);
+        assert_eq!(r.defender_shock_drm, ShockSign::AsPrinted);
+        assert_eq!(r.combination, Combination::AllThree);
+        assert_eq!(r.death_check, DeathCheck::Modified);
+        assert_eq!(r.initiative, Initiative::Alternate);
+        assert_eq!(r.counter_charge, CounterCharge::Always);
+        assert_eq!(r.intervening_units, Intervening::Clear);
+        assert_eq!(Readings::of(&[]), Readings::default());
+    }
 }

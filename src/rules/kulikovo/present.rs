@@ -110,11 +110,11 @@ pub fn terrain_style(kind: &str) -> Option<TerrainStyle> {
         "level-1" => s("#eadfb8", "#b9a878", 3, "", "level 1"),
         "level-2" => s("#dcc894", "#a38c56", 3, "", "level 2"),
         "level-3" => s("#cdb072", "#8a7038", 3, "", "level 3"),
-        "nepravda-river" => s("none", "#2f6fc2", 24, "", "Nepravda River (uncrossable)"),
+        "nepravda-river" => s("none", "#2f6fc2", 24, "", "Nepravda River"),
         "smolka-river" => s("none", "#5b8fd6", 14, "", "Smolka River"),
         "nigni-dubik-river" => s("none", "#4f9fc8", 14, "", "River Nigni Dubik"),
         // "Steep Slope has yellow crest".
-        "steep-slope" => s("none", "#e0b400", 16, "", "steep slope (yellow crest)"),
+        "steep-slope" => s("none", "#e0b400", 16, "", "steep slope"),
         "ridge" => s("none", "#7a5a34", 12, "24 12", "ridge"),
         "cliff" => s("none", "#2b2118", 20, "10 6", "cliff"),
         _ => return None,
@@ -194,5 +194,93 @@ fn order_template(state: &State, side: &str) -> Vec<String> {
         vec!["pass".to_string()]
     } else {
         lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::board::Location;
+
+    fn demo() -> State {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/kulikovo-1380");
+        let campaign = crate::campaign::load(&dir).expect("the campaign loads");
+        let ruleset = crate::rules::ruleset_for("kulikovo").expect("registered");
+        campaign
+            .initial_state(ruleset)
+            .expect("sets up")
+            .typed::<Kulikovo>()
+            .expect("reads")
+    }
+
+    /// Ruling KUL-24: the ambush regiment in the Green Oak Wood is hidden
+    /// from the Horde until one of its units stands next to it.
+    #[test]
+    fn units_in_woods_are_hidden_until_an_enemy_stands_next_to_them() {
+        let mut state = demo();
+        let seen = Kulikovo.visible_to(&state, "horde", &[]);
+        assert!(!seen.contains("h-ambush-1") && !seen.contains("h-ambush-2"));
+        assert!(seen.contains("r-moscow"), "units in the open are seen");
+        assert!(
+            Kulikovo
+                .visible_to(&state, "russians", &[])
+                .contains("h-ambush-1")
+        );
+        // A Tatar next to the wood sees into it: 1704 is next to 1703.
+        if let Some(u) = state.units.iter_mut().find(|u| u.id == "l-horse-6") {
+            u.location = Location::Hex { column: 17, row: 5 };
+        }
+        let seen = Kulikovo.visible_to(&state, "horde", &[]);
+        assert!(seen.contains("h-ambush-1"), "next to it");
+        assert!(!seen.contains("h-ambush-2"), "two hexes off");
+        // A unit that fires is seen by all.
+        let fire = Event::naming("fire", &["h-ambush-2", "l-horse-6"], "");
+        assert!(
+            Kulikovo
+                .visible_to(&state, "horde", &[fire])
+                .contains("h-ambush-2")
+        );
+    }
+
+    /// A counter shows its weapon letter; the order of battle, what it is
+    /// and which way it faces; the markers, disordered or retired.
+    #[test]
+    fn a_unit_looks_as_its_counter() {
+        let mut state = demo();
+        let look = Kulikovo.look(&state);
+        let l = &look["h-druzhina-1"];
+        assert_eq!(l.shape, Shape::CounterWith { symbol: "H" });
+        assert_eq!(l.kind, "heavy cavalry (H), shock DRM +1");
+        assert_eq!(l.formation.as_deref(), Some("facing south"));
+        assert!(l.markers.is_empty());
+        state.units[0].rules.disordered = true;
+        state.units[1].rules.retired = true;
+        let look = Kulikovo.look(&state);
+        assert_eq!(look[&state.units[0].id].markers, vec![DISORDERED]);
+        assert_eq!(look[&state.units[1].id].markers, vec![RETIRED]);
+    }
+
+    /// Every terrain kind a scenario may use has a style of its own.
+    #[test]
+    fn every_terrain_kind_is_styled() {
+        for kind in super::super::ground::TERRAIN_KINDS {
+            assert!(terrain_style(kind).is_some(), "{kind}");
+        }
+        assert!(terrain_style("swamp").is_none());
+    }
+
+    /// The template offers the side to act a line for each unit, the other
+    /// side its counter-charges.
+    #[test]
+    fn the_order_template_fits_the_phase() {
+        let state = demo();
+        let horde = Kulikovo.order_template(&state, "horde");
+        assert!(horde.contains(&"h-guard-1: hold".to_string()));
+        let russians = Kulikovo.order_template(&state, "russians");
+        assert!(russians.contains(&"h-druzhina-1: counter-charge".to_string()));
+        assert!(
+            !russians.iter().any(|l| l.starts_with("b-")),
+            "{russians:?}"
+        );
     }
 }

@@ -489,3 +489,49 @@ pub fn join(field: &mut Field, leader: &str, unit: &str) -> Result<(), Refusal> 
     g.location = location(to);
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::kulikovo::Kulikovo;
+    use crate::rules::ruleset::check_typed;
+
+    /// The complete example of docs/ORDERS-kulikovo.md checks as the page
+    /// says on the demo campaign's first turn.
+    #[test]
+    fn the_example_of_the_order_reference_checks_as_it_says() {
+        let page = include_str!("../../../../docs/ORDERS-kulikovo.md");
+        let start = page
+            .find("    passphrase: mamai-khan\n")
+            .expect("the example");
+        let block: String = page[start..]
+            .lines()
+            .skip(1)
+            .take_while(|l| !l.trim().is_empty())
+            .map(|l| format!("{}\n", l.trim()))
+            .collect();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/kulikovo-1380");
+        let campaign = crate::campaign::load(&dir).expect("the campaign loads");
+        let ruleset = crate::rules::ruleset_for("kulikovo").expect("registered");
+        let state = campaign
+            .initial_state(ruleset)
+            .expect("sets up")
+            .typed::<Kulikovo>()
+            .expect("reads");
+        let sheet = check_typed(&Kulikovo, &state, "horde", &block);
+        assert!(sheet.parse_errors.is_empty(), "{:?}", sheet.parse_errors);
+        let refused: Vec<String> = sheet.rejections.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            refused,
+            [
+                "line 5: c-genoese-1: r-advance-1 is 4 hexes away; missile fire reaches 1 or 2 (Range Die Roll Modifiers: \"Range in Hexes 1 2\")"
+            ]
+        );
+        assert_eq!(sheet.accepted.len(), 8);
+        assert!(
+            sheet
+                .canonical_text()
+                .contains("l-horse-6: move 1611 1510 1509 face nw\n")
+        );
+        assert_eq!(sheet.salt, ["the horde rides at dawn"]);
+    }
+}

@@ -94,7 +94,7 @@ impl Segment {
                             .unwrap_or_default();
                         log.events.push(Event::naming(
                             "leader",
-                            &[],
+                            &[unit.as_str()],
                             format!("{name} joins {uname} in {at}."),
                         ));
                     }
@@ -307,7 +307,7 @@ impl Segment {
                     check.leader, check.roll
                 )
             };
-            log.events.push(Event::naming("leader", &[], text));
+            log.events.push(Event::naming("leader", &[&t.id], text));
         }
     }
 }

@@ -87,7 +87,7 @@ pub fn finish_phase(state: &mut State, log: &mut Log) {
     if !broken.is_empty() {
         let text = match broken.as_slice() {
             [one] => format!(
-                "The army of {one} breaks, having lost {}: {} wins.",
+                "{one} breaks, having lost {}: the battle goes to {}.",
                 match losses(state, one) {
                     1 => "1 unit".to_string(),
                     n => format!("{n} units"),

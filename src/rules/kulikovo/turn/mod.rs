@@ -50,12 +50,11 @@ pub fn run(
         "activation",
         Vec::new(),
         format!(
-            "Turn {}, {} activation: {} acts{}.",
+            "Turn {}, {} activation: {active}{}.",
             state.turn,
             if state.phase == 0 { "first" } else { "second" },
-            active,
             if own.is_empty() || matches!(own.as_slice(), [KulOrder::Pass]) {
-                " and passes"
+                " passes"
             } else {
                 ""
             }
@@ -110,11 +109,11 @@ pub fn eliminate(field: &mut Field, i: usize, why: String, log: &mut Log) {
                     field.state.units[j].name.clone(),
                 );
                 let g = &mut field.state.generals[k];
-                g.attached_to = Some(uid);
+                g.attached_to = Some(uid.clone());
                 g.location = to;
                 log.events.push(Event::naming(
                     "leader",
-                    &[],
+                    &[&uid],
                     format!("{} escapes and joins {uname}.", g.name),
                 ));
             }
@@ -124,7 +123,7 @@ pub fn eliminate(field: &mut Field, i: usize, why: String, log: &mut Log) {
                 g.location = location(at);
                 log.events.push(Event::naming(
                     "leader",
-                    &[],
+                    &[&id],
                     format!("{} is captured in {}.", g.name, at.label()),
                 ));
             }
