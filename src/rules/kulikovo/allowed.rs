@@ -189,12 +189,15 @@ pub fn may_attack(
     }
     let (from, to) = (field.hex(i), field.hex(j));
     let Some(side) = from.side_towards(to) else {
-        return Err(Refusal::plain(format!(
-            "{} in {} is not next to it (in {})",
-            t.id,
-            to.label(),
-            from.label()
-        )));
+        return Err(Refusal::new(
+            format!(
+                "{} in {} is not next to it (in {})",
+                t.id,
+                to.label(),
+                from.label()
+            ),
+            FRONT_ONLY,
+        ));
     };
     if aspect(field.facing(i), side) != Aspect::Front {
         return Err(Refusal::new(

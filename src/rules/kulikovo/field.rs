@@ -57,6 +57,10 @@ pub struct Field {
     pub readings: Readings,
     by_hex: BTreeMap<Hex, Vec<usize>>,
     by_id: BTreeMap<String, usize>,
+    /// Leaders in play by the hex they stand in, and those attached to each
+    /// unit, by index into the state's generals.
+    leaders: BTreeMap<Hex, Vec<usize>>,
+    attached: BTreeMap<usize, Vec<usize>>,
 }
 
 impl Field {
@@ -69,6 +73,8 @@ impl Field {
             readings,
             by_hex: BTreeMap::new(),
             by_id: BTreeMap::new(),
+            leaders: BTreeMap::new(),
+            attached: BTreeMap::new(),
         };
         for (i, u) in field.state.units.iter().enumerate() {
             field.by_id.insert(u.id.clone(), i);
@@ -78,7 +84,40 @@ impl Field {
                 field.by_hex.entry(h).or_default().push(i);
             }
         }
+        field.index_leaders();
         field
+    }
+
+    /// Indexes the leaders again, after one joined a unit or left play: an
+    /// attached leader stands where his unit does.
+    pub fn index_leaders(&mut self) {
+        self.leaders.clear();
+        self.attached.clear();
+        for k in 0..self.state.generals.len() {
+            let g = &self.state.generals[k];
+            if g.lost.is_some() {
+                continue;
+            }
+            let unit = g
+                .attached_to
+                .as_deref()
+                .and_then(|id| self.by_id.get(id).copied())
+                .filter(|&i| self.state.units[i].eliminated.is_none());
+            let at = match unit {
+                Some(i) => {
+                    self.attached.entry(i).or_default().push(k);
+                    hex_of(&self.state.units[i])
+                }
+                None => match g.location {
+                    Location::Hex { column, row } => Some(Hex::new(column, row)),
+                    Location::Table { .. } => None,
+                },
+            };
+            if let Some(h) = at {
+                self.state.generals[k].location = location(h);
+                self.leaders.entry(h).or_default().push(k);
+            }
+        }
     }
 
     pub fn unit(&self, i: usize) -> &Unit {
@@ -151,22 +190,19 @@ impl Field {
     /// The leaders in play of `side` in a hex: those attached to a unit
     /// there, and those standing there alone.
     pub fn leaders_at(&self, hex: Hex, side: &str) -> Vec<String> {
-        self.state
-            .generals
-            .iter()
+        self.leaders
+            .get(&hex)
+            .into_iter()
+            .flatten()
+            .map(|&k| &self.state.generals[k])
             .filter(|g| g.lost.is_none() && g.side == side)
-            .filter(|g| {
-                let at = match g.attached_to.as_deref().and_then(|id| self.index(id)) {
-                    Some(i) if self.in_play(i) => Some(self.hex(i)),
-                    _ => match g.location {
-                        Location::Hex { column, row } => Some(Hex::new(column, row)),
-                        Location::Table { .. } => None,
-                    },
-                };
-                at == Some(hex)
-            })
             .map(|g| g.name.clone())
             .collect()
+    }
+
+    /// The leaders attached to unit `i`, by index into the generals.
+    pub fn leaders_with(&self, i: usize) -> Vec<usize> {
+        self.attached.get(&i).cloned().unwrap_or_default()
     }
 
     /// Moves a unit to a hex, and its attached leaders with it.
@@ -182,15 +218,17 @@ impl Field {
         list.push(i);
         list.sort_unstable();
         self.state.units[i].location = location(to);
-        let id = self.state.units[i].id.clone();
-        for g in &mut self.state.generals {
-            if g.attached_to.as_deref() == Some(id.as_str()) {
-                g.location = location(to);
+        for k in self.leaders_with(i) {
+            if let Some(list) = self.leaders.get_mut(&from) {
+                list.retain(|&x| x != k);
             }
+            self.state.generals[k].location = location(to);
+            self.leaders.entry(to).or_default().push(k);
         }
     }
 
-    /// Takes a unit out of play, with the reason.
+    /// Takes a unit out of play, with the reason. Its leaders stay where
+    /// they stood until `eliminate` finds them a new unit.
     pub fn remove(&mut self, i: usize, why: String) {
         let at = self.hex(i);
         if let Some(list) = self.by_hex.get_mut(&at) {

@@ -36,6 +36,8 @@ pub const FRONT_RULING: &str = "ruling KUL-6: a unit moves into the three hexes 
 pub const ZOC_RULING: &str =
     "ruling KUL-7: a unit that enters an enemy zone of control stops there";
 pub const RETIRED_ZOC: &str = "ruling KUL-9: a retired unit may not enter an enemy zone of control";
+pub const PATH_RULING: &str = "ruling KUL-5: a move is a path of hexes, each next to the last";
+pub const ENEMY_RULING: &str = "ruling KUL-5: a unit never enters a hex of the enemy";
 pub const STACKING: &str = "ruling KUL-7: campaign parameter stacking_limit";
 
 /// One unit's walk.
@@ -98,11 +100,14 @@ impl Walker {
             )));
         }
         let Some(side) = self.at.side_towards(to) else {
-            return Err(Refusal::plain(format!(
-                "hex {} does not touch hex {}, where it stands then",
-                to.label(),
-                self.at.label()
-            )));
+            return Err(Refusal::new(
+                format!(
+                    "hex {} does not touch hex {}, where it stands then",
+                    to.label(),
+                    self.at.label()
+                ),
+                PATH_RULING,
+            ));
         };
         if aspect(self.facing, side) != Aspect::Front {
             return Err(Refusal::new(
@@ -123,10 +128,10 @@ impl Walker {
             ));
         }
         if field.enemy_at(to, &unit.side) {
-            return Err(Refusal::plain(format!(
-                "hex {} holds the enemy",
-                to.label()
-            )));
+            return Err(Refusal::new(
+                format!("hex {} holds the enemy", to.label()),
+                ENEMY_RULING,
+            ));
         }
         if unit.rules.retired && field.enemy_zoc(to, &unit.side) {
             return Err(Refusal::new(

@@ -262,7 +262,8 @@ pub fn check(state: &State, side: &str, lines: &[(usize, &str)]) -> OrderSheet<K
     let mut given: BTreeMap<String, Given> = BTreeMap::new();
     let mut activity: BTreeMap<usize, Activity> = BTreeMap::new();
     let mut results: Vec<(usize, Result<KulOrder, Rejection>)> = Vec::new();
-    let mut attacks: Vec<(usize, KulOrder)> = Vec::new();
+    // Each attack with the place of its line among the results.
+    let mut attacks: Vec<(usize, usize, KulOrder)> = Vec::new();
     let count = lines.len();
     for &(line, raw) in lines {
         let written = match parse(raw) {
@@ -348,7 +349,7 @@ pub fn check(state: &State, side: &str, lines: &[(usize, &str)]) -> OrderSheet<K
             continue;
         }
         if order.is_attack() {
-            attacks.push((line, order));
+            attacks.push((line, results.len(), order));
             results.push((line, Err(reject(line, &unit_id, Refusal::plain("pending")))));
             continue;
         }
@@ -361,7 +362,7 @@ pub fn check(state: &State, side: &str, lines: &[(usize, &str)]) -> OrderSheet<K
         ));
     }
     // The shock segment, on the field as the moves leave it.
-    for (line, order) in attacks {
+    for (line, at, order) in attacks {
         let (unit, target, charge) = match &order {
             KulOrder::Shock { unit, target, .. } => (unit, target, false),
             KulOrder::Charge { unit, target, .. } => (unit, target, true),
@@ -379,7 +380,7 @@ pub fn check(state: &State, side: &str, lines: &[(usize, &str)]) -> OrderSheet<K
         } else {
             may_attack(&field, i, j, charge, began_in_zoc[i]).map(|_| ())
         };
-        if let Some(slot) = results.iter_mut().find(|(l, _)| *l == line) {
+        if let Some(slot) = results.get_mut(at) {
             slot.1 = r
                 .map(|()| order.clone())
                 .map_err(|r| reject(line, unit.as_str(), r));
@@ -487,6 +488,7 @@ pub fn join(field: &mut Field, leader: &str, unit: &str) -> Result<(), Refusal> 
     }
     g.attached_to = Some(unit.to_string());
     g.location = location(to);
+    field.index_leaders();
     Ok(())
 }
 

@@ -297,6 +297,7 @@ impl Segment {
                     g.lost = Some(format!("killed by missile fire in {}", to.label()));
                     g.attached_to = None;
                 }
+                field.index_leaders();
                 format!(
                     "{} is killed (Death of Leader: rolled {}).",
                     check.leader, check.roll

@@ -42,6 +42,7 @@ pub fn segment(
     // The defending hexes in the order of their first line, with their
     // attackers.
     let mut hexes: Vec<(Hex, Vec<Order>)> = Vec::new();
+    let mut place: BTreeMap<Hex, usize> = BTreeMap::new();
     for o in orders {
         let (unit, target, charge, then) = match o {
             KulOrder::Shock { unit, target, then } => (unit, target, false, then),
@@ -72,9 +73,12 @@ pub fn segment(
             charge,
             then: then.clone(),
         };
-        match hexes.iter_mut().find(|(h, _)| *h == at) {
-            Some((_, list)) => list.push(order),
-            None => hexes.push((at, vec![order])),
+        match place.get(&at) {
+            Some(&k) => hexes[k].1.push(order),
+            None => {
+                place.insert(at, hexes.len());
+                hexes.push((at, vec![order]));
+            }
         }
     }
     for (hex, list) in hexes {

@@ -82,13 +82,13 @@ fn recover(state: State, log: &mut Log) -> State {
 
 /// Ends the phase: an army that breaks ends the game; otherwise the next
 /// activation, or after the second the recovery and the next turn.
-pub fn finish_phase(state: &mut State, log: &mut Log) {
-    let broken = broken(state);
+pub fn finish_phase(mut state: State, log: &mut Log) -> State {
+    let broken = broken(&state);
     if !broken.is_empty() {
         let text = match broken.as_slice() {
             [one] => format!(
                 "{one} breaks, having lost {}: the battle goes to {}.",
-                match losses(state, one) {
+                match losses(&state, one) {
                     1 => "1 unit".to_string(),
                     n => format!("{n} units"),
                 },
@@ -108,15 +108,14 @@ pub fn finish_phase(state: &mut State, log: &mut Log) {
             Vec::new(),
             format!("The game ends in turn {}.", state.turn),
         ));
-        return;
+        return state;
     }
     if state.phase == 0 {
         state.phase = 1;
-        state.active_side = state.next_side(&first_side(state, state.turn));
-        return;
+        state.active_side = state.next_side(&first_side(&state, state.turn));
+        return state;
     }
-    let recovered = recover(state.clone(), log);
-    *state = recovered;
+    let mut state = recover(state, log);
     if state.turn_limit.is_some_and(|limit| state.turn >= limit) {
         state.finished = Some(format!("the turn limit ({}) was reached", state.turn));
         log.events.push(Event::new(
@@ -124,11 +123,12 @@ pub fn finish_phase(state: &mut State, log: &mut Log) {
             Vec::new(),
             format!("The game ends after turn {}.", state.turn),
         ));
-        return;
+        return state;
     }
     state.turn += 1;
     state.phase = 0;
-    state.active_side = first_side(state, state.turn);
+    state.active_side = first_side(&state, state.turn);
+    state
 }
 
 #[cfg(test)]
@@ -170,7 +170,7 @@ mod tests {
     fn walk(mut s: State, phases: usize) -> Vec<(u32, u32, String)> {
         let mut seen = vec![(s.turn, s.phase, s.active_side.clone())];
         for _ in 0..phases {
-            finish_phase(&mut s, &mut Log::default());
+            s = finish_phase(s, &mut Log::default());
             seen.push((s.turn, s.phase, s.active_side.clone()));
         }
         seen
@@ -213,10 +213,10 @@ mod tests {
     fn the_turn_limit_ends_the_game_after_the_last_turn() {
         let mut s = state(&[]);
         for _ in 0..5 {
-            finish_phase(&mut s, &mut Log::default());
+            s = finish_phase(s, &mut Log::default());
             assert!(s.finished.is_none(), "{:?}", (s.turn, s.phase));
         }
-        finish_phase(&mut s, &mut Log::default());
+        s = finish_phase(s, &mut Log::default());
         assert_eq!(
             s.finished.as_deref(),
             Some("the turn limit (3) was reached")

@@ -70,7 +70,7 @@ pub fn run(
         next.standing_orders
             .insert(side.clone(), list.iter().map(ToString::to_string).collect());
     }
-    end::finish_phase(&mut next, &mut log);
+    let next = end::finish_phase(next, &mut log);
     (next, log.events)
 }
 
@@ -82,14 +82,7 @@ pub fn eliminate(field: &mut Field, i: usize, why: String, log: &mut Log) {
     let side = field.unit(i).side.clone();
     field.remove(i, why);
     let range = field.state.params.leader_range;
-    let with: Vec<usize> = field
-        .state
-        .generals
-        .iter()
-        .enumerate()
-        .filter(|(_, g)| g.lost.is_none() && g.attached_to.as_deref() == Some(id.as_str()))
-        .map(|(k, _)| k)
-        .collect();
+    let with = field.leaders_with(i);
     for k in with {
         let refuge = field
             .state
@@ -129,6 +122,7 @@ pub fn eliminate(field: &mut Field, i: usize, why: String, log: &mut Log) {
             }
         }
     }
+    field.index_leaders();
 }
 
 /// Disorders a unit; a unit already disordered takes what the campaign's
