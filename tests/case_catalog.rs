@@ -11,6 +11,9 @@ const AT_LEAST: &[(&str, &str, usize)] = &[
     ("sound-the-charge", "orders", 113),
     ("sound-the-charge", "umpire", 204),
     ("sound-the-charge", "turns", 238),
+    ("kulikovo", "orders", 39),
+    ("kulikovo", "umpire", 251),
+    ("kulikovo", "turns", 174),
 ];
 
 #[test]

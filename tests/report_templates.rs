@@ -36,6 +36,7 @@ fn player_passphrases(
 fn gm_passphrase(campaign: &str) -> Option<(&'static str, &'static str)> {
     match campaign {
         "sound-the-charge-demo" => Some(("umpire@example.org", "grand-quartier-general")),
+        "kulikovo-1380" => Some(("chronicler@example.org", "stol-velikogo-knyazya")),
         _ => None,
     }
 }
@@ -147,15 +148,12 @@ fn every_template_renders_for_every_shipped_campaign() {
         }
         engine::resolve_now(&mut store, &campaign.id, &now())
             .expect("manifest.txt, report.txt, report.html, map-caption.txt");
-        if campaign.ruleset.id == "sound-the-charge" {
-            engine::umpire(
-                &mut store,
-                &campaign.id,
-                adjutant::demo::demo_of(None).expect("a demo").calls[0],
-                &now(),
-            )
-            .expect("umpire.txt");
-        }
+        // The first umpire call of the campaign's ruleset's demo.
+        let call = adjutant::rules::ruleset_for(&campaign.ruleset.id)
+            .and_then(|r| r.demo())
+            .and_then(|d| d.calls.first().copied())
+            .expect("every shipped campaign's ruleset has a demo with calls");
+        engine::umpire(&mut store, &campaign.id, call, &now()).expect("umpire.txt");
         // The GM's commands by mail: the reply (gm-reply.txt) and the
         // announcement to everyone (gm.txt).
         let gm_by_mail = gm_passphrase(&campaign.id);

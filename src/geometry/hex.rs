@@ -130,6 +130,35 @@ impl Hex {
         Hex { column, row }
     }
 
+    /// The hex's number as the map prints it in each hex and reports name
+    /// it: column then row, two digits each (`0302` is column 3, row 2); on
+    /// a map of a hundred columns or rows and more, where four digits no
+    /// longer split one way, the two numbers with a dot between (`102.7`).
+    pub fn label(self) -> String {
+        if self.column < 100 && self.row < 100 {
+            format!("{:02}{:02}", self.column, self.row)
+        } else {
+            format!("{}.{}", self.column, self.row)
+        }
+    }
+
+    /// Reads a hex number as [`Hex::label`] writes it: four digits, the
+    /// column then the row (`0302`); or, for a map of a hundred columns or
+    /// rows and more, the two numbers with a dot between (`102.7`).
+    pub fn from_label(text: &str) -> Option<Hex> {
+        let number = |t: &str| -> Option<u32> {
+            if t.is_empty() || t.len() > 5 || !t.chars().all(|c| c.is_ascii_digit()) {
+                return None;
+            }
+            t.parse().ok()
+        };
+        match text.split_once('.') {
+            Some((column, row)) => Some(Hex::new(number(column)?, number(row)?)),
+            None if text.len() == 4 => Some(Hex::new(number(&text[..2])?, number(&text[2..])?)),
+            None => None,
+        }
+    }
+
     fn cube(self) -> Cube {
         let q = i64::from(self.column);
         let r = i64::from(self.row) - (q - (q & 1)) / 2;
@@ -296,6 +325,20 @@ impl PartialEq for Hexside {
 }
 
 impl Eq for Hexside {}
+
+/// Hexsides sort by their one name, so that a map of features by hexside
+/// (a `BTreeMap`) finds a side whichever of its hexes names it.
+impl Ord for Hexside {
+    fn cmp(&self, other: &Hexside) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+impl PartialOrd for Hexside {
+    fn partial_cmp(&self, other: &Hexside) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
 
 /// The size of a hex map.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -514,6 +557,41 @@ mod tests {
                 from: h(2, 2),
                 to: h(4, 2)
             })
+        );
+    }
+
+    #[test]
+    fn hex_numbers_read_back_as_the_map_prints_them() {
+        assert_eq!(h(3, 2).label(), "0302");
+        assert_eq!(h(12, 0).label(), "1200");
+        assert_eq!(h(102, 7).label(), "102.7");
+        assert_eq!(h(5, 100).label(), "5.100");
+        assert_eq!(Hex::from_label("0302"), Some(h(3, 2)));
+        assert_eq!(Hex::from_label("102.7"), Some(h(102, 7)));
+        assert_eq!(Hex::from_label("302"), None);
+        assert_eq!(Hex::from_label("03a2"), None);
+        assert_eq!(Hex::from_label("10207"), None);
+        for hex in [h(0, 0), h(3, 2), h(99, 99), h(102, 7), h(5, 100)] {
+            assert_eq!(Hex::from_label(&hex.label()), Some(hex));
+        }
+    }
+
+    #[test]
+    fn a_hexside_sorts_the_same_under_either_name() {
+        use std::collections::BTreeMap;
+        let mut sides = BTreeMap::new();
+        sides.insert(Hexside::new(h(3, 4), Direction::North), "ford");
+        assert_eq!(
+            sides.get(&Hexside::new(h(3, 3), Direction::South)),
+            Some(&"ford")
+        );
+        // An odd column's south-west side is the next column's north-east.
+        let odd = Hexside::new(h(3, 2), Direction::SouthWest);
+        let even = Hexside::new(h(2, 3), Direction::NorthEast);
+        assert_eq!(odd.cmp(&even), std::cmp::Ordering::Equal);
+        assert_ne!(
+            Hexside::new(h(3, 3), Direction::North),
+            Hexside::new(h(3, 3), Direction::South)
         );
     }
 

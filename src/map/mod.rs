@@ -22,7 +22,7 @@ mod svg;
 
 pub use png::{MapError, png};
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::geometry::{Hex, HexGrid, HexLayout, Rect};
 use crate::rules::board::{Location, MapSpec, TerrainShape};
@@ -222,16 +222,17 @@ pub fn svg(input: &MapInput) -> String {
     } else {
         table_ground(&mut s, &frame, input);
     }
+    let slots = slots(&frame, input);
     for unit in input.next.units.iter() {
-        if unit.eliminated.is_none() && input.sees(&unit.id) {
-            draw_unit(&mut s, &frame, input, &look, unit);
+        if let Some(slot) = slots.get(&unit.id) {
+            draw_unit(&mut s, &frame, input, &look, unit, *slot);
         }
     }
     // Arrows and fire over the units, so that their heads show where a
     // unit came to stand.
-    fire_lines(&mut s, &frame, input, &look);
+    fire_lines(&mut s, &frame, input, &look, &slots);
     arrows(&mut s, &frame, input);
-    generals(&mut s, &frame, input);
+    generals(&mut s, &frame, input, &slots);
     legend(&mut s, &frame, input);
     s.finish()
 }
@@ -365,14 +366,83 @@ fn hex_ground(s: &mut Svg, frame: &Frame, input: &MapInput) {
                 24,
                 "middle",
                 "#7a7a6a",
-                &format!("{:02}{:02}", c, r),
+                &Hex::new(c, r).label(),
             );
         }
     }
 }
 
+/// Where a unit without a footprint is drawn: the centre of its counter
+/// and half its side, and whether it shares its hex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Slot {
+    x: i64,
+    y: i64,
+    half: i64,
+    stacked: bool,
+}
+
+/// Every unit in play the reader sees, and where its counter goes. On a
+/// hex map the units in one hex are drawn side by side across it, in the
+/// order of the state, each the smaller the more there are, so that a stack
+/// shows every counter in it; on a table a counter stands at its location.
+fn slots(frame: &Frame, input: &MapInput) -> BTreeMap<String, Slot> {
+    let mut out = BTreeMap::new();
+    let shown = input
+        .next
+        .units
+        .iter()
+        .filter(|u| u.eliminated.is_none() && input.sees(&u.id));
+    if !frame.hex {
+        for u in shown {
+            let (x, y) = frame.location(u.location);
+            out.insert(
+                u.id.clone(),
+                Slot {
+                    x,
+                    y,
+                    half: 60,
+                    stacked: false,
+                },
+            );
+        }
+        return out;
+    }
+    let mut by_hex: BTreeMap<(i64, i64), Vec<&str>> = BTreeMap::new();
+    for u in shown {
+        by_hex
+            .entry(frame.location(u.location))
+            .or_default()
+            .push(&u.id);
+    }
+    for ((x, y), ids) in by_hex {
+        let k = ids.len() as i64;
+        // Across 150 of the hex's 200 units of width at its middle.
+        let pitch = (150 / k).min(100);
+        let half = (pitch * 45 / 100).max(8);
+        for (i, id) in ids.into_iter().enumerate() {
+            out.insert(
+                id.to_string(),
+                Slot {
+                    x: x - pitch * (k - 1) / 2 + i as i64 * pitch,
+                    y: y - 8,
+                    half,
+                    stacked: k > 1,
+                },
+            );
+        }
+    }
+    out
+}
+
 /// Dashed lines from each firer to each of its targets, both in sight.
-fn fire_lines(s: &mut Svg, frame: &Frame, input: &MapInput, look: &Look) {
+fn fire_lines(
+    s: &mut Svg,
+    frame: &Frame,
+    input: &MapInput,
+    look: &Look,
+    slots: &BTreeMap<String, Slot>,
+) {
     for event in input
         .events
         .iter()
@@ -381,11 +451,11 @@ fn fire_lines(s: &mut Svg, frame: &Frame, input: &MapInput, look: &Look) {
         let Some((firer, targets)) = event.units.split_first() else {
             continue;
         };
-        let Some(from) = anchor(frame, input, look, firer, false) else {
+        let Some(from) = anchor(frame, input, look, slots, firer, false) else {
             continue;
         };
         for target in targets {
-            if let Some(to) = anchor(frame, input, look, target, true) {
+            if let Some(to) = anchor(frame, input, look, slots, target, true) {
                 s.arrow(from, to, &style::FIRE);
             }
         }
@@ -398,11 +468,17 @@ fn anchor(
     frame: &Frame,
     input: &MapInput,
     look: &Look,
+    slots: &BTreeMap<String, Slot>,
     id: &str,
     centre: bool,
 ) -> Option<(i64, i64)> {
     if !input.sees(id) {
         return None;
+    }
+    if frame.hex
+        && let Some(slot) = slots.get(id)
+    {
+        return Some((slot.x, slot.y));
     }
     let unit = input.next.unit(id).or_else(|| input.prior.unit(id))?;
     if centre && let Some(Shape::Footprint { rect, .. }) = look.get(id).map(|l| l.shape) {
@@ -467,24 +543,69 @@ fn side_index(state: &GameState, side: &str) -> usize {
     state.sides.iter().position(|s| s == side).unwrap_or(0)
 }
 
-fn draw_unit(s: &mut Svg, frame: &Frame, input: &MapInput, look: &Look, unit: &UnitState) {
+fn draw_unit(
+    s: &mut Svg,
+    frame: &Frame,
+    input: &MapInput,
+    look: &Look,
+    unit: &UnitState,
+    slot: Slot,
+) {
     let colour = style::side_colour(side_index(input.next, &unit.side));
     let unit_look = look.get(&unit.id);
-    let (label_x, label_y, right_x, mid_y) = match unit_look.map(|l| l.shape) {
+    let markers: &[Marker] = unit_look.map_or(&[], |l| l.markers.as_slice());
+    let symbol = match unit_look.map(|l| l.shape) {
         Some(Shape::Footprint {
             rect,
             outline,
             stripe,
             wheel,
-        }) if !frame.hex => draw_footprint(s, frame, &rect, (outline, stripe, wheel), colour),
-        _ => draw_counter(s, frame, unit, colour),
+        }) if !frame.hex => {
+            let (label_x, label_y, right_x, mid_y) =
+                draw_footprint(s, frame, &rect, (outline, stripe, wheel), colour);
+            if frame.labels_readable() {
+                s.text(label_x, label_y, 55, "middle", "#1a1a1a", &unit.id);
+            }
+            for (i, m) in markers.iter().enumerate() {
+                s.marker(right_x + 45 + 80 * i as i64, mid_y, m);
+            }
+            return;
+        }
+        Some(Shape::CounterWith { symbol }) => Some(symbol),
+        _ => None,
     };
+    draw_counter(s, frame, unit, colour, slot, symbol);
     if frame.labels_readable() {
-        s.text(label_x, label_y, 55, "middle", "#1a1a1a", &unit.id);
+        let size = match (frame.hex, slot.stacked) {
+            (false, _) => 55,
+            (true, false) => 28,
+            (true, true) => 20,
+        };
+        s.text(
+            slot.x,
+            slot.y + slot.half + i64::from(size),
+            size,
+            "middle",
+            "#1a1a1a",
+            &unit.id,
+        );
     }
-    let markers: &[Marker] = unit_look.map_or(&[], |l| l.markers.as_slice());
-    for (i, m) in markers.iter().enumerate() {
-        s.marker(right_x + 45 + 80 * i as i64, mid_y, m);
+    if frame.hex {
+        // On its top edge, right to left, sized to the counter, so that a
+        // stack's markers stay on their own counters.
+        let r = (slot.half / 3).max(9);
+        for (i, m) in markers.iter().enumerate() {
+            s.marker_sized(
+                slot.x + slot.half - r - 2 * r * i as i64,
+                slot.y - slot.half,
+                r,
+                m,
+            );
+        }
+    } else {
+        for (i, m) in markers.iter().enumerate() {
+            s.marker(slot.x + slot.half + 45 + 80 * i as i64, slot.y, m);
+        }
     }
 }
 
@@ -540,15 +661,18 @@ fn draw_footprint(
 }
 
 /// A unit with no footprint (a hex map, or a troop type the ruleset does
-/// not size): a counter at its location, a notch towards its facing.
+/// not size): a counter in its slot, its symbol on it, a bar at the edge
+/// towards its facing: on a hex map the hexside it faces, on a table the
+/// nearest of eight directions.
 fn draw_counter(
     s: &mut Svg,
     frame: &Frame,
     unit: &UnitState,
     colour: &str,
-) -> (i64, i64, i64, i64) {
-    let (x, y) = frame.location(unit.location);
-    let half = if frame.hex { 50 } else { 60 };
+    slot: Slot,
+    symbol: Option<&str>,
+) {
+    let Slot { x, y, half, .. } = slot;
     s.polygon(
         &[
             (x - half, y - half),
@@ -562,16 +686,37 @@ fn draw_counter(
         "",
         "",
     );
-    // The facing: on a hex map a hexside (0 north, clockwise), on a table
-    // degrees; the notch points at the nearest of eight directions.
-    let eighth = if frame.hex {
-        (unit.facing % 6) * 60
+    if let Some(symbol) = symbol {
+        let size = u32::try_from(half).unwrap_or(45);
+        s.text(x, y + half * 2 / 5, size, "middle", "#ffffff", symbol);
+    }
+    let (dx, dy) = if frame.hex {
+        hexside_step(unit.facing % 6, half)
     } else {
-        unit.facing % 360
+        compass_step((unit.facing % 360 + 22) / 45 % 8, half)
     };
-    let (dx, dy) = compass_step((eighth + 22) / 45 % 8, half);
-    s.polyline(&[(x, y), (x + dx, y + dy)], "#1a1a1a", 10, "");
-    (x, y + half + 55, x + half, y)
+    let width = u32::try_from((half / 5).max(4)).unwrap_or(10);
+    s.polyline(
+        &[(x + dx * 11 / 20, y + dy * 11 / 20), (x + dx, y + dy)],
+        "#1a1a1a",
+        width,
+        "",
+    );
+}
+
+/// A step of `len` from a hex's centre towards the middle of hexside
+/// `side` (0 north, clockwise), in SVG directions (y down): the sides lie
+/// at multiples of 60 degrees from north.
+fn hexside_step(side: u32, len: i64) -> (i64, i64) {
+    let (sx, sy) = match side {
+        0 => (0, -1000),
+        1 => (866, -500),
+        2 => (866, 500),
+        3 => (0, 1000),
+        4 => (-866, 500),
+        _ => (-866, -500),
+    };
+    (sx * len / 1000, sy * len / 1000)
 }
 
 /// A step of `len` towards one of the eight compass points (0 north,
@@ -619,8 +764,8 @@ pub fn with_generals(
 }
 
 /// Generals: a diamond with the general's id, beside the unit he is
-/// attached to or where he stands.
-fn generals(s: &mut Svg, frame: &Frame, input: &MapInput) {
+/// attached to (at its counter's corner, on a hex map) or where he stands.
+fn generals(s: &mut Svg, frame: &Frame, input: &MapInput, slots: &BTreeMap<String, Slot>) {
     for general in input.next.generals.iter().filter(|g| g.lost.is_none()) {
         if !general_seen(input.visible, general) {
             continue;
@@ -629,24 +774,39 @@ fn generals(s: &mut Svg, frame: &Frame, input: &MapInput) {
             .attached_to
             .as_deref()
             .and_then(|id| input.next.unit(id));
-        let (x, y) = match attached {
-            Some(u) => {
+        let slot = attached.and_then(|u| slots.get(&u.id));
+        let (x, y, size) = match (attached, slot) {
+            (Some(_), Some(slot)) if frame.hex => (
+                slot.x - slot.half,
+                slot.y - slot.half,
+                (slot.half / 2).max(12),
+            ),
+            (Some(u), _) => {
                 let (x, y) = frame.location(u.location);
-                (x - 70, y)
+                (x - 70, y, 45)
             }
-            None => frame.location(general.location),
+            (None, _) => {
+                let (x, y) = frame.location(general.location);
+                (x, y, if frame.hex { 25 } else { 45 })
+            }
         };
         let colour = style::side_colour(side_index(input.next, &general.side));
         s.polygon(
-            &[(x, y - 45), (x + 45, y), (x, y + 45), (x - 45, y)],
+            &[(x, y - size), (x + size, y), (x, y + size), (x - size, y)],
             "#ffd700",
             colour,
-            10,
+            if frame.hex {
+                u32::try_from(size / 4).unwrap_or(10).max(3)
+            } else {
+                10
+            },
             "",
             "",
         );
         if frame.labels_readable() {
-            s.text(x, y - 60, 45, "middle", "#1a1a1a", &general.id);
+            let text = u32::try_from(size).unwrap_or(45);
+            let above = if frame.hex { size + 10 } else { 60 };
+            s.text(x, y - above, text, "middle", "#1a1a1a", &general.id);
         }
     }
 }

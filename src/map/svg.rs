@@ -144,11 +144,18 @@ impl Svg {
 
     /// A state marker: a disc in the marker's colour with its letter.
     pub fn marker(&mut self, x: i64, y: i64, m: &Marker) {
+        self.marker_sized(x, y, 34, m);
+    }
+
+    /// A state marker of radius `r`, its letter scaled with it.
+    pub fn marker_sized(&mut self, x: i64, y: i64, r: i64, m: &Marker) {
         self.out.push_str(&format!(
-            "<circle cx=\"{x}\" cy=\"{y}\" r=\"34\" fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"5\"/>\n",
-            m.colour
+            "<circle cx=\"{x}\" cy=\"{y}\" r=\"{r}\" fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"{}\"/>\n",
+            m.colour,
+            (r * 5 / 34).max(2)
         ));
-        self.text(x, y + 17, 48, "middle", "#ffffff", m.letter);
+        let size = u32::try_from(r * 48 / 34).unwrap_or(48);
+        self.text(x, y + r / 2, size, "middle", "#ffffff", m.letter);
     }
 
     pub fn finish(mut self) -> String {

@@ -195,3 +195,82 @@ fn the_png_has_the_svg_size_and_text_is_drawn() {
 fn text_is_escaped() {
     assert_eq!(svg::escape("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
 }
+
+/// A hex map with the sample's first three units in one hex and the
+/// fourth alone.
+fn stacked_turn() -> sample::SampleTurn {
+    let mut turn = sample::demo_turn().expect("the demo campaign loads");
+    for state in [&mut turn.prior, &mut turn.next] {
+        state.map = MapSpec::Hex {
+            columns: 4,
+            rows: 3,
+        };
+        state.terrain.clear();
+        state.units.truncate(4);
+        for u in state.units.iter_mut().take(3) {
+            u.location = Location::Hex { column: 1, row: 1 };
+        }
+        state.units[3].location = Location::Hex { column: 3, row: 2 };
+    }
+    turn
+}
+
+/// Units that share a hex are drawn side by side across it, smaller, in
+/// the state's order; a unit alone keeps the full size at the centre.
+#[test]
+fn a_stack_is_drawn_side_by_side() {
+    let turn = stacked_turn();
+    let input = input(&turn, None);
+    let frame = Frame::of(&turn.next.map, 1);
+    let slots = slots(&frame, &input);
+    let ids: Vec<&str> = turn.next.units.iter().map(|u| u.id.as_str()).collect();
+    let stack: Vec<Slot> = ids[..3].iter().map(|id| slots[*id]).collect();
+    let (cx, cy) = frame.hex_centre(1, 1);
+    assert!(stack.iter().all(|s| s.stacked && s.y == stack[0].y));
+    assert!(stack[0].x < stack[1].x && stack[1].x < stack[2].x);
+    assert_eq!(
+        stack[1].x, cx,
+        "the middle counter of three is at the centre"
+    );
+    // Side by side: none overlaps the next.
+    for w in stack.windows(2) {
+        assert!(w[0].x + w[0].half <= w[1].x - w[1].half, "{w:?}");
+    }
+    let alone = slots[ids[3]];
+    assert!(!alone.stacked && alone.half > stack[0].half);
+    assert_eq!((alone.x, alone.y + 8), frame.hex_centre(3, 2));
+    assert_eq!(stack[0].y + 8, cy);
+    // Every counter of the stack is drawn, its id under it.
+    let text = svg(&input);
+    for id in &ids[..3] {
+        assert!(text.contains(&format!(">{id}<")), "{id} not drawn");
+    }
+    png(&text).expect("the map renders");
+}
+
+/// A counter with a symbol carries it, and its facing bar points at the
+/// middle of the hexside it faces.
+#[test]
+fn a_counter_shows_its_symbol_and_the_hexside_it_faces() {
+    let turn = stacked_turn();
+    let frame = Frame::of(&turn.next.map, 1);
+    let mut unit = turn.next.units[3].clone();
+    unit.facing = 1;
+    let slot = Slot {
+        x: 1000,
+        y: 500,
+        half: 40,
+        stacked: false,
+    };
+    let mut s = Svg::new(2000, 1000, 200, 100);
+    draw_counter(&mut s, &frame, &unit, "#2b59c3", slot, Some("H"));
+    let text = s.finish();
+    assert!(text.contains(">H</text>"), "{text}");
+    // North-east: 60 degrees clockwise from north, so up and to the right,
+    // out to the counter's edge (40 * 0.866, 40 * 0.5), from a little
+    // past half way (11/20 of it, in whole units).
+    assert!(
+        text.contains("points=\"1018,489 1034,480\""),
+        "no bar to the north-east side: {text}"
+    );
+}

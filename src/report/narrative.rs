@@ -143,9 +143,10 @@ fn told_move(
                 compass(dx, dy)
             ))
         }
-        (Location::Hex { .. }, Location::Hex { column, row }) => {
-            Some(format!("{name} moved to hex {column:02}{row:02}{formed}."))
-        }
+        (Location::Hex { .. }, Location::Hex { column, row }) => Some(format!(
+            "{name} moved to hex {}{formed}.",
+            crate::geometry::Hex::new(column, row).label()
+        )),
         _ => None,
     }
 }

@@ -44,6 +44,9 @@ pub enum Shape {
     },
     /// A counter at its location, a notch towards its facing.
     Counter,
+    /// A counter as [`Shape::Counter`], with the unit's symbol printed on
+    /// it: a letter or two for its arm or weapon, as on a printed counter.
+    CounterWith { symbol: &'static str },
 }
 
 /// How one unit looks.

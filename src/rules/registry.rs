@@ -6,12 +6,16 @@
 #[path = "sound_the_charge/mod.rs"]
 pub mod sound_the_charge;
 
+#[path = "kulikovo/mod.rs"]
+pub mod kulikovo;
+
 use super::ruleset::Ruleset;
+use kulikovo::Kulikovo;
 use sound_the_charge::SoundTheCharge;
 
 /// Every ruleset, in the order `adjutant demo` offers them (the first is
 /// the default).
-pub const RULESETS: &[&dyn Ruleset] = &[&SoundTheCharge];
+pub const RULESETS: &[&dyn Ruleset] = &[&SoundTheCharge, &Kulikovo];
 
 /// The ruleset a campaign names, if adjutant knows it.
 pub fn ruleset_for(id: &str) -> Option<&'static dyn Ruleset> {

@@ -1,0 +1,854 @@
+//! The umpire calls: each table of the rules text asked for alone, with the
+//! lookups, modifiers and dice shown. The calls build the same
+//! [`FireCall`](super::fire::FireCall) and
+//! [`Engagement`](super::combat::Engagement) a turn builds, so a call and a
+//! turn read the tables the one way.
+
+use serde::Serialize;
+use serde_json::json;
+
+use super::clauses;
+use super::combat::{self, Aspect, Attacker, Defender, Engagement};
+use super::fire::{self, FireCall};
+use super::ground::{Ground, SideFeature};
+use super::params::Readings;
+use super::state::{Condition, State, Weapon};
+use super::tables;
+use crate::audit::dice::Dice;
+use crate::geometry::Hex;
+use crate::rules::umpire::{Trace, UmpireError, UmpireReport, forbidden};
+
+/// How each call is written.
+pub const HELP: &str = "\
+fire <B|C|L> [disordered] at <H|M|L|R|C|B> [disordered|retired] range <1|2> [angled] [leader]
+shock <attackers: H M L R> vs <defender> [disordered|retired] [through front|flank|rear ...] [across smolka|nigni-dubik|ridge|steep-slope ...] [uphill] [into woods] [attacker-disordered] [attacker-leader] [defender-leader] [russian-heavy-leader] [defender-shock <+n|-n>] [defenders <n>] [continued <n>]
+charge <attackers: H M R> vs <defender> [disordered|retired] [through ...] [uphill] [across ridge] [moved] [counter-charge] [attacker-leader] [defender-leader] [russian-heavy-leader] [defender-shock <+n|-n>] [defenders <n>] [continued <n>]
+reluctance <H|M|R>
+counter-charge [shock <+n|-n>] [flank]
+matrix <attacker> vs <defender>
+terrain <clear|woods|nepravda-river|smolka-river|nigni-dubik-river|level-change|steep-slope|ridge|cliff|enemy-zoc>
+death-of-leader
+move <H|M|L|R|C|B> <hex> <hex> ...   (movement points along a path of hexes on the campaign's map)";
+
+const CALLS: &str =
+    "fire, shock, charge, reluctance, counter-charge, matrix, terrain, death-of-leader, move";
+
+fn syntax(call: &str, problem: impl Into<String>) -> UmpireError {
+    UmpireError::Syntax {
+        call: call.to_string(),
+        problem: problem.into(),
+    }
+}
+
+/// The words of a call, with where the reader stands.
+struct Words<'a> {
+    call: &'a str,
+    words: Vec<String>,
+    at: usize,
+}
+
+impl<'a> Words<'a> {
+    fn new(call: &'a str) -> Words<'a> {
+        Words {
+            call,
+            words: crate::rules::words::words(call),
+            at: 0,
+        }
+    }
+
+    fn peek(&self) -> Option<&str> {
+        self.words.get(self.at).map(String::as_str)
+    }
+
+    fn next(&mut self) -> Option<String> {
+        let w = self.words.get(self.at).cloned();
+        self.at += 1;
+        w
+    }
+
+    fn take(&mut self, word: &str) -> bool {
+        if self.peek() == Some(word) {
+            self.at += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect(&mut self, word: &str) -> Result<(), UmpireError> {
+        match self.next() {
+            Some(w) if w == word => Ok(()),
+            Some(w) => Err(syntax(self.call, format!("expected `{word}`, found `{w}`"))),
+            None => Err(syntax(self.call, format!("expected `{word}` at the end"))),
+        }
+    }
+
+    fn weapon(&mut self, what: &str) -> Result<Weapon, UmpireError> {
+        match self.next() {
+            Some(w) => Weapon::from_letter(&w).ok_or_else(|| {
+                syntax(
+                    self.call,
+                    format!("`{w}` is not a weapon system (H, M, L, R, C or B) for the {what}"),
+                )
+            }),
+            None => Err(syntax(
+                self.call,
+                format!("the {what}'s weapon system is missing"),
+            )),
+        }
+    }
+
+    fn number(&mut self, what: &str) -> Result<u32, UmpireError> {
+        match self.next() {
+            Some(w) => w
+                .parse::<u32>()
+                .ok()
+                .filter(|n| *n <= 99)
+                .ok_or_else(|| syntax(self.call, format!("`{w}` is not a number of {what}"))),
+            None => Err(syntax(
+                self.call,
+                format!("the number of {what} is missing"),
+            )),
+        }
+    }
+
+    fn signed(&mut self, what: &str) -> Result<i32, UmpireError> {
+        match self.next() {
+            Some(w) => w
+                .parse::<i32>()
+                .ok()
+                .filter(|n| n.abs() <= 9)
+                .ok_or_else(|| {
+                    syntax(self.call, format!("`{w}` is not a {what} such as +1 or -1"))
+                }),
+            None => Err(syntax(self.call, format!("the {what} is missing"))),
+        }
+    }
+
+    fn done(&self) -> Result<(), UmpireError> {
+        match self.peek() {
+            None => Ok(()),
+            Some(w) => Err(syntax(self.call, format!("`{w}` is not understood here"))),
+        }
+    }
+
+    fn condition(&mut self) -> Condition {
+        if self.take("disordered") {
+            Condition::Disordered
+        } else if self.take("retired") {
+            Condition::Retired
+        } else {
+            Condition::Normal
+        }
+    }
+}
+
+fn report<T: Serialize>(call: String, trace: Trace, result: &T) -> UmpireReport {
+    let mut called = trace.finish(call, ());
+    called.report.result = serde_json::to_value(result).unwrap_or(serde_json::Value::Null);
+    called.report
+}
+
+/// Performs one call on the campaign's state.
+pub fn call(state: &State, text: &str, dice: &mut dyn Dice) -> Result<UmpireReport, UmpireError> {
+    let mut w = Words::new(text);
+    let Some(name) = w.next() else {
+        return Err(UmpireError::UnknownCall {
+            name: String::new(),
+            known: CALLS.to_string(),
+        });
+    };
+    match name.as_str() {
+        "fire" => fire_call(state, &mut w, dice),
+        "shock" => combat_call(state, &mut w, false, dice),
+        "charge" => combat_call(state, &mut w, true, dice),
+        "reluctance" => reluctance_call(&mut w, dice),
+        "counter-charge" => counter_call(state, &mut w, dice),
+        "matrix" => matrix_call(&mut w),
+        "terrain" => terrain_call(&mut w),
+        "death-of-leader" => death_call(state, &mut w, dice),
+        "move" => move_call(state, &mut w),
+        other => Err(UmpireError::UnknownCall {
+            name: other.to_string(),
+            known: CALLS.to_string(),
+        }),
+    }
+}
+
+fn fire_call(
+    state: &State,
+    w: &mut Words,
+    dice: &mut dyn Dice,
+) -> Result<UmpireReport, UmpireError> {
+    let firer = w.weapon("firer")?;
+    let firer_disordered = w.take("disordered");
+    w.expect("at")?;
+    let target = w.weapon("target")?;
+    let condition = w.condition();
+    w.expect("range")?;
+    let range = w.number("hexes")?;
+    let angled = w.take("angled");
+    let leader = w.take("leader");
+    w.done()?;
+    if !firer.fires() {
+        return Err(forbidden(
+            &format!("{} do not fire", firer.words()),
+            clauses::RANGE_DRM,
+            "Bowman, Light Cavalry, Crossbows",
+        ));
+    }
+    if tables::range_drm(firer, range).is_none() {
+        return Err(forbidden(
+            &format!("range {range}: the chart gives ranges of 1 and 2 hexes"),
+            clauses::RANGE_DRM,
+            "Range in Hexes 1 2",
+        ));
+    }
+    let canonical = format!(
+        "fire {firer}{} at {target}{} range {range}{}{}",
+        if firer_disordered { " disordered" } else { "" },
+        match condition {
+            Condition::Normal => "",
+            c =>
+                if c == Condition::Disordered {
+                    " disordered"
+                } else {
+                    " retired"
+                },
+        },
+        if angled { " angled" } else { "" },
+        if leader { " leader" } else { "" },
+    );
+    let call = FireCall {
+        firer,
+        firer_disordered,
+        target,
+        condition,
+        range,
+        angled,
+        leaders: if leader {
+            vec!["the leader".to_string()]
+        } else {
+            Vec::new()
+        },
+        who: format!("{firer} at {target}"),
+    };
+    let mut trace = Trace::default();
+    if angled && !target.is_horse() {
+        trace.note("angled fire counts only at a Horse Unit: no modifier at a Leg Unit");
+    }
+    if condition == Condition::Retired {
+        trace.note("a retired target is read in the Target Disordered column (ruling KUL-9)");
+    }
+    let out = fire::resolve(
+        &call,
+        &state.params,
+        &Readings::of(&state.options),
+        dice,
+        &mut trace,
+    );
+    let killed = out.leader_checks.iter().any(|c| c.killed);
+    trace.outcome = format!(
+        "{} ({} {}){}",
+        out.result,
+        out.column,
+        out.band,
+        if killed {
+            "; the leader is killed"
+        } else if !out.leader_checks.is_empty() {
+            "; the leader survives"
+        } else {
+            ""
+        }
+    );
+    Ok(report(canonical, trace, &out))
+}
+
+/// The terrain words of a combat call: `across <feature>`, `uphill`, `into
+/// woods`.
+#[derive(Default)]
+struct CallTerrain {
+    across: Vec<SideFeature>,
+    nepravda: bool,
+    cliff: bool,
+    uphill: bool,
+    woods: bool,
+}
+
+fn across_word(call: &str, word: Option<String>) -> Result<&'static str, UmpireError> {
+    let word = word.unwrap_or_default();
+    ["smolka", "nigni-dubik", "ridge", "steep-slope", "nepravda", "cliff"]
+        .into_iter()
+        .find(|k| *k == word)
+        .ok_or_else(|| {
+            syntax(
+                call,
+                format!(
+                    "`{word}` is not a hexside: across smolka, nigni-dubik, ridge, steep-slope, nepravda or cliff"
+                ),
+            )
+        })
+}
+
+fn combat_call(
+    state: &State,
+    w: &mut Words,
+    charge: bool,
+    dice: &mut dyn Dice,
+) -> Result<UmpireReport, UmpireError> {
+    let mut weapons = Vec::new();
+    while w.peek().is_some_and(|p| p != "vs") {
+        weapons.push(w.weapon("attacker")?);
+    }
+    if weapons.is_empty() {
+        return Err(syntax(
+            w.call,
+            "name the attackers' weapon systems before `vs`",
+        ));
+    }
+    w.expect("vs")?;
+    let defender = w.weapon("defender")?;
+    let condition = w.condition();
+    let mut aspects: Vec<Aspect> = Vec::new();
+    let mut terrain = CallTerrain::default();
+    let mut across_words: Vec<&'static str> = Vec::new();
+    let (mut moved, mut counter, mut att_dis, mut att_leader, mut def_leader, mut russian) =
+        (false, false, false, false, false, false);
+    let mut shock_drm = 0;
+    let mut defenders = 1;
+    let mut continued = 0;
+    while let Some(word) = w.next() {
+        match word.as_str() {
+            "through" => {
+                let mut any = false;
+                while let Some(a) = w.peek().and_then(|p| match p {
+                    "front" => Some(Aspect::Front),
+                    "flank" => Some(Aspect::Flank),
+                    "rear" => Some(Aspect::Rear),
+                    _ => None,
+                }) {
+                    w.at += 1;
+                    any = true;
+                    if !aspects.contains(&a) {
+                        aspects.push(a);
+                    }
+                }
+                if !any {
+                    return Err(syntax(w.call, "`through` takes front, flank or rear"));
+                }
+            }
+            "across" => {
+                let k = across_word(w.call, w.next())?;
+                if !across_words.contains(&k) {
+                    across_words.push(k);
+                }
+                match k {
+                    "smolka" => terrain.across.push(SideFeature::Smolka),
+                    "nigni-dubik" => terrain.across.push(SideFeature::NigniDubik),
+                    "ridge" => terrain.across.push(SideFeature::Ridge),
+                    "steep-slope" => terrain.across.push(SideFeature::SteepSlope),
+                    "nepravda" => terrain.nepravda = true,
+                    _ => terrain.cliff = true,
+                }
+            }
+            "uphill" => terrain.uphill = true,
+            "into" => {
+                w.expect("woods")?;
+                terrain.woods = true;
+            }
+            "moved" if charge => moved = true,
+            "counter-charge" if charge => counter = true,
+            "attacker-disordered" => att_dis = true,
+            "attacker-leader" => att_leader = true,
+            "defender-leader" => def_leader = true,
+            "russian-heavy-leader" => russian = true,
+            "defender-shock" => shock_drm = w.signed("shock DRM")?,
+            "defenders" => defenders = w.number("defending units")?.max(1),
+            "continued" => continued = w.number("continued attacks")?,
+            other => return Err(syntax(w.call, format!("`{other}` is not understood here"))),
+        }
+    }
+    for &a in &weapons {
+        if !a.may_shock() {
+            return Err(forbidden(
+                &format!("{} may not attack", a.words()),
+                clauses::MATRIX,
+                "Bowman (B) and Crossbow (C) may not Shock Attack or Charge.",
+            ));
+        }
+        if charge && !a.may_charge() {
+            return Err(forbidden(
+                "light cavalry may not charge",
+                clauses::MATRIX,
+                "Light Cavalry (L) may not Charge.",
+            ));
+        }
+    }
+    if charge && att_dis {
+        return Err(UmpireError::Forbidden {
+            problem: "a disordered unit may not charge".to_string(),
+            clause: format!("ruling KUL-16; {}", clauses::DRM_DISORDERED),
+        });
+    }
+    if terrain.nepravda {
+        let c = if charge {
+            clauses::NEPRAVDA_CHARGE
+        } else {
+            clauses::NEPRAVDA_SHOCK
+        };
+        return Err(UmpireError::Forbidden {
+            problem: "no attack across the Nepravda River".to_string(),
+            clause: c.to_string(),
+        });
+    }
+    if terrain.cliff {
+        let c = if charge {
+            clauses::CLIFF_CHARGE
+        } else {
+            clauses::CLIFF_SHOCK
+        };
+        return Err(UmpireError::Forbidden {
+            problem: "no attack across a cliff".to_string(),
+            clause: c.to_string(),
+        });
+    }
+    if charge {
+        let refused = if terrain.woods {
+            Some(("no charge into woods", clauses::WOODS_CHARGE))
+        } else if terrain
+            .across
+            .iter()
+            .any(|f| matches!(f, SideFeature::Smolka | SideFeature::NigniDubik))
+        {
+            Some(("no charge across a stream", clauses::STREAM_CHARGE))
+        } else if terrain.across.contains(&SideFeature::SteepSlope) {
+            Some(("no charge across a steep slope", clauses::STEEP_CHARGE))
+        } else {
+            None
+        };
+        if let Some((problem, clause)) = refused {
+            return Err(UmpireError::Forbidden {
+                problem: problem.to_string(),
+                clause: clause.to_string(),
+            });
+        }
+    }
+    if aspects.is_empty() {
+        aspects.push(Aspect::Front);
+    }
+    aspects.sort();
+    // Each attacker comes through one of the aspects named, in turn.
+    let attackers: Vec<Attacker> = weapons
+        .iter()
+        .enumerate()
+        .map(|(i, &weapon)| Attacker {
+            name: if weapons.len() == 1 {
+                weapon.letter().to_string()
+            } else {
+                format!("{weapon}{}", i + 1)
+            },
+            weapon,
+            charging: charge,
+            moved,
+            disordered: att_dis,
+            aspect: aspects[i.min(aspects.len() - 1)],
+            uphill: terrain.uphill,
+            across: terrain.across.clone(),
+        })
+        .collect();
+    // More aspects than attackers: the extra ones come with the last.
+    let engagement = Engagement {
+        attackers,
+        defender: Defender {
+            name: defender.letter().to_string(),
+            weapon: defender,
+            condition,
+            shock_drm,
+            units: defenders,
+        },
+        attacker_leader: att_leader,
+        defender_leader: def_leader,
+        russian_heavy_leader: russian,
+        continued,
+        counter_charge: counter,
+    };
+    if aspects.len() > engagement.attackers.len() {
+        return Err(syntax(
+            w.call,
+            "name no more aspects after `through` than there are attackers",
+        ));
+    }
+    let letters: Vec<&str> = weapons.iter().map(|w| w.letter()).collect();
+    let mut canonical = format!(
+        "{} {} vs {defender}",
+        if charge { "charge" } else { "shock" },
+        letters.join(" ")
+    );
+    match condition {
+        Condition::Normal => {}
+        c => canonical.push_str(&format!(" {}", c.word())),
+    }
+    if aspects != [Aspect::Front] {
+        let words: Vec<&str> = aspects.iter().map(|a| a.word()).collect();
+        canonical.push_str(&format!(" through {}", words.join(" ")));
+    }
+    for k in &across_words {
+        canonical.push_str(&format!(" across {k}"));
+    }
+    for (flag, word) in [
+        (terrain.uphill, "uphill"),
+        (terrain.woods, "into woods"),
+        (moved, "moved"),
+        (counter, "counter-charge"),
+        (att_dis, "attacker-disordered"),
+        (att_leader, "attacker-leader"),
+        (def_leader, "defender-leader"),
+        (russian, "russian-heavy-leader"),
+    ] {
+        if flag {
+            canonical.push(' ');
+            canonical.push_str(word);
+        }
+    }
+    if shock_drm != 0 {
+        canonical.push_str(&format!(" defender-shock {shock_drm:+}"));
+    }
+    if defenders != 1 {
+        canonical.push_str(&format!(" defenders {defenders}"));
+    }
+    if continued != 0 {
+        canonical.push_str(&format!(" continued {continued}"));
+    }
+    let mut trace = Trace::default();
+    if terrain.woods {
+        trace.note("Terrain Effects, Woods, Shock Combat: \"No effect\"");
+    }
+    if condition == Condition::Retired {
+        trace.note("a retired defender is read in the Defender Disordered column (ruling KUL-9)");
+    }
+    let out = combat::resolve(
+        &engagement,
+        &state.params,
+        &Readings::of(&state.options),
+        dice,
+        &mut trace,
+    );
+    trace.outcome = format!(
+        "{} ({}, {} {})",
+        out.result, out.table, out.column, out.band
+    );
+    Ok(report(canonical, trace, &out))
+}
+
+fn reluctance_call(w: &mut Words, dice: &mut dyn Dice) -> Result<UmpireReport, UmpireError> {
+    let weapon = w.weapon("charging unit")?;
+    w.done()?;
+    if !weapon.may_charge() {
+        return Err(forbidden(
+            &format!("{} may not charge", weapon.words()),
+            clauses::MATRIX,
+            if weapon == Weapon::L {
+                "Light Cavalry (L) may not Charge."
+            } else {
+                "Bowman (B) and Crossbow (C) may not Shock Attack or Charge."
+            },
+        ));
+    }
+    let mut trace = Trace::default();
+    let r = combat::reluctance(weapon.letter(), weapon, dice, &mut trace);
+    trace.outcome = if r.charges {
+        format!("{} ({}): the unit charges", r.band, r.modified)
+    } else {
+        format!(
+            "{} ({}): the unit must attack without benefit of the Charge DRM",
+            r.band, r.modified
+        )
+    };
+    Ok(report(format!("reluctance {weapon}"), trace, &r))
+}
+
+fn counter_call(
+    state: &State,
+    w: &mut Words,
+    dice: &mut dyn Dice,
+) -> Result<UmpireReport, UmpireError> {
+    let mut shock_drm = 0;
+    let mut flank = false;
+    while let Some(word) = w.next() {
+        match word.as_str() {
+            "shock" => shock_drm = w.signed("shock DRM")?,
+            "flank" => flank = true,
+            other => return Err(syntax(w.call, format!("`{other}` is not understood here"))),
+        }
+    }
+    let mut trace = Trace::default();
+    let r = combat::counter_charge(
+        "the defender",
+        &Readings::of(&state.options),
+        shock_drm,
+        flank,
+        dice,
+        &mut trace,
+    );
+    trace.outcome = if r.successful {
+        format!(
+            "{} ({}): successful, the Charge DRM is negated",
+            r.band, r.modified
+        )
+    } else {
+        format!(
+            "{} ({}): unsuccessful, the defender defends normally",
+            r.band, r.modified
+        )
+    };
+    let mut canonical = "counter-charge".to_string();
+    if shock_drm != 0 {
+        canonical.push_str(&format!(" shock {shock_drm:+}"));
+    }
+    if flank {
+        canonical.push_str(" flank");
+    }
+    Ok(report(canonical, trace, &r))
+}
+
+fn matrix_call(w: &mut Words) -> Result<UmpireReport, UmpireError> {
+    let attacker = w.weapon("attacker")?;
+    w.expect("vs")?;
+    let defender = w.weapon("defender")?;
+    w.done()?;
+    let Some(value) = tables::matrix(attacker, defender) else {
+        return Err(forbidden(
+            &format!("{} may not attack", attacker.words()),
+            clauses::MATRIX,
+            "Bowman (B) and Crossbow (C) may not Shock Attack or Charge.",
+        ));
+    };
+    let mut trace = Trace::default();
+    trace.lookup(
+        clauses::MATRIX,
+        format!("defender {defender}, attacker {attacker}"),
+        format!("{value:+}"),
+    );
+    trace.outcome = format!("{value:+} to the shock or charge roll");
+    Ok(report(
+        format!("matrix {attacker} vs {defender}"),
+        trace,
+        &json!({ "value": value }),
+    ))
+}
+
+/// The Terrain Effects chart, row by row: movement, shock, charge and
+/// missile fire, as printed.
+pub const CHART: &[(&str, &str, [&str; 4])] = &[
+    (
+        "clear",
+        "Clear",
+        ["1 MP", "No effect", "No effect", "No effect"],
+    ),
+    (
+        "woods",
+        "Woods",
+        [
+            "2 MP",
+            "No effect",
+            "Not allowed into",
+            "May fire into but not through",
+        ],
+    ),
+    (
+        "nepravda-river",
+        "Nepravda River",
+        ["Uncrossable", "Not allowed", "Not allowed", "No effect"],
+    ),
+    (
+        "smolka-river",
+        "Smolka River and River Nigni Dubik",
+        [
+            "+1 MP to cross hex side",
+            "-1 across",
+            "Not allowed",
+            "No effect",
+        ],
+    ),
+    (
+        "nigni-dubik-river",
+        "Smolka River and River Nigni Dubik",
+        [
+            "+1 MP to cross hex side",
+            "-1 across",
+            "Not allowed",
+            "No effect",
+        ],
+    ),
+    (
+        "level-change",
+        "Level Change",
+        [
+            "+1 MP to move to lower or higher level",
+            "-1 if all attacking units on lower level",
+            "-1 into higher level",
+            "Blocks LOS unless adjacent",
+        ],
+    ),
+    (
+        "steep-slope",
+        "Steep Slope",
+        [
+            "+1 MP to move to lower or higher level",
+            "-2 across hex side",
+            "Not allowed",
+            "Blocks LOS unless adjacent",
+        ],
+    ),
+    (
+        "ridge",
+        "Ridge",
+        [
+            "No movement cost",
+            "-1 across hex side",
+            "No effect",
+            "Blocks LOS unless adjacent",
+        ],
+    ),
+    (
+        "cliff",
+        "Cliff",
+        [
+            "Uncrossable Eliminated if forced to retreat across",
+            "Not allowed",
+            "Not allowed",
+            "Blocks LOS unless adjacent",
+        ],
+    ),
+    (
+        "enemy-zoc",
+        "Enemy ZOC",
+        [
+            "+1 MP for Light Cavalry to Missile Fire",
+            "No effect",
+            "Cannot have started activation within",
+            "See MP cost for Light Cavalry",
+        ],
+    ),
+];
+
+const COLUMNS: [&str; 4] = [
+    "MP Costs & Other Movement Effects",
+    "Shock Combat",
+    "Charge Combat",
+    "Missile Fire",
+];
+
+fn terrain_call(w: &mut Words) -> Result<UmpireReport, UmpireError> {
+    let kind = w.next().unwrap_or_default();
+    w.done()?;
+    let Some((key, row, cells)) = CHART.iter().find(|(k, _, _)| *k == kind) else {
+        let kinds: Vec<&str> = CHART.iter().map(|(k, _, _)| *k).collect();
+        return Err(syntax(
+            w.call,
+            format!("`{kind}` is not a row of the chart: {}", kinds.join(", ")),
+        ));
+    };
+    let mut trace = Trace::default();
+    for (column, cell) in COLUMNS.iter().zip(cells) {
+        trace.lookup("Terrain Effects", format!("{row}, {column}"), *cell);
+    }
+    trace.outcome = format!(
+        "{row}: movement {}; shock {}; charge {}; missile fire {}",
+        cells[0], cells[1], cells[2], cells[3]
+    );
+    Ok(report(
+        format!("terrain {key}"),
+        trace,
+        &json!({
+            "row": row,
+            "movement": cells[0],
+            "shock": cells[1],
+            "charge": cells[2],
+            "missile_fire": cells[3],
+        }),
+    ))
+}
+
+fn death_call(
+    state: &State,
+    w: &mut Words,
+    dice: &mut dyn Dice,
+) -> Result<UmpireReport, UmpireError> {
+    w.done()?;
+    let mut trace = Trace::default();
+    trace.note(clauses::DEATH_OF_LEADER);
+    let check = fire::death_of_leader("the leader", &state.params, dice, &mut trace);
+    trace.outcome = if check.killed {
+        format!("{}: the leader is killed", check.roll)
+    } else {
+        format!("{}: the leader survives", check.roll)
+    };
+    Ok(report("death-of-leader".to_string(), trace, &check))
+}
+
+fn move_call(state: &State, w: &mut Words) -> Result<UmpireReport, UmpireError> {
+    let weapon = w.weapon("moving unit")?;
+    let mut path = Vec::new();
+    while let Some(word) = w.next() {
+        let hex = Hex::from_label(&word)
+            .ok_or_else(|| syntax(w.call, format!("`{word}` is not a hex number such as 0302")))?;
+        path.push(hex);
+    }
+    if path.len() < 2 {
+        return Err(syntax(
+            w.call,
+            "give the hex the unit starts in and at least one more",
+        ));
+    }
+    let ground = Ground::of(&state.map, &state.terrain);
+    let mut trace = Trace::default();
+    let mut cost = 0;
+    for pair in path.windows(2) {
+        let (from, to) = (pair[0], pair[1]);
+        if !ground.contains(to) {
+            return Err(syntax(
+                w.call,
+                format!("hex {} is not on the map", to.label()),
+            ));
+        }
+        let Some(crossing) = ground.between(from, to) else {
+            return Err(syntax(
+                w.call,
+                format!("hex {} does not touch hex {}", to.label(), from.label()),
+            ));
+        };
+        if let Some((problem, clause)) = crossing.uncrossable() {
+            return Err(UmpireError::Forbidden {
+                problem: format!("{problem} between {} and {}", from.label(), to.label()),
+                clause: clause.to_string(),
+            });
+        }
+        let (base, clause) = ground.hex_cost(to);
+        trace.lookup(
+            "Terrain Effects",
+            format!("enter {}", to.label()),
+            format!("{base} MP ({clause})"),
+        );
+        cost += base;
+        for (extra, clause) in crossing.extra_mp() {
+            trace.lookup(
+                "Terrain Effects",
+                format!("cross into {}", to.label()),
+                format!("+{extra} MP ({clause})"),
+            );
+            cost += extra;
+        }
+    }
+    let allowance = state.params.movement.of(weapon);
+    trace.outcome = format!(
+        "{cost} MP; {} has {allowance} (campaign parameter movement.{weapon})",
+        weapon.words()
+    );
+    let labels: Vec<String> = path.iter().map(|h| h.label()).collect();
+    Ok(report(
+        format!("move {weapon} {}", labels.join(" ")),
+        trace,
+        &json!({ "cost": cost, "allowance": allowance }),
+    ))
+}
