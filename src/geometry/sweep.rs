@@ -137,7 +137,8 @@ pub fn move_hits(start: &Rect, end: &Rect, obstacles: &[Rect]) -> Vec<usize> {
 /// facing unchanged, gets before it would run into one of the obstacles:
 /// the first obstacle it meets (the lowest index of those met at the same
 /// distance) and the distance moved, in whole hundredths, at which it
-/// touches it; `None` when the whole move is clear. 0 when it overlaps one
+/// touches it (the longest clear move, less the hundredth of
+/// [`CONTACT_SLACK`](super::CONTACT_SLACK) it may run in); `None` when the whole move is clear. 0 when it overlaps one
 /// already.
 pub fn first_hit_along(start: &Rect, to: Point, obstacles: &[Rect]) -> Option<(usize, Hundredths)> {
     let length = distance(start.front_centre, to);
@@ -159,7 +160,9 @@ pub fn first_hit_along(start: &Rect, to: Point, obstacles: &[Rect]) -> Option<(u
                 hit = mid;
             }
         }
-        let touching = if hit == 0 { 0 } else { clear };
+        // The longest clear move may run a hundredth into the obstacle
+        // (CONTACT_SLACK); a hundredth less touches it without doing so.
+        let touching = if hit == 0 { 0 } else { (clear - 1).max(0) };
         if first.is_none_or(|(_, d)| touching < d) {
             first = Some((i, touching));
         }
@@ -268,11 +271,10 @@ mod tests {
         let near = rect(1000, 1600, 0, 400, 100);
         let far = rect(1000, 2600, 0, 400, 100);
         let aside = rect(3000, 1600, 0, 400, 100);
-        // The front reaches the near unit's rear edge (at y = 1500) after 5",
-        // and one hundredth more is still touching (CONTACT_SLACK).
+        // The front reaches the near unit's rear edge (at y = 1500) after 5".
         assert_eq!(
             first_hit_along(&r, pt(1000, 3000), &[far, near, aside]),
-            Some((1, 501))
+            Some((1, 500))
         );
         assert_eq!(first_hit_along(&r, pt(1000, 1400), &[near]), None);
         // Already overlapping: it gets nowhere.
@@ -292,7 +294,7 @@ mod tests {
                 let len = distance(r.front_centre, to);
                 let stop = point_between(r.front_centre, to, d, len.max(1));
                 assert!(straight_move_hits(&r, stop, &obstacles).is_empty());
-                let on = point_between(r.front_centre, to, (d + 2).min(len), len.max(1));
+                let on = point_between(r.front_centre, to, (d + 3).min(len), len.max(1));
                 assert!(straight_move_hits(&r, on, &obstacles[i..=i]).len() == 1);
             }
         }
