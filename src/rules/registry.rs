@@ -6,12 +6,16 @@
 #[path = "sound_the_charge/mod.rs"]
 pub mod sound_the_charge;
 
+#[path = "grande_tactique/mod.rs"]
+pub mod grande_tactique;
+
 use super::ruleset::Ruleset;
+use grande_tactique::GrandeTactique;
 use sound_the_charge::SoundTheCharge;
 
 /// Every ruleset, in the order `adjutant demo` offers them (the first is
 /// the default).
-pub const RULESETS: &[&dyn Ruleset] = &[&SoundTheCharge];
+pub const RULESETS: &[&dyn Ruleset] = &[&SoundTheCharge, &GrandeTactique];
 
 /// The ruleset a campaign names, if adjutant knows it.
 pub fn ruleset_for(id: &str) -> Option<&'static dyn Ruleset> {
