@@ -123,14 +123,14 @@ fn every_template_renders_for_every_shipped_campaign() {
         }
         engine::resolve_now(&mut store, &campaign.id, &now())
             .expect("manifest.txt, report.txt, report.html, map-caption.txt");
-        if campaign.ruleset.id == "sound-the-charge" {
-            engine::umpire(
-                &mut store,
-                &campaign.id,
-                adjutant::demo::demo_of(None).expect("a demo").calls[0],
-                &now(),
-            )
-            .expect("umpire.txt");
+        // An umpire call the campaign's ruleset ships with it.
+        let ruleset = adjutant::rules::ruleset_for(&campaign.ruleset.id).expect("a known ruleset");
+        let call = ruleset
+            .demo()
+            .filter(|d| dir.file_name().is_some_and(|n| n == d.folder))
+            .and_then(|d| d.calls.first().copied());
+        if let Some(call) = call {
+            engine::umpire(&mut store, &campaign.id, call, &now()).expect("umpire.txt");
         }
         // The GM's commands by mail: the reply (gm-reply.txt) and the
         // announcement to everyone (gm.txt).
