@@ -11,9 +11,9 @@ const AT_LEAST: &[(&str, &str, usize)] = &[
     ("sound-the-charge", "orders", 113),
     ("sound-the-charge", "umpire", 204),
     ("sound-the-charge", "turns", 238),
-    ("grande-tactique", "orders", 1),
-    ("grande-tactique", "umpire", 1),
-    ("grande-tactique", "turns", 1),
+    ("grande-tactique", "orders", 35),
+    ("grande-tactique", "umpire", 85),
+    ("grande-tactique", "turns", 49),
 ];
 
 #[test]

@@ -6,10 +6,10 @@
 //!
 //! Ruling GT-11: the charger goes straight for the side of the target its
 //! front centre lies beyond, and ends squarely against it, its front to
-//! that side, at the middle of it or, where that place is taken, as near
-//! the middle as it finds room while still touching the target (corner to
-//! corner at the most); with no room there, against another side, the
-//! nearest first. Its route
+//! that side, at the middle of it or, where that place is taken or out of
+//! its reach, as near the middle as it finds room within reach, its front
+//! still overlapping the side by at least half the shorter of the two; with
+//! no such place there, against another side, the nearest first. Its route
 //! is the straight line from its front centre to that place, or, for
 //! cavalry whose line crosses a Built-Up Area, the shortest way round it.
 //! Another unit in the way blocks the charge.
@@ -87,9 +87,10 @@ pub fn approach(
     let mut tried: Vec<(Side, Rect)> = Vec::new();
     for side in sides {
         let facing = facing_onto(&target, side);
-        // As far along the side as still touches the target, corner to
-        // corner at the most.
-        let reach = (side_length(&target, side) + a.width) / 2;
+        // As far along the side as its front still overlaps the side by
+        // half the shorter of the two.
+        let length = side_length(&target, side);
+        let reach = (length + a.width) / 2 - length.min(a.width) / 2;
         let mut offsets: Vec<Hundredths> = vec![0];
         let mut k = STEP;
         while k <= reach {
@@ -122,6 +123,7 @@ pub fn approach(
         tried.extend(places.into_iter().map(|(_, end)| (side, end)));
     }
     let mut first_block: Option<NoWay> = None;
+    let mut short: Option<NoWay> = None;
     for (side, end) in tried {
         match way_to(field, i, t, &a, &end) {
             Ok(route) => {
@@ -129,11 +131,20 @@ pub fn approach(
                 if let Some(has) = limit
                     && length > has
                 {
-                    return Err(NoWay::OutOfReach {
-                        needs: length,
-                        has,
-                        around: route.len() > 2,
-                    });
+                    // Too far: a place farther from the middle may be in
+                    // reach; the shortest way seen is the one refused.
+                    let shorter = match &short {
+                        Some(NoWay::OutOfReach { needs, .. }) => length < *needs,
+                        _ => true,
+                    };
+                    if shorter {
+                        short = Some(NoWay::OutOfReach {
+                            needs: length,
+                            has,
+                            around: route.len() > 2,
+                        });
+                    }
+                    continue;
                 }
                 return Ok(Approach {
                     began: a.front_centre,
@@ -143,11 +154,16 @@ pub fn approach(
                     side: Some(side),
                 });
             }
-            Err(NoWay::ThroughBuiltUpArea) => return Err(NoWay::ThroughBuiltUpArea),
+            Err(NoWay::ThroughBuiltUpArea) => {
+                short.get_or_insert(NoWay::ThroughBuiltUpArea);
+            }
             Err(e) => {
                 first_block.get_or_insert(e);
             }
         }
+    }
+    if let Some(why) = short {
+        return Err(why);
     }
     Err(first_block.unwrap_or(NoWay::Blocked { by: None }))
 }

@@ -138,16 +138,24 @@ pub fn after_success(play: &mut Play, p: usize, fled: &Fled) {
         pursuit::pursue(play, p, fled, Pursuit::Victorious);
         return;
     }
-    let found = candidates(&play.field, p, &fled.stood)
-        .into_iter()
-        .find(|(_, c)| c.refused.is_none());
+    let all = candidates(&play.field, p, &fled.stood);
+    let refused: Vec<String> = all
+        .iter()
+        .filter_map(|(_, c)| c.refused.as_ref().map(|why| format!("{}: {why}", c.unit)))
+        .collect();
+    let found = all.into_iter().find(|(_, c)| c.refused.is_none());
     match found {
         None => {
+            let why = if refused.is_empty() {
+                "no enemy within 8 inches of where it stood".to_string()
+            } else {
+                refused.join("; ")
+            };
             play.say(
                 "follow-up-check",
                 &[p],
                 format!(
-                    "{name} passes, but finds no new target: \"{}\"",
+                    "{name} passes, but finds no new target ({why}): \"{}\"",
                     clauses::NO_NEW_TARGET
                 ),
             );
