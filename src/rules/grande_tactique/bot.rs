@@ -3,8 +3,9 @@
 //! declares and pays for charges as a player does.
 //!
 //! In the PIP Phase: eager cavalry and infantry charge an enemy they may
-//! charge (the nearest first), several of a command joining against one
-//! target with the first as principal; infantry with an enemy in range
+//! charge, joining one their command charges already (for the help of
+//! friends), else the nearest, the first of a command on a target its
+//! principal; infantry with an enemy in range
 //! starts firing; the rest advance towards the enemy, cavalry stopping
 //! short of contact; shaken and routed units rally with the PIPs left, and
 //! guns start firing. In the combat phase, every firing unit fires
@@ -76,18 +77,27 @@ fn pip_phase(state: &State, field: &Field, side: &str) -> Vec<String> {
         .on_table()
         .filter(|&i| field.unit(i).side == side)
         .collect();
-    // Charges: in contact first (cheaper), then the nearest enemy.
+    // Charges: joining a target its command charges already (help from
+    // friends), else the nearest enemy it may charge.
+    let mut chosen: Vec<(String, usize)> = Vec::new();
     for &i in &mine {
         let u = field.unit(i);
         if u.rules.morale != Morale::Eager || field.arm(i) == Arm::Artillery {
             continue;
         }
+        let command = u.rules.command.clone();
+        let joined: Vec<usize> = chosen
+            .iter()
+            .filter(|(c, _)| *c == command)
+            .map(|&(_, t)| t)
+            .collect();
+        let nearest = enemies_by_distance(field, i)
+            .into_iter()
+            .take(4)
+            .map(|(j, _)| j);
         let mut chose = false;
-        for (j, _) in enemies_by_distance(field, i).into_iter().take(4) {
-            let principal = if lines.iter().any(|l| {
-                l.ends_with(&format!("charge {}", field.id(j)))
-                    || l.contains(&format!("charge {} ", field.id(j)))
-            }) {
+        for j in joined.iter().copied().chain(nearest) {
+            let principal = if joined.contains(&j) {
                 ""
             } else {
                 " principal"
@@ -96,6 +106,9 @@ fn pip_phase(state: &State, field: &Field, side: &str) -> Vec<String> {
                 &mut lines,
                 format!("{}: charge {}{principal}", field.id(i), field.id(j)),
             ) {
+                if !joined.contains(&j) {
+                    chosen.push((command.clone(), j));
+                }
                 chose = true;
                 break;
             }

@@ -242,13 +242,22 @@ impl Field {
         })
     }
 
-    /// Whether a line between two points is clear: it touches no base in
-    /// play but those of `except`, and runs no farther into woods or a
+    /// Whether a line between two points is clear: it passes into no base
+    /// in play but those of `except` (grazing one is not passing into it),
+    /// and runs no farther into woods or a
     /// Built-Up Area than the campaign's `sight_into_cover` (ruling GT-10).
     pub fn line_clear(&self, a: Point, b: Point, except: &[usize]) -> bool {
-        let (ids, rects) = self.obstacles_around(&[a, b], 0, except);
-        let _ = ids;
-        if rects.iter().any(|r| segment_touches_rect(a, b, r)) {
+        let (_, rects) = self.obstacles_around(&[a, b], 0, except);
+        // A base the line only grazes (a neighbour touching the corner the
+        // line is drawn from) does not hide what lies beyond: only one the
+        // line passes into does.
+        let inner = |r: &Rect| Rect {
+            front_centre: crate::geometry::move_forward(r, -CONTACT).front_centre,
+            facing: r.facing,
+            width: (r.width - 2 * CONTACT).max(0),
+            depth: (r.depth - 2 * CONTACT).max(0),
+        };
+        if rects.iter().any(|r| segment_touches_rect(a, b, &inner(r))) {
             return false;
         }
         let see = Params::inches(self.params().sight_into_cover);

@@ -27,6 +27,9 @@ pub mod state;
 pub mod turn;
 pub mod umpire;
 
+#[cfg(test)]
+mod tests;
+
 use std::collections::BTreeMap;
 
 use crate::audit::dice::Dice;

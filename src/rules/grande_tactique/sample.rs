@@ -15,7 +15,14 @@ fn at(x: i64, y: i64) -> Location {
 /// The preview turn on the demo campaign's field (its unit ids), from the
 /// state it begins in; `None` on another field.
 pub fn preview(initial: &State) -> Option<Preview<GrandeTactique>> {
-    for id in ["1-cuirassiers", "ulanen-schwarzenberg", "33-ligne", "ir-4"] {
+    for id in [
+        "1-cuirassiers",
+        "ulanen-schwarzenberg",
+        "48-ligne",
+        "ir-49",
+        "2-cuirassiers",
+        "kienmayer-husaren",
+    ] {
         initial.unit(id)?;
     }
     let prior = initial.clone();
@@ -44,8 +51,8 @@ pub fn preview(initial: &State) -> Option<Preview<GrandeTactique>> {
     morale(&mut next, "ulanen-schwarzenberg", Morale::Routed);
     place(&mut next, "1-cuirassiers", ux, uy + 1500, 0);
     morale(&mut next, "1-cuirassiers", Morale::Shaken);
-    morale(&mut next, "ir-4", Morale::Shaken);
-    if let Some(u) = next.units.iter_mut().find(|u| u.id == "33-ligne") {
+    morale(&mut next, "ir-49", Morale::Shaken);
+    if let Some(u) = next.units.iter_mut().find(|u| u.id == "48-ligne") {
         u.rules.firing = true;
     }
     // A charge declared for the next turn.
@@ -85,31 +92,27 @@ pub fn preview(initial: &State) -> Option<Preview<GrandeTactique>> {
         Event::naming(
             "morale-check",
             &["1-cuirassiers"],
-            "1er Cuirassiers take a Morale Check to charge the Schwarzenberg Uhlans: 4 +1 (veteran) +1 (cuirassiers charging cavalry) = 6, needing 4: passed.",
+            "1er Cuirassiers takes a Morale Check to charge the Schwarzenberg Uhlans: 4 +1 (veteran) +1 (cuirassiers charging cavalry) = 6, needing 4: passed.",
         ),
         Event::naming(
             "morale-check",
             &["ulanen-schwarzenberg"],
-            "The Schwarzenberg Uhlans take a Morale Check charged by 1er Cuirassiers: 2 = 2, needing 4: failed.",
+            "The Schwarzenberg Uhlans takes a Morale Check charged by 1er Cuirassiers: 2 = 2, needing 4: failed.",
         ),
         flight,
         Event::naming(
             "morale-check",
             &["1-cuirassiers"],
-            "1er Cuirassiers take a Morale Check to decide a first follow-up charge: 3 +1 (veteran) -1 (first follow-up charge) = 3, needing 4: failed.",
+            "1er Cuirassiers takes a Morale Check to decide a first follow-up charge: 3 +1 (veteran) -1 (first follow-up charge) = 3, needing 4: failed.",
         ),
         pursuit,
         Event::naming("shaken", &["1-cuirassiers"], "1er Cuirassiers is shaken."),
         Event::naming(
             "fire",
-            &["33-ligne", "ir-4"],
-            "33e de Ligne fires at IR 4 Deutschmeister.",
+            &["48-ligne", "ir-49"],
+            "48e de Ligne fires at IR 49 Kerpen.",
         ),
-        Event::naming(
-            "shaken",
-            &["ir-4"],
-            "IR 4 Deutschmeister is shaken by the fire.",
-        ),
+        Event::naming("shaken", &["ir-49"], "IR 49 Kerpen is shaken by the fire."),
     ];
     let rolls = vec![
         Roll::made_up_d6(
@@ -129,7 +132,7 @@ pub fn preview(initial: &State) -> Option<Preview<GrandeTactique>> {
         ),
         Roll::made_up_d6(
             3,
-            "Morale Check: IR 4 Deutschmeister, under fire from 33e de Ligne",
+            "Morale Check: IR 49 Kerpen, under fire from 48e de Ligne",
             2,
         ),
     ];

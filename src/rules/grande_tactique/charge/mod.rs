@@ -124,7 +124,7 @@ impl<'a> Play<'a> {
         self.events.push(Event::new(
             "morale-check",
             ids,
-            format!("{who} take a Morale Check {what}: {}.", check.sentence()),
+            format!("{who} takes a Morale Check {what}: {}.", check.sentence()),
         ));
         check
     }
@@ -183,7 +183,11 @@ pub fn resolve(play: &mut Play, group: &Group, kind: Kind) {
                 format!(
                     "{name}, now {}, does not charge {target_name}: \"{}\" Its Charge marker is removed.",
                     morale.word(),
-                    clauses::SHAKEN_CANNOT
+                    if morale == Morale::Shaken {
+                        clauses::SHAKEN_CANNOT
+                    } else {
+                        clauses::ONLY_EAGER
+                    }
                 ),
             );
             continue;
