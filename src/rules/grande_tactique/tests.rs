@@ -133,3 +133,51 @@ fn a_state_reads_back_as_it_was_written() {
     let read: GameState = serde_json::from_str(&text).expect("reads");
     assert_eq!(read.typed::<GrandeTactique>().expect("typed"), next);
 }
+
+/// The complete order mail of docs/ORDERS-grande-tactique.md checks clean
+/// on the demo campaign as it begins, both of its phases.
+#[test]
+fn the_order_references_example_mail_checks_clean() {
+    let doc = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ORDERS-grande-tactique.md"),
+    )
+    .expect("the order reference");
+    let start = doc.find("## A complete order mail").expect("its example");
+    let example = &doc[start..];
+    let mut blocks: Vec<String> = Vec::new();
+    for block in example
+        .split("    passphrase: en-avant-les-cuirassiers\n")
+        .skip(1)
+    {
+        let lines: Vec<&str> = block
+            .lines()
+            .take_while(|l| l.starts_with("    "))
+            .map(str::trim)
+            .collect();
+        blocks.push(lines.join("\n"));
+    }
+    assert_eq!(
+        blocks.len(),
+        2,
+        "the PIP Phase's mail and the combat phase's"
+    );
+    let state = demo_state();
+    let sheet = check_typed(&GrandeTactique, &state, "french", &blocks[0]);
+    assert!(
+        sheet.is_clean(),
+        "{:?} {:?}",
+        sheet.parse_errors,
+        sheet.rejections
+    );
+    assert_eq!(sheet.accepted.len(), 5);
+    let mut orders = BTreeMap::new();
+    orders.insert("french".to_string(), sheet.accepted);
+    let (next, _) = Rules::resolve(&GrandeTactique, &state, &orders, &mut ForcedDice::new([]));
+    let sheet = check_typed(&GrandeTactique, &next, "french", &blocks[1]);
+    assert!(
+        sheet.is_clean(),
+        "{:?} {:?}",
+        sheet.parse_errors,
+        sheet.rejections
+    );
+}
