@@ -14,6 +14,9 @@ const AT_LEAST: &[(&str, &str, usize)] = &[
     ("kulikovo", "orders", 39),
     ("kulikovo", "umpire", 251),
     ("kulikovo", "turns", 174),
+    ("grande-tactique", "orders", 35),
+    ("grande-tactique", "umpire", 85),
+    ("grande-tactique", "turns", 49),
 ];
 
 #[test]

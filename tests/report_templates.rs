@@ -37,6 +37,7 @@ fn gm_passphrase(campaign: &str) -> Option<(&'static str, &'static str)> {
     match campaign {
         "sound-the-charge-demo" => Some(("umpire@example.org", "grand-quartier-general")),
         "kulikovo-1380" => Some(("chronicler@example.org", "stol-velikogo-knyazya")),
+        "grande-tactique-demo" => Some(("umpire@example.org", "grand-quartier-general")),
         _ => None,
     }
 }

@@ -29,7 +29,10 @@
 //! point), `frontage` (figures along the front, the frontage line, enfilade,
 //! mutually protected flanks), `motion` (moves, wheels, facing changes,
 //! paths), `sweep` (what a move passes through), `retreat` (the retreat
-//! zone), `polygon` (terrain lines and areas), `sight` (line of sight), `bounce`
+//! zone), `polygon` (terrain lines and areas), `sight` (line of sight), `route`
+//! (routes as lists of points: a fraction of the way, a prefix, where one
+//! leaves the table or enters an area, a way round an area), `side` (the
+//! sides of a rectangle and a piece set against one), `bounce`
 //! (the optional Artillery Bounce-Through line); and `hex`, the hex maps'
 //! own geometry (distance, neighbours, hexsides and facing, lines between
 //! hexes, paths, drawing layout), with its own conventions.
@@ -46,6 +49,8 @@ mod point;
 mod polygon;
 mod rect;
 mod retreat;
+mod route;
+mod side;
 mod sight;
 mod sweep;
 #[cfg(test)]
@@ -79,8 +84,13 @@ pub use polygon::{
 };
 pub use rect::{CONTACT_SLACK, Rect};
 pub use retreat::{RETREAT_ZONE_LENGTH, RetreatZone, direction_away};
-pub use sight::{is_sight_blocked, is_sight_blocked_by_lines, sees_through};
-pub use sweep::{TURN_SLICE, facing_change_hits, path_hits, straight_move_hits, wheel_hits};
+pub use route::{entry_along, point_between, route_around, route_length, route_prefix, table_exit};
+pub use side::{Side, facing_onto, set_against, side_length, side_towards};
+pub use sight::{is_sight_blocked, is_sight_blocked_by_lines, sees_through, sees_two_corners};
+pub use sweep::{
+    TURN_SLICE, facing_change_hits, first_hit_along, move_hits, path_hits, straight_move_hits,
+    wheel_hits,
+};
 pub use vector::{Centidegrees, FULL_TURN, bearing, to_centidegrees, to_grid};
 
 /// Whether a point lies on a table `width` by `depth`, edges included.

@@ -2,6 +2,7 @@
 //! areas (woods) where "Visibility and range inside [...] is six inches".
 
 use super::polygon::{length_inside_polygon, on_segment};
+use super::rect::Rect;
 use crate::geometry::{Hundredths, Point};
 
 /// Whether the straight line from `from` to `to` is blocked by any of the
@@ -54,6 +55,24 @@ pub fn is_sight_blocked_by_lines(from: Point, to: Point, lines: &[Vec<Point>]) -
 /// the edge are seen from the outside at six inches".
 pub fn sees_through(from: Point, to: Point, area: &[Point], visibility: Hundredths) -> bool {
     length_inside_polygon(from, to, area) <= visibility
+}
+
+/// Whether lines can be drawn from each of the `eyes` to the same two
+/// corners of a target rectangle, every line allowed by `clear` (the caller
+/// says what blocks one). Charging, Follow-up charges by cavalry: "visible
+/// (attacker can draw lines between each of his two front corners and two
+/// corners of the target base)".
+pub fn sees_two_corners(
+    eyes: &[Point],
+    target: &Rect,
+    clear: impl Fn(Point, Point) -> bool,
+) -> bool {
+    target
+        .corners()
+        .iter()
+        .filter(|&&c| eyes.iter().all(|&e| clear(e, c)))
+        .count()
+        >= 2
 }
 
 #[cfg(test)]
@@ -109,5 +128,24 @@ mod tests {
                 is_sight_blocked(b, a, &crest)
             );
         }
+    }
+
+    /// Follow-up charges: lines from both front corners to two corners.
+    #[test]
+    fn two_corners_seen_from_both_eyes() {
+        use crate::geometry::segment_touches_rect;
+        use crate::geometry::testgen::rect;
+        let eyes = [pt(800, 1000), pt(1200, 1000)];
+        let target = rect(1000, 2000, 180, 400, 100);
+        assert!(sees_two_corners(&eyes, &target, |_, _| true));
+        // A unit between hides the whole target.
+        let screen = rect(1000, 1500, 0, 1200, 100);
+        let clear = |a: Point, b: Point| !segment_touches_rect(a, b, &screen);
+        assert!(!sees_two_corners(&eyes, &target, clear));
+        // A post near one corner hides it from one eye only: three corners
+        // stay in sight from both.
+        let post = rect(1160, 1900, 0, 20, 20);
+        let clear = |a: Point, b: Point| !segment_touches_rect(a, b, &post);
+        assert!(sees_two_corners(&eyes, &target, clear));
     }
 }

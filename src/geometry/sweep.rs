@@ -11,10 +11,12 @@
 //! frontage of half an inch or more, within [`CONTACT_SLACK`](super::CONTACT_SLACK).
 
 use super::convex;
+use super::distance::distance;
 use super::motion::{FacingChange, Flank, Step, wheel_turn};
 use super::rect::Rect;
+use super::route::point_between;
 use super::vector::Vector;
-use crate::geometry::Point;
+use crate::geometry::{Hundredths, Point};
 
 /// The farthest the outer corner of a turning unit moves between two
 /// checked positions, in hundredths of an inch.
@@ -121,6 +123,53 @@ pub fn path_hits(start: &Rect, steps: &[Step], obstacles: &[Rect]) -> Vec<usize>
     found
 }
 
+/// The obstacles a rectangle overlaps on its way from one footprint to
+/// another whose front centre and facing both differ (a charger that turns
+/// to meet its target as it closes): the convex hull of the two, which
+/// holds every position of a move that turns no more than it goes.
+pub fn move_hits(start: &Rect, end: &Rect, obstacles: &[Rect]) -> Vec<usize> {
+    let mut corners = start.exact_corners().to_vec();
+    corners.extend(end.exact_corners());
+    hits(&convex::hull(&corners), obstacles)
+}
+
+/// How far a rectangle moving its front centre straight towards `to`,
+/// facing unchanged, gets before it would run into one of the obstacles:
+/// the first obstacle it meets (the lowest index of those met at the same
+/// distance) and the distance moved, in whole hundredths, at which it
+/// touches it (the longest clear move, less the hundredth of
+/// [`CONTACT_SLACK`](super::CONTACT_SLACK) it may run in); `None` when the whole move is clear. 0 when it overlaps one
+/// already.
+pub fn first_hit_along(start: &Rect, to: Point, obstacles: &[Rect]) -> Option<(usize, Hundredths)> {
+    let length = distance(start.front_centre, to);
+    let at = |d: Hundredths| point_between(start.front_centre, to, d, length.max(1));
+    let mut first: Option<(usize, Hundredths)> = None;
+    for i in straight_move_hits(start, to, obstacles) {
+        let one = [obstacles[i]];
+        // A prefix of the move that hits stays hit when it is longer, so the
+        // touching distance is found by halving.
+        let (mut clear, mut hit) = (0, length);
+        if !straight_move_hits(start, start.front_centre, &one).is_empty() {
+            hit = 0;
+        }
+        while hit - clear > 1 {
+            let mid = (clear + hit) / 2;
+            if straight_move_hits(start, at(mid), &one).is_empty() {
+                clear = mid;
+            } else {
+                hit = mid;
+            }
+        }
+        // The longest clear move may run a hundredth into the obstacle
+        // (CONTACT_SLACK); a hundredth less touches it without doing so.
+        let touching = if hit == 0 { 0 } else { (clear - 1).max(0) };
+        if first.is_none_or(|(_, d)| touching < d) {
+            first = Some((i, touching));
+        }
+    }
+    first
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,5 +261,52 @@ mod tests {
         let steps = [Step::Forward(400), Step::Backstep(400)];
         assert_eq!(path_hits(&r, &steps, &[friend]), vec![0]);
         assert!(path_hits(&r, &[Step::Face(FacingChange::About)], &[friend]).is_empty());
+    }
+
+    /// Cavalry pursuit: pursuing cavalry that meets a unit in its way stops
+    /// in contact with it.
+    #[test]
+    fn the_first_unit_met_and_how_far_the_move_gets() {
+        let r = rect(1000, 1000, 0, 400, 100);
+        let near = rect(1000, 1600, 0, 400, 100);
+        let far = rect(1000, 2600, 0, 400, 100);
+        let aside = rect(3000, 1600, 0, 400, 100);
+        // The front reaches the near unit's rear edge (at y = 1500) after 5".
+        assert_eq!(
+            first_hit_along(&r, pt(1000, 3000), &[far, near, aside]),
+            Some((1, 500))
+        );
+        assert_eq!(first_hit_along(&r, pt(1000, 1400), &[near]), None);
+        // Already overlapping: it gets nowhere.
+        let on = rect(1000, 1050, 0, 400, 100);
+        assert_eq!(first_hit_along(&r, pt(1000, 3000), &[on]), Some((0, 0)));
+    }
+
+    #[test]
+    fn stopping_where_the_first_hit_says_is_clear_and_touching() {
+        let mut g = Gen::new(31);
+        for _ in 0..300 {
+            let (r, to) = (g.rect(), g.point());
+            let obstacles: Vec<Rect> = (0..3).map(|_| g.rect()).collect();
+            if let Some((i, d)) = first_hit_along(&r, to, &obstacles)
+                && d > 0
+            {
+                let len = distance(r.front_centre, to);
+                let stop = point_between(r.front_centre, to, d, len.max(1));
+                assert!(straight_move_hits(&r, stop, &obstacles).is_empty());
+                let on = point_between(r.front_centre, to, (d + 3).min(len), len.max(1));
+                assert!(straight_move_hits(&r, on, &obstacles[i..=i]).len() == 1);
+            }
+        }
+    }
+
+    /// A turning move clears what lies beside both its ends.
+    #[test]
+    fn a_move_that_turns_hits_what_lies_between() {
+        let start = rect(0, 0, 0, 400, 100);
+        let end = rect(1000, 1000, 90, 400, 100);
+        let between = rect(500, 500, 0, 200, 100);
+        let away = rect(-1500, 1500, 0, 200, 100);
+        assert_eq!(move_hits(&start, &end, &[away, between]), vec![1]);
     }
 }

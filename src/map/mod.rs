@@ -11,7 +11,8 @@
 //! footprint (formation, facing, side colour, id), markers for shaken,
 //! disordered and blown units, arrows for this turn's moves, charges and
 //! retreats (where each unit stood before and stands now), lines for fire
-//! (events that name a firer and its targets), generals, and a legend. A
+//! (events that name a firer and its targets), attacks declared and not yet
+//! carried out (a triangle pointing at the target), generals, and a legend. A
 //! table too large for a picture of a million pixels at 15 pixels to the
 //! inch is drawn smaller, and then without the units' ids once they would
 //! be under 6 pixels high.
@@ -26,7 +27,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::geometry::{Hex, HexGrid, HexLayout, Rect};
 use crate::rules::board::{Location, MapSpec, TerrainShape};
-use crate::rules::look::{EventClass, Look, Marker, Outline, Shape, TerrainStyle};
+use crate::rules::look::{Aim, EventClass, Look, Marker, Outline, Shape, TerrainStyle};
 use crate::rules::ruleset::Event;
 use crate::rules::state::{GeneralState, UnitState};
 use crate::rules::{GameState, Ruleset};
@@ -73,6 +74,15 @@ pub struct MapInput<'a> {
 }
 
 impl MapInput<'_> {
+    /// The declarations the map shows: both ends in sight.
+    fn aims(&self) -> Vec<Aim> {
+        self.ruleset
+            .aims(self.next)
+            .into_iter()
+            .filter(|a| self.sees(&a.from) && self.sees(&a.at))
+            .collect()
+    }
+
     fn sees(&self, id: &str) -> bool {
         self.visible.is_none_or(|v| v.contains(id))
     }
@@ -212,7 +222,20 @@ pub fn svg(input: &MapInput) -> String {
     let (w, h) = frame.total();
     let (pw, ph) = frame.pixels();
     let mut s = Svg::new(w, h, pw, ph);
-    s.defs_arrows(&[style::MOVE, style::CHARGE, style::RETREAT, style::FIRE]);
+    let aims = input.aims();
+    // The declarations' style joins the others only where there are some,
+    // so that a map without any keeps its bytes.
+    if aims.is_empty() {
+        s.defs_arrows(&[style::MOVE, style::CHARGE, style::RETREAT, style::FIRE]);
+    } else {
+        s.defs_arrows(&[
+            style::MOVE,
+            style::CHARGE,
+            style::RETREAT,
+            style::FIRE,
+            style::AIM,
+        ]);
+    }
     s.raw(&format!(
         "<rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" fill=\"#ffffff\"/>\n"
     ));
@@ -232,7 +255,15 @@ pub fn svg(input: &MapInput) -> String {
     // unit came to stand.
     fire_lines(&mut s, &frame, input, &look, &slots);
     arrows(&mut s, &frame, input);
+    for aim in &aims {
+        let from = anchor(&frame, input, &look, &aim.from, false);
+        let to = anchor(&frame, input, &look, &aim.at, true);
+        if let (Some(from), Some(to)) = (from, to) {
+            aim_mark(&mut s, from, to);
+        }
+    }
     generals(&mut s, &frame, input, &slots);
+
     legend(&mut s, &frame, input);
     s.finish()
 }
@@ -539,6 +570,34 @@ fn arrows(s: &mut Svg, frame: &Frame, input: &MapInput) {
     }
 }
 
+/// A declaration: a dashed line from the unit to its target and a triangle
+/// on the unit pointing at it.
+fn aim_mark(s: &mut Svg, from: (i64, i64), to: (i64, i64)) {
+    let (dx, dy) = ((to.0 - from.0) as f64, (to.1 - from.1) as f64);
+    let len = (dx * dx + dy * dy).sqrt();
+    if len < 1.0 {
+        return;
+    }
+    s.arrow(from, to, &style::AIM);
+    // `f64::sqrt` and the products are correctly rounded, so the corners
+    // come out the same on every machine.
+    let (ux, uy) = (dx / len, dy / len);
+    let at = |ahead: f64, aside: f64| {
+        (
+            from.0 + (ux * ahead - uy * aside).round() as i64,
+            from.1 + (uy * ahead + ux * aside).round() as i64,
+        )
+    };
+    s.polygon(
+        &[at(90.0, 0.0), at(-20.0, 55.0), at(-20.0, -55.0)],
+        style::AIM.colour,
+        "#ffffff",
+        5,
+        "",
+        "",
+    );
+}
+
 fn side_index(state: &GameState, side: &str) -> usize {
     state.sides.iter().position(|s| s == side).unwrap_or(0)
 }
@@ -838,6 +897,9 @@ fn legend_entries<'a>(input: &MapInput<'a>) -> Vec<Entry<'a>> {
     entries.extend(kinds_seen.into_iter().map(Entry::Terrain));
     entries.extend(input.ruleset.markers().iter().map(Entry::Marker));
     entries.extend([&style::MOVE, &style::CHARGE, &style::RETREAT, &style::FIRE].map(Entry::Arrow));
+    if !input.aims().is_empty() {
+        entries.push(Entry::Arrow(&style::AIM));
+    }
     entries
 }
 

@@ -58,3 +58,12 @@ pub const FIRE: ArrowStyle = ArrowStyle {
     dash: "12 10",
     label: "fire",
 };
+
+/// A declared attack not yet carried out (`rules::look::Aim`).
+pub const AIM: ArrowStyle = ArrowStyle {
+    id: "aim",
+    colour: "#c0392b",
+    width: 6,
+    dash: "30 12",
+    label: "declared charge",
+};

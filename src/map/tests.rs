@@ -273,4 +273,32 @@ fn a_counter_shows_its_symbol_and_the_hexside_it_faces() {
         text.contains("points=\"1018,489 1034,480\""),
         "no bar to the north-east side: {text}"
     );
+
+/// A declaration is a dashed line to its target and a triangle on the unit
+/// pointing at it, in whole numbers.
+#[test]
+fn a_declared_attack_points_at_its_target() {
+    let mut s = Svg::new(1000, 1000, 100, 100);
+    aim_mark(&mut s, (100, 100), (100, 500));
+    let text = s.finish();
+    assert!(
+        text.contains("<line x1=\"100\" y1=\"100\" x2=\"100\" y2=\"500\""),
+        "{text}"
+    );
+    assert!(text.contains("url(#head-aim)"), "{text}");
+    // The triangle's tip lies 90 towards the target; its base straddles the line.
+    assert!(text.contains("points=\"100,190 45,80 155,80\""), "{text}");
+    // Nothing is drawn for a unit aimed at where it stands.
+    let mut s = Svg::new(1000, 1000, 100, 100);
+    aim_mark(&mut s, (100, 100), (100, 100));
+    assert!(!s.finish().contains("polygon"));
+}
+
+/// A map with no declarations keeps its arrowheads and legend as before.
+#[test]
+fn no_declared_attack_no_aim_in_the_defs_or_legend() {
+    let turn = sample::demo_turn().expect("the demo campaign loads");
+    let text = svg(&input(&turn, None));
+    assert!(!text.contains("head-aim"));
+    assert!(!text.contains("declared charge"));
 }

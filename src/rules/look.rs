@@ -64,6 +64,18 @@ pub struct UnitLook {
 /// How every unit of a state looks, by id.
 pub type Look = BTreeMap<String, UnitLook>;
 
+/// A unit marked in the state as about to act against another: an attack
+/// declared in one phase and carried out in a later one. The map draws a
+/// triangle on the unit pointing at its target and a dashed line to it, as
+/// players mark such a declaration on a real table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Aim {
+    /// The unit that declared it, by id.
+    pub from: String,
+    /// The unit it is aimed at, by id.
+    pub at: String,
+}
+
 /// How a terrain kind is drawn: an area's fill, or a line's stroke.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TerrainStyle {

@@ -9,13 +9,17 @@ pub mod sound_the_charge;
 #[path = "kulikovo/mod.rs"]
 pub mod kulikovo;
 
+#[path = "grande_tactique/mod.rs"]
+pub mod grande_tactique;
+
 use super::ruleset::Ruleset;
+use grande_tactique::GrandeTactique;
 use kulikovo::Kulikovo;
 use sound_the_charge::SoundTheCharge;
 
 /// Every ruleset, in the order `adjutant demo` offers them (the first is
 /// the default).
-pub const RULESETS: &[&dyn Ruleset] = &[&SoundTheCharge, &Kulikovo];
+pub const RULESETS: &[&dyn Ruleset] = &[&SoundTheCharge, &Kulikovo, &GrandeTactique];
 
 /// The ruleset a campaign names, if adjutant knows it.
 pub fn ruleset_for(id: &str) -> Option<&'static dyn Ruleset> {

@@ -16,7 +16,7 @@ use std::fmt;
 
 use super::board::Location;
 use super::correction::{self, Correction, CorrectionError};
-use super::look::{EventClass, Look, Marker, TerrainStyle};
+use super::look::{Aim, EventClass, Look, Marker, TerrainStyle};
 use super::orders::{LineError, OrderSheet, order_lines};
 use super::setup::{Keys, SetupContext, UnitBasics, Vocabulary};
 use super::state::{GameState, PartError, Parts, RawPart, UnitState};
@@ -223,6 +223,12 @@ pub trait Presentation: Rules {
     /// The order lines a report offers `side` to reply with.
     fn order_template(&self, state: &GameState<Self>, side: &str) -> Vec<String>;
 
+    /// What the state marks as declared and not yet carried out (see
+    /// [`Aim`]). None by default.
+    fn aims(&self, _state: &GameState<Self>) -> Vec<Aim> {
+        Vec::new()
+    }
+
     /// A made-up turn from the state its demo campaign begins in, that shows
     /// every part of a report: the report's golden files, its bench and the
     /// browser preview show it.
@@ -342,6 +348,7 @@ pub trait Ruleset: Sync {
     fn event_class(&self, kind: &str) -> EventClass;
     fn visible_to(&self, state: &GameState, side: &str, events: &[Event]) -> BTreeSet<String>;
     fn order_template(&self, state: &GameState, side: &str) -> Vec<String>;
+    fn aims(&self, state: &GameState) -> Vec<Aim>;
     fn preview(&self, initial: &GameState) -> Option<Preview>;
     fn bot_orders(&self, state: &GameState, side: &str) -> Vec<String>;
     fn demo(&self) -> Option<Demo>;
@@ -580,6 +587,13 @@ impl<R: Rules + Presentation> Ruleset for R {
         state
             .typed::<R>()
             .map(|typed| Presentation::order_template(self, &typed, side))
+            .unwrap_or_default()
+    }
+
+    fn aims(&self, state: &GameState) -> Vec<Aim> {
+        state
+            .typed::<R>()
+            .map(|typed| Presentation::aims(self, &typed))
             .unwrap_or_default()
     }
 

@@ -1,0 +1,183 @@
+//! The ruleset as a whole on its demo campaign: the bots' orders check
+//! clean and play a turn, the map draws the declared charges and the routes
+//! of flights and pursuits, resolutions are the same bytes every time, and
+//! the preview turn has every part a report shows.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::GrandeTactique;
+use super::state::State;
+use crate::audit::dice::{DiceStream, ForcedDice};
+use crate::audit::digest::Digest32;
+use crate::canonical;
+use crate::map::{MapInput, svg};
+use crate::rules::ruleset::{Presentation, Rules, Ruleset, check_typed};
+use crate::rules::state::GameState;
+
+fn demo_state() -> State {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("campaigns")
+        .join("grande-tactique-demo");
+    let campaign = crate::campaign::load(&dir).expect("the demo campaign loads");
+    let raw = campaign
+        .initial_state(&GrandeTactique)
+        .expect("its initial state");
+    raw.typed::<GrandeTactique>().expect("typed")
+}
+
+/// Every side's bot orders, checked as mail is.
+fn bot_orders(state: &State) -> BTreeMap<String, Vec<super::orders::GtOrder>> {
+    let mut orders = BTreeMap::new();
+    for side in &state.sides {
+        let lines = Rules::bot_orders(&GrandeTactique, state, side);
+        assert!(!lines.is_empty(), "{side} has something to order");
+        let sheet = check_typed(&GrandeTactique, state, side, &lines.join("\n"));
+        assert!(
+            sheet.is_clean(),
+            "{side}: {:?} {:?}",
+            sheet.parse_errors,
+            sheet.rejections
+        );
+        orders.insert(side.clone(), sheet.accepted);
+    }
+    orders
+}
+
+#[test]
+fn the_bots_declare_and_pay_for_charges_and_their_orders_check_clean() {
+    let state = demo_state();
+    let orders = bot_orders(&state);
+    let charges: usize = orders
+        .values()
+        .flatten()
+        .filter(|o| matches!(o.action, super::orders::Action::Charge { .. }))
+        .count();
+    assert!(charges > 0, "the bots declare charges: {orders:?}");
+    let mut dice = DiceStream::new(&Digest32([3; 32]));
+    let (next, events) = Rules::resolve(&GrandeTactique, &state, &orders, &mut dice);
+    assert_eq!(next.phase, 1);
+    assert!(events.iter().any(|e| e.kind == "charge-declared"));
+    assert!(!next.game.charges.is_empty(), "the Charge markers stay");
+    // The combat phase's orders check clean too, and resolve the charges.
+    let orders = bot_orders(&next);
+    let (after, events) = Rules::resolve(&GrandeTactique, &next, &orders, &mut dice);
+    assert!(after.game.charges.is_empty(), "every marker is removed");
+    assert!(events.iter().any(|e| e.kind == "charge"));
+    assert_eq!((after.turn, after.phase), (2, 0));
+}
+
+#[test]
+fn the_map_draws_declared_charges_and_routes_as_they_ran() {
+    let state = demo_state();
+    let orders = bot_orders(&state);
+    let mut dice = DiceStream::new(&Digest32([5; 32]));
+    let (next, events) = Rules::resolve(&GrandeTactique, &state, &orders, &mut dice);
+    let (prior, next): (GameState, GameState) = (state.raw(), next.raw());
+    let aims = Ruleset::aims(&GrandeTactique, &next);
+    assert!(!aims.is_empty());
+    let drawn = svg(&MapInput {
+        title: "PIP Phase",
+        ruleset: &GrandeTactique,
+        prior: &prior,
+        next: &next,
+        events: &events,
+        visible: None,
+    });
+    assert!(drawn.contains("url(#head-aim)"), "declared charges drawn");
+    assert!(drawn.contains("declared charge"), "and in the legend");
+    // The preview's flight and pursuit are drawn along their routes.
+    let preview = Presentation::preview(&GrandeTactique, &demo_state()).expect("a preview");
+    let (prior, next) = (preview.prior.raw(), preview.next.raw());
+    let drawn = svg(&MapInput {
+        title: "preview",
+        ruleset: &GrandeTactique,
+        prior: &prior,
+        next: &next,
+        events: &preview.events,
+        visible: None,
+    });
+    assert!(drawn.contains("url(#head-retreat)"), "the flight");
+    assert!(
+        drawn.matches("<polyline").count() >= 3,
+        "the routes are polylines"
+    );
+}
+
+#[test]
+fn a_resolution_is_the_same_bytes_every_time() {
+    let state = demo_state();
+    let orders = bot_orders(&state);
+    let run = || {
+        let mut dice = DiceStream::new(&Digest32([9; 32]));
+        let (next, events) = Rules::resolve(&GrandeTactique, &state, &orders, &mut dice);
+        let orders = bot_orders(&next);
+        let (after, more) = Rules::resolve(&GrandeTactique, &next, &orders, &mut dice);
+        (
+            canonical::to_string(&after.raw()),
+            canonical::to_string(&events),
+            canonical::to_string(&more),
+        )
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn a_state_reads_back_as_it_was_written() {
+    let state = demo_state();
+    let orders = bot_orders(&state);
+    let mut dice = ForcedDice::new([4; 200]);
+    let (next, _) = Rules::resolve(&GrandeTactique, &state, &orders, &mut dice);
+    let raw = next.raw();
+    let text = canonical::to_string(&raw);
+    let read: GameState = serde_json::from_str(&text).expect("reads");
+    assert_eq!(read.typed::<GrandeTactique>().expect("typed"), next);
+}
+
+/// The complete order mail of docs/ORDERS-grande-tactique.md checks clean
+/// on the demo campaign as it begins, both of its phases.
+#[test]
+fn the_order_references_example_mail_checks_clean() {
+    let doc = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ORDERS-grande-tactique.md"),
+    )
+    .expect("the order reference");
+    let start = doc.find("## A complete order mail").expect("its example");
+    let example = &doc[start..];
+    let mut blocks: Vec<String> = Vec::new();
+    for block in example
+        .split("    passphrase: en-avant-les-cuirassiers\n")
+        .skip(1)
+    {
+        let lines: Vec<&str> = block
+            .lines()
+            .take_while(|l| l.starts_with("    "))
+            .map(str::trim)
+            .collect();
+        blocks.push(lines.join("\n"));
+    }
+    assert_eq!(
+        blocks.len(),
+        2,
+        "the PIP Phase's mail and the combat phase's"
+    );
+    let state = demo_state();
+    let sheet = check_typed(&GrandeTactique, &state, "french", &blocks[0]);
+    assert!(
+        sheet.is_clean(),
+        "{:?} {:?}",
+        sheet.parse_errors,
+        sheet.rejections
+    );
+    assert_eq!(sheet.accepted.len(), 5);
+    let mut orders = BTreeMap::new();
+    orders.insert("french".to_string(), sheet.accepted);
+    let (next, _) = Rules::resolve(&GrandeTactique, &state, &orders, &mut ForcedDice::new([]));
+    let sheet = check_typed(&GrandeTactique, &next, "french", &blocks[1]);
+    assert!(
+        sheet.is_clean(),
+        "{:?} {:?}",
+        sheet.parse_errors,
+        sheet.rejections
+    );
+}

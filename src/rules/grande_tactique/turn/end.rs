@@ -1,0 +1,95 @@
+//! The end of a turn: Charge markers left on the table are removed, each
+//! unit's charges of the turn are forgotten, the game may end, and every
+//! command rolls its PIPs for the next turn (ruling GT-5), so that players
+//! know them when they write the PIP Phase's orders.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::super::state::{Morale, State};
+use crate::audit::dice::{Dice, Die};
+use crate::rules::ruleset::Event;
+
+pub fn end_turn(state: &mut State, events: &mut Vec<Event>, dice: &mut dyn Dice) {
+    state.game.charges.clear();
+    for u in &mut state.units {
+        u.rules.charges_made = 0;
+        u.rules.charged.clear();
+    }
+    state.phase = 0;
+    if let Some(why) = game_over(state) {
+        events.push(Event::new(
+            "game-over",
+            Vec::new(),
+            format!("The game ends after turn {}: {why}.", state.turn),
+        ));
+        state.finished = Some(why);
+        return;
+    }
+    state.turn += 1;
+    state.active_side = state.next_side(&state.active_side);
+    let pips = roll_pips(state, dice);
+    let told: Vec<String> = pips
+        .iter()
+        .flat_map(|(side, commands)| commands.iter().map(move |(c, n)| format!("{side} {c} {n}")))
+        .collect();
+    events.push(Event::new(
+        "pips",
+        Vec::new(),
+        format!(
+            "PIPs for turn {}: {}. {} has the initiative.",
+            state.turn,
+            told.join(", "),
+            state.active_side
+        ),
+    ));
+    state.game.pips = pips;
+}
+
+/// Why the game is over, if it is: the turn limit, or a side with no unit
+/// left in play that is not routed.
+fn game_over(state: &State) -> Option<String> {
+    if state.turn_limit.is_some_and(|limit| state.turn >= limit) {
+        return Some(format!("the turn limit ({}) was reached", state.turn));
+    }
+    for side in &state.sides {
+        let formed = state
+            .units
+            .iter()
+            .any(|u| u.side == *side && u.eliminated.is_none() && u.rules.morale != Morale::Routed);
+        if !formed {
+            return Some(format!("{side} has no unit left that is not routed"));
+        }
+    }
+    None
+}
+
+/// The commands in play, by side.
+pub fn commands(state: &State) -> BTreeMap<String, BTreeSet<String>> {
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for u in state.units.iter().filter(|u| u.eliminated.is_none()) {
+        out.entry(u.side.clone())
+            .or_default()
+            .insert(u.rules.command.clone());
+    }
+    out
+}
+
+/// Rolls every command's PIPs: the campaign's `pip_dice` d6 each (or its
+/// `command_pip_dice` for that command), added.
+pub fn roll_pips(state: &State, dice: &mut dyn Dice) -> BTreeMap<String, BTreeMap<String, u32>> {
+    let mut out: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
+    for (side, commands) in commands(state) {
+        for command in commands {
+            let n = state.params.pip_dice_of(&command);
+            let mut total = 0;
+            for k in 0..n {
+                total += dice.roll(
+                    Die::D6,
+                    &format!("PIPs of {side} command {command}, die {}", k + 1),
+                );
+            }
+            out.entry(side.clone()).or_default().insert(command, total);
+        }
+    }
+    out
+}
