@@ -12,6 +12,7 @@ pub const DEFAULTS: &[(&str, &str)] = &[
     ("manifest.txt", include_str!("../templates/manifest.txt")),
     ("umpire.txt", include_str!("../templates/umpire.txt")),
     ("ack.txt", include_str!("../templates/ack.txt")),
+    ("ack.html", include_str!("../templates/ack.html")),
     ("no-orders.txt", include_str!("../templates/no-orders.txt")),
     ("refused.txt", include_str!("../templates/refused.txt")),
     ("stranger.txt", include_str!("../templates/stranger.txt")),

@@ -769,3 +769,57 @@ fn the_opening_mail_tells_each_player_what_they_command() {
         gm.body
     );
 }
+
+/// The acknowledgement shows the orders on the map: an inline picture of
+/// the side's units with each accepted move drawn as it will be tried, so a
+/// misread move is seen before the deadline.
+#[test]
+fn the_acknowledgement_draws_the_accepted_moves_on_the_map() {
+    let (_dir, mut store) = setup();
+    let raw = delivered(
+        "",
+        LANNES,
+        "<mapped@french.invalid>",
+        SUBJECT,
+        "passphrase: vive-l-empereur\n1-ligne: forward 4\n12-dragons: forward 6, wheel right 45, forward 3\n",
+    );
+    ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+    let ack = replies(&store).pop().expect("ack");
+    // In words too: a move the rules will not let happen is told now.
+    assert!(
+        ack.body.contains("12e Dragons cannot move: the move costs"),
+        "{}",
+        ack.body
+    );
+    let html = ack.html.as_deref().expect("an HTML part");
+    let image = ack
+        .parts
+        .iter()
+        .find(|p| p.content_type == "image/png")
+        .expect("the map");
+    let cid = image.content_id.as_deref().expect("shown inline");
+    assert!(html.contains(&format!("cid:{cid}")), "{html}");
+    assert!(image.bytes.starts_with(b"\x89PNG"));
+    // What it draws: 1-ligne four inches on, as the movement would take it.
+    let record = store.campaign(ID).expect("record");
+    let state = store.state(&record.current_state_digest).expect("state");
+    let ruleset = adjutant::rules::ruleset_for(&state.ruleset).expect("known");
+    let (planned, events) = ruleset
+        .planned(&state, "french", "1-ligne: forward 4\n")
+        .expect("a plan");
+    let before = state.unit("1-ligne").expect("there").location;
+    let after = planned.unit("1-ligne").expect("there").location;
+    let (
+        adjutant::rules::board::Location::Table { y: y0, .. },
+        adjutant::rules::board::Location::Table { y: y1, .. },
+    ) = (before, after)
+    else {
+        panic!("a table");
+    };
+    assert_eq!(y1 - y0, 400, "four inches north");
+    assert!(
+        events
+            .iter()
+            .any(|e| e.units.first().map(String::as_str) == Some("1-ligne"))
+    );
+}

@@ -69,6 +69,7 @@ fn every_template_renders_for_every_shipped_campaign() {
             "manifest.txt",
             "umpire.txt",
             "ack.txt",
+            "ack.html",
             "no-orders.txt",
             "refused.txt",
             "stranger.txt",

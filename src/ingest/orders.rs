@@ -4,13 +4,16 @@ use serde_json::json;
 
 use super::letter::Letter;
 use super::{Handled, IngestError, Outcome};
+use crate::campaign::Campaign;
 use crate::engine::{self, EngineError};
 use crate::lifecycle::Clock;
 use crate::mail::Inbound;
 use crate::mail::body::{OrderText, turn_from_subject};
+use crate::map::{self, MapInput};
 use crate::resolution;
 use crate::rules::ruleset_for;
-use crate::store::{CampaignRecord, Store};
+use crate::rules::{GameState, Ruleset};
+use crate::store::{CampaignRecord, MailPart, Store};
 use crate::templates::Templates;
 
 /// A player's orders: checked against the current turn, submitted, and
@@ -93,21 +96,37 @@ pub(super) fn take_orders(
         let hint = refused.join("\n");
         return letter.refuse_with(&templates, Some(campaign), reason, Some(&hint));
     }
+    let canonical = submitted.sheet.canonical_text();
+    let tried = tried(ruleset, &state, campaign, side, &canonical);
     let body = templates.render(
         "ack.txt",
         json!({
             "campaign": campaign.id,
             "side": side,
             "phase": phase,
-            "accepted": submitted.sheet.canonical_text().lines().collect::<Vec<_>>(),
+            "accepted": canonical.lines().collect::<Vec<_>>(),
             "digest": submitted.digest.to_hex(),
             "refused": refused,
             "replaced": submitted.replaced,
             "unchanged": submitted.unchanged,
             "deadline": deadline,
+            "tried": tried.as_ref().map(|t| t.notes.clone()).unwrap_or_default(),
         }),
     )?;
-    let reply = letter.reply(Some(campaign), body);
+    let mut reply = letter.reply(Some(campaign), body);
+    if let Some(png) = tried.and_then(|t| t.png) {
+        let cid = format!("orders-{}@adjutant", &submitted.digest.to_hex()[..16]);
+        reply.html = Some(templates.render(
+            "ack.html",
+            json!({ "campaign": campaign.id, "text": reply.body, "cid": cid }),
+        )?);
+        reply.parts.push(MailPart {
+            filename: format!("{}-orders-{side}.png", campaign.id),
+            content_type: "image/png".to_string(),
+            content_id: Some(cid),
+            bytes: png,
+        });
+    }
     let outcome = Outcome::Accepted {
         campaign: campaign.id.clone(),
         side: side.to_string(),
@@ -116,6 +135,44 @@ pub(super) fn take_orders(
         refused_lines,
     };
     Ok((outcome, Some(campaign.id.clone()), Some(reply)))
+}
+
+/// A side's accepted orders as they will be tried (see
+/// `Presentation::planned`): what would come of each, in words, and the map
+/// of it as the side sees the field. `None` where the ruleset tries none;
+/// no map where it cannot be drawn (the acknowledgement then goes without).
+struct Tried {
+    notes: Vec<String>,
+    png: Option<Vec<u8>>,
+}
+
+fn tried(
+    ruleset: &dyn Ruleset,
+    state: &GameState,
+    campaign: &Campaign,
+    side: &str,
+    canonical: &str,
+) -> Option<Tried> {
+    let (planned, events) = ruleset.planned(state, side, canonical)?;
+    let visible = map::with_generals(state, side, ruleset.visible_to(state, side, &[]));
+    // Only what the side may know: no word of a unit it cannot see.
+    let notes = events
+        .iter()
+        .filter(|e| e.units.iter().all(|u| visible.contains(u)))
+        .map(|e| e.text.clone())
+        .collect();
+    let svg = map::svg(&MapInput {
+        title: &format!("{}: your orders as they will be tried", campaign.title),
+        ruleset,
+        prior: state,
+        next: &planned,
+        events: &events,
+        visible: Some(&visible),
+    });
+    Some(Tried {
+        notes,
+        png: map::png(&svg).ok(),
+    })
 }
 
 /// A side's word that it sends no orders for the phase: recorded, and

@@ -229,6 +229,20 @@ pub trait Presentation: Rules {
         Vec::new()
     }
 
+    /// How `side`'s accepted `orders` will be tried, for the map of its
+    /// acknowledgement: the state once its own moves and charges are made,
+    /// no enemy answering and no die of the turn's, with an event for each,
+    /// so that a player sees a misread move before the deadline. `None`
+    /// where the ruleset draws no such map.
+    fn planned(
+        &self,
+        _state: &GameState<Self>,
+        _side: &str,
+        _orders: &[Self::Order],
+    ) -> Option<(GameState<Self>, Vec<Event>)> {
+        None
+    }
+
     /// A made-up turn from the state its demo campaign begins in, that shows
     /// every part of a report: the report's golden files, its bench and the
     /// browser preview show it.
@@ -350,6 +364,14 @@ pub trait Ruleset: Sync {
     fn order_template(&self, state: &GameState, side: &str) -> Vec<String>;
     fn aims(&self, state: &GameState) -> Vec<Aim>;
     fn preview(&self, initial: &GameState) -> Option<Preview>;
+    /// How a side's accepted orders will be tried (see
+    /// [`Presentation::planned`]), from their canonical text.
+    fn planned(
+        &self,
+        state: &GameState,
+        side: &str,
+        canonical: &str,
+    ) -> Option<(GameState, Vec<Event>)>;
     fn bot_orders(&self, state: &GameState, side: &str) -> Vec<String>;
     fn demo(&self) -> Option<Demo>;
 }
@@ -595,6 +617,18 @@ impl<R: Rules + Presentation> Ruleset for R {
             .typed::<R>()
             .map(|typed| Presentation::aims(self, &typed))
             .unwrap_or_default()
+    }
+
+    fn planned(
+        &self,
+        state: &GameState,
+        side: &str,
+        canonical: &str,
+    ) -> Option<(GameState, Vec<Event>)> {
+        let typed = state.typed::<R>().ok()?;
+        let sheet = check_typed(self, &typed, side, canonical);
+        let (next, events) = Presentation::planned(self, &typed, side, &sheet.accepted)?;
+        Some((next.raw(), events))
     }
 
     fn preview(&self, initial: &GameState) -> Option<Preview> {

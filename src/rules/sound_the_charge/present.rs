@@ -83,6 +83,15 @@ impl Presentation for SoundTheCharge {
     fn preview(&self, initial: &State) -> Option<Preview<SoundTheCharge>> {
         Some(super::sample::preview(initial))
     }
+
+    fn planned(
+        &self,
+        state: &State,
+        side: &str,
+        orders: &[super::orders::StcOrder],
+    ) -> Option<(State, Vec<Event>)> {
+        Some(super::turn::planned_moves(state, side, orders))
+    }
 }
 
 /// How one unit looks: to scale from its footprint, its states as markers.

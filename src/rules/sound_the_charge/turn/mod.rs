@@ -145,6 +145,29 @@ fn given(side: &str, list: &[StcOrder]) -> SideOrders {
     }
 }
 
+/// How the active side's orders will be tried, for the map of its
+/// acknowledgement: the movement phase alone, on the state as it stands,
+/// with no enemy answering (no evade) and dice from a throwaway stream, not
+/// the turn's (which nobody knows before the deadline). The passive side
+/// moves nothing of its own, so its orders draw nothing.
+pub fn planned_moves(state: &State, side: &str, orders: &[StcOrder]) -> (State, Vec<Event>) {
+    let mut next = state.clone();
+    let mut events = Vec::new();
+    if side == state.active_side {
+        let mut dice = crate::audit::DiceStream::new(&crate::audit::Digest32::ZERO);
+        let mut record = TurnRecord::default();
+        movement::phase(
+            &mut next,
+            &given(side, orders),
+            &[],
+            &mut record,
+            &mut dice,
+            &mut events,
+        );
+    }
+    (next, events)
+}
+
 /// Resolves one active turn: every phase in the order the rules give, then
 /// army morale and the turn's end. `orders` holds each side's accepted
 /// orders (a side that sent none is absent).
