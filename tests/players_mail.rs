@@ -823,3 +823,52 @@ fn the_acknowledgement_draws_the_accepted_moves_on_the_map() {
             .any(|e| e.units.first().map(String::as_str) == Some("1-ligne"))
     );
 }
+
+/// The GM may ask for a copy of every acknowledgement and refusal
+/// (`[gm] copies = true`).
+#[test]
+fn a_gm_who_asks_gets_a_copy_of_every_acknowledgement_and_refusal() {
+    let dir = tempfile::tempdir().expect("dir");
+    let folder = dir.path().join("campaign");
+    adjutant::demo::bundled_campaign(&folder).expect("writes");
+    let path = folder.join("campaign.toml");
+    let text = std::fs::read_to_string(&path).expect("reads");
+    std::fs::write(&path, text.replacen("[gm]\n", "[gm]\ncopies = true\n", 1)).expect("writes");
+    let campaign = adjutant::campaign::load(&folder).expect("loads");
+    assert!(campaign.gm_copies);
+    let mut store = Store::open(&dir.path().join("data")).expect("store");
+    engine::init(&mut store, &campaign, &folder, &now()).expect("init");
+    for (n, body) in [
+        "passphrase: vive-l-empereur\n1-ligne: hold\n",
+        "passphrase: wrong\n",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let raw = delivered(
+            "",
+            LANNES,
+            &format!("<copied-{n}@french.invalid>"),
+            SUBJECT,
+            body,
+        );
+        ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+    }
+    let copies: Vec<OutgoingMail> = store
+        .queued_mail(ID)
+        .expect("outbox")
+        .into_iter()
+        .filter(|m| m.message_id.contains(".copy.") && m.recipient == "umpire@example.org")
+        .collect();
+    assert_eq!(copies.len(), 2);
+    assert!(
+        copies[0].body.contains("are accepted"),
+        "{}",
+        copies[0].body
+    );
+    assert!(
+        copies[1].body.contains("do not match a player"),
+        "{}",
+        copies[1].body
+    );
+}

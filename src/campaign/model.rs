@@ -17,6 +17,10 @@ pub struct Campaign {
     pub ruleset: RulesetChoice,
     pub sides: Vec<Side>,
     pub gm: Person,
+    /// Whether the GM asked for a copy of every acknowledgement and
+    /// refusal sent to the players (`[gm] copies = true`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub gm_copies: bool,
     pub players: Vec<Player>,
     pub schedule: Schedule,
     /// What happens to a side that sends no orders for a phase.

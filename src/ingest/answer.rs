@@ -84,3 +84,36 @@ pub(super) fn ration(
     );
     Ok((Outcome::Ignored { reason }, campaign.clone(), None))
 }
+
+/// A copy of `reply` for the GM of `campaign`, when the GM asked for copies
+/// (`[gm] copies = true`) and the reply is not to the GM already.
+pub(super) fn copy_to_gm(
+    store: &mut Store,
+    campaign: Option<&str>,
+    reply: Option<&OutgoingMail>,
+    now: DateTime<Utc>,
+) -> Result<(), IngestError> {
+    let (Some(id), Some(reply)) = (campaign, reply) else {
+        return Ok(());
+    };
+    let record = store.campaign(id)?;
+    let c = &record.campaign;
+    if !c.gm_copies || c.gm.address.eq_ignore_ascii_case(&reply.recipient) {
+        return Ok(());
+    }
+    let purpose = format!(
+        "copy.{}",
+        &crate::audit::Digest32::of(reply.message_id.as_bytes()).to_hex()[..16]
+    );
+    let copy = OutgoingMail::text(
+        mail::message_id(c, &purpose, &c.gm.address),
+        c.gm.address.clone(),
+        format!("[{}] copy of the reply to {}", c.id, reply.recipient),
+        format!(
+            "A copy of adjutant's reply to {} (subject \"{}\"):\n\n{}",
+            reply.recipient, reply.subject, reply.body
+        ),
+    );
+    store.queue(Some(id), &[copy], now)?;
+    Ok(())
+}

@@ -197,6 +197,7 @@ pub fn ingest_sized(
         let handled = handle(store, raw, parsed, key, config, clock)?;
         let (outcome, campaign, reply) =
             answer::ration(store, sender.as_deref(), handled, &config.limits, now)?;
+        answer::copy_to_gm(store, campaign.as_deref(), reply.as_ref(), now)?;
         failpoint::hit("ingest:handled");
         let status = match outcome {
             Outcome::Accepted { .. } | Outcome::NoOrders { .. } => "accepted",

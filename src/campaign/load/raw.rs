@@ -63,6 +63,9 @@ pub struct GmTable {
     pub passphrase_hash: Spanned<String>,
     #[serde(default)]
     pub require_dkim: bool,
+    /// Whether the GM gets a copy of every acknowledgement and refusal.
+    #[serde(default)]
+    pub copies: bool,
 }
 
 #[derive(Debug, Deserialize)]
