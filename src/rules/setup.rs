@@ -6,6 +6,8 @@
 
 use std::collections::BTreeMap;
 
+use serde::de::DeserializeOwned;
+
 use super::board::{Location, MapSpec};
 use super::state::{Part, UnitState};
 
@@ -33,11 +35,24 @@ pub struct SetupContext<'a> {
     pub nations: &'a BTreeMap<String, String>,
     /// The map, when it could be read.
     pub map: Option<&'a MapSpec>,
+    /// The campaign's parameters as the ruleset read them (`null` where it
+    /// takes none, or they did not read): a unit's keys may name what they
+    /// define (a weapon of a chart).
+    pub params: &'a serde_json::Value,
 }
 
 impl SetupContext<'_> {
     pub fn option(&self, name: &str) -> bool {
         self.options.iter().any(|o| o == name)
+    }
+
+    /// The parameters in the ruleset's own type; its default where there
+    /// are none or they do not read as that type.
+    pub fn params<P: DeserializeOwned + Default>(&self) -> P {
+        match self.params {
+            serde_json::Value::Null => P::default(),
+            v => serde_json::from_value(v.clone()).unwrap_or_default(),
+        }
     }
 }
 
@@ -127,4 +142,31 @@ pub trait Keys {
     /// A problem with the value of `key` (or with the whole table, where the
     /// key is absent), with the clause that forbids it.
     fn problem(&mut self, key: &str, problem: String, clause: Option<&'static str>);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Default, PartialEq, serde::Deserialize)]
+    struct Toy {
+        needs: u32,
+    }
+
+    #[test]
+    fn a_unit_reads_the_parameters_in_its_rulesets_type() {
+        let nations = BTreeMap::new();
+        let read = |params: &serde_json::Value| -> Toy {
+            SetupContext {
+                options: &[],
+                nations: &nations,
+                map: None,
+                params,
+            }
+            .params()
+        };
+        assert_eq!(read(&serde_json::json!({ "needs": 4 })), Toy { needs: 4 });
+        assert_eq!(read(&serde_json::Value::Null), Toy::default());
+        assert_eq!(read(&serde_json::json!("odd")), Toy::default());
+    }
 }
