@@ -6,6 +6,9 @@
 #[path = "sound_the_charge/mod.rs"]
 pub mod sound_the_charge;
 
+#[path = "percentile_fire/mod.rs"]
+pub mod percentile_fire;
+
 use super::ruleset::Ruleset;
 use sound_the_charge::SoundTheCharge;
 
