@@ -11,6 +11,9 @@ const AT_LEAST: &[(&str, &str, usize)] = &[
     ("sound-the-charge", "orders", 113),
     ("sound-the-charge", "umpire", 204),
     ("sound-the-charge", "turns", 238),
+    ("percentile-fire", "orders", 3),
+    ("percentile-fire", "umpire", 91),
+    ("percentile-fire", "turns", 1),
 ];
 
 #[test]

@@ -10,11 +10,12 @@ pub mod sound_the_charge;
 pub mod percentile_fire;
 
 use super::ruleset::Ruleset;
+use percentile_fire::PercentileFire;
 use sound_the_charge::SoundTheCharge;
 
 /// Every ruleset, in the order `adjutant demo` offers them (the first is
 /// the default).
-pub const RULESETS: &[&dyn Ruleset] = &[&SoundTheCharge];
+pub const RULESETS: &[&dyn Ruleset] = &[&SoundTheCharge, &PercentileFire];
 
 /// The ruleset a campaign names, if adjutant knows it.
 pub fn ruleset_for(id: &str) -> Option<&'static dyn Ruleset> {

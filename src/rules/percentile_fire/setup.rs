@@ -260,7 +260,7 @@ pub fn unit_problems(unit: &Unit, params: &Params) -> Vec<(&'static str, String,
                 HOWITZERS,
             ));
         }
-        let mixed = u.howitzers > 0 && kind.is_some_and(|k| !k.fires_indirect());
+        let mixed = tables && u.howitzers > 0 && kind.is_some_and(|k| !k.fires_indirect());
         let howitzer_kind = u
             .howitzer
             .as_ref()
@@ -276,7 +276,7 @@ pub fn unit_problems(unit: &Unit, params: &Params) -> Vec<(&'static str, String,
     } else if u.cannon > 0 || u.howitzers > 0 {
         out.push(("cannon", "only artillery has cannon".into(), "11.15 step 6"));
     }
-    if u.regimental_guns > 0 {
+    if tables && u.regimental_guns > 0 {
         let gun = u
             .regimental_weapon
             .as_ref()
