@@ -13,6 +13,7 @@
 pub mod basing;
 pub mod bot;
 pub mod fire;
+pub mod moves;
 pub mod orders;
 pub mod params;
 pub mod phase;
@@ -20,6 +21,7 @@ pub mod present;
 pub mod setup;
 pub mod sight;
 pub mod state;
+pub mod table;
 pub mod umpire;
 
 use std::collections::BTreeMap;
@@ -103,7 +105,8 @@ impl Rules for PercentileFire {
         lines: &[(usize, &str)],
     ) -> OrderSheet<orders::Order> {
         let mut sheet = OrderSheet::default();
-        let mut given = orders::check::Given::default();
+        let table = table::Table::new(state);
+        let mut given = orders::check::Sheet::default();
         for &(line, raw) in lines {
             let written = match orders::parse(raw) {
                 Ok(o) => o,
@@ -115,12 +118,7 @@ impl Rules for PercentileFire {
                     continue;
                 }
             };
-            let checked = orders::check::check(state, side, line, &written).and_then(|o| {
-                if let Some(u) = o.unit() {
-                    given.admit(line, u.as_str())?;
-                }
-                Ok(o)
-            });
+            let checked = orders::check::check(state, &table, &mut given, side, line, &written);
             match checked {
                 Ok(o) => sheet.accepted.push(o),
                 Err(r) => sheet.rejections.push(r),
@@ -132,13 +130,16 @@ impl Rules for PercentileFire {
     fn resolve(
         &self,
         state: &State,
-        _orders: &BTreeMap<String, Vec<orders::Order>>,
-        _dice: &mut dyn Dice,
+        orders: &BTreeMap<String, Vec<orders::Order>>,
+        dice: &mut dyn Dice,
     ) -> (State, Vec<Event>) {
-        let mut next = state.clone();
-        let mut events = Vec::new();
-        phase::advance(&mut next, &mut events);
-        (next, events)
+        match phase::Phase::of(state) {
+            phase::Phase::Movement => phase::movement::resolve(state, orders, dice),
+            phase::Phase::ArtilleryFire | phase::Phase::InfantryFire => {
+                phase::reciprocal::resolve(state, orders, dice)
+            }
+            phase::Phase::Shock => phase::shock::resolve(state, orders, dice),
+        }
     }
 
     fn umpire(

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::PercentileFire;
 use super::params::{Base, Params};
+use crate::geometry::Rect;
 use crate::rules::state::{GameState, Parts, UnitState};
 
 impl Parts for PercentileFire {
@@ -45,7 +46,7 @@ pub const FIELDS: &[&str] = &[
     "ammunition",
     "artillery_officer",
     "counterbattery",
-    "counterbattery_turn",
+    "counterbattery_since",
     "charging",
     "in_square",
     "cmr",
@@ -131,11 +132,13 @@ pub struct PfUnit {
     /// An artillery officer attached to the battery (11.29).
     #[serde(default, skip_serializing_if = "is_false")]
     pub artillery_officer: bool,
-    /// A counterbattery marker (11.76, 11.77) and the turn it was placed.
+    /// A counterbattery marker (11.76, 11.77), and the phase of the game
+    /// it was placed in (`phase::number`), so that "the next Reciprocal
+    /// Artillery Fire Phase" is the first after it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counterbattery: Option<Counterbattery>,
     #[serde(default, skip_serializing_if = "is_zero")]
-    pub counterbattery_turn: u32,
+    pub counterbattery_since: u32,
     /// Cavalry in "state of Charge or declared charge" (11.23).
     #[serde(default, skip_serializing_if = "is_false")]
     pub charging: bool,
@@ -194,7 +197,7 @@ impl PfUnit {
             ammunition: None,
             artillery_officer: false,
             counterbattery: None,
-            counterbattery_turn: 0,
+            counterbattery_since: 0,
             charging: false,
             in_square: None,
             cmr: 0,
@@ -401,6 +404,13 @@ pub struct Shock {
     pub target: String,
     #[serde(default, skip_serializing_if = "is_false")]
     pub charge: bool,
+    /// Where the attacker stood before it moved: "Target must be within the
+    /// Minimum Range Fire Zone of the friendly unit giving Fire support
+    /// before any movement" (11.85b).
+    pub from: Rect,
+    /// The target replaced the unit first attacked (11.86).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub replaced: bool,
 }
 
 /// The ruleset's part of the game.

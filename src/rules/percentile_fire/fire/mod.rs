@@ -3,6 +3,7 @@
 //! the chart (`routine`). Umpire calls and turns set attacks up their own
 //! way and resolve them here alike.
 
+pub mod effect;
 pub mod factors;
 pub mod routine;
 pub mod zone;

@@ -378,7 +378,9 @@ pub fn resolve(
         a.category.word(),
         inches(a.range)
     );
-    if !a.factors.is_empty() {
+    if a.factors.is_empty() {
+        arithmetic.push_str(", no modifiers");
+    } else {
         arithmetic.push_str(&format!(
             " ({}) = {shown}%",
             a.factors

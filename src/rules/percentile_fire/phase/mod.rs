@@ -6,6 +6,11 @@
 //! the two reciprocal phases, and shocks declared in the move are met in
 //! the Shock Combat Phase, which is passed over when none was declared.
 
+pub mod fire;
+pub mod movement;
+pub mod reciprocal;
+pub mod shock;
+
 use super::state::State;
 use crate::rules::ruleset::{Event, PhaseKind, PhaseSpec};
 
@@ -66,7 +71,7 @@ impl Phase {
         }
     }
 
-    fn index(self) -> u32 {
+    pub fn index(self) -> u32 {
         match self {
             Phase::Movement => 0,
             Phase::ArtilleryFire => 1,
@@ -74,6 +79,11 @@ impl Phase {
             Phase::Shock => 3,
         }
     }
+}
+
+/// The phase of the game, counted from the first: four a turn.
+pub fn number(state: &State) -> u32 {
+    state.turn.saturating_mul(4).saturating_add(state.phase)
 }
 
 /// The side that does not move this turn.
