@@ -13,7 +13,7 @@ const AT_LEAST: &[(&str, &str, usize)] = &[
     ("sound-the-charge", "turns", 238),
     ("percentile-fire", "orders", 3),
     ("percentile-fire", "umpire", 91),
-    ("percentile-fire", "turns", 40),
+    ("percentile-fire", "turns", 117),
 ];
 
 #[test]

@@ -44,8 +44,15 @@ fn take_one(state: &mut State, id: &str, routine: Routine, out: &mut Applied) {
         // "the Fire attack causes the loss of cannon or train material in
         // lieu of the artillery battery crew figure" (11.74).
         Arm::Artillery if routine == Routine::Artillery => {
+            let howitzer = u.rules.howitzers_now() > 0;
             u.rules.cannon_lost = (u.rules.cannon_lost + 1).min(u.rules.cannon);
             points = 5;
+            if howitzer {
+                out.consequences.push(format!(
+                    "the cannon {} loses is a howitzer, \"destroyed first\" (11.79)",
+                    u.name
+                ));
+            }
             if u.rules.cannon_now() == 0 {
                 u.eliminated = Some(format!("every cannon lost to fire, turn {turn}"));
                 out.consequences

@@ -177,10 +177,10 @@ pub fn modified_percent(base: u32, factors: &[Factor], readings: Readings) -> (E
 /// An exact percent to the hundredth, as text: `26.67`, `60`.
 pub fn percent_text(exact: Exact) -> String {
     let hundredths = exact.times(Ratio::whole(100)).round_nearest();
-    if hundredths % 100 == 0 {
-        format!("{}", hundredths / 100)
-    } else {
-        format!("{}.{:02}", hundredths / 100, (hundredths % 100).abs())
+    match (hundredths % 100).abs() {
+        0 => format!("{}", hundredths / 100),
+        p if p % 10 == 0 => format!("{}.{}", hundredths / 100, p / 10),
+        p => format!("{}.{p:02}", hundredths / 100),
     }
 }
 

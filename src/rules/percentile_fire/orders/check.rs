@@ -49,6 +49,8 @@ pub fn find(state: &State, r: &UnitRef, line: usize) -> Result<UnitId, Rejection
 pub struct Sheet {
     lines: BTreeMap<String, usize>,
     batteries: BTreeMap<String, u32>,
+    /// Units replacing another to receive a shock, by the line.
+    replacing: BTreeMap<String, usize>,
 }
 
 impl Sheet {
@@ -172,6 +174,18 @@ pub fn check(
             "11.0: \"During the Reciprocal Fire Phases, both Players may fire all, some or none of their eligible units\"",
         ));
     }
+    if let (Action::FinalFire(t) | Action::Support(t), Some(at)) =
+        (&action, sheet.replacing.get(me))
+    {
+        return Err(refuse(
+            line,
+            Some(me),
+            format!(
+                "it replaces a friendly unit on line {at} and cannot fire upon {t}, which declared the shock"
+            ),
+            "11.86: \"if a player replaces a unit with another friendly unit to receive the Shock Combat attack, that replacement unit, if within the Shock Combat Zone, cannot fire upon the attacking enemy units\"",
+        ));
+    }
     sheet.admit(line, me)?;
     match &action {
         Action::Move(..)
@@ -257,6 +271,7 @@ pub fn check(
         }
         Action::Replace(t) => {
             shock::replace_check(state, u, t.as_str()).map_err(|f| forbidden(line, me, f))?;
+            sheet.replacing.insert(me.to_string(), line);
         }
         Action::Hold => {}
     }

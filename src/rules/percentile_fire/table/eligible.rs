@@ -243,6 +243,9 @@ fn field_of_fire(
         firing.from.y.max(to.y),
     );
     let host = table.host(state, firer).id.clone();
+    let Some(firer_rect) = table.rect(state, firer) else {
+        return Ok(None);
+    };
     let mut screen = None;
     for i in table.index.near_box(area, firing.width / 2 + 1) {
         let Some(other) = state.units.get(i) else {
@@ -255,6 +258,13 @@ fn field_of_fire(
             continue;
         };
         if !corridor_overlaps(firing.from, to, firing.width, &r) {
+            continue;
+        }
+        // An enemy unit beside the target, no nearer to the firer, is no
+        // obstacle: only one between them is.
+        if other.side != firer.side
+            && rect_distance(&r, &firer_rect) >= rect_distance(target_rect, &firer_rect)
+        {
             continue;
         }
         if other.side == firer.side {
@@ -398,10 +408,17 @@ pub fn plan(table: &Table, state: &State, req: &Request<'_>) -> Result<Plan, For
     let disordered = firer.rules.morale == Morale::Disordered || table.in_building(&rect);
     let (zoned, reach) = match routine {
         Routine::Artillery => {
+            // Indirect fire is the howitzers' (11.51a), but English guns'
+            // shrapnel (11.55).
             let (name, _) = match indirect {
-                Some(_) => indirect::indirect_weapon(params, firer)
-                    .unwrap_or((firer.rules.weapon.clone(), firer.rules.cannon_now())),
-                None => (firer.rules.weapon.clone(), 0),
+                Some(_)
+                    if shot != Shot::Shrapnel
+                        || indirect::indirect_weapon(params, firer).is_some() =>
+                {
+                    indirect::indirect_weapon(params, firer)
+                        .unwrap_or((firer.rules.weapon.clone(), firer.rules.cannon_now()))
+                }
+                _ => (firer.rules.weapon.clone(), 0),
             };
             (
                 zone::artillery(params, &name, shot, range, indirect.is_some())?,

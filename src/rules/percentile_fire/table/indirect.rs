@@ -115,18 +115,6 @@ pub fn allowed(
             "11.56: \"Rocket Fire attacks canfi use indirect Fire.\"",
         ));
     }
-    if indirect_weapon(params, battery).is_none() {
-        return Err(Forbidden::new(
-            "it cannot observe the target, and only howitzers or mortars fire indirect",
-            BLIND,
-        ));
-    }
-    if !matches!(shot, Shot::Shell | Shot::Shrapnel) {
-        return Err(Forbidden::new(
-            format!("it cannot observe the target, and indirect fire is shellfire, not {shot}"),
-            "11.54: \"The artillery battery using indirect Fire attack\"",
-        ));
-    }
     if battery.rules.rating == Rating::Militia {
         return Err(Forbidden::new(
             "it cannot observe the target, and militia rated crews use no indirect fire",
@@ -134,8 +122,25 @@ pub fn allowed(
         ));
     }
     let nation = state.nations.get(&battery.side).map(String::as_str);
-    let prussian = nation == Some("prussia") && battery.rules.rating == Rating::Regular;
+    // "English artillery batteries firing with shrapnel shell may use the
+    // Prussian system" (11.55): guns too; their howitzers firing common
+    // shell follow the General system.
     let english_shrapnel = nation == Some("britain") && shot == Shot::Shrapnel;
+    if !english_shrapnel {
+        if indirect_weapon(params, battery).is_none() {
+            return Err(Forbidden::new(
+                "it cannot observe the target, and only howitzers or mortars fire indirect",
+                BLIND,
+            ));
+        }
+        if !matches!(shot, Shot::Shell | Shot::Shrapnel) {
+            return Err(Forbidden::new(
+                format!("it cannot observe the target, and indirect fire is shellfire, not {shot}"),
+                "11.54: \"The artillery battery using indirect Fire attack\"",
+            ));
+        }
+    }
+    let prussian = nation == Some("prussia") && battery.rules.rating == Rating::Regular;
     let feats = features(table, params);
     let seen: Vec<&Feature> = feats
         .iter()

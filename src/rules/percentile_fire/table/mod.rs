@@ -153,30 +153,54 @@ impl Table {
 
     /// Whether a straight line of sight runs clear from one point to
     /// another: no crest line across it, and no further inside any area
-    /// than the area lets sight run (ruling PF-15).
-    pub fn clear_line(&self, from: Point, to: Point, params: &Params) -> bool {
+    /// than the area lets sight run (ruling PF-15), but the buildings in
+    /// `garrisons`, whose walls the units within fire out of and are seen
+    /// at.
+    fn clear_line_but(&self, from: Point, to: Point, params: &Params, garrisons: &[usize]) -> bool {
         if is_sight_blocked_by_lines(from, to, &self.crests) {
             return false;
         }
-        self.areas.iter().all(
-            |a| match params.terrain.get(&a.kind).and_then(|t| t.sight) {
+        self.areas.iter().enumerate().all(|(i, a)| {
+            if garrisons.contains(&i) {
+                return true;
+            }
+            match params.terrain.get(&a.kind).and_then(|t| t.sight) {
                 Some(limit) => length_inside_polygon(from, to, &a.points) <= limit,
                 None => true,
-            },
-        )
+            }
+        })
+    }
+
+    /// Whether a straight line of sight runs clear from one point to
+    /// another (see [`Table::sees`]).
+    pub fn clear_line(&self, from: Point, to: Point, params: &Params) -> bool {
+        self.clear_line_but(from, to, params, &[])
     }
 
     /// Whether a point sees any of a unit: its front centre, its centre or
     /// its point nearest the observer (11.26: "A unit cannot fire at a
-    /// target unit it cannot observe").
+    /// target unit it cannot observe"). A building the observer or the
+    /// target stands in hides neither: its garrison fires out of its walls
+    /// and is seen at them.
     pub fn sees(&self, from: Point, target: &Rect, params: &Params) -> bool {
+        let centre = target.centre();
+        let garrisons: Vec<usize> = self
+            .areas
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.kind.starts_with("building-"))
+            .filter(|(_, a)| {
+                point_in_polygon(from, &a.points) || point_in_polygon(centre, &a.points)
+            })
+            .map(|(i, _)| i)
+            .collect();
         [
             nearest_point_of_rect(from, target),
             target.front_centre,
-            target.centre(),
+            centre,
         ]
         .into_iter()
-        .any(|p| self.clear_line(from, p, params))
+        .any(|p| self.clear_line_but(from, p, params, &garrisons))
     }
 
     /// How far a point is from a unit's nearest point.
