@@ -12,7 +12,7 @@ const AT_LEAST: &[(&str, &str, usize)] = &[
     ("sound-the-charge", "umpire", 204),
     ("sound-the-charge", "turns", 238),
     ("percentile-fire", "orders", 3),
-    ("percentile-fire", "umpire", 91),
+    ("percentile-fire", "umpire", 94),
     ("percentile-fire", "turns", 117),
 ];
 

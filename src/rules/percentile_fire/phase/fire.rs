@@ -52,8 +52,8 @@ pub fn make(
     }
     // Counted for repeated fire, the converged screens with it.
     let turn = state.turn;
-    let target_is_battery = state
-        .unit(&plan.target)
+    let target_is_battery = table
+        .unit(state, &plan.target)
         .is_some_and(|t| t.rules.arm == Arm::Artillery);
     let mut marker_met = None;
     for u in state

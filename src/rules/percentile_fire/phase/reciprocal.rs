@@ -109,7 +109,9 @@ pub fn resolve(
     for i in 0..longest {
         for list in &lists {
             let Some(o) = list.get(i) else { continue };
-            let (Some(firer), Some(target)) = (next.unit(&o.firer), next.unit(&o.target)) else {
+            let (Some(firer), Some(target)) =
+                (table.unit(&next, &o.firer), table.unit(&next, &o.target))
+            else {
                 continue;
             };
             if firer.eliminated.is_some() {
@@ -146,8 +148,8 @@ pub fn resolve(
                 }
             };
             let is_battery = firer.rules.arm == Arm::Artillery;
-            let target_battery = next
-                .unit(&plan.target)
+            let target_battery = table
+                .unit(&next, &plan.target)
                 .is_some_and(|t| t.rules.arm == Arm::Artillery);
             let regimental = (phase == Phase::InfantryFire)
                 .then(|| regimental_battery(firer))

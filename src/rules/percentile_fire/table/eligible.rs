@@ -633,12 +633,41 @@ fn hierarchy(
 ) -> Result<(), Forbidden> {
     let firer = req.firer;
     let artillery = firer.rules.arm == Arm::Artillery;
-    let others = candidates(table, state, req);
+    // Other targets are tried only as far as a rule needs them, nearest
+    // first, so that a unit firing at the enemy before it costs little.
+    let eligible = |t: &Unit| {
+        let ask = Request {
+            target: t,
+            hierarchy: false,
+            ..*req
+        };
+        plan(table, state, &ask).is_ok()
+    };
+    let centre = rect.front_centre;
+    let enemies_within = |radius: Hundredths| -> Vec<(Hundredths, &Unit)> {
+        let mut out: Vec<(Hundredths, &Unit)> = table
+            .index
+            .near(rect, radius, &[])
+            .into_iter()
+            .filter_map(|i| state.units.get(i))
+            .filter(|u| u.side != firer.side && u.eliminated.is_none())
+            .filter_map(|u| {
+                table
+                    .rect(state, u)
+                    .map(|r| (distance_to_rect(centre, &r), u))
+            })
+            .collect();
+        out.sort_by(|a, b| (a.0, &a.1.id).cmp(&(b.0, &b.1.id)));
+        out
+    };
+    let reach = zone::reach(&state.params, &firer.rules.weapon);
     if artillery {
         // b. Counterbattery markers turn a battery on the enemy artillery.
         if firer.rules.counterbattery.is_some()
             && target.rules.arm != Arm::Artillery
-            && others.iter().any(|(u, _)| u.rules.arm == Arm::Artillery)
+            && enemies_within(reach)
+                .into_iter()
+                .any(|(_, u)| u.rules.arm == Arm::Artillery && eligible(u))
         {
             return Err(Forbidden::new(
                 "under a counterbattery marker it must engage an enemy battery it can",
@@ -647,47 +676,45 @@ fn hierarchy(
         }
         // d. No more than two batteries on one target, but with an
         // artillery officer or no other target.
-        if req.batteries_at_target >= 2 && !firer.rules.artillery_officer {
-            let other_target = others.iter().any(|(u, _)| u.id != target.id);
-            if other_target {
-                return Err(Forbidden::new(
-                    format!(
-                        "{} has been fired upon by 2 batteries this phase",
-                        target.id
-                    ),
-                    "11.28: \"A maximum of two (2) artillery batteries can fire upon the same target unless NO OTHER POSSIBLE TARGET IS AVAILABLE within range.\"",
-                ));
-            }
+        if req.batteries_at_target >= 2
+            && !firer.rules.artillery_officer
+            && enemies_within(reach)
+                .into_iter()
+                .any(|(_, u)| u.id != target.id && eligible(u))
+        {
+            return Err(Forbidden::new(
+                format!(
+                    "{} has been fired upon by 2 batteries this phase",
+                    target.id
+                ),
+                "11.28: \"A maximum of two (2) artillery batteries can fire upon the same target unless NO OTHER POSSIBLE TARGET IS AVAILABLE within range.\"",
+            ));
         }
     }
     // e (artillery) and b (infantry and cavalry): the nearest formed,
     // close order enemy to the frontal facing centre point.
-    let centre = rect.front_centre;
     let within = if artillery || state.options.iter().any(|o| o == NEAREST_WITHIN_FOUR) {
         NEAREST_WITHIN
     } else {
         Hundredths::MAX
     };
-    let nearest = others
-        .iter()
-        .filter(|(u, _)| formed(u))
-        .filter_map(|(u, _)| {
-            table
-                .rect(state, u)
-                .map(|r| (distance_to_rect(centre, &r), u.id.as_str()))
-        })
-        .filter(|(d, _)| *d <= within)
-        .min();
     let target_distance = table
         .rect(state, target)
         .map_or(Hundredths::MAX, |r| distance_to_rect(centre, &r));
-    if let Some((d, id)) = nearest
-        && id != target.id
-        && (d < target_distance || !formed(target))
-    {
+    let limit = if formed(target) {
+        within.min(target_distance.saturating_sub(1))
+    } else {
+        within
+    };
+    let nearer = enemies_within(limit.min(reach))
+        .into_iter()
+        .filter(|(d, u)| *d <= limit && u.id != target.id && formed(u))
+        .find(|(_, u)| eligible(u));
+    if let Some((d, u)) = nearer {
         return Err(Forbidden::new(
             format!(
-                "{id}, {}\" from its front centre, is the nearest formed enemy and must be its target",
+                "{}, {}\" from its front centre, is the nearest formed enemy and must be its target",
+                u.id,
                 inches(d)
             ),
             if artillery {

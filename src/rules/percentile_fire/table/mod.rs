@@ -10,6 +10,8 @@ pub mod figures;
 pub mod indirect;
 pub mod target;
 
+use std::collections::BTreeMap;
+
 use super::basing;
 use super::params::Params;
 use super::state::{State, Unit};
@@ -40,6 +42,9 @@ pub struct Table {
     pub areas: Vec<Area>,
     /// Crest lines, which block sight.
     pub crests: Vec<Vec<Point>>,
+    /// The units standing in each square, by the square's unit, as places
+    /// in `state.units`.
+    squares: BTreeMap<String, Vec<usize>>,
 }
 
 impl Table {
@@ -59,10 +64,17 @@ impl Table {
                 _ => {}
             }
         }
+        let mut squares: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (i, u) in state.units.iter().enumerate() {
+            if let Some(host) = &u.rules.in_square {
+                squares.entry(host.clone()).or_default().push(i);
+            }
+        }
         Table {
             index,
             areas,
             crests,
+            squares,
         }
     }
 
@@ -78,7 +90,7 @@ impl Table {
         u.rules
             .in_square
             .as_deref()
-            .and_then(|s| state.unit(s))
+            .and_then(|s| self.unit(state, s))
             .filter(|h| h.eliminated.is_none())
             .unwrap_or(u)
     }
@@ -94,12 +106,25 @@ impl Table {
     /// considered one target even if more than one unit makes up the
     /// square").
     pub fn square<'s>(&self, state: &'s State, host: &Unit) -> Vec<&'s Unit> {
-        state
-            .units
-            .iter()
-            .filter(|u| u.eliminated.is_none())
-            .filter(|u| u.id == host.id || u.rules.in_square.as_deref() == Some(host.id.as_str()))
-            .collect()
+        let own = self
+            .unit(state, &host.id)
+            .filter(|u| u.eliminated.is_none());
+        let members = self
+            .squares
+            .get(&host.id)
+            .into_iter()
+            .flatten()
+            .filter_map(|&i| state.units.get(i))
+            .filter(|u| u.eliminated.is_none());
+        own.into_iter().chain(members).collect()
+    }
+
+    /// A unit by its id, through the index.
+    pub fn unit<'s>(&self, state: &'s State, id: &str) -> Option<&'s Unit> {
+        self.index
+            .index(id)
+            .and_then(|i| state.units.get(i))
+            .filter(|u| u.id == id)
     }
 
     /// The kinds of the areas a point lies in.

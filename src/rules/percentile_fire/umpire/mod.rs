@@ -3,6 +3,7 @@
 //! campaign's own tables.
 
 pub mod fire_call;
+pub mod on_table;
 pub mod words;
 
 use serde::Serialize;
@@ -46,6 +47,13 @@ officer hit <n> figures
 
 zones <weapon> [<range>]
   The fire zones of a weapon (11.32-11.37), and which hold a range.
+
+fire <unit> at <unit> [<shot>] [opportunity|passby|final-shock|supportive] [attack <n>]
+  One fire attack measured on the table as the game state stands: range, zone, the
+  figures that bear, field of fire, sight, target category, cover, as a turn would.
+  Without an occasion it is the unit's reciprocal fire, the hierarchy of targets
+  applying. The state is not changed.
+  e.g. fire 43rd-foot at voltigeurs
 
 massed battery <n> cannon
   A battery with <n> cannon counted within 6\", its own included: 17+ is a massed
@@ -113,6 +121,12 @@ pub fn resolve(
     let params = &state.params;
     let (readings, screen) = readings(state);
     match name.as_str() {
+        "fire"
+            if w.peek()
+                .is_some_and(|n| n.parse::<u32>().is_err() && !n.contains('x')) =>
+        {
+            on_table::resolve(state, text, dice).map(|c| wrap(c, CallResult::Fire))
+        }
         "fire" => {
             let call = FireCall::parse(text, params)?;
             fire_call::resolve(&call, params, readings, screen, dice)
@@ -272,7 +286,14 @@ fn massed(text: &str, w: &mut Words) -> Result<Called<MassedResult>, UmpireError
     let n = w.number();
     w.eat("cannon");
     let (true, Some(n), None) = (ok, n, w.peek()) else {
-        return Err(syntax(text, "write massed battery <n> cannon"));
+        return Err(syntax(text, "write fire <unit> at <unit> [<shot>] [opportunity|passby|final-shock|supportive] [attack <n>]
+  One fire attack measured on the table as the game state stands: range, zone, the
+  figures that bear, field of fire, sight, target category, cover, as a turn would.
+  Without an occasion it is the unit's reciprocal fire, the hierarchy of targets
+  applying. The state is not changed.
+  e.g. fire 43rd-foot at voltigeurs
+
+massed battery <n> cannon"));
     };
     let mut trace = Trace::default();
     let massed = n >= MASSED_BATTERY;
