@@ -11,9 +11,9 @@ const AT_LEAST: &[(&str, &str, usize)] = &[
     ("sound-the-charge", "orders", 113),
     ("sound-the-charge", "umpire", 204),
     ("sound-the-charge", "turns", 238),
-    ("percentile-fire", "orders", 3),
+    ("percentile-fire", "orders", 33),
     ("percentile-fire", "umpire", 94),
-    ("percentile-fire", "turns", 117),
+    ("percentile-fire", "turns", 122),
 ];
 
 #[test]

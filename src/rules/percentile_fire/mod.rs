@@ -18,6 +18,7 @@ pub mod orders;
 pub mod params;
 pub mod phase;
 pub mod present;
+pub mod sample;
 pub mod setup;
 pub mod sight;
 pub mod state;

@@ -7,7 +7,7 @@ use super::PercentileFire;
 use super::basing;
 use super::state::{Arm, Counterbattery, Formation, Morale, State, Unit};
 use crate::rules::look::{EventClass, Look, Marker, Outline, Shape, TerrainStyle, UnitLook};
-use crate::rules::ruleset::{Event, Presentation};
+use crate::rules::ruleset::{Event, Presentation, Preview};
 
 pub const DISORDERED: Marker = Marker {
     letter: "D",
@@ -81,6 +81,10 @@ impl Presentation for PercentileFire {
 
     fn order_template(&self, state: &State, side: &str) -> Vec<String> {
         super::bot::template(state, side)
+    }
+
+    fn preview(&self, initial: &State) -> Option<Preview<PercentileFire>> {
+        Some(super::sample::preview(initial))
     }
 }
 

@@ -41,10 +41,11 @@ impl Routine {
         }
     }
 
-    fn counting(self) -> &'static str {
-        match self {
-            Routine::Artillery => "cannon",
-            Routine::SmallArms => "figures",
+    fn counting(self, n: u32) -> &'static str {
+        match (self, n) {
+            (Routine::Artillery, _) => "cannon",
+            (Routine::SmallArms, 1) => "figure",
+            (Routine::SmallArms, _) => "figures",
         }
     }
 }
@@ -240,7 +241,7 @@ pub fn resolve(
             "the row `{}` has no column for {} {}",
             a.row,
             a.firing,
-            a.routine.counting()
+            a.routine.counting(a.firing)
         ))
     })?;
     let base = row
@@ -252,7 +253,7 @@ pub fn resolve(
             "{}, {} {} firing (column {column}), class {}, {} target",
             a.row,
             a.firing,
-            a.routine.counting(),
+            a.routine.counting(a.firing),
             a.class,
             a.category.word()
         ),
@@ -373,7 +374,7 @@ pub fn resolve(
         "{}, {} {} firing, class {}, {} target at {}\": base {base}%",
         a.row,
         a.firing,
-        a.routine.counting(),
+        a.routine.counting(a.firing),
         a.class,
         a.category.word(),
         inches(a.range)

@@ -185,19 +185,19 @@ pub fn small_arms(
     Ok(Zoned {
         zone,
         note: format!(
-            "{name} at {}\": {} (0-{}\"{}); {why}: row `{row}`",
+            "{name} at {}\": {} ({}-{}\"); {why}: row `{row}`",
             inches(range),
             zone.name(),
+            if zone == Zone::Minimum {
+                "0".to_string()
+            } else {
+                inches(minimum)
+            },
             inches(if zone == Zone::Minimum {
                 minimum
             } else {
                 maximum
             }),
-            if zone == Zone::Maximum {
-                format!(", beyond {}\"", inches(minimum))
-            } else {
-                String::new()
-            },
         ),
         row,
         factors: Vec::new(),

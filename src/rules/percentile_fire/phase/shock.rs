@@ -303,14 +303,14 @@ pub fn resolve(
         events.push(mfp(&next));
     }
     for s in &next.game.shocks {
-        let alive = |id: &str| next.unit(id).is_some_and(|u| u.eliminated.is_none());
-        if alive(&s.attacker) && alive(&s.target) {
+        let alive = |id: &str| next.unit(id).filter(|u| u.eliminated.is_none());
+        if let (Some(a), Some(t)) = (alive(&s.attacker), alive(&s.target)) {
             events.push(Event::naming(
                 "shock",
                 &[s.attacker.as_str(), s.target.as_str()],
                 format!(
-                    "{}'s shock against {} is to be fought: Shock Combat lies outside this chapter, and the GM settles it.",
-                    s.attacker, s.target
+                    "The shock of {} against {} is to be fought: Shock Combat lies outside this chapter, and the GM settles it.",
+                    a.name, t.name
                 ),
             ));
         }
