@@ -123,14 +123,12 @@ fn every_template_renders_for_every_shipped_campaign() {
         }
         engine::resolve_now(&mut store, &campaign.id, &now())
             .expect("manifest.txt, report.txt, report.html, map-caption.txt");
-        if campaign.ruleset.id == "sound-the-charge" {
-            engine::umpire(
-                &mut store,
-                &campaign.id,
-                adjutant::demo::demo_of(None).expect("a demo").calls[0],
-                &now(),
-            )
-            .expect("umpire.txt");
+        // An umpire call of the campaign's own ruleset (umpire.txt).
+        if let Some(call) = adjutant::demo::demo_of(Some(&campaign.ruleset.id))
+            .ok()
+            .and_then(|demo| demo.calls.first().copied())
+        {
+            engine::umpire(&mut store, &campaign.id, call, &now()).expect("umpire.txt");
         }
         // The GM's commands by mail: the reply (gm-reply.txt) and the
         // announcement to everyone (gm.txt).
