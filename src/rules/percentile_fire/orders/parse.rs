@@ -349,3 +349,36 @@ mod tests {
         assert_eq!(e.column, 15);
     }
 }
+
+#[cfg(test)]
+mod reference {
+    use super::parse;
+
+    /// The players' reference's complete order mail reads, line by line.
+    #[test]
+    fn the_example_mail_of_the_players_reference_reads() {
+        let doc = include_str!("../../../../docs/ORDERS-percentile-fire.md");
+        let mail = doc
+            .split("## A complete order mail")
+            .nth(1)
+            .and_then(|s| s.split("\n## ").next())
+            .expect("the reference has its example mail");
+        let orders: Vec<&str> = mail
+            .lines()
+            .filter_map(|l| l.strip_prefix("    "))
+            .map(str::trim)
+            .filter(|l| {
+                !l.is_empty()
+                    && !l.starts_with('#')
+                    && !l.contains("passphrase:")
+                    && !l.starts_with("To:")
+                    && !l.starts_with("Subject:")
+                    && !l.starts_with("salt ")
+            })
+            .collect();
+        assert_eq!(orders.len(), 4, "{orders:?}");
+        for line in orders {
+            assert!(parse(line).is_ok(), "{line}");
+        }
+    }
+}

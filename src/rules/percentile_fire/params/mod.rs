@@ -4,9 +4,10 @@
 //! table, the artillery critical hit table, the random officer hit chart),
 //! and what play outside the chapter needs (movement allowances, basing).
 //!
-//! A campaign gives them in `[ruleset.parameters]` (docs/CAMPAIGN-FILES.md),
-//! read and checked at load through `Keys` (`read`). A table it leaves out
-//! is the ruleset's sample (`sample.toml`, read by the same reader through
+//! A campaign gives them in `[ruleset.parameters]`
+//! (docs/ORDERS-percentile-fire.md, "Campaign parameters"), read and
+//! checked at load through `Keys` (`read`). A table it leaves out is the
+//! ruleset's sample (`sample.toml`, read by the same reader through
 //! `plain`): made-up values for play-testing, never the publisher's. The
 //! tables in force are kept whole in the game state, so an archive replays
 //! with the very tables it was played with.

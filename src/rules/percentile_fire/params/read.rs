@@ -1,6 +1,6 @@
 //! Reads the campaign's tables through `Keys`, checking each as it goes;
 //! every problem lands at its key. A table the campaign gives replaces the
-//! sample's whole (docs/CAMPAIGN-FILES.md).
+//! sample's whole (docs/ORDERS-percentile-fire.md, "Campaign parameters").
 
 use std::collections::BTreeMap;
 
