@@ -121,7 +121,15 @@ pub fn setup_unit(
     let parent = keys.optional_word("parent", &[], "unit");
 
     let (arm, formation, marks) = (arm?, formation?, marks?);
-    let base = params
+    // Tables that did not read are reported at their keys; the units are
+    // then based as the sample bases them, so as not to repeat the problem
+    // as units off the table.
+    let bases = if params.basing.is_empty() {
+        super::params::sample()
+    } else {
+        params.clone()
+    };
+    let base = bases
         .basing
         .get(arm.word())
         .copied()
@@ -129,7 +137,7 @@ pub fn setup_unit(
             frontage: 100,
             depth: 100,
         });
-    let mut unit = PfUnit::new(arm, formation, base, params.column_frontage.max(1));
+    let mut unit = PfUnit::new(arm, formation, base, bases.column_frontage.max(1));
     unit.ranks = ranks?;
     unit.weapon = weapon?.unwrap_or_default();
     unit.class = class?;

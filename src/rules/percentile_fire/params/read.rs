@@ -757,3 +757,32 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod in_a_campaign {
+    use std::path::Path;
+
+    /// A table a campaign gives wrong is reported at its place in the file.
+    #[test]
+    fn a_bad_chart_row_is_reported_at_its_line_and_column() {
+        let campaign = include_str!("../../../../campaigns/percentile-fire-demo/campaign.toml");
+        let scenario = include_str!("../../../../campaigns/percentile-fire-demo/scenario.toml");
+        let broken = campaign.replacen(
+            "[[side]]",
+            "[ruleset.parameters.fire_chart.two-rank]\ncolumns = [1, 2]\nA = { massed = [10, 20], linear = [5, 10] }\nB = { massed = [10, 20], linear = [5, 1000] }\nC = { massed = [10, 20], linear = [5, 10] }\n\n[[side]]",
+            1,
+        );
+        let line = broken
+            .lines()
+            .position(|l| l.starts_with("B = { massed = [10, 20], linear = [5, 1000]"))
+            .expect("the broken line")
+            + 1;
+        let problems = crate::campaign::load_texts(Path::new("demo"), &broken, scenario)
+            .expect_err("the broken row is refused")
+            .to_string();
+        let at = format!("demo/campaign.toml:{line}:39: linear must be from 0 to 999, not 1000");
+        assert!(problems.contains(&at), "{problems}");
+        assert_eq!(problems.lines().count(), 1, "{problems}");
+        assert!(crate::campaign::load_texts(Path::new("demo"), campaign, scenario).is_ok());
+    }
+}
