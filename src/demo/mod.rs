@@ -42,7 +42,7 @@ const MARKER: &str = ".adjutant-demo";
 const MAX_TURNS: u32 = 50;
 
 /// The demo asked for: by the ruleset's id or by its campaign's folder name
-/// under `campaigns/` (`sound-the-charge-demo`); the first ruleset that
+/// under `campaigns/` (`<ruleset>-demo`); the first ruleset that
 /// ships one when `None`.
 pub fn demo_of(asked: Option<&str>) -> Result<Demo, DemoError> {
     let found = match asked {
