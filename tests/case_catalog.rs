@@ -17,6 +17,9 @@ const AT_LEAST: &[(&str, &str, usize)] = &[
     ("grande-tactique", "orders", 35),
     ("grande-tactique", "umpire", 85),
     ("grande-tactique", "turns", 49),
+    ("percentile-fire", "orders", 33),
+    ("percentile-fire", "umpire", 94),
+    ("percentile-fire", "turns", 122),
 ];
 
 #[test]

@@ -38,6 +38,7 @@ fn gm_passphrase(campaign: &str) -> Option<(&'static str, &'static str)> {
         "sound-the-charge-demo" => Some(("umpire@example.org", "grand-quartier-general")),
         "kulikovo-1380" => Some(("chronicler@example.org", "stol-velikogo-knyazya")),
         "grande-tactique-demo" => Some(("umpire@example.org", "grand-quartier-general")),
+        "percentile-fire-demo" => Some(("provost@example.org", "le-grand-prevot")),
         _ => None,
     }
 }

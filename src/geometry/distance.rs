@@ -33,6 +33,12 @@ pub(crate) fn segment_gap(p: Vector, a: Vector, b: Vector) -> f64 {
     p.minus(nearest_on_segment(p, a, b)).length()
 }
 
+/// The point of the segment `a`-`b` nearest to `p`, on the grid: where a
+/// straight move came closest to a point.
+pub fn nearest_point_of_segment(p: Point, a: Point, b: Point) -> Point {
+    nearest_on_segment(Vector::at(p), Vector::at(a), Vector::at(b)).to_point()
+}
+
 /// The distance from a point to the nearest point of the segment `a`-`b`,
 /// on the grid.
 pub fn distance_to_segment(p: Point, a: Point, b: Point) -> Hundredths {
@@ -168,6 +174,15 @@ mod tests {
             assert!(is_within(a, b, d + 1));
             assert!(!is_within(a, b, d - 1));
         }
+    }
+
+    #[test]
+    fn the_nearest_point_of_a_segment_is_an_end_or_square_to_it() {
+        let (a, b) = (pt(0, 0), pt(1000, 0));
+        assert_eq!(nearest_point_of_segment(pt(500, 300), a, b), pt(500, 0));
+        assert_eq!(nearest_point_of_segment(pt(-300, 400), a, b), a);
+        assert_eq!(nearest_point_of_segment(pt(1300, -400), a, b), b);
+        assert_eq!(nearest_point_of_segment(pt(7, 7), a, a), a);
     }
 
     #[test]

@@ -26,7 +26,8 @@
 //! The modules, one job each: `vector` (the sums and the rounding rule),
 //! `rect` (a unit's rectangle), `index` (one spatial index of footprints by
 //! cell and by id), `distance`, `arc` (arcs and angles from a
-//! point), `frontage` (figures along the front, the frontage line, enfilade,
+//! point), `fan` (the ground a front commands, widened by an angle at either
+//! end; the corridor a line of fire runs along; fire through both flanks), `frontage` (figures along the front, the frontage line, enfilade,
 //! mutually protected flanks), `motion` (moves, wheels, facing changes,
 //! paths), `sweep` (what a move passes through), `retreat` (the retreat
 //! zone), `polygon` (terrain lines and areas), `sight` (line of sight), `route`
@@ -41,6 +42,7 @@ mod arc;
 mod bounce;
 mod convex;
 mod distance;
+mod fan;
 mod frontage;
 mod hex;
 mod index;
@@ -64,8 +66,9 @@ pub use arc::{
 pub use bounce::{bounce_through_line, segment_touches_rect};
 pub use distance::{
     distance, distance_to_rect, distance_to_segment, is_within, leaves_gap, nearest_point_of_rect,
-    point_is_within_rect, rect_distance, rect_is_within,
+    nearest_point_of_segment, point_is_within_rect, rect_distance, rect_is_within,
 };
+pub use fan::{Fan, corridor_overlaps, passes_through_both_flanks};
 pub use frontage::{
     ENFILADE_ANGLE, PROTECTED_CORNER_GAP, angle_onto_frontage_line, any_part_behind_frontage_line,
     are_mutually_protected, distance_ahead_of_frontage_line, figure_front_centres, inner_angle,
@@ -79,8 +82,8 @@ pub use motion::{
 };
 pub use point::{Hundredths, Point};
 pub use polygon::{
-    far_side_along, length_inside_polygon, on_segment, point_in_polygon, rect_inside_polygon,
-    rect_intersects_polygon, segment_crosses_polyline, segments_intersect,
+    far_side_along, length_inside_polygon, on_segment, point_in_polygon, polygons_overlap,
+    rect_inside_polygon, rect_intersects_polygon, segment_crosses_polyline, segments_intersect,
 };
 pub use rect::{CONTACT_SLACK, Rect};
 pub use retreat::{RETREAT_ZONE_LENGTH, RetreatZone, direction_away};

@@ -95,6 +95,58 @@ pub fn rect_intersects_polygon(rect: &Rect, polygon: &[Point]) -> bool {
             .any(|&(a, b)| polygon_edges(polygon).any(|(c, d)| segments_intersect(a, b, c, d)))
 }
 
+/// Whether a point lies inside a polygon and not on its boundary.
+fn strictly_inside(p: Point, polygon: &[Point]) -> bool {
+    point_in_polygon(p, polygon) && !polygon_edges(polygon).any(|(a, b)| on_segment(p, a, b))
+}
+
+/// Whether two polygons share ground, not a boundary alone: an edge of one
+/// cuts through an edge of the other, or a corner or the middle of an edge
+/// of one lies strictly inside the other, or one lies within the other's
+/// bounds. Areas laid one on another (a town
+/// on a hill) overlap; areas that only meet along an edge (a hill with a
+/// wood behind it) do not.
+pub fn polygons_overlap(a: &[Point], b: &[Point]) -> bool {
+    if a.len() < 3 || b.len() < 3 {
+        return false;
+    }
+    let crossing = polygon_edges(a)
+        .any(|(p, q)| polygon_edges(b).any(|(r, s)| segments_cross_properly(p, q, r, s)));
+    let doubled = |poly: &[Point]| -> Vec<Point> {
+        poly.iter()
+            .map(|p| Point {
+                x: 2 * p.x,
+                y: 2 * p.y,
+            })
+            .collect()
+    };
+    let (a2, b2) = (doubled(a), doubled(b));
+    // Corners and edge middles, on a grid doubled so that middles stay on it.
+    let marks = |poly: &[Point]| -> Vec<Point> {
+        polygon_edges(poly)
+            .flat_map(|(p, q)| {
+                [
+                    Point {
+                        x: 2 * p.x,
+                        y: 2 * p.y,
+                    },
+                    Point {
+                        x: p.x + q.x,
+                        y: p.y + q.y,
+                    },
+                ]
+            })
+            .collect()
+    };
+    // One laid exactly within the other's bounds shares every mark with
+    // its boundary or inside.
+    crossing
+        || marks(a).iter().any(|&m| strictly_inside(m, &b2))
+        || marks(b).iter().any(|&m| strictly_inside(m, &a2))
+        || marks(a).iter().all(|&m| point_in_polygon(m, &b2))
+        || marks(b).iter().all(|&m| point_in_polygon(m, &a2))
+}
+
 /// Whether the segments cross at a point inside both (not at an end of
 /// either, and not lying along each other).
 fn segments_cross_properly(a: Point, b: Point, c: Point, d: Point) -> bool {
@@ -426,5 +478,20 @@ mod tests {
             assert!((0..=total).contains(&inside));
             assert_eq!(inside, length_inside_polygon(b, a, &u));
         }
+    }
+
+    #[test]
+    fn areas_laid_on_each_other_overlap_and_areas_side_by_side_do_not() {
+        let hill = [pt(0, 0), pt(1000, 0), pt(1000, 1000), pt(0, 1000)];
+        let town_on_it = [pt(200, 200), pt(400, 200), pt(400, 400), pt(200, 400)];
+        let wood_behind = [pt(1000, 0), pt(2000, 0), pt(2000, 1000), pt(1000, 1000)];
+        let across = [pt(500, -100), pt(1500, -100), pt(1500, 200), pt(500, 200)];
+        let far = [pt(3000, 0), pt(4000, 0), pt(4000, 1000)];
+        assert!(polygons_overlap(&hill, &town_on_it));
+        assert!(polygons_overlap(&town_on_it, &hill));
+        assert!(!polygons_overlap(&hill, &wood_behind));
+        assert!(polygons_overlap(&hill, &across));
+        assert!(!polygons_overlap(&hill, &far));
+        assert!(polygons_overlap(&hill, &hill));
     }
 }

@@ -12,14 +12,19 @@ pub mod kulikovo;
 #[path = "grande_tactique/mod.rs"]
 pub mod grande_tactique;
 
+#[path = "percentile_fire/mod.rs"]
+pub mod percentile_fire;
+
 use super::ruleset::Ruleset;
 use grande_tactique::GrandeTactique;
 use kulikovo::Kulikovo;
+use percentile_fire::PercentileFire;
 use sound_the_charge::SoundTheCharge;
 
 /// Every ruleset, in the order `adjutant demo` offers them (the first is
 /// the default).
-pub const RULESETS: &[&dyn Ruleset] = &[&SoundTheCharge, &Kulikovo, &GrandeTactique];
+pub const RULESETS: &[&dyn Ruleset] =
+    &[&SoundTheCharge, &Kulikovo, &GrandeTactique, &PercentileFire];
 
 /// The ruleset a campaign names, if adjutant knows it.
 pub fn ruleset_for(id: &str) -> Option<&'static dyn Ruleset> {

@@ -6,6 +6,8 @@
 
 use std::collections::BTreeMap;
 
+use serde::de::DeserializeOwned;
+
 use super::board::{Location, MapSpec};
 use super::state::{Part, UnitState};
 
@@ -33,11 +35,24 @@ pub struct SetupContext<'a> {
     pub nations: &'a BTreeMap<String, String>,
     /// The map, when it could be read.
     pub map: Option<&'a MapSpec>,
+    /// The campaign's parameters as the ruleset read them (`null` where it
+    /// takes none, or they did not read): a unit's keys may name what they
+    /// define (a weapon of a chart).
+    pub params: &'a serde_json::Value,
 }
 
 impl SetupContext<'_> {
     pub fn option(&self, name: &str) -> bool {
         self.options.iter().any(|o| o == name)
+    }
+
+    /// The parameters in the ruleset's own type; its default where there
+    /// are none or they do not read as that type.
+    pub fn params<P: DeserializeOwned + Default>(&self) -> P {
+        match self.params {
+            serde_json::Value::Null => P::default(),
+            v => serde_json::from_value(v.clone()).unwrap_or_default(),
+        }
     }
 }
 
@@ -98,7 +113,60 @@ pub trait Keys {
     /// Whether the table has the key at all (it is then taken as asked for).
     fn has(&mut self, key: &str) -> bool;
 
+    /// A length in inches (`4`, `2.5`), in hundredths of an inch, at most
+    /// `most`; `default` where the key is absent (a missing key is a problem
+    /// when there is no default).
+    fn length(&mut self, key: &str, most: u32, default: Option<u32>) -> Option<u32>;
+
+    /// A list of whole numbers, each in `min..=max` (a problem at each one
+    /// that is not); empty when the key is absent.
+    fn numbers(&mut self, key: &str, min: u32, max: u32) -> Option<Vec<u32>>;
+
+    /// The keys of the table itself, in the order the file gives them, for
+    /// a table whose keys are names the ruleset does not know in advance (a
+    /// chart's rows). Listing them asks for none: each is then read (or
+    /// reported as unknown) as any other key.
+    fn names(&mut self) -> Vec<String>;
+
+    /// Reads the table `key` through a view of its own: `read` asks for its
+    /// keys, each problem lands at its place in the file, and a key `read`
+    /// did not ask for is reported as unknown. `false` when the key is
+    /// absent or is not a table (which is a problem).
+    fn table(&mut self, key: &str, read: &mut dyn FnMut(&mut dyn Keys)) -> bool;
+
+    /// Reads each table of the list of tables `key` (`[[a.b]]`, or
+    /// `[{...}, {...}]`) as [`Keys::table`] reads one, with its place in the
+    /// list from 0. `false` when the key is absent or is not such a list.
+    fn tables(&mut self, key: &str, read: &mut dyn FnMut(usize, &mut dyn Keys)) -> bool;
+
     /// A problem with the value of `key` (or with the whole table, where the
     /// key is absent), with the clause that forbids it.
     fn problem(&mut self, key: &str, problem: String, clause: Option<&'static str>);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Default, PartialEq, serde::Deserialize)]
+    struct Toy {
+        needs: u32,
+    }
+
+    #[test]
+    fn a_unit_reads_the_parameters_in_its_rulesets_type() {
+        let nations = BTreeMap::new();
+        let read = |params: &serde_json::Value| -> Toy {
+            SetupContext {
+                options: &[],
+                nations: &nations,
+                map: None,
+                params,
+            }
+            .params()
+        };
+        assert_eq!(read(&serde_json::json!({ "needs": 4 })), Toy { needs: 4 });
+        assert_eq!(read(&serde_json::Value::Null), Toy::default());
+        assert_eq!(read(&serde_json::json!("odd")), Toy::default());
+    }
 }

@@ -57,6 +57,8 @@ pub(super) struct Context<'a> {
     /// Each side's nation, by side id.
     pub nations: BTreeMap<String, String>,
     pub chain_length: u32,
+    /// The campaign's parameters as the ruleset read them.
+    pub params: &'a serde_json::Value,
 }
 
 impl CheckedCampaign {
@@ -71,6 +73,7 @@ impl CheckedCampaign {
                 .filter_map(|s| Some((s.id.clone(), s.nation.clone()?)))
                 .collect(),
             chain_length: self.chain_length,
+            params: &self.ruleset.parameters,
         }
     }
 

@@ -221,6 +221,7 @@ fn check_unit(
         options: context.options,
         nations: &context.nations,
         map,
+        params: context.params,
     };
     let mut keys = TableKeys::new(source, t, unit.span(), rules.id(), problems);
     let part = rules.setup_unit(basics, &mut keys, &setup_context);

@@ -206,6 +206,14 @@ impl<'a> TableKeys<'a> {
         u32::try_from(n).ok()
     }
 
+    /// Reads a table held in this one through a view of its own, then
+    /// reports the keys it was not asked for.
+    fn nested(&mut self, table: &Table, at: Range<usize>, read: &mut dyn FnMut(&mut dyn Keys)) {
+        let mut keys = TableKeys::new(self.source, table, at, self.ruleset, self.problems);
+        read(&mut keys);
+        keys.report_unknown(&[]);
+    }
+
     /// Every key of the table that was neither asked for nor in `shared`
     /// (the keys the loader itself reads), each reported as unknown.
     pub fn report_unknown(mut self, shared: &[&str]) {
@@ -323,6 +331,96 @@ impl Keys for TableKeys<'_> {
         self.get(key).is_some()
     }
 
+    fn length(&mut self, key: &str, most: u32, default: Option<u32>) -> Option<u32> {
+        let Some(value) = self.get(key) else {
+            if default.is_none() {
+                self.missing(key);
+            }
+            return default;
+        };
+        let inches = match *value.get_ref() {
+            KeyValue::Whole(n) => n as f64,
+            KeyValue::Decimal(x) => x,
+            _ => {
+                self.wrong_type(value, "a number of inches, such as 4 or 2.5");
+                return None;
+            }
+        };
+        let hundredths = libm::round(inches * 100.0);
+        if !hundredths.is_finite() || hundredths < 0.0 || hundredths > f64::from(most) {
+            let problem = self.source.at(
+                value.span(),
+                format!(
+                    "{key} must be from 0 to {} inches, not {inches}",
+                    crate::rules::words::inches(i64::from(most))
+                ),
+            );
+            self.push(problem);
+            return None;
+        }
+        Some(hundredths as u32)
+    }
+
+    fn numbers(&mut self, key: &str, min: u32, max: u32) -> Option<Vec<u32>> {
+        let Some(value) = self.get(key) else {
+            return Some(Vec::new());
+        };
+        let KeyValue::List(items) = value.get_ref() else {
+            self.wrong_type(value, "a list of whole numbers");
+            return None;
+        };
+        let mut out = Vec::with_capacity(items.len());
+        let mut good = true;
+        for item in items {
+            match self.whole(item, key, min, max) {
+                Some(n) => out.push(n),
+                None => good = false,
+            }
+        }
+        good.then_some(out)
+    }
+
+    fn names(&mut self) -> Vec<String> {
+        let mut keys: Vec<&Spanned<String>> = self.table.keys().collect();
+        keys.sort_by_key(|k| k.span().start);
+        keys.into_iter().map(|k| k.get_ref().clone()).collect()
+    }
+
+    fn table(&mut self, key: &str, read: &mut dyn FnMut(&mut dyn Keys)) -> bool {
+        let Some(value) = self.get(key) else {
+            return false;
+        };
+        let KeyValue::Table(table) = value.get_ref() else {
+            self.wrong_type(value, "a table");
+            return false;
+        };
+        self.nested(table, value.span(), read);
+        true
+    }
+
+    fn tables(&mut self, key: &str, read: &mut dyn FnMut(usize, &mut dyn Keys)) -> bool {
+        let Some(value) = self.get(key) else {
+            return false;
+        };
+        let KeyValue::List(items) = value.get_ref() else {
+            self.wrong_type(value, "a list of tables");
+            return false;
+        };
+        let mut good = true;
+        for (at, item) in items.iter().enumerate() {
+            match item.get_ref() {
+                KeyValue::Table(table) => {
+                    self.nested(table, item.span(), &mut |keys| read(at, keys))
+                }
+                _ => {
+                    self.wrong_type(item, "a table");
+                    good = false;
+                }
+            }
+        }
+        good
+    }
+
     fn problem(&mut self, key: &str, problem: String, clause: Option<&'static str>) {
         let at = self.table.get(key).map_or(self.at.clone(), Spanned::span);
         let mut p = self.source.at(at, problem);
@@ -362,5 +460,89 @@ pub fn text(value: &Spanned<KeyValue>) -> Result<Spanned<String>, String> {
             "wrong type: expected a string, found {}",
             other.found()
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// Reads `text` as one table through `read`; the problems, as text.
+    fn read_with(text: &str, read: &mut dyn FnMut(&mut dyn Keys)) -> Vec<String> {
+        let source = Source::from_text(Path::new("c.toml"), text);
+        let table: Table = toml::from_str(text).expect("the test's TOML reads");
+        let mut problems = Vec::new();
+        let mut keys = TableKeys::new(&source, &table, 0..text.len(), "toy", &mut problems);
+        read(&mut keys);
+        keys.report_unknown(&[]);
+        problems.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn lengths_are_read_to_the_hundredth_of_an_inch() {
+        let mut got = Vec::new();
+        let problems = read_with("a = 4\nb = 2.5\nc = -1\nd = \"far\"\n", &mut |k| {
+            got.push(k.length("a", 1000, None));
+            got.push(k.length("b", 1000, None));
+            got.push(k.length("c", 1000, None));
+            got.push(k.length("d", 1000, None));
+            got.push(k.length("e", 1000, Some(300)));
+        });
+        assert_eq!(got, [Some(400), Some(250), None, None, Some(300)]);
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems[0].starts_with("c.toml:3:5: c must be from 0 to 10 inches, not -1"));
+        assert!(problems[1].contains("c.toml:4:5: wrong type: expected a number of inches"));
+    }
+
+    #[test]
+    fn a_list_of_numbers_reports_each_bad_one_at_its_place() {
+        let mut got = Vec::new();
+        let problems = read_with("row = [10, 20, 300, 40]\nnone = 3\n", &mut |k| {
+            got.push(k.numbers("row", 0, 200));
+            got.push(k.numbers("none", 0, 200));
+            got.push(k.numbers("absent", 0, 200));
+        });
+        assert_eq!(got, [None, None, Some(Vec::new())]);
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems[0].starts_with("c.toml:1:16: row must be from 0 to 200, not 300"));
+        assert!(problems[1].contains("expected a list of whole numbers"));
+    }
+
+    #[test]
+    fn nested_tables_are_read_by_name_and_their_unknown_keys_reported() {
+        let text = "[chart.b]\nfirst = 1\n\n[chart.a]\nfirst = 2\nstray = 3\n";
+        let mut got = Vec::new();
+        let problems = read_with(text, &mut |k| {
+            assert!(k.table("chart", &mut |chart| {
+                for name in chart.names() {
+                    chart.table(&name, &mut |row| {
+                        got.push((name.clone(), row.count("first", 0, 9, None)));
+                    });
+                }
+            }));
+            assert!(!k.table("absent", &mut |_| {}));
+        });
+        assert_eq!(
+            got,
+            [("b".to_string(), Some(1)), ("a".to_string(), Some(2))]
+        );
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].starts_with("c.toml:6:1: unknown key `stray`"));
+    }
+
+    #[test]
+    fn each_table_of_a_list_is_read_with_its_place() {
+        let text = "rows = [{ roll = 1 }, { roll = 2, odd = true }, 3]\n";
+        let mut got = Vec::new();
+        let problems = read_with(text, &mut |k| {
+            assert!(!k.tables("rows", &mut |at, row| {
+                got.push((at, row.count("roll", 0, 9, None)));
+            }));
+        });
+        assert_eq!(got, [(0, Some(1)), (1, Some(2))]);
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems.iter().any(|p| p.contains("unknown key `odd`")));
+        assert!(problems.iter().any(|p| p.contains("expected a table")));
     }
 }

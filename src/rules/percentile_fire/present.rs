@@ -1,0 +1,178 @@
+//! How the ruleset's pieces look in the reports and on the map, and what
+//! each side sees.
+
+use std::collections::BTreeSet;
+
+use super::PercentileFire;
+use super::basing;
+use super::state::{Arm, Counterbattery, Formation, Morale, State, Unit};
+use crate::rules::look::{EventClass, Look, Marker, Outline, Shape, TerrainStyle, UnitLook};
+use crate::rules::ruleset::{Event, Presentation, Preview};
+
+pub const DISORDERED: Marker = Marker {
+    letter: "D",
+    colour: "#d35400",
+    label: "morale disordered",
+};
+pub const ROUTING: Marker = Marker {
+    letter: "R",
+    colour: "#b00020",
+    label: "routing",
+};
+pub const CANNON_LOSS: Marker = Marker {
+    letter: "L",
+    colour: "#555555",
+    label: "cannon loss marker",
+};
+pub const COUNTERBATTERY_A: Marker = Marker {
+    letter: "A",
+    colour: "#1f618d",
+    label: "counterbattery A",
+};
+pub const COUNTERBATTERY_B: Marker = Marker {
+    letter: "B",
+    colour: "#6c3483",
+    label: "counterbattery B",
+};
+pub const CHARGING: Marker = Marker {
+    letter: "C",
+    colour: "#7d6608",
+    label: "charging",
+};
+
+const MARKERS: &[Marker] = &[
+    DISORDERED,
+    ROUTING,
+    CANNON_LOSS,
+    COUNTERBATTERY_A,
+    COUNTERBATTERY_B,
+    CHARGING,
+];
+
+impl Presentation for PercentileFire {
+    fn look(&self, state: &State) -> Look {
+        state
+            .units
+            .iter()
+            .map(|u| (u.id.clone(), unit_look(u)))
+            .collect()
+    }
+
+    fn markers(&self) -> &'static [Marker] {
+        MARKERS
+    }
+
+    fn terrain_style(&self, kind: &str) -> Option<TerrainStyle> {
+        terrain_style(kind)
+    }
+
+    fn event_class(&self, kind: &str) -> EventClass {
+        match kind {
+            "fire" | "opportunity-fire" | "passby-fire" | "final-shock-fire"
+            | "supportive-fire" => EventClass::Fire,
+            "charge" | "shock" => EventClass::Charge,
+            _ => EventClass::Other,
+        }
+    }
+
+    fn visible_to(&self, state: &State, side: &str, events: &[Event]) -> BTreeSet<String> {
+        super::sight::visible_to(state, side, events)
+    }
+
+    fn order_template(&self, state: &State, side: &str) -> Vec<String> {
+        super::bot::template(state, side)
+    }
+
+    fn preview(&self, initial: &State) -> Option<Preview<PercentileFire>> {
+        Some(super::sample::preview(initial))
+    }
+}
+
+/// How one unit looks: to scale from its footprint, its states as markers.
+pub fn unit_look(u: &Unit) -> UnitLook {
+    let r = &u.rules;
+    let shape = match basing::footprint(u) {
+        Some(rect) => Shape::Footprint {
+            rect,
+            outline: match r.formation {
+                Formation::Skirmish => Outline::Loose,
+                Formation::Square => Outline::AllRound,
+                _ => Outline::Solid,
+            },
+            stripe: matches!(r.formation, Formation::Column | Formation::Limbered),
+            wheel: r.arm == Arm::Artillery,
+        },
+        None => Shape::Counter,
+    };
+    let mut markers = Vec::new();
+    match r.morale {
+        Morale::Disordered => markers.push(DISORDERED),
+        Morale::Routing => markers.push(ROUTING),
+        Morale::Steady => {}
+    }
+    if r.cannon_lost > 0 {
+        markers.push(CANNON_LOSS);
+    }
+    match r.counterbattery {
+        Some(Counterbattery::A) => markers.push(COUNTERBATTERY_A),
+        Some(Counterbattery::B) => markers.push(COUNTERBATTERY_B),
+        None => {}
+    }
+    if r.charging {
+        markers.push(CHARGING);
+    }
+    let kind = match r.arm {
+        Arm::Artillery => format!(
+            "artillery, {} x {}{}{}",
+            r.cannon_now(),
+            r.weapon,
+            if r.cannon_lost > 0 {
+                format!(" ({} lost)", r.cannon_lost)
+            } else {
+                String::new()
+            },
+            if r.artillery_officer {
+                ", artillery officer"
+            } else {
+                ""
+            }
+        ),
+        Arm::Infantry | Arm::Cavalry => format!("{}, {}", r.arm, r.weapon),
+        other => other.to_string(),
+    };
+    UnitLook {
+        shape,
+        kind,
+        formation: Some(r.in_square.as_ref().map_or_else(
+            || r.formation.to_string(),
+            |s| format!("in the square of {s}"),
+        )),
+        markers,
+    }
+}
+
+/// The look of a terrain kind.
+fn terrain_style(kind: &str) -> Option<TerrainStyle> {
+    let s = |fill, stroke, width, dash, label| TerrainStyle {
+        fill,
+        stroke,
+        width,
+        dash,
+        label,
+    };
+    Some(match kind {
+        "light-woods" => s("#b9dba0", "#6f9a55", 4, "", "light woods"),
+        "heavy-woods" => s("#6f9e5c", "#3f6a31", 5, "", "heavy woods"),
+        "hill" => s("#e8dcb2", "#b9a878", 3, "", "hill"),
+        "crest" => s("none", "#8a6d3b", 8, "40 20", "crest line"),
+        "building-1" => s("#9b8f85", "#4f463e", 6, "", "building, Class I"),
+        "building-2" => s("#b3aca4", "#6d655c", 5, "", "building, Class II"),
+        "building-3" => s("#cfc9c2", "#857d74", 4, "", "building, Class III"),
+        "redoubt" => s("#d8c3a5", "#6b4f2f", 10, "10 10", "redoubt"),
+        "river" => s("none", "#5b8fd6", 35, "", "river"),
+        "road" => s("none", "#c9a66b", 30, "", "road"),
+        "rough" => s("#ddd0a8", "#a8946a", 3, "20 15", "rough ground"),
+        "marsh" => s("#c9d9c4", "#7d9a80", 3, "8 8", "marsh"),
+        _ => return None,
+    })
+}
