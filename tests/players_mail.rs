@@ -872,3 +872,51 @@ fn a_gm_who_asks_gets_a_copy_of_every_acknowledgement_and_refusal() {
         copies[1].body
     );
 }
+
+/// A batch's passphrases are checked ahead, on every core; each message is
+/// then judged exactly as it would be alone.
+#[test]
+fn passphrases_checked_ahead_for_a_batch_judge_each_message_as_alone() {
+    let (_dir, mut store) = setup();
+    let good = delivered(
+        "",
+        LANNES,
+        "<b-1@french.invalid>",
+        SUBJECT,
+        "passphrase: vive-l-empereur\n1-ligne: hold\n",
+    );
+    let wrong = delivered(
+        "",
+        LANNES,
+        "<b-2@french.invalid>",
+        SUBJECT,
+        "passphrase: vive-le-roi\n1-ligne: hold\n",
+    );
+    let gm = delivered(
+        "",
+        GM,
+        "<b-3@example.org>",
+        "[sound-the-charge-demo] c",
+        "passphrase: grand-quartier-general\ncommand: status\n",
+    );
+    let config = config();
+    adjutant::ingest::precheck(&store, &[&good[..], &wrong[..], &gm[..]], &config);
+    assert_eq!(config.prechecked.pending(), 3, "one verdict a message");
+    let outcomes: Vec<Outcome> = [&good, &wrong, &gm]
+        .iter()
+        .map(|raw| ingest(&mut store, raw, "test", &config, &now()).expect("ingest"))
+        .collect();
+    assert!(
+        matches!(outcomes[0], Outcome::Accepted { .. }),
+        "{outcomes:?}"
+    );
+    assert!(
+        matches!(outcomes[1], Outcome::Refused { .. }),
+        "{outcomes:?}"
+    );
+    assert!(
+        matches!(outcomes[2], Outcome::Commands { done: 1, .. }),
+        "{outcomes:?}"
+    );
+    assert_eq!(config.prechecked.pending(), 0, "every verdict taken");
+}

@@ -26,7 +26,7 @@ use rustls_connector::rustls::pki_types::pem::PemObject;
 use rustls_connector::rustls::pki_types::{CertificateDer, ServerName};
 use rustls_connector::rustls::{ClientConfig, ClientConnection, RootCertStore, StreamOwned};
 
-use crate::ingest::{IngestConfig, IngestError, Outcome, ingest_sized};
+use crate::ingest::{IngestConfig, IngestError, Outcome, ingest_sized, precheck};
 use crate::lifecycle::Clock;
 use crate::store::Store;
 
@@ -368,27 +368,45 @@ impl ImapInbox {
         // large a message someone sends.
         let window = ingest_config.limits.max_bytes.saturating_add(1);
         let mut summary = Summary::default();
-        for uid in uids {
-            let fetches = self
-                .session
-                .uid_fetch(
-                    uid.to_string(),
-                    format!("(UID RFC822.SIZE BODY.PEEK[]<0.{window}>)"),
-                )
-                .map_err(protocol("FETCH"))?;
-            let Some((raw, size)) = fetches
-                .iter()
-                .find(|f| f.uid == Some(uid))
-                .and_then(|f| Some((f.body()?.to_vec(), f.size)))
-            else {
-                // Expunged by someone else between SEARCH and FETCH.
-                continue;
-            };
-            drop(fetches);
-            let size = size.map(|s| s as usize);
-            let outcome = ingest_sized(store, &raw, size, "imap", ingest_config, clock)?;
-            self.let_go(uid)?;
-            summary.outcomes.push((uid, outcome));
+        // Fetched a batch at a time, so that the passphrases of a batch are
+        // checked on every core at once (`ingest::precheck`); each message
+        // is still ingested, then let go, one after another.
+        for batch in uids.chunks(BATCH) {
+            let mut fetched: Vec<(u32, Vec<u8>, Option<usize>)> = Vec::with_capacity(batch.len());
+            for &uid in batch {
+                let fetches = self
+                    .session
+                    .uid_fetch(
+                        uid.to_string(),
+                        format!("(UID RFC822.SIZE BODY.PEEK[]<0.{window}>)"),
+                    )
+                    .map_err(protocol("FETCH"))?;
+                // None: expunged by someone else between SEARCH and FETCH.
+                if let Some((raw, size)) = fetches
+                    .iter()
+                    .find(|f| f.uid == Some(uid))
+                    .and_then(|f| Some((f.body()?.to_vec(), f.size)))
+                {
+                    fetched.push((uid, raw, size.map(|s| s as usize)));
+                }
+            }
+            let raws: Vec<&[u8]> = fetched.iter().map(|(_, raw, _)| raw.as_slice()).collect();
+            precheck(store, &raws, ingest_config);
+            let mut outcome_of_batch = Ok(());
+            for (uid, raw, size) in &fetched {
+                match ingest_sized(store, raw, *size, "imap", ingest_config, clock) {
+                    Ok(outcome) => {
+                        self.let_go(*uid)?;
+                        summary.outcomes.push((*uid, outcome));
+                    }
+                    Err(e) => {
+                        outcome_of_batch = Err(e);
+                        break;
+                    }
+                }
+            }
+            ingest_config.prechecked.clear();
+            outcome_of_batch?;
         }
         Ok(summary)
     }
@@ -526,6 +544,11 @@ impl ImapInbox {
         let _ = self.session.logout();
     }
 }
+
+/// How many messages are fetched and checked together (see `fetch_once`):
+/// enough to keep both cores busy on a burst, few enough that memory stays
+/// bounded however large each message is.
+const BATCH: usize = 64;
 
 /// The IMAP mailbox as one of the daemon's inbox sources: it connects when
 /// first needed and again after any failure, so a server restart or a

@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::ingest::{IngestConfig, IngestError, Outcome, ingest};
+use crate::ingest::{IngestConfig, IngestError, Outcome, ingest, precheck};
 use crate::lifecycle::Clock;
 use crate::store::Store;
 
@@ -68,14 +68,45 @@ pub fn scan(
         .collect();
     names.sort();
     let mut outcomes = Vec::with_capacity(names.len());
-    for name in names {
-        let path = new.join(&name);
-        let raw = fs::read(&path).map_err(io(&path))?;
-        let outcome = ingest(store, &raw, "maildir", config, clock)?;
+    // Read a batch at a time, so that the passphrases of a batch are checked
+    // on every core at once (`ingest::precheck`); each message is still
+    // ingested, then moved, one after another.
+    for batch in names.chunks(BATCH) {
+        let mut read = Vec::with_capacity(batch.len());
+        for name in batch {
+            let path = new.join(name);
+            read.push((name, fs::read(&path).map_err(io(&path))?));
+        }
+        let raws: Vec<&[u8]> = read.iter().map(|(_, raw)| raw.as_slice()).collect();
+        precheck(store, &raws, config);
+        let taken = take_batch(root, &new, &read, store, config, clock, &mut outcomes);
+        config.prechecked.clear();
+        taken?;
+    }
+    Ok(outcomes)
+}
+
+/// How many messages are read and checked together.
+const BATCH: usize = 64;
+
+/// Ingests the messages of a batch in order, moving each to `cur/` once it
+/// is stored and handled.
+fn take_batch(
+    root: &Path,
+    new: &Path,
+    read: &[(&String, Vec<u8>)],
+    store: &mut Store,
+    config: &IngestConfig,
+    clock: &dyn Clock,
+    outcomes: &mut Vec<(String, Outcome)>,
+) -> Result<(), MaildirError> {
+    for (name, raw) in read {
+        let path = new.join(name);
+        let outcome = ingest(store, raw, "maildir", config, clock)?;
         // Maildir's info suffix ":2,S" marks the message seen.
         let target = root.join("cur").join(format!("{name}:2,S"));
         fs::rename(&path, &target).map_err(io(&target))?;
-        outcomes.push((name, outcome));
+        outcomes.push(((*name).clone(), outcome));
     }
-    Ok(outcomes)
+    Ok(())
 }

@@ -8,6 +8,7 @@
 //! once.
 
 mod answer;
+mod batch;
 mod commands;
 mod letter;
 mod orders;
@@ -23,6 +24,7 @@ use crate::mail::{Inbound, InboundError, Limits, order_text, parse};
 use crate::store::{CampaignRecord, OutgoingMail, Store, StoreError};
 use crate::templates::TemplateError;
 
+pub use batch::{Prechecked, precheck};
 use commands::{command_line, gm_commands};
 use letter::{Letter, screen};
 use orders::take_orders;
@@ -40,6 +42,8 @@ pub struct IngestConfig {
     /// Where the DKIM keys of `passphrase-and-dkim` people come from: the
     /// DNS by default, a fixed table in tests.
     pub dkim_keys: std::sync::Arc<dyn KeySource>,
+    /// Passphrase verdicts a batch worked out ahead (see [`precheck`]).
+    pub prechecked: std::sync::Arc<Prechecked>,
 }
 
 impl Default for IngestConfig {
@@ -49,6 +53,7 @@ impl Default for IngestConfig {
             reply_domain: "adjutant.invalid".to_string(),
             limits: Limits::default(),
             dkim_keys: dkim::dns(),
+            prechecked: std::sync::Arc::default(),
         }
     }
 }
@@ -265,7 +270,9 @@ fn handle(
         sender: &letter.sender,
         passphrase: text.passphrase.as_deref(),
         raw,
+        digest: &letter.digest,
         keys: config.dkim_keys.as_ref(),
+        prechecked: &config.prechecked,
     };
     match authenticate(&record.campaign, &proof, !commands.is_empty()) {
         None => {

@@ -141,6 +141,11 @@ pub(super) fn take_orders(
 /// `Presentation::planned`): what would come of each, in words, and the map
 /// of it as the side sees the field. `None` where the ruleset tries none;
 /// no map where it cannot be drawn (the acknowledgement then goes without).
+/// The width of the acknowledgement's map, in pixels: a glance at the
+/// moves, small enough to draw in a few milliseconds (the report's map is
+/// the full-size one).
+const ACK_MAP_WIDTH: u32 = 800;
+
 struct Tried {
     notes: Vec<String>,
     png: Option<Vec<u8>>,
@@ -171,7 +176,7 @@ fn tried(
     });
     Some(Tried {
         notes,
-        png: map::png(&svg).ok(),
+        png: map::png_at_most(&svg, ACK_MAP_WIDTH).ok(),
     })
 }
 

@@ -1,5 +1,7 @@
 //! Who a message proves to come from: a player of a side, or the GM.
 
+use super::batch::Prechecked;
+use crate::audit::Digest32;
 use crate::campaign::{Auth, Campaign, passphrase};
 use crate::mail::dkim::{self, DkimVerdict, KeySource};
 
@@ -14,7 +16,10 @@ pub(super) struct Proof<'a> {
     pub(super) sender: &'a str,
     pub(super) passphrase: Option<&'a str>,
     pub(super) raw: &'a [u8],
+    /// The digest of `raw`, by which a verdict worked out ahead is found.
+    pub(super) digest: &'a Digest32,
     pub(super) keys: &'a dyn KeySource,
+    pub(super) prechecked: &'a Prechecked,
 }
 
 impl Proof<'_> {
@@ -25,13 +30,19 @@ impl Proof<'_> {
         let Some(given) = self.passphrase else {
             return false;
         };
+        // A verdict worked out ahead, with the batch, or worked out now.
+        let passes = |hash: &str| {
+            self.prechecked
+                .take(self.digest, hash)
+                .unwrap_or_else(|| passphrase::verify(given, hash))
+        };
         match auth {
-            Auth::Passphrase { hash } => passphrase::verify(given, hash),
+            Auth::Passphrase { hash } => passes(hash),
             Auth::PassphraseAndDkim { hash } => {
                 matches!(
                     dkim::verify(self.raw, self.sender, self.keys),
                     DkimVerdict::Pass { .. }
-                ) && passphrase::verify(given, hash)
+                ) && passes(hash)
             }
         }
     }

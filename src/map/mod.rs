@@ -21,7 +21,7 @@ mod png;
 pub mod style;
 mod svg;
 
-pub use png::{MapError, png};
+pub use png::{MapError, png, png_at_most};
 
 use std::collections::{BTreeMap, BTreeSet};
 

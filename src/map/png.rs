@@ -45,6 +45,13 @@ const MAX_SIDE: u32 = 8000;
 
 /// Renders an SVG (as [`super::svg`] writes it) to PNG bytes.
 pub fn png(svg: &str) -> Result<Vec<u8>, MapError> {
+    png_at_most(svg, MAX_SIDE)
+}
+
+/// Renders an SVG to PNG bytes no wider than `max_width` pixels, scaled
+/// down whole where it is wider: a small picture costs a fraction of the
+/// time of a full one (the pixels are most of the work).
+pub fn png_at_most(svg: &str, max_width: u32) -> Result<Vec<u8>, MapError> {
     let (db, family) = fonts();
     let options = usvg::Options {
         fontdb: Arc::clone(db),
@@ -57,6 +64,17 @@ pub fn png(svg: &str) -> Result<Vec<u8>, MapError> {
     if width > MAX_SIDE || height > MAX_SIDE {
         return Err(MapError::TooLarge { width, height });
     }
+    // Whole pixels, rounded down, so that the same SVG gives the same size
+    // everywhere.
+    let (width, height) = if width > max_width.max(1) {
+        let w = max_width.max(1);
+        (
+            w,
+            (u64::from(height) * u64::from(w) / u64::from(width)).max(1) as u32,
+        )
+    } else {
+        (width, height)
+    };
     let mut pixmap =
         tiny_skia::Pixmap::new(width, height).ok_or(MapError::TooLarge { width, height })?;
     let scale = width as f32 / tree.size().width();
