@@ -129,9 +129,12 @@ fn signed(raw: &[u8]) -> Vec<u8> {
     out
 }
 
+/// Every message pays for its passphrase check: nothing is remembered
+/// from one message to the next (the rows with "remembered" say otherwise).
 fn config() -> IngestConfig {
     IngestConfig {
         own_addresses: vec!["adjutant@example.org".into()],
+        remembered: std::sync::Arc::new(adjutant::campaign::passphrase::Remembered::nothing()),
         ..IngestConfig::default()
     }
 }
@@ -181,6 +184,29 @@ fn bench(c: &mut Criterion) {
         let first = ingest(&mut store, &message(), "bench", &config, &clock()).expect("ingest");
         assert!(matches!(first, Outcome::Accepted { .. }), "{first:?}");
         group.bench_function(*name, |b| {
+            b.iter_batched(
+                message,
+                |raw| {
+                    black_box(
+                        ingest(&mut store, &raw, "bench", &config, &clock()).expect("ingest"),
+                    );
+                },
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    // The usual case of a running campaign: the player's passphrase was
+    // found right by an earlier message, and is remembered.
+    {
+        let dir = tmpfs();
+        let mut store = setup(dir.path(), DEFAULT_HASH);
+        let config = IngestConfig {
+            remembered: std::sync::Arc::default(),
+            ..self::config()
+        };
+        let first = ingest(&mut store, &message(), "bench", &config, &clock()).expect("ingest");
+        assert!(matches!(first, Outcome::Accepted { .. }), "{first:?}");
+        group.bench_function("whole path, default argon2 remembered, tmpfs", |b| {
             b.iter_batched(
                 message,
                 |raw| {
@@ -272,6 +298,29 @@ fn bench(c: &mut Criterion) {
                 .expect("submits"),
             )
         })
+    });
+    // The acknowledgement's picture: the orders drawn on the field as the
+    // side sees it (the demo's first turn stands in for the planned moves).
+    let turn = adjutant::report::sample::demo_turn().expect("the demo turn");
+    let ruleset = adjutant::rules::ruleset_for(&turn.prior.ruleset).expect("ruleset");
+    let input = adjutant::map::MapInput {
+        title: "your orders as they will be tried",
+        ruleset,
+        prior: &turn.prior,
+        next: &turn.next,
+        events: &turn.events,
+        visible: None,
+    };
+    group.bench_function("the acknowledgement's map, SVG", |b| {
+        b.iter(|| black_box(adjutant::map::glance_svg(&input)))
+    });
+    let svg = adjutant::map::glance_svg(&input);
+    group.bench_function("the acknowledgement's map, PNG 800 px wide", |b| {
+        b.iter(|| black_box(adjutant::map::png_at_most(&svg, 800).expect("draws")))
+    });
+    let full = adjutant::map::svg(&input);
+    group.bench_function("the same with the inch grid, PNG 800 px wide", |b| {
+        b.iter(|| black_box(adjutant::map::png_at_most(&full, 800).expect("draws")))
     });
     group.finish();
 }

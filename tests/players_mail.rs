@@ -920,3 +920,38 @@ fn passphrases_checked_ahead_for_a_batch_judge_each_message_as_alone() {
     );
     assert_eq!(config.prechecked.pending(), 0, "every verdict taken");
 }
+
+#[test]
+fn a_passphrase_remembered_admits_only_itself() {
+    let (_dir, mut store) = setup();
+    let config = config();
+    let right = delivered(
+        "",
+        LANNES,
+        "<r-1@french.invalid>",
+        SUBJECT,
+        "passphrase: vive-l-empereur\n1-ligne: hold\n",
+    );
+    let wrong = delivered(
+        "",
+        LANNES,
+        "<r-2@french.invalid>",
+        SUBJECT,
+        "passphrase: vive-le-roi\n1-ligne: hold\n",
+    );
+    let again = delivered(
+        "",
+        LANNES,
+        "<r-3@french.invalid>",
+        SUBJECT,
+        "passphrase: vive-l-empereur\n1-ligne: hold\nsalt 3\n",
+    );
+    let first = ingest(&mut store, &right, "test", &config, &now()).expect("ingest");
+    assert!(matches!(first, Outcome::Accepted { .. }), "{first:?}");
+    // Once found right, the passphrase is remembered: a wrong one after it is
+    // still refused, the right one still taken.
+    let refused = ingest(&mut store, &wrong, "test", &config, &now()).expect("ingest");
+    assert!(matches!(refused, Outcome::Refused { .. }), "{refused:?}");
+    let taken = ingest(&mut store, &again, "test", &config, &now()).expect("ingest");
+    assert!(matches!(taken, Outcome::Accepted { .. }), "{taken:?}");
+}

@@ -99,7 +99,10 @@ pub fn precheck(store: &Store, raws: &[&[u8]], config: &IngestConfig) {
             let hash = match &person.auth {
                 Auth::Passphrase { hash } | Auth::PassphraseAndDkim { hash } => hash.clone(),
             };
-            jobs.push((digest, hash, given.clone()));
+            // Found right before: ingest will know it without argon2.
+            if !config.remembered.knows(&given, &hash) {
+                jobs.push((digest, hash, given.clone()));
+            }
         }
     }
     if jobs.len() < 2 {
@@ -113,8 +116,9 @@ pub fn precheck(store: &Store, raws: &[&[u8]], config: &IngestConfig) {
     std::thread::scope(|scope| {
         for part in jobs.chunks(chunk) {
             scope.spawn(move || {
+                let mut verifier = passphrase::Verifier::default();
                 for (digest, hash, given) in part {
-                    let verdict = passphrase::verify(given, hash);
+                    let verdict = verifier.verify(given, hash);
                     config.prechecked.put(*digest, hash.clone(), verdict);
                 }
             });

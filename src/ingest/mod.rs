@@ -44,6 +44,8 @@ pub struct IngestConfig {
     pub dkim_keys: std::sync::Arc<dyn KeySource>,
     /// Passphrase verdicts a batch worked out ahead (see [`precheck`]).
     pub prechecked: std::sync::Arc<Prechecked>,
+    /// Passphrases found right before, kept while the program runs.
+    pub remembered: std::sync::Arc<crate::campaign::passphrase::Remembered>,
 }
 
 impl Default for IngestConfig {
@@ -54,6 +56,7 @@ impl Default for IngestConfig {
             limits: Limits::default(),
             dkim_keys: dkim::dns(),
             prechecked: std::sync::Arc::default(),
+            remembered: std::sync::Arc::default(),
         }
     }
 }
@@ -273,6 +276,7 @@ fn handle(
         digest: &letter.digest,
         keys: config.dkim_keys.as_ref(),
         prechecked: &config.prechecked,
+        remembered: &config.remembered,
     };
     match authenticate(&record.campaign, &proof, !commands.is_empty()) {
         None => {

@@ -166,7 +166,7 @@ fn tried(
         .filter(|e| e.units.iter().all(|u| visible.contains(u)))
         .map(|e| e.text.clone())
         .collect();
-    let svg = map::svg(&MapInput {
+    let svg = map::glance_svg(&MapInput {
         title: &format!("{}: your orders as they will be tried", campaign.title),
         ruleset,
         prior: state,

@@ -20,6 +20,7 @@ pub(super) struct Proof<'a> {
     pub(super) digest: &'a Digest32,
     pub(super) keys: &'a dyn KeySource,
     pub(super) prechecked: &'a Prechecked,
+    pub(super) remembered: &'a passphrase::Remembered,
 }
 
 impl Proof<'_> {
@@ -30,11 +31,16 @@ impl Proof<'_> {
         let Some(given) = self.passphrase else {
             return false;
         };
-        // A verdict worked out ahead, with the batch, or worked out now.
+        // A verdict worked out ahead, with the batch, or a passphrase found
+        // right before, or one worked out now.
         let passes = |hash: &str| {
-            self.prechecked
-                .take(self.digest, hash)
-                .unwrap_or_else(|| passphrase::verify(given, hash))
+            let right = self.prechecked.take(self.digest, hash).unwrap_or_else(|| {
+                self.remembered.knows(given, hash) || passphrase::verify(given, hash)
+            });
+            if right {
+                self.remembered.remember(given, hash);
+            }
+            right
         };
         match auth {
             Auth::Passphrase { hash } => passes(hash),

@@ -215,8 +215,28 @@ impl Frame {
     }
 }
 
+/// How much of the table's furniture a map draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Detail {
+    /// Everything, for the report's map, which is read closely.
+    Full,
+    /// No inch grid: drawn small (the acknowledgement's picture), its lines
+    /// would fall a fraction of a pixel wide and near white, and would cost
+    /// a third of the drawing for nothing seen. The six-inch grid stays.
+    Glance,
+}
+
 /// The SVG of the map.
 pub fn svg(input: &MapInput) -> String {
+    draw(input, Detail::Full)
+}
+
+/// The SVG of the map to be drawn small: as [`svg`], without the inch grid.
+pub fn glance_svg(input: &MapInput) -> String {
+    draw(input, Detail::Glance)
+}
+
+fn draw(input: &MapInput, detail: Detail) -> String {
     let frame = Frame::of(&input.next.map, legend_entries(input).len() as i64);
     let look = input.ruleset.look(input.next);
     let (w, h) = frame.total();
@@ -243,7 +263,7 @@ pub fn svg(input: &MapInput) -> String {
     if frame.hex {
         hex_ground(&mut s, &frame, input);
     } else {
-        table_ground(&mut s, &frame, input);
+        table_ground(&mut s, &frame, input, detail);
     }
     let slots = slots(&frame, input);
     for unit in input.next.units.iter() {
@@ -269,7 +289,7 @@ pub fn svg(input: &MapInput) -> String {
 }
 
 /// The table: its cloth, the inch grid, terrain, the scale bar.
-fn table_ground(s: &mut Svg, frame: &Frame, input: &MapInput) {
+fn table_ground(s: &mut Svg, frame: &Frame, input: &MapInput, detail: Detail) {
     let (w, h) = (frame.width, frame.height);
     s.raw(&format!(
         "<rect x=\"{LEFT}\" y=\"{TOP}\" width=\"{w}\" height=\"{h}\" fill=\"#f3f1e4\" stroke=\"#555555\" stroke-width=\"6\"/>\n"
@@ -305,9 +325,11 @@ fn table_ground(s: &mut Svg, frame: &Frame, input: &MapInput) {
         let line = format!("M{left} {sy}H{right}");
         (if y % 600 == 0 { &mut major } else { &mut grid }).push_str(&line);
     }
-    s.raw(&format!(
-        "<path d=\"{grid}\" fill=\"none\" stroke=\"#000000\" stroke-opacity=\"0.07\" stroke-width=\"2\"/>\n"
-    ));
+    if detail == Detail::Full {
+        s.raw(&format!(
+            "<path d=\"{grid}\" fill=\"none\" stroke=\"#000000\" stroke-opacity=\"0.07\" stroke-width=\"2\"/>\n"
+        ));
+    }
     s.raw(&format!(
         "<path d=\"{major}\" fill=\"none\" stroke=\"#000000\" stroke-opacity=\"0.18\" stroke-width=\"3\"/>\n"
     ));

@@ -23,6 +23,27 @@ fn the_same_turn_gives_the_same_bytes() {
     assert_eq!(svg(&input(&turn, None)), svg(&input(&turn, None)));
 }
 
+#[test]
+fn a_map_drawn_small_leaves_out_the_inch_grid_and_nothing_else() {
+    let turn = sample::demo_turn().expect("the demo campaign loads");
+    let full = svg(&input(&turn, None));
+    let glance = glance_svg(&input(&turn, None));
+    let inch_grid = |text: &str| {
+        text.lines()
+            .filter(|l| l.contains("stroke-opacity=\"0.07\""))
+            .count()
+    };
+    assert_eq!(inch_grid(&full), 1);
+    assert_eq!(inch_grid(&glance), 0);
+    let rest: Vec<&str> = full
+        .lines()
+        .filter(|l| !l.contains("stroke-opacity=\"0.07\""))
+        .collect();
+    assert_eq!(rest, glance.lines().collect::<Vec<_>>());
+    // The six-inch grid stays.
+    assert!(glance.contains("stroke-opacity=\"0.18\""));
+}
+
 /// Every number the writer puts in a coordinate is a whole number: no float
 /// formatting can differ between machines.
 #[test]
