@@ -26,9 +26,17 @@ use crate::rules::umpire::Trace;
 /// One attacker's order.
 struct Order {
     unit: usize,
+    /// The unit it names, which stood in the defending hex when the segment
+    /// began.
+    target: usize,
     charge: bool,
     then: Then<UnitId>,
 }
+
+/// Why an attack lapses whose target an earlier combat of the segment
+/// drove off or destroyed (ruling KUL-18).
+pub const TARGET_GONE: &str =
+    "ruling KUL-18: an attack whose target an earlier combat has driven from its hex lapses";
 
 /// Runs the shock segment.
 pub fn segment(
@@ -70,6 +78,7 @@ pub fn segment(
         let at = field.hex(j);
         let order = Order {
             unit: i,
+            target: j,
             charge,
             then: then.clone(),
         };
@@ -134,6 +143,29 @@ fn combat_at(
     dice: &mut dyn Dice,
     log: &mut Log,
 ) {
+    // An earlier combat of the segment may have driven a target from the
+    // hex or destroyed it: its attacker is told, not left without a word.
+    let (orders, gone): (Vec<Order>, Vec<Order>) = orders
+        .into_iter()
+        .partition(|o| field.in_play(o.target) && field.hex(o.target) == hex);
+    for o in gone {
+        let (name, t) = (field.unit(o.unit).name.clone(), field.unit(o.target));
+        let why = if field.in_play(o.target) {
+            format!(
+                "{} is no longer in {}, it stands in {}",
+                t.name,
+                hex.label(),
+                field.hex(o.target).label()
+            )
+        } else {
+            format!("{} is no longer in play", t.name)
+        };
+        log.events.push(Event::naming(
+            "order-lapsed",
+            &[&field.unit(o.unit).id.clone()],
+            format!("{name} does not attack {}: {why} ({TARGET_GONE}).", t.name),
+        ));
+    }
     let Some(first) = orders.first() else {
         return;
     };
