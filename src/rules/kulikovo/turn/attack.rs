@@ -372,7 +372,7 @@ fn tell(
             field
                 .index(&r.unit)
                 .map_or(r.unit.clone(), |i| field.unit(i).name.clone()),
-            r.modified,
+            closed_roll(r.roll, r.modified),
             r.band,
             if r.charges {
                 "it charges"
@@ -384,7 +384,7 @@ fn tell(
     if let Some(c) = &out.counter_charge {
         text.push_str(&format!(
             " Counter-charge {} ({}): {}.",
-            c.modified,
+            closed_roll(c.roll, c.modified),
             c.band,
             if c.successful {
                 "successful, the Charge DRM is negated"
@@ -402,6 +402,23 @@ fn tell(
     let kind = if out.charge { "charge" } else { "shock" };
     let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
     log.events.push(Event::naming(kind, &ids, text));
+}
+
+/// A roll on a closed table (the reluctance and counter-charge rolls): the
+/// die, its modifier and the sum where there is one, and what a sum off
+/// the 0-9 die reads as (ruling KUL-4), so that the player finds the die
+/// of the dice list in the sentence.
+fn closed_roll(roll: u32, modified: i32) -> String {
+    let die = i32::try_from(roll).unwrap_or(i32::MAX);
+    let mut text = if modified == die {
+        roll.to_string()
+    } else {
+        format!("{roll} {:+} = {modified}", modified - die)
+    };
+    if !(0..=9).contains(&modified) {
+        text.push_str(&format!(", read as {}", modified.clamp(0, 9)));
+    }
+    text
 }
 
 /// The results, on every unit of each side (ruling KUL-18).
