@@ -233,7 +233,7 @@ impl Segment {
             "fire",
             &[&firer.id, &t.id],
             format!(
-                "{name} in {} fires at {} in {} at {} hex{}{}: rolled {}, {:+} = {}, {} ({}, {}).",
+                "{name} in {} fires at {} in {} at {} hex{}{}: rolled {}, {:+} = {}{}, {} ({}, {}).",
                 from.label(),
                 t.name,
                 to.label(),
@@ -245,6 +245,7 @@ impl Segment {
                 out.roll,
                 out.drm,
                 out.modified,
+                super::super::words::modifiers(&out.modifiers),
                 out.result,
                 out.column,
                 out.band

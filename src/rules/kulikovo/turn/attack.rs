@@ -394,8 +394,15 @@ fn tell(
         ));
     }
     text.push_str(&format!(
-        " Rolled {}, {:+} = {}: {} ({}, {} {}).",
-        out.roll, out.drm, out.modified, out.result, out.table, out.column, out.band
+        " Rolled {}, {:+} = {}{}: {} ({}, {} {}).",
+        out.roll,
+        out.drm,
+        out.modified,
+        super::super::words::modifiers(&out.modifiers),
+        out.result,
+        out.table,
+        out.column,
+        out.band
     ));
     let mut ids: Vec<String> = units.iter().map(|&i| field.unit(i).id.clone()).collect();
     ids.extend(def.iter().map(|&j| field.unit(j).id.clone()));
