@@ -127,4 +127,35 @@ mod tests {
         );
         assert_eq!(modifiers(&[]), "");
     }
+
+    /// No modifier a fire or a combat can take is told by quoting its
+    /// clause whole, the fallback for a clause this module does not know.
+    #[test]
+    fn no_modifier_falls_back_to_its_clause() {
+        for clause in [
+            clauses::STREAM_SHOCK,
+            clauses::STEEP_SHOCK,
+            clauses::RIDGE_SHOCK,
+            clauses::LEVEL_SHOCK,
+            clauses::LEVEL_CHARGE,
+            clauses::DRM_MEDIUM,
+            clauses::DRM_MOVED,
+            clauses::DRM_DISORDERED,
+            clauses::DRM_FLANK,
+            clauses::DRM_REAR,
+            clauses::DRM_COMBINATION,
+            clauses::DRM_RUSSIAN,
+            clauses::DRM_RETIRED,
+            clauses::ANGLED,
+            clauses::FIRER_DISORDERED,
+            clauses::AT_HEAVY,
+        ] {
+            let told = modifier(clause);
+            assert!(!told.contains('"') && !told.contains(':'), "{told}");
+        }
+        assert_eq!(
+            modifier(&format!("{} (2 so far)", clauses::DRM_CONTINUED)),
+            "continued attacks"
+        );
+    }
 }
