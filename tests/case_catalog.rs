@@ -13,7 +13,7 @@ const AT_LEAST: &[(&str, &str, usize)] = &[
     ("sound-the-charge", "turns", 238),
     ("kulikovo", "orders", 39),
     ("kulikovo", "umpire", 251),
-    ("kulikovo", "turns", 174),
+    ("kulikovo", "turns", 264),
     ("grande-tactique", "orders", 35),
     ("grande-tactique", "umpire", 85),
     ("grande-tactique", "turns", 49),

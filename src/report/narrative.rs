@@ -2,11 +2,15 @@
 //!
 //! Events are grouped by where their first unit stood when the action began
 //! (the western third of the field, the centre, the eastern third), events
-//! with no unit first. Within a sector they keep the log's order, except
-//! that every unit that stood fast is named once, in one sentence, at the
-//! sector's end. A move is told from the two states (how far, which way,
-//! whether forward); every other kind is told by the text the rules wrote
-//! for it, so a kind added later reads well without a change here.
+//! with no unit first; an event that names only units the event before it
+//! named is a consequence of it (a unit disordered by the fire just told,
+//! a retreat after a combat) and is told with it, in its sector, so that a
+//! cause and its effect are never told apart. Within a sector they keep the
+//! log's order, except that every unit that stood fast is named once, in
+//! one sentence, at the sector's end. A move is told from the two states
+//! (how far, which way, whether forward); every other kind is told by the
+//! text the rules wrote for it, so a kind added later reads well without a
+//! change here.
 
 use std::collections::BTreeSet;
 
@@ -185,12 +189,21 @@ pub fn despatch(
 ) -> Vec<Sector> {
     let mut sentences: [Vec<String>; 4] = Default::default();
     let mut stood: [Vec<String>; 4] = Default::default();
+    let mut previous: Option<(usize, &[String])> = None;
     for event in events {
-        let sector = event
-            .units
-            .first()
-            .and_then(|id| prior.unit(id).or_else(|| next.unit(id)))
-            .map_or(0, |u| sector_of(&next.map, u.location));
+        let sector = match previous {
+            Some((sector, units))
+                if !event.units.is_empty() && event.units.iter().all(|u| units.contains(u)) =>
+            {
+                sector
+            }
+            _ => event
+                .units
+                .first()
+                .and_then(|id| prior.unit(id).or_else(|| next.unit(id)))
+                .map_or(0, |u| sector_of(&next.map, u.location)),
+        };
+        previous = Some((sector, &event.units));
         let hidden = event.units.iter().any(|u| !reader.sees(u));
         if hidden {
             // A unit out of the reader's sight is never named. If the

@@ -143,6 +143,40 @@ fn the_despatch_is_told_by_sector() {
     assert!(text.contains("2e Régiment de Ligne advanced 4 inches north."));
 }
 
+/// A consequence is told with its cause: a unit in the centre disordered
+/// by fire from the western flank is told of on the western flank, right
+/// after the fire, not in a paragraph of its own.
+#[test]
+fn a_consequence_is_told_in_the_sector_of_its_cause() {
+    let mut turn = sample::demo_turn().expect("loads");
+    let event = |kind: &str, units: &[&str], text: &str| Event {
+        kind: kind.to_string(),
+        units: units.iter().map(|u| u.to_string()).collect(),
+        path: Vec::new(),
+        text: text.to_string(),
+    };
+    turn.events.push(event(
+        "shooting",
+        &["12-dragons", "9-legere"],
+        "The 12e Dragons fire at the 9e Légère.",
+    ));
+    turn.events
+        .push(event("shaken", &["9-legere"], "The 9e Légère is shaken."));
+    let orders = orders();
+    let input = input_of(&turn, &orders);
+    let prepared = prepare(&input, Audience::Side("french".to_string())).expect("prepares");
+    let templates = Templates::embedded().expect("templates");
+    let person = turn.campaign.players[0].person.clone();
+    let report = render(&input, &prepared, &person, &templates).expect("renders");
+    let text = flat(&report.text);
+    let west = text.find("On the western flank:").expect("a western flank");
+    let centre = text.find("In the centre:").unwrap_or(text.len());
+    let told = text
+        .find("The 12e Dragons fire at the 9e Légère. The 9e Légère is shaken.")
+        .unwrap_or_else(|| panic!("the two are not told together:\n{text}"));
+    assert!(west < told && (told < centre || centre < west), "{text}");
+}
+
 #[test]
 fn an_action_against_hidden_troops_names_only_ones_own() {
     let mut turn = sample::demo_turn().expect("loads");

@@ -25,7 +25,9 @@ pub const FOOT_FIRE: &str =
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FireLine {
     pub range: u32,
-    pub angled: bool,
+    /// Angled fire at a Horse Unit: the aspects of the target the line
+    /// comes in by, told to the players as they are.
+    pub angled: Option<Angle>,
     /// Movement points light cavalry spends to fire.
     pub mp: u32,
 }
@@ -44,19 +46,50 @@ fn leaves_by_front(field: &Field, i: usize, from: Hex, to: Hex) -> bool {
     })
 }
 
+/// The sides of a target that angled fire comes in by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Angle {
+    Flank,
+    Rear,
+    /// Along the hexside between a flank hex and the rear hex.
+    FlankAndRear,
+}
+
+impl Angle {
+    pub fn words(self) -> &'static str {
+        match self {
+            Angle::Flank => "flank",
+            Angle::Rear => "rear",
+            Angle::FlankAndRear => "flank and rear",
+        }
+    }
+}
+
 /// Whether fire from `from` reaches the target at `to` through its flank or
-/// rear (ruling KUL-20): the last hex the line passes before the target
-/// lies off the target's front (both, where the line runs between two).
-fn enters_off_front(field: &Field, target: usize, from: Hex, to: Hex) -> bool {
+/// rear (ruling KUL-20), and through which: the last hex the line passes
+/// before the target lies off the target's front (both, where the line
+/// runs between two).
+fn enters_off_front(field: &Field, target: usize, from: Hex, to: Hex) -> Option<Angle> {
     let facing = field.facing(target);
     let steps = to.line_to(from);
-    let Some(first) = steps.get(1) else {
-        return false;
-    };
-    first.hexes().iter().all(|&h| {
-        to.side_towards(h)
-            .is_some_and(|d| aspect(facing, d) != Aspect::Front)
-    })
+    let first = steps.get(1)?;
+    let mut aspects = Vec::new();
+    for h in first.hexes() {
+        let a = aspect(facing, to.side_towards(h)?);
+        if a == Aspect::Front {
+            return None;
+        }
+        aspects.push(a);
+    }
+    match (
+        aspects.contains(&Aspect::Flank),
+        aspects.contains(&Aspect::Rear),
+    ) {
+        (true, true) => Some(Angle::FlankAndRear),
+        (true, false) => Some(Angle::Flank),
+        (false, true) => Some(Angle::Rear),
+        (false, false) => None,
+    }
 }
 
 /// Whether unit `i` may fire at unit `j` now, having spent `mp_used` and
@@ -140,7 +173,11 @@ pub fn may_fire(
     }
     Ok(FireLine {
         range,
-        angled: t.rules.weapon.is_horse() && enters_off_front(field, j, from, to),
+        angled: if t.rules.weapon.is_horse() {
+            enters_off_front(field, j, from, to)
+        } else {
+            None
+        },
         mp,
     })
 }

@@ -410,7 +410,7 @@ fn best_target(
             let line = may_fire(field, i, j, mp_used, moved).ok()?;
             let t = field.unit(j);
             let drm = tables::range_drm(field.unit(i).rules.weapon, line.range).unwrap_or(0)
-                + i32::from(line.angled)
+                + i32::from(line.angled.is_some())
                 - i32::from(t.rules.weapon == Weapon::H)
                 + if t.rules.condition().is_disordered() {
                     3

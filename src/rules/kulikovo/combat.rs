@@ -120,6 +120,9 @@ pub struct CombatOutcome {
     pub result: &'static str,
     #[serde(skip)]
     pub effect: Combat,
+    /// The Die Roll Modifiers the combat roll took, in the list's order.
+    #[serde(skip)]
+    pub modifiers: Vec<Modifier>,
 }
 
 /// The Weapons System Matrix comparison for several attackers against one
@@ -441,5 +444,6 @@ pub fn resolve(
         band: row.printed,
         result: row.result.text,
         effect: row.result,
+        modifiers: mods,
     }
 }

@@ -50,6 +50,9 @@ pub struct FireOutcome {
     #[serde(skip)]
     pub effect: Missile,
     pub leader_checks: Vec<LeaderCheck>,
+    /// The Die Roll Modifiers the fire took.
+    #[serde(skip)]
+    pub modifiers: Vec<Modifier>,
 }
 
 /// The modifiers of one fire, each in the rules' words.
@@ -130,6 +133,7 @@ pub fn resolve(
         result: row.result.words(),
         effect: row.result,
         leader_checks,
+        modifiers: mods,
     }
 }
 

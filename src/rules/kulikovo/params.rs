@@ -453,6 +453,30 @@ mod tests {
     }
 
     #[test]
+    fn the_campaign_files_page_lists_every_key_and_option() {
+        let page = include_str!("../../../docs/CAMPAIGN-FILES.md");
+        let section = page
+            .split("\n## Kulikovo 1380")
+            .nth(1)
+            .expect("docs/CAMPAIGN-FILES.md has a Kulikovo section");
+        for key in KEYS.iter().chain(OPTIONS) {
+            assert!(
+                section.contains(&format!("| `{key}` |")),
+                "docs/CAMPAIGN-FILES.md does not list `{key}`"
+            );
+        }
+        for word in super::super::setup::NATIONS
+            .iter()
+            .chain(super::super::ground::TERRAIN_KINDS)
+        {
+            assert!(
+                section.contains(&format!("`{word}`")),
+                "docs/CAMPAIGN-FILES.md does not name `{word}`"
+            );
+        }
+    }
+
+    #[test]
     fn the_options_choose_the_other_readings() {
         let all: Vec<String> = OPTIONS.iter().map(|o| o.to_string()).collect();
         let r = Readings::of(&all);

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use super::parse::{Ref, parse};
 use super::{KulOrder, Step, Then, Written};
-use crate::rules::kulikovo::allowed::{may_attack, may_fire};
+use crate::rules::kulikovo::allowed::{FIRE_OR_ATTACK, FOOT_FIRE, may_attack, may_fire};
 use crate::rules::kulikovo::field::{Field, location};
 use crate::rules::kulikovo::moves::{Refusal, Walker};
 use crate::rules::kulikovo::params::{CounterCharge, FootFire};
@@ -18,6 +18,12 @@ use crate::rules::orders::{OrderSheet, ParseError, Rejection};
 
 pub const NOT_YOUR_ACTIVATION: &str =
     "ruling KUL-1: in the other side's activation a side gives counter-charge orders only";
+pub const COUNTER_IN_OWN: &str =
+    "ruling KUL-19: a counter-charge is ordered for the other side's activation";
+const ONE_MOVE: &str = "ruling KUL-5: one move a unit an activation";
+const ONE_FIRE: &str = "ruling KUL-20: a unit fires at one enemy unit, once an activation";
+const ONE_ATTACK: &str = "ruling KUL-18: a unit makes one attack an activation";
+const ONE_JOIN: &str = "ruling KUL-12: in his side's activation a leader may join one unit";
 
 /// What a sheet has given a unit so far, by line.
 #[derive(Debug, Default, Clone)]
@@ -157,7 +163,9 @@ fn resolve_names(look: &Lookup, side: &str, order: &Written) -> Result<KulOrder,
     })
 }
 
-/// Refuses a line that contradicts an earlier one for the same unit.
+/// Refuses a line that contradicts an earlier one for the same unit, with
+/// the ruling it breaks where there is one (`hold` and `counter-charge`
+/// standing alone are the order language's, not the game's).
 fn admit(
     given: &mut BTreeMap<String, Given>,
     line: usize,
@@ -169,57 +177,70 @@ fn admit(
         return Ok(());
     };
     let g = given.entry(unit.as_str().to_string()).or_default();
-    let earlier = |l: Option<usize>, why: &str| -> Result<(), Refusal> {
+    let earlier = |l: Option<usize>, why: &str, clause: Option<&str>| -> Result<(), Refusal> {
         match l {
-            Some(l) => Err(Refusal::plain(format!(
-                "it is also given an order on line {l}; {why}"
-            ))),
+            Some(l) => Err(Refusal {
+                problem: format!("it is also given an order on line {l}; {why}"),
+                clause: clause.map(str::to_string),
+            }),
             None => Ok(()),
         }
     };
     match order {
-        KulOrder::Hold { .. } => earlier(g.any, "`hold` must be its only order")?,
-        _ => earlier(g.hold, "it holds, so it can be given nothing else")?,
+        KulOrder::Hold { .. } => earlier(g.any, "`hold` must be its only order", None)?,
+        _ => earlier(g.hold, "it holds, so it can be given nothing else", None)?,
     }
     match order {
         KulOrder::Move { .. } => {
             earlier(
                 g.moved,
                 "one move a unit: write the whole path, turns and all, on one line",
+                Some(ONE_MOVE),
             )?;
             if fires_on_foot && foot_fire == FootFire::MoveOrFire {
-                earlier(
-                    g.fire,
-                    "bowmen and crossbows move or fire (ruling KUL-20; campaign option move-and-fire)",
-                )?;
+                earlier(g.fire, "bowmen and crossbows move or fire", Some(FOOT_FIRE))?;
             }
             g.moved = Some(line);
         }
         KulOrder::Fire { .. } => {
-            earlier(g.fire, "a unit fires once an activation")?;
+            earlier(g.fire, "a unit fires once an activation", Some(ONE_FIRE))?;
             earlier(
                 g.attack,
-                "a unit fires or attacks, not both (ruling KUL-20)",
+                "a unit fires or attacks, not both",
+                Some(FIRE_OR_ATTACK),
             )?;
             if fires_on_foot && foot_fire == FootFire::MoveOrFire {
                 earlier(
                     g.moved,
-                    "bowmen and crossbows move or fire (ruling KUL-20; campaign option move-and-fire)",
+                    "bowmen and crossbows move or fire",
+                    Some(FOOT_FIRE),
                 )?;
             }
             g.fire = Some(line);
         }
         KulOrder::Shock { .. } | KulOrder::Charge { .. } => {
-            earlier(g.attack, "a unit attacks once an activation")?;
-            earlier(g.fire, "a unit fires or attacks, not both (ruling KUL-20)")?;
+            earlier(
+                g.attack,
+                "a unit attacks once an activation",
+                Some(ONE_ATTACK),
+            )?;
+            earlier(
+                g.fire,
+                "a unit fires or attacks, not both",
+                Some(FIRE_OR_ATTACK),
+            )?;
             g.attack = Some(line);
         }
         KulOrder::CounterCharge { .. } => {
-            earlier(g.counter, "one counter-charge order a unit")?;
+            earlier(g.counter, "one counter-charge order a unit", None)?;
             g.counter = Some(line);
         }
         KulOrder::Join { .. } => {
-            earlier(g.moved, "a leader joins one unit an activation")?;
+            earlier(
+                g.moved,
+                "a leader joins one unit an activation",
+                Some(ONE_JOIN),
+            )?;
             g.moved = Some(line);
         }
         KulOrder::Hold { .. } | KulOrder::Pass => {}
@@ -331,6 +352,22 @@ pub fn check(state: &State, side: &str, lines: &[(usize, &str)]) -> OrderSheet<K
             ));
             continue;
         }
+        if active && matches!(order, KulOrder::CounterCharge { .. }) {
+            results.push((
+                line,
+                Err(reject(
+                    line,
+                    &unit_id,
+                    Refusal::new(
+                        format!(
+                            "it is {side}'s own activation, in which a unit charges; it counter-charges in the other side's"
+                        ),
+                        COUNTER_IN_OWN,
+                    ),
+                )),
+            ));
+            continue;
+        }
         let i = field.index(&unit_id);
         let fires_on_foot = i.is_some_and(|i| {
             matches!(
@@ -373,10 +410,7 @@ pub fn check(state: &State, side: &str, lines: &[(usize, &str)]) -> OrderSheet<K
         };
         let fired = activity.get(&i).is_some_and(|a| a.fired);
         let r = if fired {
-            Err(Refusal::new(
-                "it fires this activation",
-                crate::rules::kulikovo::allowed::FIRE_OR_ATTACK,
-            ))
+            Err(Refusal::new("it fires this activation", FIRE_OR_ATTACK))
         } else {
             may_attack(&field, i, j, charge, began_in_zoc[i]).map(|_| ())
         };

@@ -217,7 +217,7 @@ impl Segment {
             target: t.rules.weapon,
             condition: t.rules.condition(),
             range: line.range,
-            angled: line.angled,
+            angled: line.angled.is_some(),
             leaders: field.leaders_at(to, &t.side),
             who: format!("{} at {}", firer.id, t.id),
         };
@@ -233,20 +233,19 @@ impl Segment {
             "fire",
             &[&firer.id, &t.id],
             format!(
-                "{name} in {} fires at {} in {} at {} hex{}{}: rolled {}, {:+} = {}, {} ({}, {}).",
+                "{name} in {} fires at {} in {} at {} hex{}{}: rolled {}, {:+} = {}{}, {} ({}, {}).",
                 from.label(),
                 t.name,
                 to.label(),
                 line.range,
                 if line.range == 1 { "" } else { "es" },
-                if line.angled {
-                    ", angled into its flank"
-                } else {
-                    ""
-                },
+                line.angled
+                    .map(|a| format!(", angled into its {}", a.words()))
+                    .unwrap_or_default(),
                 out.roll,
                 out.drm,
                 out.modified,
+                super::super::words::modifiers(&out.modifiers),
                 out.result,
                 out.column,
                 out.band

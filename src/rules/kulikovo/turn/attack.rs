@@ -26,9 +26,17 @@ use crate::rules::umpire::Trace;
 /// One attacker's order.
 struct Order {
     unit: usize,
+    /// The unit it names, which stood in the defending hex when the segment
+    /// began.
+    target: usize,
     charge: bool,
     then: Then<UnitId>,
 }
+
+/// Why an attack lapses whose target an earlier combat of the segment
+/// drove off or destroyed (ruling KUL-18).
+pub const TARGET_GONE: &str =
+    "ruling KUL-18: an attack whose target an earlier combat has driven from its hex lapses";
 
 /// Runs the shock segment.
 pub fn segment(
@@ -70,6 +78,7 @@ pub fn segment(
         let at = field.hex(j);
         let order = Order {
             unit: i,
+            target: j,
             charge,
             then: then.clone(),
         };
@@ -134,6 +143,29 @@ fn combat_at(
     dice: &mut dyn Dice,
     log: &mut Log,
 ) {
+    // An earlier combat of the segment may have driven a target from the
+    // hex or destroyed it: its attacker is told, not left without a word.
+    let (orders, gone): (Vec<Order>, Vec<Order>) = orders
+        .into_iter()
+        .partition(|o| field.in_play(o.target) && field.hex(o.target) == hex);
+    for o in gone {
+        let (name, t) = (field.unit(o.unit).name.clone(), field.unit(o.target));
+        let why = if field.in_play(o.target) {
+            format!(
+                "{} is no longer in {}, it stands in {}",
+                t.name,
+                hex.label(),
+                field.hex(o.target).label()
+            )
+        } else {
+            format!("{} is no longer in play", t.name)
+        };
+        log.events.push(Event::naming(
+            "order-lapsed",
+            &[&field.unit(o.unit).id.clone()],
+            format!("{name} does not attack {}: {why} ({TARGET_GONE}).", t.name),
+        ));
+    }
     let Some(first) = orders.first() else {
         return;
     };
@@ -340,7 +372,7 @@ fn tell(
             field
                 .index(&r.unit)
                 .map_or(r.unit.clone(), |i| field.unit(i).name.clone()),
-            r.modified,
+            closed_roll(r.roll, r.modified),
             r.band,
             if r.charges {
                 "it charges"
@@ -352,7 +384,7 @@ fn tell(
     if let Some(c) = &out.counter_charge {
         text.push_str(&format!(
             " Counter-charge {} ({}): {}.",
-            c.modified,
+            closed_roll(c.roll, c.modified),
             c.band,
             if c.successful {
                 "successful, the Charge DRM is negated"
@@ -362,14 +394,38 @@ fn tell(
         ));
     }
     text.push_str(&format!(
-        " Rolled {}, {:+} = {}: {} ({}, {} {}).",
-        out.roll, out.drm, out.modified, out.result, out.table, out.column, out.band
+        " Rolled {}, {:+} = {}{}: {} ({}, {} {}).",
+        out.roll,
+        out.drm,
+        out.modified,
+        super::super::words::modifiers(&out.modifiers),
+        out.result,
+        out.table,
+        out.column,
+        out.band
     ));
     let mut ids: Vec<String> = units.iter().map(|&i| field.unit(i).id.clone()).collect();
     ids.extend(def.iter().map(|&j| field.unit(j).id.clone()));
     let kind = if out.charge { "charge" } else { "shock" };
     let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
     log.events.push(Event::naming(kind, &ids, text));
+}
+
+/// A roll on a closed table (the reluctance and counter-charge rolls): the
+/// die, its modifier and the sum where there is one, and what a sum off
+/// the 0-9 die reads as (ruling KUL-4), so that the player finds the die
+/// of the dice list in the sentence.
+fn closed_roll(roll: u32, modified: i32) -> String {
+    let die = i32::try_from(roll).unwrap_or(i32::MAX);
+    let mut text = if modified == die {
+        roll.to_string()
+    } else {
+        format!("{roll} {:+} = {modified}", modified - die)
+    };
+    if !(0..=9).contains(&modified) {
+        text.push_str(&format!(", read as {}", modified.clamp(0, 9)));
+    }
+    text
 }
 
 /// The results, on every unit of each side (ruling KUL-18).
