@@ -256,8 +256,8 @@ pub fn svg(input: &MapInput) -> String {
     fire_lines(&mut s, &frame, input, &look, &slots);
     arrows(&mut s, &frame, input);
     for aim in &aims {
-        let from = anchor(&frame, input, &look, &aim.from, false);
-        let to = anchor(&frame, input, &look, &aim.at, true);
+        let from = anchor(&frame, input, &look, &slots, &aim.from, false);
+        let to = anchor(&frame, input, &look, &slots, &aim.at, true);
         if let (Some(from), Some(to)) = (from, to) {
             aim_mark(&mut s, from, to);
         }
