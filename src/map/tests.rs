@@ -273,6 +273,7 @@ fn a_counter_shows_its_symbol_and_the_hexside_it_faces() {
         text.contains("points=\"1018,489 1034,480\""),
         "no bar to the north-east side: {text}"
     );
+}
 
 /// A declaration is a dashed line to its target and a triangle on the unit
 /// pointing at it, in whole numbers.
