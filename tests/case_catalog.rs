@@ -15,8 +15,8 @@ const AT_LEAST: &[(&str, &str, usize)] = &[
     ("kulikovo", "umpire", 251),
     ("kulikovo", "turns", 174),
     ("grande-tactique", "orders", 35),
-    ("grande-tactique", "umpire", 85),
-    ("grande-tactique", "turns", 49),
+    ("grande-tactique", "umpire", 114),
+    ("grande-tactique", "turns", 71),
 ];
 
 #[test]
