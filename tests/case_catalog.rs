@@ -15,7 +15,7 @@ const AT_LEAST: &[(&str, &str, usize)] = &[
     ("kulikovo", "umpire", 251),
     ("kulikovo", "turns", 174),
     ("grande-tactique", "orders", 35),
-    ("grande-tactique", "umpire", 115),
+    ("grande-tactique", "umpire", 117),
     ("grande-tactique", "turns", 71),
 ];
 
