@@ -3,12 +3,13 @@
 //! declares and pays for charges as a player does.
 //!
 //! In the PIP Phase: eager cavalry and infantry charge an enemy they may
-//! charge, joining one their command charges already (for the help of
-//! friends), else the nearest, the first of a command on a target its
-//! principal; infantry with an enemy in range
+//! charge (firing infantry ceasing fire first), joining one their command
+//! charges already (for the help of friends), else the nearest, the first
+//! of a command on a target its principal; infantry with an enemy in range
 //! starts firing; the rest advance towards the enemy, cavalry stopping
-//! short of contact; shaken and routed units rally with the PIPs left, and
-//! guns start firing. In the combat phase, every firing unit fires
+//! short of contact, or turn to face the nearest when none is ahead;
+//! shaken and routed units rally with the PIPs left, and guns start
+//! firing. In the combat phase, every firing unit fires
 //! at the nearest enemy it may.
 
 use super::field::Field;
@@ -95,6 +96,10 @@ fn pip_phase(state: &State, field: &Field, side: &str) -> Vec<String> {
             .into_iter()
             .take(4)
             .map(|(j, _)| j);
+        // Firing infantry ceases fire to charge: "Infantry who are firing
+        // cannot charge", and fire alone only shakes.
+        let cease = (field.arm(i) == Arm::Infantry && u.rules.firing)
+            .then(|| format!("{}: cease fire", field.id(i)));
         let mut chose = false;
         for j in joined.iter().copied().chain(nearest) {
             let principal = if joined.contains(&j) {
@@ -102,10 +107,21 @@ fn pip_phase(state: &State, field: &Field, side: &str) -> Vec<String> {
             } else {
                 " principal"
             };
-            if try_line(
-                &mut lines,
-                format!("{}: charge {}{principal}", field.id(i), field.id(j)),
-            ) {
+            let charge = format!("{}: charge {}{principal}", field.id(i), field.id(j));
+            let charged = match &cease {
+                Some(cease) => {
+                    let mut with = lines.clone();
+                    with.push(cease.clone());
+                    let fit = fits(state, side, &with, &charge);
+                    if fit {
+                        lines.push(cease.clone());
+                        lines.push(charge);
+                    }
+                    fit
+                }
+                None => try_line(&mut lines, charge),
+            };
+            if charged {
                 if !joined.contains(&j) {
                     chosen.push((command.clone(), j));
                 }
@@ -161,17 +177,29 @@ fn advance(
                 .any(|&c| distance_ahead_of_frontage_line(&r, c) > 0)
         })
     });
-    let Some((_, gap)) = ahead else {
-        return;
-    };
-    let allowance = field.allowance(i);
-    let mut d = (gap - 150).min(allowance);
-    while d >= 100 {
-        let inches = crate::rules::words::inches(d - d % 50);
-        if try_line(lines, format!("{}: advance {inches}", field.id(i))) {
-            return;
+    if let Some((_, gap)) = ahead {
+        let allowance = field.allowance(i);
+        let mut d = (gap - 150).min(allowance);
+        while d >= 100 {
+            let inches = crate::rules::words::inches(d - d % 50);
+            if try_line(lines, format!("{}: advance {inches}", field.id(i))) {
+                return;
+            }
+            d -= 100;
         }
-        d -= 100;
+    }
+    // Nothing ahead (a unit that fled and rallied faces away), or no room
+    // to go forward: it turns to face the nearest enemy, to advance or
+    // charge next turn; with no room to turn (at the table's edge, or
+    // against friends), it first steps back, away from where it faces.
+    if let Some((j, _)) = enemies_by_distance(field, i).first()
+        && !try_line(lines, format!("{}: face {}", field.id(i), field.id(*j)))
+    {
+        for d in [3, 2, 1] {
+            if try_line(lines, format!("{}: retire {d}", field.id(i))) {
+                break;
+            }
+        }
     }
 }
 

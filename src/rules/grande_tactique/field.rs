@@ -179,6 +179,20 @@ impl Field {
         self.index.rects_near_except(area, reach, except)
     }
 
+    /// What keeps a base from being set at `rect`: the first unit in play
+    /// (but `except`) it would overlap, or the table's edge (`Some(None)`);
+    /// `None` when there is room. A unit is never set on another.
+    pub fn no_room(&self, rect: &Rect, except: &[usize]) -> Option<Option<usize>> {
+        let (width, depth) = self.table();
+        if !rect.is_inside_table(width, depth) {
+            return Some(None);
+        }
+        self.index
+            .overlapping(rect, except)
+            .first()
+            .map(|&j| Some(j))
+    }
+
     /// Every unit in play, by index.
     pub fn on_table(&self) -> impl Iterator<Item = usize> + '_ {
         self.index.on_table()

@@ -1,7 +1,7 @@
 //! The campaign's parameters: what the Charging chapter refers to and does
 //! not contain (the Morale Check, Fleeing & Routing, PIP generation,
 //! movement and firing), each with the default documented in
-//! docs/RULINGS.md (GT-3 to GT-9) and in docs/ORDERS-grande-tactique.md.
+//! docs/RULINGS.md (GT-3 to GT-9) and in docs/CAMPAIGN-FILES.md.
 //! Read once, when the campaign is loaded, through `Keys`; carried in the
 //! state so that `verify` re-runs every resolution from the archive alone.
 

@@ -181,3 +181,51 @@ fn the_order_references_example_mail_checks_clean() {
         sheet.rejections
     );
 }
+
+/// The pairs of units in play whose bases overlap.
+fn overlapping_pairs(state: &State) -> Vec<(String, String)> {
+    let field = super::field::Field::new(state);
+    let on: Vec<usize> = field.on_table().collect();
+    let mut pairs = Vec::new();
+    for (k, &i) in on.iter().enumerate() {
+        for &j in &on[k + 1..] {
+            if let (Some(a), Some(b)) = (field.rect(i), field.rect(j))
+                && a.overlaps(&b)
+            {
+                pairs.push((field.id(i).to_string(), field.id(j).to_string()));
+            }
+        }
+    }
+    pairs
+}
+
+/// Long bot games on the demo field, whatever the dice: no step sets a unit
+/// on another (turning to face and taking the position find no room when
+/// a unit stands there, ruling GT-23), every sheet the bots write checks
+/// clean, and the game ends.
+#[test]
+fn long_bot_games_never_set_a_unit_on_another_and_end() {
+    for seed in 0..6u8 {
+        let mut state = demo_state();
+        state.turn_limit = Some(40);
+        let mut dice = DiceStream::new(&Digest32([seed; 32]));
+        let mut steps = 0;
+        while state.finished.is_none() {
+            assert!(steps < 80, "seed {seed}: the game ends by its turn limit");
+            let orders = bot_orders(&state);
+            let before = overlapping_pairs(&state);
+            let (next, events) = Rules::resolve(&GrandeTactique, &state, &orders, &mut dice);
+            for pair in overlapping_pairs(&next) {
+                assert!(
+                    before.contains(&pair),
+                    "seed {seed}, turn {} phase {}: {pair:?} set one on the other: {:?}",
+                    state.turn,
+                    state.phase,
+                    events.iter().map(|e| &e.text).collect::<Vec<_>>()
+                );
+            }
+            state = next;
+            steps += 1;
+        }
+    }
+}

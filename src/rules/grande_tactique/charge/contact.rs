@@ -6,12 +6,13 @@
 //!
 //! Ruling GT-11: the charger goes straight for the side of the target its
 //! front centre lies beyond, and ends squarely against it, its front to
-//! that side, at the middle of it or, where that place is taken or out of
-//! its reach, as near the middle as it finds room within reach, its front
-//! still overlapping the side by at least half the shorter of the two; with
-//! no such place there, against another side, the nearest first. Its route
-//! is the straight line from its front centre to that place, or, for
-//! cavalry whose line crosses a Built-Up Area, the shortest way round it.
+//! that side, at the middle of it or, where that place is taken, off the
+//! table or out of its reach, as near the middle as it finds room on the
+//! table within reach, its front still overlapping the side by at least
+//! half the shorter of the two; with no such place there, against another
+//! side, the nearest first. Its route is the straight line from its front
+//! centre to that place, or, for cavalry whose line crosses a Built-Up
+//! Area, the shortest way round it.
 //! Another unit in the way blocks the charge.
 
 use super::super::field::Field;
@@ -194,7 +195,12 @@ fn way_to(field: &Field, i: usize, t: usize, a: &Rect, end: &Rect) -> Result<Vec
             return Err(NoWay::ThroughBuiltUpArea);
         }
     }
-    // Nothing may stand on the place itself, and nothing in the way.
+    // The place must lie on the table (a unit never leaves it but by
+    // flight), with nothing standing on it, and nothing in the way.
+    let (width, depth) = field.table();
+    if !end.is_inside_table(width, depth) {
+        return Err(NoWay::Blocked { by: None });
+    }
     let reach = a.width.max(a.depth) + 100;
     let (ids, rects) = field.obstacles_around(&route, reach, &[i, t]);
     for (k, r) in rects.iter().enumerate() {

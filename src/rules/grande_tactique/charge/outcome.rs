@@ -307,6 +307,10 @@ pub fn turn_to_face(play: &mut Play, a: usize, t: usize) {
             ..ar
         };
         if end != ar {
+            if let Some(why) = play.field.no_room(&end, &[a, t]) {
+                no_room_to_turn(play, a, t, why);
+                return;
+            }
             play.field.place(a, end);
             let name = play.name(a);
             let target = play.name(t);
@@ -329,6 +333,10 @@ pub fn turn_to_face(play: &mut Play, a: usize, t: usize) {
         facing: facing_onto(&ar, crate::geometry::Side::Front),
         ..tr
     };
+    if let Some(why) = play.field.no_room(&end, &[a, t]) {
+        no_room_to_turn(play, t, a, why);
+        return;
+    }
     play.field.place(t, end);
     let name = play.name(a);
     let target = play.name(t);
@@ -337,6 +345,22 @@ pub fn turn_to_face(play: &mut Play, a: usize, t: usize) {
         &[t, a],
         format!("{target} turns to face {name}, front to front."),
         &[tr.front_centre, end.front_centre],
+    );
+}
+
+/// A unit that would turn to face onto another unit, or off the table,
+/// stays as it stands (ruling GT-23).
+fn no_room_to_turn(play: &mut Play, turner: usize, other: usize, why: Option<usize>) {
+    let name = play.name(turner);
+    let other = play.name(other);
+    let what = match why {
+        Some(j) => format!("{} stands there", play.name(j)),
+        None => "the table's edge is there".to_string(),
+    };
+    play.say(
+        "turn-to-face",
+        &[turner],
+        format!("{name} has no room to turn to face {other} ({what}) and stays as it stands (ruling GT-23)."),
     );
 }
 
@@ -367,6 +391,21 @@ pub fn take_position(play: &mut Play, p: usize, fled: &Fled, stay: bool) {
         ..here
     };
     let end = move_forward(&centred, here.depth / 2);
+    if let Some(why) = play.field.no_room(&end, &[p]) {
+        let what = match why {
+            Some(j) => format!("{} stands there", play.name(j)),
+            None => "it would leave the table".to_string(),
+        };
+        play.say(
+            "take-position",
+            &[p],
+            format!(
+                "{name} finds no room to take the position where {} stood ({what}) and stays where it is (ruling GT-23).",
+                fled.name
+            ),
+        );
+        return;
+    }
     play.field.place(p, end);
     play.say_along(
         "take-position",

@@ -231,11 +231,10 @@ fn firing(field: &Field, i: usize, done: &Sheet) -> bool {
 /// Takes unit `i`'s one action of the phase.
 fn act(done: &mut Sheet, i: usize, line: usize, what: &'static str) -> Result<(), Rejection> {
     if let Some(&(earlier, was)) = done.acted.get(&i) {
+        // The clause is quoted once, after the problem, as every refusal
+        // quotes it.
         let why = if what == "charge" && was == "charge" {
-            format!(
-                "it is told to charge on line {earlier} already (\"{}\")",
-                clauses::ONE_TARGET
-            )
+            format!("it is told to charge on line {earlier} already")
         } else {
             format!("it is given `{was}` on line {earlier} already: one action a unit a phase")
         };

@@ -45,12 +45,10 @@ pub fn end_turn(state: &mut State, events: &mut Vec<Event>, dice: &mut dyn Dice)
     state.game.pips = pips;
 }
 
-/// Why the game is over, if it is: the turn limit, or a side with no unit
-/// left in play that is not routed.
+/// Why the game is over, if it is (ruling GT-22): a side with no unit left
+/// in play that is not routed, or the turn limit. A side's collapse is told
+/// first, when both come in the last turn.
 fn game_over(state: &State) -> Option<String> {
-    if state.turn_limit.is_some_and(|limit| state.turn >= limit) {
-        return Some(format!("the turn limit ({}) was reached", state.turn));
-    }
     for side in &state.sides {
         let formed = state
             .units
@@ -59,6 +57,9 @@ fn game_over(state: &State) -> Option<String> {
         if !formed {
             return Some(format!("{side} has no unit left that is not routed"));
         }
+    }
+    if state.turn_limit.is_some_and(|limit| state.turn >= limit) {
+        return Some(format!("the turn limit ({}) was reached", state.turn));
     }
     None
 }
