@@ -208,7 +208,12 @@ pub fn firing(
             }
             let half = firer.strength.div_ceil(2);
             let count = within.max(half).min(front);
-            let why = if count > within {
+            let why = if within == 0 {
+                format!(
+                    "no front rank figure has the target within its 22° angle and 1\"; half its {} figures, {count}, count within the 1\" range even so (11.66), of a front rank of {front} (11.24)",
+                    firer.strength
+                )
+            } else if count > within {
                 format!(
                     "{within} front rank figures within the 22° angle and range; at least half its {} figures, {half}, may fire (11.41a), of a front rank of {front} (11.24)",
                     firer.strength
