@@ -18,8 +18,8 @@ const AT_LEAST: &[(&str, &str, usize)] = &[
     ("grande-tactique", "umpire", 117),
     ("grande-tactique", "turns", 71),
     ("percentile-fire", "orders", 33),
-    ("percentile-fire", "umpire", 94),
-    ("percentile-fire", "turns", 122),
+    ("percentile-fire", "umpire", 140),
+    ("percentile-fire", "turns", 147),
 ];
 
 #[test]

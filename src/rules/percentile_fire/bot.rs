@@ -1,6 +1,7 @@
 //! The bot player, and the order lines a report offers a side. The bot
 //! plays as a player would: the phasing side closes to musket range with
-//! its infantry and cavalry, its batteries standing; the other side stands
+//! its infantry and cavalry, its batteries standing, and a column that has
+//! closed forms line; the other side stands
 //! ready with opportunity and passby fire; in the fire phases each unit
 //! fires at the nearest target the rules let it; in the Shock Combat Phase
 //! the unit attacked gives final fire and its friends support it. Every
@@ -12,7 +13,7 @@ use super::PercentileFire;
 use super::fire::factors::Occasion;
 use super::moves;
 use super::phase::{Phase, non_phasing, shock};
-use super::state::{Arm, State, Unit};
+use super::state::{Arm, Formation, State, Unit};
 use super::table::Table;
 use super::table::eligible::{self, Request};
 use crate::geometry::{Fan, distance_to_rect};
@@ -67,6 +68,16 @@ fn moves_for(state: &State, table: &Table, side: &str) -> Vec<String> {
         let Some(gap) = ahead.filter(|g| *g > 0) else {
             continue;
         };
+        // A column that has closed deploys into line to bring its muskets
+        // to bear (only its front rank fires, 11.24), under whatever
+        // opportunity fire that draws (11.81).
+        if u.rules.arm == Arm::Infantry
+            && u.rules.formation == Formation::Column
+            && gap < CLOSE_TO + 50
+        {
+            lines.push(format!("{}: form line", u.id));
+            continue;
+        }
         // Cavalry charges what stands in its path within its move.
         if u.rules.arm == Arm::Cavalry {
             let path = Fan::ahead_of(&rect, 0);
@@ -202,4 +213,88 @@ pub fn template(state: &State, side: &str) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::dice::DiceStream;
+    use crate::audit::digest::Digest32;
+    use crate::rules::ruleset::{SideText, check_typed, resolve_typed};
+
+    fn demo() -> State {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/percentile-fire-demo");
+        let campaign = crate::campaign::load(&dir).expect("the campaign loads");
+        let ruleset = crate::rules::ruleset_for(super::super::ID).expect("registered");
+        campaign
+            .initial_state(ruleset)
+            .expect("sets up")
+            .typed::<PercentileFire>()
+            .expect("reads")
+    }
+
+    /// The demo played to its end by the bots on dice drawn from `seed`:
+    /// how many events of each kind came up.
+    fn play(seed: &str) -> BTreeMap<String, u32> {
+        let mut state = demo();
+        let mut kinds: BTreeMap<String, u32> = BTreeMap::new();
+        let mut rounds = 0;
+        while state.finished.is_none() && rounds < 40 {
+            rounds += 1;
+            let texts: BTreeMap<String, String> = state
+                .sides
+                .iter()
+                .map(|s| {
+                    let text: String = orders_for(&state, s)
+                        .iter()
+                        .map(|l| format!("{l}\n"))
+                        .collect();
+                    let sheet = check_typed(&PercentileFire, &state, s, &text);
+                    (s.clone(), sheet.canonical_text())
+                })
+                .filter(|(_, t)| !t.is_empty())
+                .collect();
+            let sent: BTreeMap<String, SideText<'_>> = texts
+                .iter()
+                .map(|(s, t)| (s.clone(), SideText::Sent(t)))
+                .collect();
+            let mut dice = DiceStream::new(&Digest32::of(format!("{seed} {rounds}").as_bytes()));
+            let (next, events) =
+                resolve_typed(&PercentileFire, &state, &sent, &mut dice).expect("resolves");
+            for e in &events {
+                *kinds.entry(e.kind.clone()).or_default() += 1;
+            }
+            state = next;
+        }
+        assert!(
+            state.finished.is_some(),
+            "{seed}: not over after {rounds} rounds"
+        );
+        kinds
+    }
+
+    /// The bots play the demo campaign to its end on six dice streams: the
+    /// armies close and fire, a column deploys under opportunity fire
+    /// (11.81), cavalry charges past a flank under passby fire (11.83), and
+    /// the shocks are declared.
+    #[test]
+    fn the_bots_play_the_demo_through_opportunity_and_passby_fire() {
+        for seed in ["sabugal", "ridge", "quinta", "road", "olive", "crest"] {
+            let kinds = play(seed);
+            for kind in [
+                "move",
+                "fire",
+                "opportunity-fire",
+                "passby-fire",
+                "charge",
+                "shock",
+            ] {
+                assert!(
+                    kinds.get(kind).copied().unwrap_or(0) > 0,
+                    "{seed}: no {kind}: {kinds:?}"
+                );
+            }
+        }
+    }
 }

@@ -406,7 +406,7 @@ pub fn plan(table: &Table, state: &State, req: &Request<'_>) -> Result<Plan, For
     }
     // The zone and the chart row.
     let disordered = firer.rules.morale == Morale::Disordered || table.in_building(&rect);
-    let (zoned, reach) = match routine {
+    let (zoned, reach, limit) = match routine {
         Routine::Artillery => {
             // Indirect fire is the howitzers' (11.51a), but English guns'
             // shrapnel (11.55).
@@ -422,6 +422,7 @@ pub fn plan(table: &Table, state: &State, req: &Request<'_>) -> Result<Plan, For
             };
             (
                 zone::artillery(params, &name, shot, range, indirect.is_some())?,
+                Hundredths::MAX,
                 Hundredths::MAX,
             )
         }
@@ -443,19 +444,20 @@ pub fn plan(table: &Table, state: &State, req: &Request<'_>) -> Result<Plan, For
                     disordered,
                 )?,
                 reach,
+                max,
             )
         }
     };
     notes.push(zoned.note.clone());
     // The figures or cannon firing; a converged skirmish screen as one.
     let group = converged(table, state, firer);
-    let mut firing = figures::firing(table, state, firer, &rect, &target_rect, reach)?;
+    let mut firing = figures::firing(table, state, firer, &rect, &target_rect, reach, limit)?;
     let mut with = Vec::new();
     for other in group.iter().skip(1) {
         let Some(r) = table.rect(state, other) else {
             continue;
         };
-        if let Ok(f) = figures::firing(table, state, other, &r, &target_rect, reach)
+        if let Ok(f) = figures::firing(table, state, other, &r, &target_rect, reach, limit)
             && table.sees(r.front_centre, &target_rect, params)
         {
             firing.count += f.count;

@@ -52,7 +52,9 @@ fn in_angle(front: &Rect, target: &Rect, reach: Hundredths) -> bool {
 
 /// How a unit's fire is counted at a target `reach` away at most.
 /// `firer` is the unit whose fire it is; `rect` the ground it stands on
-/// (its square's, for a unit in one).
+/// (its square's, for a unit in one). `limit` is its weapon's range: a
+/// formed unit fires when part of the target lies within its angle and
+/// that range, though `reach` is shorter (1" at 1" or less, 11.66).
 pub fn firing(
     table: &Table,
     state: &State,
@@ -60,6 +62,7 @@ pub fn firing(
     rect: &Rect,
     target: &Rect,
     reach: Hundredths,
+    limit: Hundredths,
 ) -> Result<Firing, Forbidden> {
     let u = &firer.rules;
     let toward = nearest_point_of_rect(rect.front_centre, target);
@@ -185,11 +188,19 @@ pub fn firing(
             // fewer than half its strength (11.41a).
             let front = front_rank(firer);
             let each = rect.width / i64::from(front.max(1));
-            let within = figure_front_centres(rect, front)
-                .into_iter()
-                .filter(|p| in_angle(&figure_rect(*p, rect.facing, each), target, reach))
-                .count() as u32;
-            if within == 0 {
+            let within_of = |reach: Hundredths| {
+                figure_front_centres(rect, front)
+                    .into_iter()
+                    .filter(|p| in_angle(&figure_rect(*p, rect.facing, each), target, reach))
+                    .count() as u32
+            };
+            let within = within_of(reach);
+            // "A minimum of 1/2 of the infantry unit counts within the 1"
+            // range even if the figures are outside this 1" range to
+            // target" (11.66): with no figure's angle reaching the target
+            // within 1", half the unit still fires when part of it lies
+            // within the angle and the weapon's range.
+            if within == 0 && (reach >= limit || within_of(limit) == 0) {
                 return Err(Forbidden::new(
                     "no part of the target lies within the 22° angle and range of its front",
                     "11.41: \"Place the Firing Angle tool at either frontal face corner of the unit. If part of the enemy unit is within the angle then determine the number of figures within the 22' angle and range chart line\"",
@@ -197,7 +208,12 @@ pub fn firing(
             }
             let half = firer.strength.div_ceil(2);
             let count = within.max(half).min(front);
-            let why = if count > within {
+            let why = if within == 0 {
+                format!(
+                    "no front rank figure has the target within its 22° angle and 1\"; half its {} figures, {count}, count within the 1\" range even so (11.66), of a front rank of {front} (11.24)",
+                    firer.strength
+                )
+            } else if count > within {
                 format!(
                     "{within} front rank figures within the 22° angle and range; at least half its {} figures, {half}, may fire (11.41a), of a front rank of {front} (11.24)",
                     firer.strength
