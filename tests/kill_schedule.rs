@@ -1,0 +1,486 @@
+//! The daemon killed with SIGKILL at random moments, and started again each
+//! time, while it takes a Maildir of order mails and GM commands, resolves
+//! the phases they close and writes its mail through the file transport.
+//! At the end everything must be as after one uninterrupted run from a copy
+//! of the same store: the same mail, byte for byte (the clock is fixed, so
+//! even the Date headers agree), each message with one outcome and one
+//! reply, each `extend` carried out once, the same archive, and `verify`
+//! passes.
+//!
+//! The schedule is seeded and reproducible. `cargo test` runs a short
+//! version: two seeds, each of four phases (42 messages in 16 waves) and at
+//! least 30 kills that find the daemon at work. The long runs of
+//! docs/RELIABILITY.md set the seeds and phases:
+//!
+//!     ADJUTANT_KILL_SEEDS=20 cargo test --release --test kill_schedule -- --nocapture
+//!     ADJUTANT_KILL_SEEDS=3 ADJUTANT_KILL_PHASES=20 cargo test --release --test kill_schedule -- --nocapture
+//!
+//! and prints, for each seed, how many kills landed while the daemon was at
+//! work and what it had done by then.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use adjutant::store::DB_FILE;
+
+const BIN: &str = env!("CARGO_BIN_EXE_adjutant");
+const ID: &str = "sound-the-charge-demo";
+const NOW: &str = "--now=2026-01-05T09:00:00Z";
+const FRENCH: &str = "Jean Lannes <lannes@french.invalid>";
+const AUSTRIAN: &str = "Hohenzollern <hohenzollern@austrian.invalid>";
+const GM: &str = "The Umpire <umpire@example.org>";
+
+/// A small seeded generator (SplitMix64): the schedule must be the same on
+/// every machine, and the test needs nothing more.
+struct Schedule(u64);
+
+impl Schedule {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A whole number in `lo..hi`.
+    fn within(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + self.next() % (hi - lo)
+    }
+}
+
+fn setting(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn mail(from: &str, message_id: &str, subject: &str, body: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: adjutant@example.org\r\nSubject: {subject}\r\n\
+         Message-ID: <{message_id}>\r\nDate: Mon, 05 Jan 2026 08:00:00 +0000\r\n\
+         Content-Type: text/plain; charset=utf-8\r\n\r\n{}",
+        body.replace('\n', "\r\n")
+    )
+    .into_bytes()
+}
+
+/// The script, in waves that arrive one after another: `phases` phases,
+/// each of nine French mails (each replacing the one before) in three
+/// waves, then the Austrian side's word that it sends none, which closes the
+/// phase; in every other phase the GM extends the deadline.
+fn script(phases: usize) -> Vec<Vec<(String, Vec<u8>)>> {
+    let orders = [
+        "1-ligne: hold",
+        "2-ligne: hold",
+        "1-ligne: hold\n2-ligne: hold",
+    ];
+    let mut waves = Vec::new();
+    let mut n = 0;
+    let mut named = |raw: Vec<u8>| {
+        n += 1;
+        (format!("{n:04}.eml"), raw)
+    };
+    for phase in 0..phases {
+        for third in 0..3 {
+            let mut wave = Vec::new();
+            for i in third * 3..third * 3 + 3 {
+                let body = format!(
+                    "passphrase: vive-l-empereur\n{}\n",
+                    orders[(phase + i) % orders.len()]
+                );
+                wave.push(named(mail(
+                    FRENCH,
+                    &format!("p{phase}-o{i}@french.invalid"),
+                    &format!("[{ID}] orders"),
+                    &body,
+                )));
+            }
+            if third == 2 && phase % 2 == 1 {
+                wave.push(named(mail(
+                    GM,
+                    &format!("extend-{phase}@example.org"),
+                    &format!("[{ID}] command"),
+                    "passphrase: grand-quartier-general\ncommand: extend 1h\n",
+                )));
+            }
+            waves.push(wave);
+        }
+        waves.push(vec![named(mail(
+            AUSTRIAN,
+            &format!("p{phase}-none@austrian.invalid"),
+            &format!("[{ID}] orders"),
+            "passphrase: gott-erhalte-franz\nno orders\n",
+        ))]);
+    }
+    waves
+}
+
+/// A folder with a daemon's configuration (paths relative to it), the demo
+/// campaign, a Maildir and the file transport's folder.
+fn prepare(root: &Path) {
+    adjutant::demo::bundled_campaign(&root.join("campaign")).expect("campaign");
+    cheapen_passphrases(&root.join("campaign").join("campaign.toml"));
+    // Room for as many phases as a long run asks for.
+    let scenario = root.join("campaign").join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("reads");
+    assert!(text.contains("turn_limit = 12\n"), "the demo's turn limit");
+    std::fs::write(
+        &scenario,
+        text.replace("turn_limit = 12\n", "turn_limit = 90\n"),
+    )
+    .expect("writes");
+    std::fs::write(
+        root.join("adjutant.toml"),
+        r#"
+data_dir = "var"
+campaigns = ["campaign"]
+log_level = "warn"
+[mail]
+from = "adjutant <adjutant@example.org>"
+[inbox]
+kind = "maildir"
+path = "Maildir"
+[transport]
+kind = "file"
+dir = "sent"
+"#,
+    )
+    .expect("config");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(root.join("Maildir").join(sub)).expect("maildir");
+    }
+}
+
+/// Gives every person of the campaign a hash made with argon2id's smallest
+/// cost (for tests only, never for a campaign): at the default cost a debug
+/// build spends seconds on the passphrases of a Maildir of mail before it
+/// takes the first message, and every kill would land there.
+fn cheapen_passphrases(file: &Path) {
+    use argon2::password_hash::PasswordHasher;
+    let passphrases = [
+        ("umpire@example.org", "grand-quartier-general"),
+        ("lannes@french.invalid", "vive-l-empereur"),
+        ("hohenzollern@austrian.invalid", "gott-erhalte-franz"),
+    ];
+    let cheap = argon2::Argon2::new(
+        argon2::Algorithm::Argon2id,
+        argon2::Version::V0x13,
+        argon2::Params::new(8, 1, 1, None).expect("params"),
+    );
+    let text = std::fs::read_to_string(file).expect("reads");
+    let mut address = String::new();
+    let mut out = String::new();
+    for line in text.lines() {
+        if let Some(rest) = line.trim().strip_prefix("address = ") {
+            address = rest.trim_matches('"').to_string();
+        }
+        if line.trim().starts_with("passphrase_hash = ") {
+            let (_, passphrase) = passphrases
+                .iter()
+                .find(|(a, _)| *a == address)
+                .expect("a known person");
+            let hash = cheap
+                .hash_password_with_salt(passphrase.as_bytes(), b"kill-schedule-salt")
+                .expect("hashes");
+            out.push_str(&format!("passphrase_hash = \"{hash}\"\n"));
+        } else {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    std::fs::write(file, out).expect("writes");
+}
+
+fn daemon(root: &Path) -> Command {
+    let mut command = Command::new(BIN);
+    command
+        .args(["daemon", "--once", NOW, "--config"])
+        .arg(root.join("adjutant.toml"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    command
+}
+
+fn run_to_the_end(root: &Path) {
+    let out = daemon(root).output().expect("runs");
+    assert!(
+        out.status.success(),
+        "the daemon failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("dir");
+    for entry in std::fs::read_dir(from).expect("reads") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copies");
+        }
+    }
+}
+
+/// Every file under `dir`, by its path inside it, with its bytes.
+fn contents(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    fn walk(base: &Path, dir: &Path, into: &mut BTreeMap<PathBuf, Vec<u8>>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(base, &path, into);
+            } else {
+                let name = path.strip_prefix(base).expect("inside").to_path_buf();
+                into.insert(name, std::fs::read(&path).expect("reads"));
+            }
+        }
+    }
+    let mut all = BTreeMap::new();
+    walk(dir, dir, &mut all);
+    all
+}
+
+/// Rows of a query, each as text, in the query's order.
+fn rows(root: &Path, sql: &str) -> Vec<String> {
+    let conn = rusqlite::Connection::open(root.join("var").join(DB_FILE)).expect("opens");
+    let mut stmt = conn.prepare(sql).expect("prepares");
+    let width = stmt.column_count();
+    stmt.query_map([], |row| {
+        let mut cells = Vec::with_capacity(width);
+        for i in 0..width {
+            let cell: rusqlite::types::Value = row.get(i)?;
+            cells.push(format!("{cell:?}"));
+        }
+        Ok(cells.join(" | "))
+    })
+    .expect("queries")
+    .collect::<Result<_, _>>()
+    .expect("rows")
+}
+
+fn export(root: &Path, out: &Path) {
+    let status = Command::new(BIN)
+        .args(["archive", "export", "--campaign", ID, "--data"])
+        .arg(root.join("var"))
+        .arg("--out")
+        .arg(out)
+        .stdout(Stdio::null())
+        .status()
+        .expect("runs");
+    assert!(status.success(), "export");
+}
+
+/// What one killed run came to.
+#[derive(Default)]
+struct Killed {
+    /// Starts that were to be killed.
+    tried: usize,
+    /// Kills that found the daemon still at work.
+    landed: usize,
+    /// Messages taken and mail written when each landed kill struck.
+    taken_at_kills: Vec<(usize, usize)>,
+}
+
+fn taken(root: &Path) -> usize {
+    std::fs::read_dir(root.join("Maildir").join("cur")).map_or(0, |d| d.count())
+}
+
+/// Starts the daemon and kills it within `window` of its start, again and
+/// again, until `kills` kills have found it at work or it got through the
+/// work by itself.
+fn kill_repeatedly(
+    root: &Path,
+    schedule: &mut Schedule,
+    kills: u64,
+    window: Duration,
+    into: &mut Killed,
+) {
+    let window = (window.as_millis() as u64).max(10);
+    let mut landed = 0;
+    while landed < kills {
+        let wait = Duration::from_millis(schedule.within(2, window));
+        let mut child = daemon(root).spawn().expect("starts");
+        let started = Instant::now();
+        into.tried += 1;
+        while started.elapsed() < wait {
+            if child.try_wait().expect("waits").is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        if child.try_wait().expect("waits").is_some() {
+            // It took the wave to the end before the kill came.
+            return;
+        }
+        // Child::kill sends SIGKILL: no handler runs, nothing is flushed.
+        child.kill().expect("kills");
+        child.wait().expect("reaped");
+        landed += 1;
+        into.landed += 1;
+        into.taken_at_kills
+            .push((taken(root), contents(&root.join("sent")).len()));
+    }
+}
+
+fn deliver(root: &Path, wave: &[(String, Vec<u8>)]) {
+    for (name, raw) in wave {
+        adjutant::inbox::maildir::deliver(&root.join("Maildir"), name, raw).expect("delivered");
+    }
+}
+
+fn one_seed(seed: u64, phases: usize, kills_per_wave: u64) {
+    let dir = tempfile::tempdir().expect("dir");
+    let base = dir.path().join("base");
+    prepare(&base);
+    // The campaign registered and its opening mail sent before any order:
+    // both runs start from this one store (its chain's secret is drawn once).
+    run_to_the_end(&base);
+    let (calm, rough) = (dir.path().join("calm"), dir.path().join("rough"));
+    copy_dir(&base, &calm);
+    copy_dir(&base, &rough);
+    let waves = script(phases);
+    let messages: Vec<(String, Vec<u8>)> = waves.iter().flatten().cloned().collect();
+
+    // Wave by wave: the calm run takes each to the end, and is timed; the
+    // rough run is started and killed up to `kills_per_wave` times within
+    // that time, then left to finish the wave, so that both take the same
+    // mail together and the kills fall anywhere in the work of a wave (taking
+    // mail, resolving, writing mail).
+    let mut schedule = Schedule(seed);
+    let mut killed = Killed::default();
+    for wave in &waves {
+        deliver(&calm, wave);
+        let started = Instant::now();
+        run_to_the_end(&calm);
+        let window = started.elapsed();
+        deliver(&rough, wave);
+        let kills = schedule.within(1, kills_per_wave + 1);
+        kill_repeatedly(&rough, &mut schedule, kills, window, &mut killed);
+        run_to_the_end(&rough);
+    }
+    let resolutions = rows(&rough, "SELECT COUNT(*) FROM resolutions");
+    assert_eq!(
+        resolutions,
+        vec![format!("Integer({phases})")],
+        "seed {seed}: a resolution for each phase"
+    );
+    println!(
+        "seed {seed}: {} waves, {} mail messages, {phases} resolutions; {} of {} starts killed while the daemon worked; (messages taken, mail written) at each kill: {:?}",
+        waves.len(),
+        messages.len(),
+        killed.landed,
+        killed.tried,
+        killed.taken_at_kills
+    );
+    assert!(
+        killed.landed >= waves.len(),
+        "seed {seed}: only {} kills landed in {} waves",
+        killed.landed,
+        waves.len()
+    );
+
+    // Every message taken, each with one outcome.
+    assert_eq!(taken(&rough), messages.len(), "seed {seed}: all taken");
+    let outcomes =
+        "SELECT raw_digest, status, outcome, note FROM inbound_messages ORDER BY raw_digest";
+    let calm_outcomes = rows(&calm, outcomes);
+    assert_eq!(calm_outcomes.len(), messages.len());
+    assert_eq!(
+        rows(&rough, outcomes),
+        calm_outcomes,
+        "seed {seed}: the outcomes"
+    );
+    // The same mail, each once: one file per Message-ID, identical bytes.
+    let (calm_sent, rough_sent) = (contents(&calm.join("sent")), contents(&rough.join("sent")));
+    assert_eq!(
+        rough_sent.keys().collect::<Vec<_>>(),
+        calm_sent.keys().collect::<Vec<_>>(),
+        "seed {seed}: the same messages went out"
+    );
+    for (name, bytes) in &calm_sent {
+        assert!(
+            rough_sent.get(name) == Some(bytes),
+            "seed {seed}: {} differs",
+            name.display()
+        );
+    }
+    let outbox = "SELECT message_id, status FROM outbox ORDER BY message_id";
+    assert_eq!(
+        rows(&rough, outbox),
+        rows(&calm, outbox),
+        "seed {seed}: the outbox"
+    );
+    // One reply to each message, answering it by its Message-ID.
+    let replies = rows(
+        &rough,
+        "SELECT in_reply_to, COUNT(*) FROM outbox WHERE in_reply_to IS NOT NULL \
+         GROUP BY in_reply_to ORDER BY in_reply_to",
+    );
+    let mut expected: Vec<String> = messages
+        .iter()
+        .map(|(_, raw)| {
+            let text = String::from_utf8_lossy(raw);
+            let id = text
+                .lines()
+                .find_map(|l| l.strip_prefix("Message-ID: "))
+                .expect("a Message-ID")
+                .trim()
+                .to_string();
+            format!("Text({id:?}) | Integer(1)")
+        })
+        .collect();
+    expected.sort();
+    assert_eq!(replies, expected, "seed {seed}: one reply to each message");
+    // Each extend carried out once: the deadline, the GM's log, the orders.
+    for query in [
+        "SELECT id, deadline FROM campaigns",
+        "SELECT COUNT(*) FROM gm_log",
+        "SELECT phase_key, side, digest, status FROM submissions ORDER BY id",
+        "SELECT COUNT(*) FROM resolutions",
+    ] {
+        assert_eq!(
+            rows(&rough, query),
+            rows(&calm, query),
+            "seed {seed}: {query}"
+        );
+    }
+    // The same archive, and it verifies.
+    let (calm_archive, rough_archive) = (
+        dir.path().join("calm-archive"),
+        dir.path().join("rough-archive"),
+    );
+    export(&calm, &calm_archive);
+    export(&rough, &rough_archive);
+    assert!(
+        contents(&rough_archive) == contents(&calm_archive),
+        "seed {seed}: the archives differ"
+    );
+    let verified = Command::new(BIN)
+        .arg("verify")
+        .arg(&rough_archive)
+        .output()
+        .expect("runs");
+    assert!(
+        verified.status.success(),
+        "seed {seed}: {}",
+        String::from_utf8_lossy(&verified.stdout)
+    );
+}
+
+#[test]
+fn killed_at_random_the_daemon_ends_where_an_uninterrupted_run_ends() {
+    let seeds = setting("ADJUTANT_KILL_SEEDS", 2);
+    let phases = setting("ADJUTANT_KILL_PHASES", 4) as usize;
+    let kills_per_wave = setting("ADJUTANT_KILLS_PER_WAVE", 5);
+    for seed in 1..=seeds {
+        one_seed(seed, phases, kills_per_wave);
+    }
+}
