@@ -5,7 +5,8 @@
 //! of the same store: the same mail, byte for byte (the clock is fixed, so
 //! even the Date headers agree), each message with one outcome and one
 //! reply, each `extend` carried out once, the same archive, and `verify`
-//! passes.
+//! passes. No passphrase, right or wrong, is in the mail, the archive or the
+//! daemon's log.
 //!
 //! The schedule is seeded and reproducible. `cargo test` runs a short
 //! version: two seeds, each of four phases (42 messages in 16 waves) and at
@@ -31,6 +32,15 @@ const NOW: &str = "--now=2026-01-05T09:00:00Z";
 const FRENCH: &str = "Jean Lannes <lannes@french.invalid>";
 const AUSTRIAN: &str = "Hohenzollern <hohenzollern@austrian.invalid>";
 const GM: &str = "The Umpire <umpire@example.org>";
+/// A passphrase nobody has: a guess.
+const WRONG: &str = "vive-le-roi-de-rome";
+/// Every passphrase the script's mail carries, right or wrong.
+const PASSPHRASES: [&str; 4] = [
+    "grand-quartier-general",
+    "vive-l-empereur",
+    "gott-erhalte-franz",
+    WRONG,
+];
 
 /// A small seeded generator (SplitMix64): the schedule must be the same on
 /// every machine, and the test needs nothing more.
@@ -99,6 +109,15 @@ fn script(phases: usize) -> Vec<Vec<(String, Vec<u8>)>> {
                     &body,
                 )));
             }
+            if phase == 0 && third == 0 {
+                // A wrong passphrase: refused, and never repeated anywhere.
+                wave.push(named(mail(
+                    FRENCH,
+                    "p0-wrong@french.invalid",
+                    &format!("[{ID}] orders"),
+                    &format!("passphrase: {WRONG}\n1-ligne: hold\n"),
+                )));
+            }
             if third == 2 && phase % 2 == 1 {
                 wave.push(named(mail(
                     GM,
@@ -138,7 +157,7 @@ fn prepare(root: &Path) {
         r#"
 data_dir = "var"
 campaigns = ["campaign"]
-log_level = "warn"
+log_level = "debug"
 [mail]
 from = "adjutant <adjutant@example.org>"
 [inbox]
@@ -195,23 +214,30 @@ fn cheapen_passphrases(file: &Path) {
     std::fs::write(file, out).expect("writes");
 }
 
+/// The daemon, taking what waits and stopping, its log (at `debug`, the
+/// most it says) added to `daemon.log` beside its configuration.
 fn daemon(root: &Path) -> Command {
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(root.join("daemon.log"))
+        .expect("log file");
     let mut command = Command::new(BIN);
     command
         .args(["daemon", "--once", NOW, "--config"])
         .arg(root.join("adjutant.toml"))
         .stdout(Stdio::null())
-        .stderr(Stdio::piped());
+        .stderr(log);
     command
 }
 
 fn run_to_the_end(root: &Path) {
-    let out = daemon(root).output().expect("runs");
-    assert!(
-        out.status.success(),
-        "the daemon failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let status = daemon(root).status().expect("runs");
+    if !status.success() {
+        let log = std::fs::read_to_string(root.join("daemon.log")).unwrap_or_default();
+        let tail: Vec<&str> = log.lines().rev().take(20).collect();
+        panic!("the daemon failed ({status}): {}", tail.join("\n"));
+    }
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -463,6 +489,27 @@ fn one_seed(seed: u64, phases: usize, kills_per_wave: u64) {
         contents(&rough_archive) == contents(&calm_archive),
         "seed {seed}: the archives differ"
     );
+    let logs = dir.path().join("logs");
+    std::fs::create_dir_all(&logs).expect("dir");
+    for (root, name) in [(&calm, "calm.log"), (&rough, "rough.log")] {
+        std::fs::copy(root.join("daemon.log"), logs.join(name)).expect("copies");
+    }
+    assert!(
+        std::fs::metadata(logs.join("rough.log"))
+            .expect("log")
+            .len()
+            > 0,
+        "the daemon logged"
+    );
+    no_passphrase_in(
+        seed,
+        &[
+            rough.join("sent"),
+            calm.join("sent"),
+            rough_archive.clone(),
+            logs,
+        ],
+    );
     let verified = Command::new(BIN)
         .arg("verify")
         .arg(&rough_archive)
@@ -473,6 +520,24 @@ fn one_seed(seed: u64, phases: usize, kills_per_wave: u64) {
         "seed {seed}: {}",
         String::from_utf8_lossy(&verified.stdout)
     );
+}
+
+/// No passphrase, right or wrong, in anything adjutant wrote: its mail, its
+/// log and the archive (the store keeps each inbound message whole, and the
+/// Maildir holds what players sent).
+fn no_passphrase_in(seed: u64, places: &[PathBuf]) {
+    for place in places {
+        for (name, bytes) in contents(place) {
+            let text = String::from_utf8_lossy(&bytes);
+            for secret in PASSPHRASES {
+                assert!(
+                    !text.contains(secret),
+                    "seed {seed}: a passphrase in {}",
+                    place.join(name).display()
+                );
+            }
+        }
+    }
 }
 
 #[test]
