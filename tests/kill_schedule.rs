@@ -118,6 +118,26 @@ fn script(phases: usize) -> Vec<Vec<(String, Vec<u8>)>> {
                     &format!("passphrase: {WRONG}\n1-ligne: hold\n"),
                 )));
             }
+            if phase == 1 && third == 0 {
+                // A corrupted message, among the orders: a player's mail
+                // whose MIME breaks off, with NUL bytes in it, and bytes
+                // that are no mail at all. Each is stored and answered (or,
+                // having no sender, not answered) once.
+                let mut broken = mail(
+                    FRENCH,
+                    "p1-broken@french.invalid",
+                    &format!("[{ID}] orders"),
+                    "",
+                );
+                let cut = broken.len() - 2;
+                broken.truncate(cut);
+                broken.extend_from_slice(
+                    b"MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\n\
+                      --b\r\nContent-Type: text/plain\r\n\r\npassphrase: vive-l-empereur\r\n1-li\0\0ne: ho",
+                );
+                wave.push(named(broken));
+                wave.push(named(b"\0\x01\x02 not a mail \xff\xfe\r\n\r\n\0".to_vec()));
+            }
             if third == 2 && phase % 2 == 1 {
                 wave.push(named(mail(
                     GM,
@@ -450,17 +470,17 @@ fn one_seed(seed: u64, phases: usize, kills_per_wave: u64) {
         "SELECT in_reply_to, COUNT(*) FROM outbox WHERE in_reply_to IS NOT NULL \
          GROUP BY in_reply_to ORDER BY in_reply_to",
     );
+    // (The bytes that are no mail have no sender to answer.)
     let mut expected: Vec<String> = messages
         .iter()
-        .map(|(_, raw)| {
+        .filter_map(|(_, raw)| {
             let text = String::from_utf8_lossy(raw);
             let id = text
                 .lines()
-                .find_map(|l| l.strip_prefix("Message-ID: "))
-                .expect("a Message-ID")
+                .find_map(|l| l.strip_prefix("Message-ID: "))?
                 .trim()
                 .to_string();
-            format!("Text({id:?}) | Integer(1)")
+            Some(format!("Text({id:?}) | Integer(1)"))
         })
         .collect();
     expected.sort();

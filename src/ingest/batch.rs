@@ -1,7 +1,7 @@
 //! The passphrases of a batch of messages, checked on every core before the
 //! batch is taken one message at a time.
 //!
-//! A passphrase check is argon2, slow by design (some 17 ms at the campaign
+//! A passphrase check is argon2, slow by design (some 14 ms at the campaign
 //! default), and a batch of orders arriving together (a deadline's last
 //! minutes) would otherwise wait for each check in turn. A source that
 //! fetched several messages calls [`precheck`] first: it reads each message
