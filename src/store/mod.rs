@@ -499,21 +499,8 @@ impl Store {
         // close between the check below and the insert: an order that is
         // acknowledged is an order in the next manifest.
         let tx = Write::begin(&self.conn)?;
-        let (current, pending): (String, i64) = tx.query_row(
-            "SELECT current_state, (SELECT COUNT(*) FROM resolutions
-                 WHERE campaign_id = ?1 AND resolved_at IS NULL)
-             FROM campaigns WHERE id = ?1",
-            [campaign],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )?;
-        if pending > 0 || current != checked_against.to_hex() {
-            return Err(StoreError::PhaseClosed(campaign.to_string()));
-        }
-        let replaced = tx.execute(
-            "UPDATE submissions SET status = 'superseded'
-             WHERE campaign_id = ?1 AND phase_key = ?2 AND side = ?3 AND status = 'accepted'",
-            params![campaign, phase_key, side],
-        )?;
+        phase_still_open(&tx, campaign, checked_against)?;
+        let replaced = supersede(&tx, campaign, phase_key, side)?;
         // Orders take the place of an earlier word that the side sends none.
         tx.execute(
             "DELETE FROM no_orders WHERE campaign_id = ?1 AND phase_key = ?2 AND side = ?3",
@@ -551,21 +538,8 @@ impl Store {
         message: Option<i64>,
     ) -> Result<bool> {
         let tx = Write::begin(&self.conn)?;
-        let (current, pending): (String, i64) = tx.query_row(
-            "SELECT current_state, (SELECT COUNT(*) FROM resolutions
-                 WHERE campaign_id = ?1 AND resolved_at IS NULL)
-             FROM campaigns WHERE id = ?1",
-            [campaign],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )?;
-        if pending > 0 || current != checked_against.to_hex() {
-            return Err(StoreError::PhaseClosed(campaign.to_string()));
-        }
-        let withdrawn = tx.execute(
-            "UPDATE submissions SET status = 'superseded'
-             WHERE campaign_id = ?1 AND phase_key = ?2 AND side = ?3 AND status = 'accepted'",
-            params![campaign, phase_key, side],
-        )?;
+        phase_still_open(&tx, campaign, checked_against)?;
+        let withdrawn = supersede(&tx, campaign, phase_key, side)?;
         tx.execute(
             "INSERT OR REPLACE INTO no_orders (campaign_id, phase_key, side, declared_at, message_id)
              VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -949,4 +923,40 @@ fn queue_mail(
         )?;
     }
     Ok(true)
+}
+
+/// Fails with `PhaseClosed` unless the campaign's phase is the one orders
+/// were checked against and none is waiting to be resolved: read inside the
+/// IMMEDIATE transaction that then writes, so no phase can close between.
+fn phase_still_open(
+    tx: &rusqlite::Connection,
+    campaign: &str,
+    checked_against: &Digest32,
+) -> Result<()> {
+    let (current, pending): (String, i64) = tx.query_row(
+        "SELECT current_state, (SELECT COUNT(*) FROM resolutions
+             WHERE campaign_id = ?1 AND resolved_at IS NULL)
+         FROM campaigns WHERE id = ?1",
+        [campaign],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    if pending > 0 || current != checked_against.to_hex() {
+        return Err(StoreError::PhaseClosed(campaign.to_string()));
+    }
+    Ok(())
+}
+
+/// Marks a side's accepted orders for a phase superseded; returns how many
+/// there were (0 or 1).
+fn supersede(
+    tx: &rusqlite::Connection,
+    campaign: &str,
+    phase_key: &str,
+    side: &str,
+) -> Result<usize> {
+    Ok(tx.execute(
+        "UPDATE submissions SET status = 'superseded'
+         WHERE campaign_id = ?1 AND phase_key = ?2 AND side = ?3 AND status = 'accepted'",
+        params![campaign, phase_key, side],
+    )?)
 }
