@@ -5,7 +5,8 @@ Builds a small synthetic archive laid out as docs/AUDIT.md section 7: sides alph
 chains of length 5 from a fixed h_0, three turns and three umpire calls interleaved with them (calls after
 turns 0, 2 and 2), rolls drawn from the section 5 stream. Checks that `verify.py archive` accepts it (also
 with its logs unpublished, with a turns' chain used up to h_0, and with edge cases the spec allows: other
-rulesets' phase labels, unknown keys, strings of every kind, an empty beacon, chain_length 0), then that each
+rulesets' phase labels, unknown keys, strings of every kind, an empty beacon, salt lines kept as written,
+calls with capitals and an inch mark), then that each
 tampered copy is refused, for the expected reason where one is given, and that malformed input is reported
 rather than crashing; it also checks section 6's string escaping directly. Exit status 0 only if every case
 behaves.
@@ -831,7 +832,7 @@ def prepend_raw(path: Path, raw: bytes) -> None:
     path.write_bytes(b"{" + raw + data[1:])
 
 
-def repeated_unknown_key_ignored(out: Path) -> None:
+def repeated_unknown_key(out: Path) -> None:
     prepend_raw(out / "campaign.json", b'"note":1,"note":[2.5],')
     prepend_raw(res(out, UMPIRE, 1) / "resolution.json", b'"note":"a","note":"b",')
 
@@ -920,9 +921,46 @@ def chain_length_zero(out: Path) -> None:
     write_campaign(out, n=0, turns=0, calls=0)  # C = h_0 and U = u_0 = SHA-256(tag || h_0)
 
 
-def chain_length_zero_wrong_umpire(out: Path) -> None:
-    no_resolutions(out)
-    write_campaign(out, n=0, turns=0, calls=0, u0=v.sha256(b"not derived from h_0"))
+# ---- the rules settled for outside verifiers (AUDIT.md sections 2, 3, 7) -------------------------
+
+
+def salt_as_written(out: Path) -> None:
+    # a salt line keeps the player's capitals and any non-ASCII letter; its word `salt` is lower case
+    build_turn(out, 2, orders={**TURNS[2][1], "beta": "move hussars 3\nsalt The Eagles fly \u00e0 l'aube\n"})
+
+
+def call_with_capitals_and_inch_mark(out: Path) -> None:
+    build_call(out, 2, orders={v.UMPIRE_SIDE: 'fire 6 x 12pdr class B roundshot massed 8"\n'})
+
+
+def orders_text(text: str):
+    def mutate(out: Path) -> None:
+        build_turn(out, 2, orders={**TURNS[2][1], "beta": text})
+
+    return mutate
+
+
+def call_text(text: str):
+    def mutate(out: Path) -> None:
+        build_call(out, 2, orders={v.UMPIRE_SIDE: text})
+
+    return mutate
+
+
+def campaign_id_upper_case(out: Path) -> None:
+    edit_json(out / "campaign.json", lambda o: o.update(campaign="Selftest-Campaign"))
+
+
+def acts_key_in_v1(out: Path) -> None:
+    edit_json(out / "campaign.json", lambda o: o.update(acts=0))
+
+
+def title_not_a_string(out: Path) -> None:
+    edit_json(out / "campaign.json", lambda o: o.update(title=7))
+
+
+def resolved_at_with_fraction(out: Path) -> None:
+    edit_json(res(out, TURN, 1) / "resolution.json", lambda o: o.update(resolved_at="2026-11-10T18:01:00.5Z"))
 
 
 def chain_length_negative(out: Path) -> None:
@@ -1041,8 +1079,9 @@ TAMPERS = [
     ("roll first_word not starting again at 0", roll_words_continue, "first_word is 9, expected 0"),
     ("a ninth key in a roll", roll_ninth_key, "unknown keys: unit"),
     ("a key missing from a roll", roll_key_missing, "keys missing: purpose"),
-    ("resolved_at not RFC 3339", resolved_at_not_rfc3339, "not an RFC 3339 time"),
-    ("resolved_at not in UTC", resolved_at_not_utc, "not an RFC 3339 time"),
+    ("resolved_at not RFC 3339", resolved_at_not_rfc3339, "is not written YYYY-MM-DDThh:mm:ssZ"),
+    ("resolved_at not in UTC", resolved_at_not_utc, "is not written YYYY-MM-DDThh:mm:ssZ"),
+    ("resolved_at with a fraction of a second", resolved_at_with_fraction, "is not written YYYY-MM-DDThh:mm:ssZ"),
     # empty orders files (section 2)
     ("an empty orders file of a side", orders_file_empty, "turn 2: FAIL: orders: orders/beta.txt is empty"),
     ("an empty umpire call file", umpire_orders_file_empty, "call 2: FAIL: orders: orders/@umpire.txt is empty"),
@@ -1108,9 +1147,20 @@ TAMPERS = [
     ("a blank event line", events_line(b""), "events.jsonl line 2 is blank"),
     # the beacon field (section 4) and the chain length (section 1)
     ("an empty beacon taken for no beacon", empty_beacon_taken_as_none, "turn 1: FAIL: seed:"),
-    ("chain_length 0 with an umpire_commitment not derived from C", chain_length_zero_wrong_umpire,
-     "chain_length is 0, so commitment C is h_0"),
-    ("a negative chain_length", chain_length_negative, "chain_length -1 is not in 0 .. 100000"),
+    ("chain_length 0", chain_length_zero, "chain_length 0 is not in 1 .. 100000"),
+    ("a negative chain_length", chain_length_negative, "chain_length -1 is not in 1 .. 100000"),
+    # the rules settled for outside verifiers (sections 2, 3, 7)
+    ("an unknown key given twice", repeated_unknown_key, "campaign.json: duplicate key 'note'"),
+    ("a campaign id with capitals", campaign_id_upper_case, "campaign id 'Selftest-Campaign' is not made of"),
+    ("an empty phase label", phase_label(""), "is empty"),
+    ("the key acts in a v1 archive", acts_key_in_v1, "key 'acts' is absent"),
+    ("a title that is not a string", title_not_a_string, "title is not a str"),
+    ("a salt line without text", orders_text("move hussars 3\nsalt\n"), "a salt line without text"),
+    ("a salt line with a tab", orders_text("salt a\tb\n"), "has a control character"),
+    ("a salt line with a no-break space", orders_text("salt a\u00a0b\n"), "white space other than single spaces"),
+    ("an order line with a non-ASCII letter", orders_text("move hussars \u00e9\n"), "an order line is printable ASCII"),
+    ("a call with a double space", call_text("shoot 12  hussars grade b range 3\n"), "is not single-spaced"),
+    ("a call with a control character", call_text("shoot 12 hussars\x1b grade b range 3\n"), "control character"),
 ]
 
 
@@ -1269,11 +1319,11 @@ def main() -> int:
              True)
         case("unknown keys of campaign.json and resolution.json, fractions included, are ignored",
              unknown_keys_ignored, True)
-        case("a repeated unknown key is ignored", repeated_unknown_key_ignored, True)
+        case("a salt line kept as written, capitals and non-ASCII", salt_as_written, True)
+        case("a call with capitals and an inch mark", call_with_capitals_and_inch_mark, True)
         case("strings of every kind in rolls, events and a state, written as section 6 says", special_strings, True)
         case("an empty beacon, hashed as a string", empty_beacon, True)
         case("no beacon (null), 32 zero bytes", null_beacon, True)
-        case("chain_length 0, no resolutions, U derived from C = h_0", chain_length_zero, True)
         for name, mutate, *reason in TAMPERS:
             case(f"refused: {name}", mutate, False, *reason)
         for name, good in folder_k_cases() + escape_cases():

@@ -17,6 +17,7 @@ import json
 import re
 import struct
 import sys
+import unicodedata
 from pathlib import Path
 
 SPEC = "adjutant-audit-v1"
@@ -25,15 +26,8 @@ UMPIRE_CHAIN_TAG = b"adjutant-umpire-chain-v1"  # 24 bytes, section 1
 UMPIRE_SIDE = "@umpire"
 UMPIRE_PHASE = "umpire"
 MAX_CHAIN_LENGTH = 100000
-SIDE_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
-# The keys section 7 gives campaign.json and resolution.json; a verifier ignores any other key.
-CAMPAIGN_KEYS = frozenset(
-    "spec campaign title ruleset sides chain_length commitment umpire_commitment beacon no_orders_policy "
-    "initial_state_digest turns calls".split()
-)
-RESOLUTION_KEYS = frozenset(
-    "kind k after_turn phase secret manifest_digest seed prior_state_digest next_state_digest resolved_at".split()
-)
+# Campaign ids and side ids (section 3).
+ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 MASK32 = 0xFFFFFFFF
 
 # The two kinds of resolution (section 1). `kind` is the word of resolution.json.
@@ -442,20 +436,13 @@ def _no_constants(s: str):
     raise Fail(f"non-JSON constant {s}")
 
 
-class _Object(dict):
-    """A parsed JSON object that remembers which of its keys occurred more than once."""
-
-    duplicates: frozenset = frozenset()
-
-
-def _keep_duplicates(pairs):
-    obj = _Object()
-    seen = set()
+def _unique_keys(pairs):
+    """Section 7, rules for files: no object has a key twice, known or not."""
+    obj = {}
     for k, v in pairs:
         if k in obj:
-            seen.add(k)
+            raise Fail(f"duplicate key {k!r}")
         obj[k] = v
-    obj.duplicates = frozenset(seen)
     return obj
 
 
@@ -473,8 +460,7 @@ def _unique_sorted_keys(pairs):
 
 
 def parse_json(data: bytes, what: str, integers_only: bool = True, sorted_keys: bool = False):
-    """Parses UTF-8 JSON. With sorted_keys, objects must have unique keys sorted by their UTF-8 bytes;
-    without, objects are _Object and remember their duplicated keys (for the caller to judge)."""
+    """Parses UTF-8 JSON. Objects must have unique keys; with sorted_keys, also sorted by their UTF-8 bytes."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -484,7 +470,7 @@ def parse_json(data: bytes, what: str, integers_only: bool = True, sorted_keys: 
             text,
             parse_float=_no_floats if integers_only else None,
             parse_constant=_no_constants,
-            object_pairs_hook=_unique_sorted_keys if sorted_keys else _keep_duplicates,
+            object_pairs_hook=_unique_sorted_keys if sorted_keys else _unique_keys,
         )
     except Fail as e:
         raise Fail(f"{what}: {e}") from None
@@ -570,15 +556,13 @@ def read_bytes(path: Path, what: str) -> bytes:
         raise Fail(f"{what} unreadable: {e}") from None
 
 
-def read_json_object(path: Path, what: str, known_keys: frozenset[str]) -> dict:
-    """campaign.json or resolution.json (section 7). Keys the verifier does not know are ignored, whatever
-    they hold (fractions, nested objects, even a repeated key); a known key must occur once."""
+def read_json_object(path: Path, what: str) -> dict:
+    """campaign.json or resolution.json (section 7, rules for files): one JSON object, its layout free. Keys
+    the verifier does not know are ignored, whatever they hold (fractions, nested objects); no object has a
+    key twice, known or not."""
     obj = parse_json(read_bytes(path, what), what, integers_only=False)
     if not isinstance(obj, dict):
         raise Fail(f"{what} is not a JSON object")
-    twice = sorted(obj.duplicates & known_keys)
-    if twice:
-        raise Fail(f"{what}: duplicate key {twice[0]!r}")
     return obj
 
 
@@ -613,15 +597,19 @@ class Campaign:
     """campaign.json, section 7."""
 
     def __init__(self, out: Path):
-        obj = read_json_object(out / "campaign.json", "campaign.json", CAMPAIGN_KEYS)
+        obj = read_json_object(out / "campaign.json", "campaign.json")
         w = "campaign.json"
         spec = get_field(obj, "spec", str, w)
         if spec != SPEC:
             raise Fail(f"campaign.json: spec is {spec!r}, expected {SPEC!r}")
+        if "acts" in obj:
+            raise Fail(f"campaign.json: key 'acts' is absent in an {SPEC} archive (section 7, rules for files)")
         self.id: str = get_field(obj, "campaign", str, w)
+        if not is_id(self.id):
+            raise Fail(f"campaign.json: campaign id {self.id!r} is not made of a-z, 0-9 and - (section 3)")
         self.chain_length: int = get_field(obj, "chain_length", int, w)
-        if not 0 <= self.chain_length <= MAX_CHAIN_LENGTH:  # section 1 sets no lower bound but 0
-            raise Fail(f"campaign.json: chain_length {self.chain_length} is not in 0 .. {MAX_CHAIN_LENGTH}")
+        if not 1 <= self.chain_length <= MAX_CHAIN_LENGTH:  # section 1
+            raise Fail(f"campaign.json: chain_length {self.chain_length} is not in 1 .. {MAX_CHAIN_LENGTH}")
         self.commitment: bytes = get_field(obj, "commitment", "hex32", w)
         self.umpire_commitment: bytes = get_field(obj, "umpire_commitment", "hex32", w)
         self.beacon: str | None = get_field(obj, "beacon", "str_or_null", w)
@@ -639,11 +627,10 @@ class Campaign:
                 raise Fail(f"campaign.json: {n} {key} but each chain has only {self.chain_length} secrets")
             self.count[kind] = n
         for key in ("title", "ruleset"):
-            if key not in obj:
-                raise Fail(f"campaign.json: key {key!r} missing")
+            get_field(obj, key, str, w)
         sides = get_field(obj, "sides", list, w)
         for side in sides:
-            if not isinstance(side, str) or not is_side_id(side):
+            if not isinstance(side, str) or not is_id(side):
                 raise Fail(f"campaign.json: side id {side!r} is not made of a-z, 0-9 and -")
         keys = [side.encode("utf-8") for side in sides]
         if keys != sorted(keys):
@@ -664,9 +651,10 @@ class Campaign:
         return self.commitment if kind == TURN else self.umpire_commitment
 
 
-def is_side_id(side: str) -> bool:
-    """Section 3: side ids are made of a-z, 0-9 and - (so they never start with @)."""
-    return bool(side) and all(c in SIDE_ID_CHARS for c in side)
+def is_id(text: str) -> bool:
+    """Section 3: side ids and the campaign id are made of a-z, 0-9 and -, at least one character (so a side
+    id never starts with @)."""
+    return bool(text) and all(c in ID_CHARS for c in text)
 
 
 def folder_k(name: str) -> int | None:
@@ -739,10 +727,22 @@ def first_difference(got: bytes, want: bytes) -> str:
     return "they differ"  # not reached: equal line lists mean equal bytes
 
 
+def single_spaced_problem(line: str) -> str | None:
+    """No space at either end, never two in a row, no other white space (section 2)."""
+    if line != line.strip(" ") or "  " in line:
+        return "is not single-spaced"
+    if any(c.isspace() and c != " " for c in line):
+        return "has white space other than single spaces"
+    return None
+
+
 def check_orders_text(data: bytes, side: str) -> None:
-    """Section 2. A side's canonical orders text: never empty; one order per line, then its salt lines, each
-    line ending with LF, lower case and single spaces, no blank lines. An umpire call's is the canonical call
-    and LF: one line (section 2 does not say more of a call's canonical form)."""
+    """Section 2. A side's canonical orders text: never empty; its order lines, then its salt lines, each
+    line ending with LF, no blank lines. An order line is printable ASCII in lower case, single-spaced (its
+    ruleset's grammar, which this verifier does not implement, says the rest); a salt line is `salt`, a space
+    and one or more single-spaced words kept as written, without control characters. An umpire call's text is
+    the canonical call and LF: one line without control characters, single-spaced (its ruleset's page says
+    the rest)."""
     name = f"orders/{side}.txt"
     try:
         text = data.decode("utf-8")
@@ -763,18 +763,33 @@ def check_orders_text(data: bytes, side: str) -> None:
     if side == UMPIRE_SIDE:
         if len(lines) != 1 or not lines[0].strip():
             raise Fail(f"{name} is not one line ending with LF")
+        call = lines[0]
+        if any(unicodedata.category(c) == "Cc" for c in call):
+            raise Fail(f"{name}: the call {call!r} has a control character")
+        problem = single_spaced_problem(call)
+        if problem:
+            raise Fail(f"{name}: the call {call!r} {problem}")
         return
     salted = False
     for n, line in enumerate(lines, 1):
         if not line.strip():
             raise Fail(f"{name} has a blank line (line {n})")
-        if line != line.lower():
-            raise Fail(f"{name} line {n} {line!r} is not lower case")
-        if line != line.strip() or "  " in line or any(c.isspace() and c != " " for c in line):
-            raise Fail(f"{name} line {n} {line!r} is not single-spaced")
-        is_salt = line == "salt" or line.startswith("salt ")
+        if any(unicodedata.category(c) == "Cc" for c in line):
+            raise Fail(f"{name} line {n} {line!r} has a control character")
+        problem = single_spaced_problem(line)
+        if problem:
+            raise Fail(f"{name} line {n} {line!r} {problem}")
+        if line == "salt":
+            raise Fail(f"{name} line {n} is a salt line without text")
+        is_salt = line.startswith("salt ")
         if salted and not is_salt:
             raise Fail(f"{name} line {n} {line!r} is an order after a salt line (salt lines come last)")
+        if not is_salt:
+            bad = next((c for c in line if not 0x20 <= ord(c) <= 0x7E), None)
+            if bad is not None:
+                raise Fail(f"{name} line {n} {line!r} has {bad!r}: an order line is printable ASCII")
+            if line != line.lower():
+                raise Fail(f"{name} line {n} {line!r} is not lower case")
         salted = salted or is_salt
 
 
@@ -955,7 +970,7 @@ def check_manifest(
                 + (f" ({'; '.join(detail)})" if detail else "")
             )
         for side, digest in m_orders:
-            if not (is_side_id(side) or (kind == UMPIRE and side == UMPIRE_SIDE)):
+            if not (is_id(side) or (kind == UMPIRE and side == UMPIRE_SIDE)):
                 fails.append(f"manifest: side id {side!r} is not a valid side id; its orders file is not read")
                 continue
             listed.add(side + ".txt")
@@ -1018,7 +1033,7 @@ def verify_resolution(
     fails, notes = out.fails, out.notes
     label = LABEL[kind]
 
-    res = read_json_object(folder / "resolution.json", "resolution.json", RESOLUTION_KEYS)
+    res = read_json_object(folder / "resolution.json", "resolution.json")
     w = "resolution.json"
     rkind = get_field(res, "kind", str, w)
     if rkind not in KINDS:
@@ -1041,7 +1056,7 @@ def verify_resolution(
     out.next_claimed = next_claimed
     resolved_at = get_field(res, "resolved_at", str, w)
     if not is_rfc3339_utc(resolved_at):
-        fails.append(f"resolution.json: resolved_at {resolved_at!r} is not an RFC 3339 time in UTC")
+        fails.append(f"resolution.json: resolved_at {resolved_at!r} is not written YYYY-MM-DDThh:mm:ssZ")
     problem = phase_label_problem(phase)
     if problem:
         fails.append(f"phase: the phase label {phase!r} {problem}")
@@ -1154,8 +1169,11 @@ def verify_resolution(
 
 
 def phase_label_problem(label: str) -> str | None:
-    """Section 3: a phase label is printable ASCII (0x20 to 0x7E), neither starting nor ending with a space.
-    It is not checked against the pattern adjutant writes, so other rulesets' phase names still check."""
+    """Section 3: a phase label is printable ASCII (0x20 to 0x7E), at least one character, neither starting nor
+    ending with a space. It is not checked against the pattern adjutant writes, so other rulesets' phase names
+    still check."""
+    if not label:
+        return "is empty"
     bad = next((c for c in label if not 0x20 <= ord(c) <= 0x7E), None)
     if bad is not None:
         return f"has the character {bad!r} (U+{ord(bad):04X}), not printable ASCII (0x20 to 0x7E)"
@@ -1167,8 +1185,9 @@ def phase_label_problem(label: str) -> str | None:
 
 
 def is_rfc3339_utc(t: str) -> bool:
-    """RFC 3339 date-time with the UTC offset (Z, or +00:00 / -00:00); resolved_at is not an input to anything."""
-    m = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]00:00)", t, re.ASCII)
+    """Section 7: resolved_at is written YYYY-MM-DDThh:mm:ssZ (RFC 3339, UTC, whole seconds); it is not an
+    input to anything."""
+    m = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z", t, re.ASCII)
     if not m:
         return False
     year, month, day, hour, minute, second = (int(x) for x in m.groups()[:6])
@@ -1249,12 +1268,6 @@ def run_archive(out: Path) -> int:
     try:
         campaign_fails: list[str] = []
         folders = {kind: collect_folders(out, kind, camp.count[kind], campaign_fails) for kind in KINDS}
-        if camp.chain_length == 0 and umpire_start(camp.commitment) != camp.umpire_commitment:
-            # N = 0: C is h_0 itself, so U = u_0 = SHA-256("adjutant-umpire-chain-v1" || C) (section 1)
-            campaign_fails.append(
-                f"chain_length is 0, so commitment C is h_0 and umpire_commitment must be "
-                f"{umpire_start(camp.commitment).hex()}, not {camp.umpire_commitment.hex()}"
-            )
         for msg in campaign_fails:
             print(f"campaign: FAIL: {msg}")
         failures += len(campaign_fails)
