@@ -27,8 +27,7 @@ fn reports(c: &mut Criterion) {
         rolls: &turn.rolls,
         orders: &orders,
         manifest_digest: "ab".repeat(32),
-        secret: "cd".repeat(32),
-        commitment: "ef".repeat(32),
+        audit: sample::footer(),
         deadline: DateTime::parse_from_rfc3339("2026-11-25T19:00:00Z")
             .ok()
             .map(|d| d.with_timezone(&Utc)),

@@ -9,6 +9,7 @@ use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Utc};
 use clap::{Parser, Subcommand};
 
+use adjutant::audit::Digest32;
 use adjutant::lifecycle::{Clock, FixedClock, SystemClock};
 use adjutant::store::Store;
 use adjutant::store::lock::DataDirLock;
@@ -71,6 +72,10 @@ enum Command {
         campaign: String,
         #[arg(long)]
         side: String,
+        /// Why the operator enters these orders (a player's letter lost, a
+        /// phone call): the archive records it with the act.
+        #[arg(long)]
+        reason: String,
         orders: PathBuf,
     },
     /// Close and resolve every phase that is due (deadline passed or all orders in).
@@ -160,7 +165,40 @@ enum Command {
         command: ArchiveCommand,
     },
     /// Check an exported archive: chain, manifests, seeds, every die, every resolution.
-    Verify { archive: PathBuf },
+    Verify {
+        archive: PathBuf,
+        /// A head a player received in a report or acknowledgement (spec v3):
+        /// the archive must hold, unchanged, everything up to it.
+        #[arg(long)]
+        head: Vec<String>,
+        /// A folder of received mail (files or a Maildir): every head,
+        /// commitment, revealed secret and manifest digest of the campaign
+        /// found in it must be in the archive.
+        #[arg(long)]
+        mail: Option<PathBuf>,
+    },
+    /// Re-derive the dice of one resolution from the lines its report gives
+    /// (docs/AUDIT.md): each roll as INDEX:DIE@FIRST_WORD, e.g. 3:2d6@7.
+    Dice {
+        #[arg(long)]
+        campaign: String,
+        /// A turn resolution's number.
+        #[arg(long, conflicts_with = "umpire")]
+        turn: Option<u64>,
+        /// An umpire call's number.
+        #[arg(long)]
+        umpire: Option<u64>,
+        #[arg(long)]
+        secret: String,
+        #[arg(long)]
+        manifest: String,
+        #[arg(long)]
+        prior: String,
+        /// The seed's 32 beacon bytes, hex (absent: zeros, no beacon).
+        #[arg(long = "beacon-field")]
+        beacon_field: Option<String>,
+        rolls: Vec<String>,
+    },
 }
 
 #[derive(clap::Args)]
@@ -280,8 +318,9 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
             data,
             campaign,
             side,
+            reason,
             orders,
-        } => cmd_submit(data, campaign, side, orders, clock, &mut out),
+        } => cmd_submit(data, campaign, side, &reason, orders, clock, &mut out),
         Command::Tick { data, campaign } => cmd_tick(data, campaign, clock, &mut out),
         Command::Resolve { data, campaign } => cmd_resolve(data, campaign, clock, &mut out),
         Command::Umpire {
@@ -322,7 +361,29 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
                     out: dir,
                 },
         } => cmd_archive(data, campaign, dir, &mut out),
-        Command::Verify { archive: dir } => cmd_verify(dir, &mut out),
+        Command::Verify {
+            archive: dir,
+            head,
+            mail,
+        } => cmd_verify(dir, &head, mail.as_deref(), &mut out),
+        Command::Dice {
+            campaign,
+            turn,
+            umpire,
+            secret,
+            manifest,
+            prior,
+            beacon_field,
+            rolls,
+        } => cmd_dice(
+            &campaign,
+            turn,
+            umpire,
+            [&secret, &manifest, &prior],
+            beacon_field.as_deref(),
+            &rolls,
+            &mut out,
+        ),
     }
 }
 
@@ -437,6 +498,7 @@ fn cmd_submit(
     data: PathBuf,
     campaign: String,
     side: String,
+    reason: &str,
     orders: PathBuf,
     clock: &dyn Clock,
     out: &mut impl Write,
@@ -450,7 +512,8 @@ fn cmd_submit(
     };
     let mut store = open(&data)?;
     if engine::says_no_orders(text.lines()) {
-        let declared = engine::declare_none(&mut store, &campaign, &side, clock, None)?;
+        let declared =
+            engine::gm::declare_none_by_operator(&mut store, &campaign, &side, reason, clock)?;
         writeln!(
             out,
             "{side} sends no orders for {}{}",
@@ -463,7 +526,7 @@ fn cmd_submit(
         )?;
         return Ok(ExitCode::SUCCESS);
     }
-    let done = engine::submit(&mut store, &campaign, &side, &text, clock, None)?;
+    let done = engine::gm::submit_by_operator(&mut store, &campaign, &side, &text, reason, clock)?;
     for refusal in done.sheet.refusals() {
         writeln!(out, "refused: {refusal}")?;
     }
@@ -766,10 +829,131 @@ fn cmd_archive(
 }
 
 /// `adjutant verify`.
-fn cmd_verify(dir: PathBuf, out: &mut impl Write) -> Result<ExitCode> {
+/// `adjutant dice`: the dice of one resolution from its seed inputs.
+fn cmd_dice(
+    campaign: &str,
+    turn: Option<u64>,
+    umpire: Option<u64>,
+    [secret, manifest, prior]: [&String; 3],
+    beacon_field: Option<&str>,
+    rolls: &[String],
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    use adjutant::audit::{DiceStream, Die, Kind, SeedInputs};
+    let (kind, k) = match (turn, umpire) {
+        (Some(k), None) => (Kind::Turn, k),
+        (None, Some(k)) => (Kind::Umpire, k),
+        _ => anyhow::bail!("give --turn K or --umpire K"),
+    };
+    let hex = |what: &str, v: &str| {
+        Digest32::from_hex(v).with_context(|| format!("{what} must be 64 hex digits"))
+    };
+    let seed = SeedInputs::seed_of_fields(
+        kind,
+        campaign,
+        k,
+        &hex("--secret", secret)?,
+        &hex("--manifest", manifest)?,
+        &hex("--prior", prior)?,
+        &beacon_field.map_or(Ok(Digest32::ZERO), |b| hex("--beacon-field", b))?,
+    );
+    writeln!(out, "seed {seed}")?;
+    for spec in rolls {
+        let parsed = spec.split_once(':').and_then(|(i, rest)| {
+            let (die, word) = rest.split_once('@')?;
+            Some((
+                i.parse::<u64>().ok()?,
+                Die::parse(die)?,
+                word.parse::<u64>().ok()?,
+            ))
+        });
+        let Some((index, die, word)) = parsed else {
+            anyhow::bail!("`{spec}` is not INDEX:DIE@FIRST_WORD, e.g. 3:2d6@7");
+        };
+        let mut stream = DiceStream::new(&seed);
+        for _ in 0..word {
+            stream.word();
+        }
+        use adjutant::audit::dice::Dice as _;
+        let roll = stream.roll(die, "");
+        let faces = stream
+            .log()
+            .last()
+            .map(|r| r.faces.clone())
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "#{index} {} = {roll} {faces:?} (stream words from {word})",
+            die.label()
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cmd_verify(
+    dir: PathBuf,
+    heads: &[String],
+    mail: Option<&Path>,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
     let verdict = archive::verify::verify(&dir)?;
+    let mut failed_anchor = false;
+    for head in heads {
+        let digest = Digest32::from_hex(head).context("--head must be 64 hex digits")?;
+        match verdict.position_of(&digest) {
+            Some(0) => writeln!(out, "head {digest}: the record's genesis; it holds it")?,
+            Some(e) => writeln!(
+                out,
+                "head {digest}: entry {e} of the record; the archive holds, unchanged, every entry up to it"
+            )?,
+            None => {
+                failed_anchor = true;
+                writeln!(
+                    out,
+                    "head {digest}: NOT in this archive: it was cut short before that head, or rewritten (or the head is of another campaign)"
+                )?;
+            }
+        }
+    }
+    if let Some(mail) = mail {
+        let check = archive::mail_check::check(&dir, &verdict, mail);
+        writeln!(
+            out,
+            "mail: {} messages read, {} of the campaign; checked {} heads, {} revealed secrets, {} manifest digests, {} commitments{}",
+            check.messages,
+            check.of_campaign,
+            check.heads,
+            check.secrets,
+            check.manifests,
+            check.commitments,
+            match check.furthest_entry {
+                Some(e) => format!("; the furthest head received is entry {e}"),
+                None => String::new(),
+            }
+        )?;
+        for p in &check.problems {
+            writeln!(out, "mail: {p}")?;
+        }
+        failed_anchor |= !check.problems.is_empty();
+    }
+    if failed_anchor {
+        print_verdict(&verdict, out)?;
+        return Ok(ExitCode::FAILURE);
+    }
+    print_verdict(&verdict, out)
+}
+
+fn print_verdict(verdict: &archive::verify::Verdict, out: &mut impl Write) -> Result<ExitCode> {
     for line in &verdict.resolutions {
         writeln!(out, "{line}")?;
+    }
+    if let Some(links) = &verdict.links {
+        writeln!(
+            out,
+            "hash-linked record: genesis and {} entries, head {}",
+            links.heads.len().saturating_sub(1),
+            links.heads.last().map(|h| h.to_hex()).unwrap_or_default()
+        )?;
     }
     for act in &verdict.acts {
         writeln!(out, "{act}")?;

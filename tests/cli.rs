@@ -115,6 +115,8 @@ fn a_gm_runs_a_campaign_and_an_auditor_verifies_it() {
             CAMPAIGN,
             "--side",
             "french",
+            "--reason",
+            "the French player's letter came by hand",
             orders.to_str().expect("utf-8"),
             &at("2026-01-05T10:00:00Z"),
         ])
@@ -153,6 +155,8 @@ fn a_gm_runs_a_campaign_and_an_auditor_verifies_it() {
         CAMPAIGN,
         "--side",
         "austrian",
+        "--reason",
+        "the Austrian player said so by telephone",
         orders.to_str().expect("utf-8"),
         &at("2026-01-05T10:03:00Z"),
     ]);
@@ -236,8 +240,41 @@ fn a_gm_runs_a_campaign_and_an_auditor_verifies_it() {
     let verify = adjutant(&["verify", archive]);
     assert!(verify.status.success(), "{}", text(&verify));
     let v = text(&verify);
-    assert_eq!(v.lines().filter(|l| l.contains("): ok")).count(), 3, "{v}");
+    let resolutions_ok = v
+        .lines()
+        .filter(|l| !l.starts_with("game master") && l.contains("): ok"))
+        .count();
+    assert_eq!(resolutions_ok, 3, "{v}");
     assert!(v.contains("umpire call 1 (umpire): ok, "), "{v}");
+    assert!(v.contains("hash-linked record: genesis and "), "{v}");
+
+    // Orders the operator entered are acts of the record, with who entered
+    // them and why, and the turn's submissions say they came from the GM.
+    let acts: Vec<String> = std::fs::read_dir(Path::new(archive).join("gm"))
+        .expect("gm/")
+        .map(|e| std::fs::read_to_string(e.expect("entry").path().join("act.json")).expect("act"))
+        .collect();
+    assert!(
+        acts.iter()
+            .any(|a| a.contains("\"command\": \"submit french\"")
+                && a.contains("letter came by hand")
+                && a.contains("\"by\": \"operator ")),
+        "{acts:?}"
+    );
+    assert!(
+        acts.iter()
+            .any(|a| a.contains("\"command\": \"submit austrian none\"")),
+        "{acts:?}"
+    );
+    let submissions =
+        std::fs::read_to_string(Path::new(archive).join("turns/0001/submissions.txt"))
+            .expect("submissions.txt");
+    assert!(
+        submissions
+            .lines()
+            .any(|l| l.contains(" french ") && l.ends_with(" accepted gm")),
+        "{submissions}"
+    );
 
     // One changed secret: verify names the resolution and exits non-zero.
     let path = Path::new(archive).join("turns/0002/resolution.json");

@@ -248,6 +248,7 @@ fn a_command_from_a_message_handled_twice_acts_once() {
     let origin = Origin {
         source: "mail".into(),
         key: Some("abc:3".into()),
+        by: "gm umpire@example.org".into(),
     };
     let before = store.campaign(ID).expect("campaign").deadline;
     execute(&mut store, ID, &command, &origin, &start()).expect("first");
@@ -311,7 +312,8 @@ fn a_correction_is_an_act_in_the_archive_that_verify_re_applies() {
     assert!(verdict.ok(), "{verdict:?}");
     assert_eq!(verdict.acts.len(), 1);
     let head = std::fs::read_to_string(dir.path().join("archive/campaign.json")).expect("head");
-    assert!(head.contains("adjutant-audit-v2"), "{head}");
+    // A campaign registered now keeps the record of spec v3.
+    assert!(head.contains("adjutant-audit-v3"), "{head}");
 
     // A correction edited after the fact no longer verifies.
     let act = dir.path().join("archive/gm/0001/act.json");
@@ -516,7 +518,7 @@ fn the_cli_gives_the_same_commands_and_verify_shows_the_acts() {
     assert!(verified.status.success(), "{}", said(&verified));
     assert!(
         said(&verified)
-            .contains("game master's act 1 after turn 0 (`correct 2-ligne disordered yes`): ok"),
+            .contains("game master's act 2 after turn 0 (`correct 2-ligne disordered yes`): ok"),
         "{}",
         said(&verified)
     );

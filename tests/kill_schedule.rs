@@ -262,6 +262,9 @@ fn run_to_the_end(root: &Path) {
 
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("dir");
+    // A data directory keeps its mode: the store refuses one others can read.
+    let mode = std::fs::metadata(from).expect("mode").permissions();
+    std::fs::set_permissions(to, mode).expect("chmod");
     for entry in std::fs::read_dir(from).expect("reads") {
         let entry = entry.expect("entry");
         let target = to.join(entry.file_name());

@@ -370,7 +370,7 @@ fn a_phase_closed_before_a_crash_is_resolved_on_the_next_tick_with_the_same_dice
         result: None,
     };
     store
-        .close_phase(&campaign.id, &closed, &[])
+        .close_phase(&campaign.id, &closed, None, &[])
         .expect("close");
     drop(store);
 

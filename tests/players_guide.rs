@@ -88,7 +88,7 @@ fn every_example_mail_of_the_players_guide_is_taken_whole() {
             .expect("the side's player")
             .person
             .address;
-        let mut store = Store::open(dir.path()).expect("store");
+        let mut store = Store::open(&dir.path().join("data")).expect("store");
         engine::init(&mut store, &campaign, &folder, &now).expect("init");
         let (head, body) = mail.split_once("\n\n").expect("headers and body");
         let raw = format!(

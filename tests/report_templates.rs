@@ -93,7 +93,7 @@ fn every_template_renders_for_every_shipped_campaign() {
         seen += 1;
         let campaign = adjutant::campaign::load(&dir).expect("a shipped campaign loads");
         let data = tempfile::tempdir().expect("dir");
-        let mut store = Store::open(data.path()).expect("store");
+        let mut store = Store::open(&data.path().join("data")).expect("store");
         engine::init(&mut store, &campaign, &dir, &now()).expect("opening.txt");
         let config = IngestConfig::default();
         // A stranger's mail is refused (refused.txt).
@@ -302,8 +302,7 @@ fn the_html_report_and_caption_can_be_replaced_too() {
         rolls: &turn.rolls,
         orders: &orders,
         manifest_digest: String::new(),
-        secret: String::new(),
-        commitment: String::new(),
+        audit: Default::default(),
         deadline: None,
     };
     let prepared = report::prepare(&input, Audience::Gm).expect("prepares");

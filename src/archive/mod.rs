@@ -2,7 +2,10 @@
 //! `adjutant archive export`, checked by `adjutant verify`.
 
 pub mod export;
+pub mod ledger;
+pub mod mail_check;
 pub mod verify;
+pub mod verify_links;
 
 use serde::{Deserialize, Serialize};
 
@@ -16,6 +19,11 @@ pub const SPEC: &str = "adjutant-audit-v1";
 /// without acts stays v1, so that a v1 verifier still checks it, and refuses
 /// an archive it could not check in full.
 pub const SPEC_WITH_ACTS: &str = "adjutant-audit-v2";
+
+/// The spec version of a campaign registered with a hash-linked record, an
+/// umpire chain of its own and every game master's act archived
+/// (docs/AUDIT.md, section 11).
+pub const SPEC_LINKED: &str = "adjutant-audit-v3";
 
 /// `campaign.json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,6 +48,12 @@ pub struct CampaignFile {
     /// How many game master's acts follow (absent, 0, in a v1 archive).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub acts: u64,
+    /// Spec v3: how many entries the hash-linked record holds, and the
+    /// digest of the last (of `genesis.txt` when there is none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entries: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head: Option<String>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -58,13 +72,42 @@ pub struct ActFile {
     pub after_turn: u64,
     /// For a rollback: the turn resolution it undid (always `after_turn`).
     pub undoes_turn: Option<u64>,
-    /// The canonical command: `correct <unit> ...` or `rollback`.
+    /// The canonical command: `correct <unit> ...` or `rollback` (spec v3:
+    /// also `extend ...`, `pause`, `resume`, `resolve now`, `replace <side>
+    /// <address>`, `submit <side>`).
     pub command: String,
-    pub prior_state_digest: String,
-    pub next_state_digest: String,
+    /// The states before and after it; spec v3 acts that change no state
+    /// have neither.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prior_state_digest: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_state_digest: Option<String>,
     /// When it was done (RFC 3339, UTC); not an input to anything.
     pub at: String,
+    /// Spec v3: who asked (`gm <address>` for a command by mail, `operator
+    /// <user>` for one at the command line).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
+    /// Spec v3: the reason the operator gave (for `submit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Spec v3, `submit`: the digest of the orders given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub orders_digest: Option<String>,
 }
+
+/// The kinds of act that change the game state (and so carry states).
+pub const STATE_ACTS: [&str; 2] = ["correction", "rollback"];
+/// The kinds of act of spec v3 that change no state.
+pub const PLAIN_ACTS: [&str; 7] = [
+    "extend",
+    "pause",
+    "resume",
+    "resolve-now",
+    "replace",
+    "submit",
+    "without-beacon",
+];
 
 /// The folder of act n: `gm/0001`.
 pub fn act_dir(n: u64) -> String {
@@ -86,6 +129,9 @@ pub struct ResolutionFile {
     pub prior_state_digest: String,
     pub next_state_digest: String,
     pub resolved_at: String,
+    /// Spec v3 with a drand beacon: the round whose randomness the seed took.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beacon: Option<ledger::BeaconRecord>,
 }
 
 /// The folder of resolution k of `kind`: `turns/0001`, `calls/0002`.

@@ -6,9 +6,10 @@ use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use super::verify_links::{self, LinkCheck};
 use super::{
-    ActFile, CampaignFile, ResolutionFile, SPEC, SPEC_WITH_ACTS, act_dir, joined_lines,
-    resolution_dir,
+    ActFile, CampaignFile, PLAIN_ACTS, ResolutionFile, SPEC, SPEC_LINKED, SPEC_WITH_ACTS, act_dir,
+    joined_lines, resolution_dir,
 };
 use crate::audit::chain::check_link;
 use crate::audit::dice::{Dice, DiceStream, Roll};
@@ -79,9 +80,18 @@ pub struct Verdict {
     pub acts: Vec<ActVerdict>,
     /// Problems with the archive as a whole (missing resolutions, ...).
     pub problems: Vec<String>,
+    /// Spec v3: the hash-linked record's heads, genesis first.
+    pub links: Option<LinkCheck>,
 }
 
 impl Verdict {
+    /// Where `head` is in the record: 0 for the genesis, e for entry e.
+    /// `None` if the archive does not hold it: it was cut short before it or
+    /// rewritten, or the head is another campaign's.
+    pub fn position_of(&self, head: &Digest32) -> Option<usize> {
+        self.links.as_ref()?.heads.iter().position(|h| h == head)
+    }
+
     pub fn ok(&self) -> bool {
         self.problems.is_empty()
             && self.resolutions.iter().all(|r| r.problems.is_empty())
@@ -112,8 +122,10 @@ impl fmt::Display for ActVerdict {
                 "{head}: ok, restores the state turn {} started from",
                 self.after_turn
             )
-        } else if self.problems.is_empty() {
+        } else if self.problems.is_empty() && self.command.starts_with("correct ") {
             write!(f, "{head}: ok, re-applied to the state before it")
+        } else if self.problems.is_empty() {
+            write!(f, "{head}: ok")
         } else {
             write!(f, "{head}: FAILED: {}", self.problems.join("; "))
         }
@@ -159,13 +171,25 @@ pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
         resolutions: Vec::new(),
         acts: Vec::new(),
         problems: Vec::new(),
+        links: None,
     };
-    if head.spec != SPEC && head.spec != SPEC_WITH_ACTS {
+    if ![SPEC, SPEC_WITH_ACTS, SPEC_LINKED].contains(&head.spec.as_str()) {
         verdict.problems.push(format!(
-            "the archive follows spec `{}`, this verifier knows `{SPEC}` and `{SPEC_WITH_ACTS}`",
+            "the archive follows spec `{}`, this verifier knows `{SPEC}`, `{SPEC_WITH_ACTS}` and `{SPEC_LINKED}`",
             head.spec
         ));
         return Ok(verdict);
+    }
+    let linked = head.spec == SPEC_LINKED;
+    if linked {
+        let links = verify_links::check(dir, &head);
+        verdict.problems.extend(links.problems.iter().cloned());
+        verdict.links = Some(links);
+    } else if dir.join("genesis.txt").exists() || head.head.is_some() {
+        verdict.problems.push(format!(
+            "a `{}` archive holds no hash-linked record, but this one has genesis.txt or a head",
+            head.spec
+        ));
     }
     let Some(ruleset) = ruleset_for(&head.ruleset) else {
         verdict
@@ -184,7 +208,7 @@ pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
             head.acts
         ));
     }
-    let acts = read_acts(dir, head.acts, &mut verdict.problems)?;
+    let acts = read_acts(dir, head.acts, linked, &mut verdict.problems)?;
     // Every state the game passed through after each turn (index 0: before
     // the first), in order: the turn's next state, then the state after each
     // act that followed it. A turn starts from the last state before it; an
@@ -261,6 +285,7 @@ type ActEntry = (ActFile, Option<(Vec<u8>, Vec<u8>)>);
 fn read_acts(
     dir: &Path,
     count: u64,
+    linked: bool,
     problems: &mut Vec<String>,
 ) -> Result<Vec<ActEntry>, ArchiveError> {
     let mut acts: Vec<ActEntry> = Vec::new();
@@ -269,6 +294,15 @@ fn read_acts(
         let file: ActFile = read_json(&adir.join("act.json"))?;
         if file.n != n {
             problems.push(format!("gm/{n:04}/act.json says it is act {}", file.n));
+        }
+        if !linked && (PLAIN_ACTS.contains(&file.kind.as_str()) || file.by.is_some()) {
+            problems.push(format!(
+                "act {n} is of spec v3 (`{}`), in an archive that is not",
+                file.kind
+            ));
+        }
+        if linked && file.by.is_none() {
+            problems.push(format!("act {n} does not say who asked for it"));
         }
         if let Some((last, _)) = acts.last()
             && last.after_turn > file.after_turn
@@ -316,8 +350,39 @@ fn check_act(
         problems: Vec::new(),
     };
     let problems = &mut v.problems;
-    let prior = digest_field(&file.prior_state_digest, "prior_state_digest", problems);
-    let next = digest_field(&file.next_state_digest, "next_state_digest", problems);
+    if PLAIN_ACTS.contains(&file.kind.as_str()) {
+        // An act that changes no state: it has none, and the game stays
+        // where it was.
+        if file.prior_state_digest.is_some() || file.next_state_digest.is_some() || states.is_some()
+        {
+            problems.push(format!(
+                "a `{}` act changes no state and holds none",
+                file.kind
+            ));
+        }
+        let verb = file.kind.replace('-', " ");
+        if !file.command.starts_with(&verb) {
+            problems.push(format!(
+                "a `{}` act's command starts `{verb}`, not `{}`",
+                file.kind, file.command
+            ));
+        }
+        if file.kind == "submit" && (file.reason.is_none() || file.orders_digest.is_none()) {
+            problems
+                .push("a `submit` act gives the operator's reason and the orders' digest".into());
+        }
+        return (v, None);
+    }
+    let prior = digest_field(
+        file.prior_state_digest.as_deref().unwrap_or(""),
+        "prior_state_digest",
+        problems,
+    );
+    let next = digest_field(
+        file.next_state_digest.as_deref().unwrap_or(""),
+        "next_state_digest",
+        problems,
+    );
     let Some((prior_bytes, next_bytes)) = states else {
         problems.push("prior-state.json or next-state.json is missing".to_string());
         return (v, Some(next));
@@ -497,6 +562,9 @@ fn check_files(
     }
     let manifest = String::from_utf8_lossy(&manifest_bytes).into_owned();
     let orders = check_manifest(&manifest, head, file, &rdir.join("orders"), &mut problems)?;
+    if head.spec == SPEC_LINKED && kind == Kind::Turn {
+        check_submissions(rdir, &orders, &mut problems);
+    }
     // The states.
     let prior_bytes = read(&rdir.join("prior-state.json"))?;
     let prior_digest = Digest32::of(&prior_bytes);
@@ -601,6 +669,40 @@ fn check_files(
         }
     }
     Ok((logged, problems))
+}
+
+/// Spec v3: `submissions.txt` lists, for each side with orders in the
+/// manifest, those orders as its last accepted submission, and accepts no
+/// orders the manifest leaves out.
+fn check_submissions(rdir: &Path, orders: &BTreeMap<String, String>, problems: &mut Vec<String>) {
+    let text = match fs::read_to_string(rdir.join("submissions.txt")) {
+        Ok(t) => t,
+        Err(e) => {
+            problems.push(format!("cannot read submissions.txt: {e}"));
+            return;
+        }
+    };
+    let lines = match verify_links::parse_submissions(&text) {
+        Ok(l) => l,
+        Err(e) => {
+            problems.push(e);
+            return;
+        }
+    };
+    let mut accepted: BTreeMap<&str, Digest32> = BTreeMap::new();
+    for line in lines.iter().filter(|l| l.status == "accepted") {
+        accepted.insert(&line.side, line.digest);
+    }
+    let in_manifest: BTreeMap<&str, Digest32> = orders
+        .iter()
+        .map(|(side, text)| (side.as_str(), Digest32::of(text.as_bytes())))
+        .collect();
+    if accepted != in_manifest {
+        problems.push(
+            "the accepted submissions in submissions.txt are not the orders in the manifest"
+                .to_string(),
+        );
+    }
 }
 
 /// The roll and event logs, or `None` while they are withheld (both files

@@ -23,6 +23,11 @@ pub const MAX_CHAIN_LENGTH: u32 = 100_000;
 pub struct HashChain {
     origin: Secret,
     length: u32,
+    /// The umpire calls' own origin u_0, drawn apart from h_0 (spec v3), so
+    /// that the turns' last revealed secret, h_0 itself, tells nothing of
+    /// the calls' secrets. `None` in a campaign of spec v1 or v2, whose u_0
+    /// is derived from h_0.
+    umpire_origin: Option<Secret>,
 }
 
 /// Why a secret or a chain was refused.
@@ -73,26 +78,50 @@ impl HashChain {
         if length > MAX_CHAIN_LENGTH {
             return Err(ChainError::TooLong(length));
         }
-        Ok(HashChain { origin, length })
+        Ok(HashChain {
+            origin,
+            length,
+            umpire_origin: None,
+        })
     }
 
-    /// Draws a fresh 32-byte h_0 from the operating system.
+    /// A chain whose umpire calls draw from an origin of their own (spec v3).
+    pub fn with_umpire_origin(
+        origin: Secret,
+        umpire_origin: Secret,
+        length: u32,
+    ) -> Result<HashChain, ChainError> {
+        let mut chain = HashChain::new(origin, length)?;
+        chain.umpire_origin = Some(umpire_origin);
+        Ok(chain)
+    }
+
+    /// Draws a fresh 32-byte h_0 and, apart from it, a fresh u_0 from the
+    /// operating system.
     pub fn generate(length: u32) -> Result<HashChain, ChainError> {
-        let mut bytes = [0u8; 32];
-        getrandom::fill(&mut bytes).map_err(|e| ChainError::NoRandomness(e.to_string()))?;
-        HashChain::new(Digest32(bytes), length)
+        HashChain::with_umpire_origin(fresh()?, fresh()?, length)
     }
 
-    /// The umpire calls' own chain, of the same length, from
-    /// u_0 = SHA-256("adjutant-umpire-chain-v1" || h_0). Calls draw from it
-    /// so that no number of calls can move a turn onto another secret.
+    /// The umpire calls' own chain, of the same length: from its own origin
+    /// (spec v3), or from u_0 = SHA-256("adjutant-umpire-chain-v1" || h_0)
+    /// in a campaign of spec v1 or v2. Calls draw from it so that no number
+    /// of calls can move a turn onto another secret.
     pub fn umpire_chain(&self) -> HashChain {
-        let mut bytes = UMPIRE_CHAIN_TAG.to_vec();
-        bytes.extend_from_slice(self.origin.as_bytes());
+        let origin = self.umpire_origin.unwrap_or_else(|| {
+            let mut bytes = UMPIRE_CHAIN_TAG.to_vec();
+            bytes.extend_from_slice(self.origin.as_bytes());
+            Digest32::of(&bytes)
+        });
         HashChain {
-            origin: Digest32::of(&bytes),
+            origin,
             length: self.length,
+            umpire_origin: None,
         }
+    }
+
+    /// The umpire calls' own origin, if drawn apart from h_0 (spec v3).
+    pub fn umpire_origin(&self) -> Option<Secret> {
+        self.umpire_origin
     }
 
     /// The chain resolutions of `kind` draw from.
@@ -141,6 +170,12 @@ impl HashChain {
         })?;
         Ok(self.link(self.length - k))
     }
+}
+
+fn fresh() -> Result<Secret, ChainError> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|e| ChainError::NoRandomness(e.to_string()))?;
+    Ok(Digest32(bytes))
 }
 
 /// Checks that SHA-256(r_k) equals r_(k-1), where r_0 is the commitment.

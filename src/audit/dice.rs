@@ -53,6 +53,13 @@ impl Die {
         }
     }
 
+    /// The die a label names (`d6`, `d10`, `d100`, `2d6`).
+    pub fn parse(label: &str) -> Option<Die> {
+        [Die::D6, Die::D10, Die::D100, Die::TwoD6]
+            .into_iter()
+            .find(|d| d.label() == label)
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             Die::D6 => "d6",

@@ -33,12 +33,34 @@ impl SeedInputs {
         bytes.extend_from_slice(self.secret.as_bytes());
         bytes.extend_from_slice(self.manifest_digest.as_bytes());
         bytes.extend_from_slice(self.prior_state_digest.as_bytes());
-        let beacon = self
-            .beacon
-            .as_deref()
-            .map_or(Digest32::ZERO, |b| Digest32::of(b.as_bytes()));
-        bytes.extend_from_slice(beacon.as_bytes());
+        bytes.extend_from_slice(SeedInputs::beacon_field(self.beacon.as_deref()).as_bytes());
         bytes
+    }
+
+    /// The seed's last 32 bytes: SHA-256 of the beacon text, or zeros.
+    pub fn beacon_field(beacon: Option<&str>) -> Digest32 {
+        beacon.map_or(Digest32::ZERO, |b| Digest32::of(b.as_bytes()))
+    }
+
+    /// The seed from its fixed-length fields, the beacon's already made.
+    pub fn seed_of_fields(
+        kind: Kind,
+        campaign: &str,
+        resolution: u64,
+        secret: &Digest32,
+        manifest_digest: &Digest32,
+        prior_state_digest: &Digest32,
+        beacon_field: &Digest32,
+    ) -> Digest32 {
+        let mut bytes = Vec::with_capacity(184);
+        bytes.extend_from_slice(kind.seed_tag());
+        bytes.extend_from_slice(Digest32::of(campaign.as_bytes()).as_bytes());
+        bytes.extend_from_slice(&resolution.to_be_bytes());
+        bytes.extend_from_slice(secret.as_bytes());
+        bytes.extend_from_slice(manifest_digest.as_bytes());
+        bytes.extend_from_slice(prior_state_digest.as_bytes());
+        bytes.extend_from_slice(beacon_field.as_bytes());
+        Digest32::of(&bytes)
     }
 
     pub fn seed(&self) -> Digest32 {

@@ -15,7 +15,7 @@ use serde_json::json;
 use std::fmt;
 
 use super::{EngineError, mail, ruleset_of};
-use crate::audit::Kind;
+use crate::audit::{Digest32, Kind};
 use crate::campaign::{Auth, Campaign, passphrase};
 use crate::lifecycle::{self, Clock};
 use crate::resolution;
@@ -243,6 +243,9 @@ pub struct Origin {
     /// For a command in a message: the message's digest and the line, so
     /// that a message handled again after a crash does not act twice.
     pub key: Option<String>,
+    /// Who asked, as the archive records it: `gm <address>` for a command
+    /// by mail, `operator <user>` at the command line.
+    pub by: String,
 }
 
 impl Origin {
@@ -250,7 +253,25 @@ impl Origin {
         Origin {
             source: "cli".into(),
             key: None,
+            by: operator(),
         }
+    }
+}
+
+/// The operator at the command line, by the name the environment gives
+/// (a shell's `USER` or `LOGNAME`), else by user id.
+pub fn operator() -> String {
+    let name = ["USER", "LOGNAME"]
+        .iter()
+        .filter_map(|v| std::env::var(v).ok())
+        .find(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_graphic()));
+    match name {
+        Some(n) => format!("operator {n}"),
+        // The owner of this process's own /proc entry is its user.
+        None => match std::fs::metadata("/proc/self") {
+            Ok(m) => format!("operator uid {}", std::os::unix::fs::MetadataExt::uid(&m)),
+            Err(_) => "operator (unknown)".to_string(),
+        },
     }
 }
 
@@ -350,7 +371,7 @@ pub fn execute(
         outcome: outcome.clone(),
     };
     let Ok(plan) = plan else {
-        store.record_gm(campaign_id, &entry, &GmChange::Nothing, &[])?;
+        store.record_gm(campaign_id, &entry, &GmChange::Nothing, None, &[])?;
         return Ok(GmReport {
             n: Some(n),
             command: canonical,
@@ -358,8 +379,17 @@ pub fn execute(
             outcome,
         });
     };
+    let sealed = seal(
+        store,
+        campaign_id,
+        command,
+        &canonical,
+        origin,
+        now,
+        &plan.change,
+    )?;
     let mail = announcement(store, campaign_id, n, &plan)?;
-    store.record_gm(campaign_id, &entry, &plan.change, &mail)?;
+    store.record_gm(campaign_id, &entry, &plan.change, sealed.as_ref(), &mail)?;
     crate::failpoint::hit("gm:logged");
     let mut outcome = outcome;
     if plan.resolve {
@@ -384,6 +414,59 @@ pub fn execute(
         done,
         outcome,
     })
+}
+
+/// The record's entry for a command carried out (spec v3; `None` for a
+/// campaign that keeps no record, and for `status`, which changes nothing).
+fn seal(
+    store: &Store,
+    campaign_id: &str,
+    command: &GmCommand,
+    canonical: &str,
+    origin: &Origin,
+    now: DateTime<Utc>,
+    change: &GmChange,
+) -> Result<Option<crate::archive::ledger::Sealed>, EngineError> {
+    let kind = match command {
+        GmCommand::Status => return Ok(None),
+        GmCommand::Extend(_) => "extend",
+        GmCommand::ResolveNow => "resolve-now",
+        GmCommand::Pause => "pause",
+        GmCommand::Resume => "resume",
+        GmCommand::Replace { .. } => "replace",
+        GmCommand::Correct(_) => "correction",
+        GmCommand::Rollback => "rollback",
+    };
+    let record = store.campaign(campaign_id)?;
+    let (states, undoes_turn) = match change {
+        GmChange::State {
+            prior,
+            next,
+            undoes_turn,
+            ..
+        } => (
+            Some((
+                store.state_json(prior)?,
+                crate::canonical::to_string(next.as_ref()),
+            )),
+            *undoes_turn,
+        ),
+        _ => (None, None),
+    };
+    Ok(super::record::seal_act(
+        store,
+        &record,
+        &super::record::ActFacts {
+            kind,
+            command: canonical,
+            at: now,
+            by: &origin.by,
+            reason: None,
+            orders_digest: None,
+            undoes_turn,
+            states: states.as_ref().map(|(p, n)| (p.as_str(), n.as_str())),
+        },
+    )?)
 }
 
 fn plan(store: &Store, campaign_id: &str, command: &GmCommand, now: DateTime<Utc>) -> Planned {
@@ -755,4 +838,101 @@ fn first_words(what: &str) -> String {
     let cut: String = head.chars().take(MOST).collect();
     let at_word = cut.rfind(' ').map_or(cut.as_str(), |i| &cut[..i]);
     format!("{at_word} …")
+}
+
+/// Orders entered by the operator at the command line (`adjutant submit`):
+/// taken like a player's, then recorded as a game master's act with the
+/// operator's reason, so that no order reaches a manifest unseen by the
+/// players. The act, and the mark that the orders are the operator's, are
+/// recorded after the orders are stored: a crash between the two leaves
+/// orders marked as a player's, with no act, and the command printed
+/// nothing; given again, it finds the same orders standing and records the
+/// act then.
+pub fn submit_by_operator(
+    store: &mut Store,
+    campaign_id: &str,
+    side: &str,
+    text: &str,
+    reason: &str,
+    clock: &dyn Clock,
+) -> Result<super::Submitted, EngineError> {
+    let done = super::submit(store, campaign_id, side, text, clock, None)?;
+    if done.stored {
+        record_operator_act(
+            store,
+            campaign_id,
+            &format!("submit {side}"),
+            reason,
+            Some(done.digest),
+            GmChange::OperatorOrders {
+                phase_key: done.phase_key.clone(),
+                side: side.to_string(),
+            },
+            clock,
+        )?;
+    }
+    Ok(done)
+}
+
+/// The word that a side sends no orders, given by the operator at the
+/// command line; recorded as [`submit_by_operator`] records orders.
+pub fn declare_none_by_operator(
+    store: &mut Store,
+    campaign_id: &str,
+    side: &str,
+    reason: &str,
+    clock: &dyn Clock,
+) -> Result<super::DeclaredNone, EngineError> {
+    let done = super::declare_none(store, campaign_id, side, clock, None)?;
+    record_operator_act(
+        store,
+        campaign_id,
+        &format!("submit {side} none"),
+        reason,
+        None,
+        GmChange::Nothing,
+        clock,
+    )?;
+    Ok(done)
+}
+
+fn record_operator_act(
+    store: &mut Store,
+    campaign_id: &str,
+    command: &str,
+    reason: &str,
+    orders_digest: Option<Digest32>,
+    change: GmChange,
+    clock: &dyn Clock,
+) -> Result<(), EngineError> {
+    let now = clock.now();
+    let origin = Origin::cli();
+    let record = store.campaign(campaign_id)?;
+    let reason = reason.split_whitespace().collect::<Vec<_>>().join(" ");
+    let sealed = super::record::seal_act(
+        store,
+        &record,
+        &super::record::ActFacts {
+            kind: "submit",
+            command,
+            at: now,
+            by: &origin.by,
+            reason: Some(&reason),
+            // The word "none" has no digest; the archive shows the zeros.
+            orders_digest: Some(orders_digest.unwrap_or(Digest32::ZERO)),
+            undoes_turn: None,
+            states: None,
+        },
+    )?;
+    let entry = GmEntry {
+        n: store.next_gm_n(campaign_id)?,
+        at: now,
+        source: origin.source.clone(),
+        origin: None,
+        command: command.to_string(),
+        done: true,
+        outcome: format!("entered by the operator: {reason}"),
+    };
+    store.record_gm(campaign_id, &entry, &change, sealed.as_ref(), &[])?;
+    Ok(())
 }

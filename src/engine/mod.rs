@@ -9,6 +9,7 @@
 
 pub mod gm;
 pub mod mail;
+pub mod record;
 pub mod reports;
 pub mod status;
 
@@ -121,6 +122,11 @@ pub fn init(
     let deadline = lifecycle::deadline(&campaign.schedule, ruleset.phase_of(&state).name, now)?;
     let commitment = chain.commitment();
     let phase = resolution::phase_label(ruleset, &state);
+    // The first head of a campaign that keeps a hash-linked record.
+    let genesis = chain.umpire_origin().map(|_| {
+        let initial = Digest32::of(crate::canonical::to_string(&state).as_bytes());
+        record::genesis_of(campaign, &chain, initial).digest()
+    });
     // Stored absolute, so that a daemon started elsewhere still finds the
     // campaign's own templates.
     let source_dir = &source_dir
@@ -153,6 +159,7 @@ pub fn init(
         context["commitment"] = json!(commitment.to_hex());
         context["umpire_commitment"] = json!(chain.umpire_chain().commitment().to_hex());
         context["chain_length"] = json!(chain.length());
+        context["genesis"] = json!(genesis.as_ref().map(|g| g.to_hex()));
         context["phase"] = json!(phase);
         context["deadline"] = json!(crate::lifecycle::local_time(p, deadline));
         context["person"] = json!({"name": p.name, "address": p.address});
@@ -436,7 +443,7 @@ fn close_and_resolve(
         orders,
         result: None,
     };
-    store.close_phase(campaign_id, &closed, &manifest_mail)?;
+    store.close_phase(campaign_id, &closed, Some(&key), &manifest_mail)?;
     crate::failpoint::hit("engine:closed");
     let mut resolved = resolve_closed(store, &record, &state, &closed, clock)?;
     resolved.reason = reason;
@@ -489,10 +496,38 @@ fn resolve_closed(
     };
     let k = closed.k;
     let narrative: Vec<String> = output.event_values.iter().map(|e| e.text.clone()).collect();
+    let result = ResolvedRecord {
+        resolved_at: now,
+        secret,
+        seed: output.seed,
+        next_state_digest: Digest32::of(output.next_state_json.as_bytes()),
+        events: output.events.clone(),
+        rolls: output.rolls.clone(),
+    };
+    // Sealed before the mail is written, so that the mail names the head
+    // this resolution makes; stored with it in one transaction.
+    let sealed = record::seal_resolution(store, record, closed, &result, &output.next_state_json)?;
+    let footer = crate::report::audit_footer::AuditFooter::new(
+        &campaign.id,
+        kind,
+        k,
+        secret,
+        record.commitment,
+        record.chain.umpire_chain().commitment(),
+        closed.manifest_digest,
+        closed.prior_state_digest,
+        crate::audit::SeedInputs::beacon_field(campaign.beacon.as_deref()),
+        match &campaign.beacon {
+            None => "none".to_string(),
+            Some(text) => format!("the text \"{text}\""),
+        },
+        sealed.as_ref().map(|s| s.digest()),
+    );
     let templates = Templates::for_campaign(&record.source_dir)?;
     let announce = match &output.umpire {
         Some(report) => {
             let subject = format!("umpire call {k}");
+            let rolls: Vec<&crate::audit::Roll> = output.roll_values.iter().collect();
             mail::to_all(campaign, &format!("r{k}.umpire"), &subject, |_| {
                 templates.render(
                     "umpire.txt",
@@ -500,7 +535,9 @@ fn resolve_closed(
                         "k": k,
                         "report": report.to_string(),
                         "secret": secret.to_hex(),
-                        "commitment": record.chain.umpire_chain().commitment().to_hex(),
+                        "commitment": footer.umpire_commitment,
+                        "audit": footer,
+                        "dice_command": footer.dice_command(&rolls),
                     }),
                 )
             })?
@@ -517,20 +554,11 @@ fn resolve_closed(
                 rolls: &output.roll_values,
                 orders: &closed.orders,
                 manifest_digest: closed.manifest_digest.to_hex(),
-                secret: secret.to_hex(),
-                commitment: record.commitment.to_hex(),
+                audit: footer.clone(),
                 deadline: next_phase.map(|(_, d)| d),
             };
             reports::resolution_mail(campaign, &input, &templates)?
         }
-    };
-    let result = ResolvedRecord {
-        resolved_at: now,
-        secret,
-        seed: output.seed,
-        next_state_digest: Digest32::of(output.next_state_json.as_bytes()),
-        events: output.events.clone(),
-        rolls: output.rolls.clone(),
     };
     store.record_resolution(
         &campaign.id,
@@ -539,6 +567,7 @@ fn resolve_closed(
         &result,
         &output.next_state,
         next_phase,
+        sealed.as_ref(),
         &announce,
     )?;
     crate::failpoint::hit("engine:resolved");
@@ -584,7 +613,7 @@ pub fn umpire(
         orders: BTreeMap::from([(UMPIRE.to_string(), orders_text)]),
         result: None,
     };
-    store.close_phase(campaign_id, &closed, &[])?;
+    store.close_phase(campaign_id, &closed, None, &[])?;
     let resolved = resolve_closed(store, &record, &state, &closed, clock)?;
     let report = resolved
         .umpire

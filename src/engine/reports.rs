@@ -83,8 +83,7 @@ mod tests {
             rolls: &turn.rolls,
             orders: &orders,
             manifest_digest: String::new(),
-            secret: String::new(),
-            commitment: String::new(),
+            audit: Default::default(),
             deadline: None,
         };
         let templates = Templates::embedded().expect("templates");

@@ -46,6 +46,7 @@ pub(super) fn gm_commands(
                 let origin = Origin {
                     source: "mail".into(),
                     key: Some(format!("{}:{number}", letter.key.to_hex())),
+                    by: format!("gm {}", letter.sender),
                 };
                 let report =
                     crate::engine::gm::execute(store, &campaign.id, &command, &origin, clock)?;

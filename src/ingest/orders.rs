@@ -111,6 +111,7 @@ pub(super) fn take_orders(
             "unchanged": submitted.unchanged,
             "deadline": deadline,
             "tried": tried.as_ref().map(|t| t.notes.clone()).unwrap_or_default(),
+            "head": crate::engine::record::head(store, record)?.map(|h| h.to_hex()),
         }),
     )?;
     let mut reply = letter.reply(Some(campaign), body);

@@ -7,6 +7,7 @@
 //! despatch, the map); [`render`] fills the templates for one person, whose
 //! time zone the deadline is given in.
 
+pub mod audit_footer;
 pub mod narrative;
 pub mod opening;
 pub mod sample;
@@ -54,9 +55,9 @@ pub struct ReportInput<'a> {
     /// absent.
     pub orders: &'a BTreeMap<String, String>,
     pub manifest_digest: String,
-    /// The secret r_k this resolution revealed, and the commitment C.
-    pub secret: String,
-    pub commitment: String,
+    /// The secret it revealed, both commitments, the other seed inputs and
+    /// the record's head: what lets a reader check its dice.
+    pub audit: audit_footer::AuditFooter,
     /// The next phase's deadline, if the game goes on.
     pub deadline: Option<DateTime<Utc>>,
 }
@@ -242,7 +243,8 @@ pub fn prepare(input: &ReportInput, audience: Audience) -> Result<Prepared, Repo
         .rolls
         .iter()
         .partition(|r| !names_hidden(&r.purpose, &hidden));
-    let dice: Vec<Value> = shown.into_iter().map(roll_line).collect();
+    let dice: Vec<Value> = shown.iter().copied().map(roll_line).collect();
+    let shown_rolls = shown;
 
     let orders: Vec<Value> = next
         .sides
@@ -322,8 +324,10 @@ pub fn prepare(input: &ReportInput, audience: Audience) -> Result<Prepared, Repo
             "subject": format!("[{}] orders turn {}", input.campaign.id, next.turn),
             "template": template,
         },
-        "secret": input.secret,
-        "commitment": input.commitment,
+        "secret": input.audit.secret,
+        "commitment": input.audit.commitment,
+        "audit": input.audit,
+        "dice_command": input.audit.dice_command(&shown_rolls),
         "map": {
             "cid": format!("{file_stem}.png@adjutant"),
             "png": format!("{file_stem}.png"),

@@ -144,3 +144,22 @@ pub fn large_turn(campaign: &Campaign, per_side: usize) -> Result<SampleTurn, St
         rolls,
     })
 }
+
+/// The audit lines of a made-up resolution (a sample report, a bench): made-up
+/// digests, recognisable in the text.
+pub fn footer() -> super::audit_footer::AuditFooter {
+    let made_up = |b: u8| crate::audit::Digest32([b; 32]);
+    super::audit_footer::AuditFooter::new(
+        "sample",
+        crate::audit::Kind::Turn,
+        1,
+        made_up(0xcd),
+        made_up(0xef),
+        made_up(0xab),
+        made_up(0x12),
+        made_up(0x34),
+        crate::audit::Digest32::ZERO,
+        "none".to_string(),
+        Some(made_up(0x56)),
+    )
+}

@@ -77,6 +77,11 @@ pub enum GmChange {
     Nothing,
     /// A new deadline for the current phase.
     Deadline(DateTime<Utc>),
+    /// The orders a side has in for a phase were entered by the operator.
+    OperatorOrders {
+        phase_key: String,
+        side: String,
+    },
     Pause,
     /// Resumes play with the deadline moved on by the time spent paused.
     Resume {
@@ -142,9 +147,11 @@ impl Store {
         campaign: &str,
         entry: &GmEntry,
         change: &GmChange,
+        sealed: Option<&crate::archive::ledger::Sealed>,
         mail: &[super::OutgoingMail],
     ) -> Result<()> {
         let tx = Write::begin(&self.conn)?;
+        let mut act_states = None;
         let last: Option<i64> = tx.query_row(
             "SELECT MAX(n) FROM gm_log WHERE campaign_id = ?1",
             [campaign],
@@ -173,6 +180,14 @@ impl Store {
                 tx.execute(
                     "UPDATE campaigns SET deadline = ?2 WHERE id = ?1",
                     params![campaign, ts(deadline)],
+                )?;
+            }
+            GmChange::OperatorOrders { phase_key, side } => {
+                tx.execute(
+                    "UPDATE submissions SET via = 'gm'
+                     WHERE campaign_id = ?1 AND phase_key = ?2 AND side = ?3
+                       AND status = 'accepted' AND closed_in IS NULL",
+                    params![campaign, phase_key, side],
                 )?;
             }
             GmChange::Pause => {
@@ -243,12 +258,13 @@ impl Store {
                     "UPDATE campaigns SET current_state = ?2 WHERE id = ?1",
                     params![campaign, digest.to_hex()],
                 )?;
+                act_states = Some((*prior, digest));
                 // Orders were checked against the state that no longer
                 // holds, and a GM who knew them could otherwise choose the
                 // new state for the dice it gives: every side sends again.
                 tx.execute(
                     "UPDATE submissions SET status = 'superseded'
-                     WHERE campaign_id = ?1 AND status = 'accepted'",
+                     WHERE campaign_id = ?1 AND status = 'accepted' AND closed_in IS NULL",
                     [campaign],
                 )?;
                 if let Some((opened, deadline)) = phase {
@@ -258,6 +274,9 @@ impl Store {
                     )?;
                 }
             }
+        }
+        if let Some(sealed) = sealed {
+            super::ledger::append(&tx, campaign, sealed, act_states)?;
         }
         for m in mail {
             queue_mail(&tx, Some(campaign), m, entry.at)?;

@@ -8,6 +8,7 @@
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
@@ -49,7 +50,14 @@ impl DataDirLock {
             dir: data_dir.to_path_buf(),
             source,
         };
-        std::fs::create_dir_all(data_dir).map_err(io)?;
+        // Made as the store makes it, the owner's alone (see `access`).
+        if !data_dir.exists() {
+            std::fs::DirBuilder::new()
+                .recursive(true)
+                .mode(super::access::DIR_MODE)
+                .create(data_dir)
+                .map_err(io)?;
+        }
         let mut file = OpenOptions::new()
             .read(true)
             .write(true)

@@ -3,13 +3,16 @@
 //! several tables is one transaction, so a crash leaves either all of a step
 //! or none of it.
 
+pub mod access;
 mod gm;
+mod ledger;
 pub mod lock;
 mod outbox;
 mod schema;
 mod write;
 
 pub use gm::{ActKind, GmAct, GmChange, GmEntry};
+pub use ledger::LedgerEntry;
 pub use outbox::{OutboxEntry, OutboxStatus};
 
 use chrono::{DateTime, Utc};
@@ -29,11 +32,10 @@ pub const DB_FILE: &str = "adjutant.sqlite3";
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum StoreError {
-    #[error("cannot create the data directory {path}: {source}")]
-    DataDir {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    /// The data directory or the database could not be made, or others
+    /// can read it.
+    #[error(transparent)]
+    Access(#[from] access::AccessError),
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
     #[error(
@@ -83,6 +85,9 @@ pub struct CampaignRecord {
     pub phase_opened_at: DateTime<Utc>,
     pub deadline: DateTime<Utc>,
     pub paused: bool,
+    /// The campaign keeps a hash-linked record (spec adjutant-audit-v3):
+    /// registered with an umpire chain origin of its own.
+    pub linked: bool,
 }
 
 /// One side's accepted orders for a phase.
@@ -191,11 +196,9 @@ impl Store {
     /// Opens (creating if need be) the store in `data_dir` and brings its
     /// schema up to date.
     pub fn open(data_dir: &Path) -> Result<Store> {
-        std::fs::create_dir_all(data_dir).map_err(|source| StoreError::DataDir {
-            path: data_dir.to_path_buf(),
-            source,
-        })?;
-        let conn = Connection::open(data_dir.join(DB_FILE))?;
+        let db_file = data_dir.join(DB_FILE);
+        access::secure(data_dir, &db_file)?;
+        let conn = Connection::open(&db_file)?;
         // WAL lets readers (status, export) run beside the daemon; FULL makes
         // a committed transaction survive a power cut, which is what
         // "an acknowledged order is durable" needs.
@@ -261,8 +264,8 @@ impl Store {
         tx.execute(
             "INSERT INTO campaigns (id, title, ruleset, source_dir, campaign_json, chain_origin,
                 chain_length, commitment, created_at, initial_state, current_state,
-                phase_opened_at, deadline)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?9, ?11)",
+                phase_opened_at, deadline, umpire_origin)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?9, ?11, ?12)",
             params![
                 campaign.id,
                 campaign.title,
@@ -275,6 +278,7 @@ impl Store {
                 ts(&now),
                 state_digest.to_hex(),
                 ts(&deadline),
+                chain.umpire_origin().map(|u| u.as_bytes().to_vec()),
             ],
         )?;
         for mail in opening_mail {
@@ -298,7 +302,8 @@ impl Store {
             .conn
             .query_row(
                 "SELECT campaign_json, chain_origin, chain_length, commitment, created_at,
-                        initial_state, current_state, phase_opened_at, deadline, paused, source_dir
+                        initial_state, current_state, phase_opened_at, deadline, paused, source_dir,
+                        umpire_origin
                  FROM campaigns WHERE id = ?1",
                 [id],
                 |r| {
@@ -314,6 +319,7 @@ impl Store {
                         r.get::<_, String>(8)?,
                         r.get::<_, bool>(9)?,
                         r.get::<_, String>(10)?,
+                        r.get::<_, Option<Vec<u8>>>(11)?,
                     ))
                 },
             )
@@ -325,8 +331,17 @@ impl Store {
             .1
             .try_into()
             .map_err(|_| StoreError::Damaged("chain origin is not 32 bytes".into()))?;
-        let chain = HashChain::new(Digest32(origin), row.2)
-            .map_err(|e| StoreError::Damaged(e.to_string()))?;
+        let chain = match row.11 {
+            None => HashChain::new(Digest32(origin), row.2),
+            Some(umpire) => {
+                let umpire: [u8; 32] = umpire.try_into().map_err(|_| {
+                    StoreError::Damaged("umpire chain origin is not 32 bytes".into())
+                })?;
+                HashChain::with_umpire_origin(Digest32(origin), Digest32(umpire), row.2)
+            }
+        }
+        .map_err(|e| StoreError::Damaged(e.to_string()))?;
+        let linked = chain.umpire_origin().is_some();
         Ok(CampaignRecord {
             campaign,
             source_dir: PathBuf::from(row.10),
@@ -338,6 +353,7 @@ impl Store {
             phase_opened_at: parse_ts(&row.7)?,
             deadline: parse_ts(&row.8)?,
             paused: row.9,
+            linked,
         })
     }
 
@@ -564,7 +580,8 @@ impl Store {
         Ok(sides)
     }
 
-    /// The accepted submission of each side for a phase.
+    /// The accepted submission of each side for a phase still open (one a
+    /// rollback replays starts with none: what was closed stays closed).
     pub fn accepted_submissions(
         &self,
         campaign: &str,
@@ -572,7 +589,8 @@ impl Store {
     ) -> Result<BTreeMap<String, Submission>> {
         let mut stmt = self.conn.prepare(
             "SELECT side, submitted_at, canonical_text, digest FROM submissions
-             WHERE campaign_id = ?1 AND phase_key = ?2 AND status = 'accepted'",
+             WHERE campaign_id = ?1 AND phase_key = ?2 AND status = 'accepted'
+               AND closed_in IS NULL",
         )?;
         let rows = stmt
             .query_map(params![campaign, phase_key], |r| {
@@ -603,14 +621,28 @@ impl Store {
     /// queues the manifest mail, in one transaction. After this no order for
     /// the phase is taken, and the resolution can be run (again, after a
     /// crash) from what is stored.
+    /// `phase_key` is the phase's key, for a turn: every submission made
+    /// for it is marked as closed in this resolution.
     pub fn close_phase(
         &mut self,
         campaign: &str,
         record: &ResolutionRecord,
+        phase_key: Option<&str>,
         mail: &[OutgoingMail],
     ) -> Result<()> {
         let tx = Write::begin(&self.conn)?;
         let kind = record.kind.as_str();
+        if let Some(key) = phase_key {
+            tx.execute(
+                "UPDATE submissions SET closed_in = ?3
+                 WHERE campaign_id = ?1 AND phase_key = ?2 AND closed_in IS NULL",
+                params![
+                    campaign,
+                    key,
+                    crate::archive::resolution_dir(record.kind, record.k)
+                ],
+            )?;
+        }
         tx.execute(
             "INSERT INTO resolutions (campaign_id, kind, k, phase_label, closed_at, manifest_text,
                 manifest_digest, prior_state_digest)
@@ -652,6 +684,7 @@ impl Store {
         result: &ResolvedRecord,
         next_state: &GameState,
         next_phase: Option<(DateTime<Utc>, DateTime<Utc>)>,
+        sealed: Option<&crate::archive::ledger::Sealed>,
         mail: &[OutgoingMail],
     ) -> Result<()> {
         let tx = Write::begin(&self.conn)?;
@@ -701,6 +734,9 @@ impl Store {
                 "UPDATE campaigns SET phase_opened_at = ?2, deadline = ?3 WHERE id = ?1",
                 params![campaign, ts(&opened), ts(&deadline)],
             )?;
+        }
+        if let Some(sealed) = sealed {
+            ledger::append(&tx, campaign, sealed, None)?;
         }
         for m in mail {
             queue_mail(&tx, Some(campaign), m, result.resolved_at)?;
@@ -956,7 +992,8 @@ fn supersede(
 ) -> Result<usize> {
     Ok(tx.execute(
         "UPDATE submissions SET status = 'superseded'
-         WHERE campaign_id = ?1 AND phase_key = ?2 AND side = ?3 AND status = 'accepted'",
+         WHERE campaign_id = ?1 AND phase_key = ?2 AND side = ?3 AND status = 'accepted'
+           AND closed_in IS NULL",
         params![campaign, phase_key, side],
     )?)
 }

@@ -188,4 +188,32 @@ pub const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (campaign_id, phase_key, side)
     );
     "#,
+    // 6: spec adjutant-audit-v3. `umpire_origin` is the umpire calls' own
+    // chain origin (NULL: a campaign of spec v1 or v2, whose umpire chain is
+    // derived from `chain_origin`). `ledger` is the hash-linked record: one
+    // row per resolution or game master's act, in the order recorded, with
+    // its link text and digest, and for an act the bytes of its act.json.
+    // `closed_in` names the resolution whose phase a submission was made
+    // for, so that its `submissions.txt` lists it once; `via` is `gm` for
+    // orders the operator entered (NULL: the player's own mail). `beacon_round` and
+    // `beacon_signature` hold the beacon round a turn's seed takes.
+    r#"
+    ALTER TABLE campaigns ADD COLUMN umpire_origin BLOB;
+    ALTER TABLE submissions ADD COLUMN closed_in TEXT;
+    ALTER TABLE submissions ADD COLUMN via TEXT;
+    ALTER TABLE resolutions ADD COLUMN beacon_round INTEGER;
+    ALTER TABLE resolutions ADD COLUMN beacon_signature TEXT;
+    CREATE TABLE ledger (
+        campaign_id TEXT NOT NULL REFERENCES campaigns(id),
+        entry       INTEGER NOT NULL,
+        folder      TEXT NOT NULL,
+        link_text   TEXT NOT NULL,
+        digest      TEXT NOT NULL,
+        act_json    TEXT,
+        act_prior   TEXT REFERENCES states(digest),
+        act_next    TEXT REFERENCES states(digest),
+        PRIMARY KEY (campaign_id, entry),
+        UNIQUE (campaign_id, folder)
+    );
+    "#,
 ];

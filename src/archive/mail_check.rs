@@ -1,0 +1,182 @@
+//! Checks an archive against the mail a player received (`adjutant verify
+//! ARCHIVE --mail DIR`): the archive anchors only to what was sent before
+//! it was published, so every head, commitment, revealed secret and
+//! manifest digest a message of the campaign carried must be in it. A head
+//! the archive does not hold means it was cut short or rewritten.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::Path;
+
+use super::verify::Verdict;
+use super::{CampaignFile, ResolutionFile, resolution_dir};
+use crate::audit::{Digest32, Kind};
+
+/// What the mail showed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MailCheck {
+    /// Files read as mail, and those that concern the campaign.
+    pub messages: usize,
+    pub of_campaign: usize,
+    /// Values found in the mail and checked against the archive.
+    pub heads: usize,
+    pub secrets: usize,
+    pub manifests: usize,
+    pub commitments: usize,
+    /// The furthest entry a received head reaches (0: the genesis).
+    pub furthest_entry: Option<usize>,
+    pub problems: Vec<String>,
+}
+
+/// The hex after `prefix` on a line of the form `<prefix><64 hex>...`.
+fn value_after(line: &str, prefix: &str) -> Option<Digest32> {
+    let rest = line.trim_start().strip_prefix(prefix)?;
+    let hex: String = rest.chars().take(64).collect();
+    if hex.len() == 64 && hex.chars().all(|c| c.is_ascii_hexdigit()) {
+        Digest32::from_hex(&hex).ok()
+    } else {
+        None
+    }
+}
+
+fn text_of(raw: &[u8]) -> Option<String> {
+    let message = mail_parser::MessageParser::default().parse(raw)?;
+    let mut text = String::new();
+    for i in 0..message.text_body_count() {
+        if let Some(t) = message.body_text(i) {
+            text.push_str(&t);
+            text.push('\n');
+        }
+    }
+    Some(text)
+}
+
+fn files_in(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    if let Ok(read) = fs::read_dir(dir) {
+        for entry in read.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                files_in(&path, out);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+}
+
+/// Checks the archive in `archive` (already verified into `verdict`)
+/// against every message under `mail_dir`.
+pub fn check(archive: &Path, verdict: &Verdict, mail_dir: &Path) -> MailCheck {
+    let mut out = MailCheck::default();
+    let head: Option<CampaignFile> = fs::read(archive.join("campaign.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok());
+    let Some(head) = head else {
+        out.problems
+            .push("campaign.json cannot be read".to_string());
+        return out;
+    };
+    let secret_of = |kind: Kind, k: u64| -> Option<Digest32> {
+        let bytes = fs::read(
+            archive
+                .join(resolution_dir(kind, k))
+                .join("resolution.json"),
+        )
+        .ok()?;
+        let file: ResolutionFile = serde_json::from_slice(&bytes).ok()?;
+        Digest32::from_hex(&file.secret).ok()
+    };
+    let mut manifests = BTreeSet::new();
+    for (kind, count) in [(Kind::Turn, head.turns), (Kind::Umpire, head.calls)] {
+        for k in 1..=count {
+            if let Ok(bytes) = fs::read(archive.join(resolution_dir(kind, k)).join("manifest.txt"))
+            {
+                manifests.insert(Digest32::of(&bytes));
+            }
+        }
+    }
+    let mut files = Vec::new();
+    files_in(mail_dir, &mut files);
+    files.sort();
+    for path in files {
+        let Ok(raw) = fs::read(&path) else { continue };
+        let Some(text) = text_of(&raw) else { continue };
+        out.messages += 1;
+        if !text.contains(&head.campaign) {
+            continue;
+        }
+        out.of_campaign += 1;
+        let name = path.display();
+        for line in text.lines() {
+            if let Some(h) = value_after(line, "archive head = ") {
+                out.heads += 1;
+                match verdict.position_of(&h) {
+                    Some(e) => out.furthest_entry = out.furthest_entry.max(Some(e)),
+                    None => out.problems.push(format!(
+                        "{name}: the head {h} is not in the archive: it was cut short before it, or rewritten"
+                    )),
+                }
+            }
+            for (prefix, expected) in [
+                ("commitment C = ", &head.commitment),
+                ("umpire commitment U = ", &head.umpire_commitment),
+            ] {
+                if let Some(v) = value_after(line, prefix) {
+                    out.commitments += 1;
+                    if v.to_hex() != *expected {
+                        out.problems
+                            .push(format!("{name}: {prefix}{v}, the archive's is {expected}"));
+                    }
+                }
+            }
+            for prefix in [
+                "manifest digest = ",
+                "manifest digest: ",
+                "Manifest digest: ",
+            ] {
+                if let Some(m) = value_after(line, prefix) {
+                    out.manifests += 1;
+                    // A manifest mailed for a phase not yet resolved is not
+                    // in the archive yet; only a resolved one must be.
+                    if !manifests.contains(&m) && text.contains("revealed secret") {
+                        out.problems.push(format!(
+                            "{name}: the manifest {m} is in no resolution of the archive"
+                        ));
+                    }
+                }
+            }
+            for (prefix, kind) in [
+                ("revealed secret r_", Kind::Turn),
+                ("revealed secret q_", Kind::Umpire),
+            ] {
+                let Some(rest) = line.trim_start().strip_prefix(prefix) else {
+                    continue;
+                };
+                let Some((k, value)) = rest.split_once(" = ") else {
+                    continue;
+                };
+                let (Ok(k), Ok(v)) = (k.parse::<u64>(), Digest32::from_hex(value.trim())) else {
+                    continue;
+                };
+                out.secrets += 1;
+                match secret_of(kind, k) {
+                    Some(s) if s == v => {}
+                    Some(s) => out.problems.push(format!(
+                        "{name}: {kind} {k} revealed {v}, the archive says {s}"
+                    )),
+                    None => out.problems.push(format!(
+                        "{name}: {kind} {k} was reported, the archive does not hold it"
+                    )),
+                }
+            }
+        }
+    }
+    if out.of_campaign == 0 {
+        out.problems.push(format!(
+            "no message under {} concerns campaign {}",
+            mail_dir.display(),
+            head.campaign
+        ));
+    }
+    out
+}

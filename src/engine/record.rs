@@ -1,0 +1,174 @@
+//! Sealing entries of a campaign's hash-linked record (spec
+//! adjutant-audit-v3): the link of a resolution or a game master's act is
+//! made here, from what the store holds, before the mail that names it is
+//! written, and stored with it in one transaction. A campaign of spec v1 or
+//! v2 keeps no record: every function here gives `None` for it.
+
+use chrono::{DateTime, Utc};
+
+use super::Result;
+use crate::archive::ledger::{
+    Genesis, Link, ResolutionParts, Sealed, act_files, pretty, submissions_text,
+};
+use crate::archive::{ActFile, act_dir};
+use crate::audit::{Digest32, Kind};
+use crate::campaign::NoOrdersPolicy;
+use crate::store::{CampaignRecord, ResolutionRecord, ResolvedRecord, Store};
+
+/// What the campaign fixed at registration, as `genesis.txt` says it.
+pub fn genesis(record: &CampaignRecord) -> Genesis {
+    genesis_of(&record.campaign, &record.chain, record.initial_state_digest)
+}
+
+/// The genesis of a campaign about to be registered with `chain`.
+pub fn genesis_of(
+    campaign: &crate::campaign::Campaign,
+    chain: &crate::audit::HashChain,
+    initial_state_digest: Digest32,
+) -> Genesis {
+    let mut sides: Vec<String> = campaign.sides.iter().map(|s| s.id.clone()).collect();
+    sides.sort();
+    Genesis {
+        campaign: campaign.id.clone(),
+        ruleset: campaign.ruleset.id.clone(),
+        sides,
+        chain_length: chain.length(),
+        commitment: chain.commitment(),
+        umpire_commitment: chain.umpire_chain().commitment(),
+        beacon: Genesis::beacon_words(campaign.beacon.as_deref()),
+        no_orders_policy: match campaign.no_orders_policy {
+            NoOrdersPolicy::StandFast => "stand-fast",
+            NoOrdersPolicy::StandingOrders => "standing-orders",
+        }
+        .to_string(),
+        initial_state_digest,
+    }
+}
+
+/// The campaign's head now: the digest of its last entry, or of its
+/// genesis before the first. `None` for a campaign that keeps no record.
+pub fn head(store: &Store, record: &CampaignRecord) -> Result<Option<Digest32>> {
+    if !record.linked {
+        return Ok(None);
+    }
+    Ok(Some(match store.ledger_last(&record.campaign.id)? {
+        Some((_, digest)) => digest,
+        None => genesis(record).digest(),
+    }))
+}
+
+/// The number and `previous` of the next entry.
+fn next(store: &Store, record: &CampaignRecord) -> Result<(u64, Digest32)> {
+    Ok(match store.ledger_last(&record.campaign.id)? {
+        Some((entry, digest)) => (entry + 1, digest),
+        None => (1, genesis(record).digest()),
+    })
+}
+
+/// The entry of a resolution about to be recorded.
+pub fn seal_resolution(
+    store: &Store,
+    record: &CampaignRecord,
+    closed: &ResolutionRecord,
+    result: &ResolvedRecord,
+    next_state_json: &str,
+) -> Result<Option<Sealed>> {
+    if !record.linked {
+        return Ok(None);
+    }
+    let id = &record.campaign.id;
+    let after_turn = match closed.kind {
+        Kind::Turn => closed.k - 1,
+        // Calls resolve after every closed turn has been (`umpire` finishes
+        // them first), so the turns counted are the turns resolved.
+        Kind::Umpire => store.resolution_counts(id)?.0,
+    };
+    let folder = crate::archive::resolution_dir(closed.kind, closed.k);
+    let submissions = match closed.kind {
+        Kind::Turn => Some(submissions_text(&store.phase_submissions(id, &folder)?)),
+        Kind::Umpire => None,
+    };
+    let prior = store.state_json(&closed.prior_state_digest)?;
+    let parts = ResolutionParts {
+        closed,
+        result,
+        after_turn,
+        prior_state_json: &prior,
+        next_state_json,
+        submissions,
+        beacon: None,
+    };
+    let (entry, previous) = next(store, record)?;
+    let link = Link::of(id, entry, previous, &parts.folder(), &parts.files());
+    Ok(Some(Sealed {
+        link,
+        act_json: None,
+    }))
+}
+
+/// What a game master's act is, for its `act.json`.
+pub struct ActFacts<'a> {
+    /// `correction`, `rollback`, `extend`, `pause`, ... (see
+    /// [`crate::archive::PLAIN_ACTS`]).
+    pub kind: &'a str,
+    pub command: &'a str,
+    pub at: DateTime<Utc>,
+    pub by: &'a str,
+    pub reason: Option<&'a str>,
+    pub orders_digest: Option<Digest32>,
+    /// For a rollback: the turn it undoes.
+    pub undoes_turn: Option<u64>,
+    /// For an act that changes the state: the states' canonical JSON.
+    pub states: Option<(&'a str, &'a str)>,
+}
+
+/// The entry of a game master's act about to be recorded.
+pub fn seal_act(
+    store: &Store,
+    record: &CampaignRecord,
+    facts: &ActFacts<'_>,
+) -> Result<Option<Sealed>> {
+    if !record.linked {
+        return Ok(None);
+    }
+    let id = &record.campaign.id;
+    let ledger = store.ledger(id)?;
+    let n = ledger
+        .iter()
+        .filter(|e| e.folder.starts_with("gm/"))
+        .count() as u64
+        + 1;
+    let file = ActFile {
+        kind: facts.kind.to_string(),
+        n,
+        after_turn: store.resolution_counts(id)?.0,
+        undoes_turn: facts.undoes_turn,
+        command: facts.command.to_string(),
+        prior_state_digest: facts
+            .states
+            .map(|(p, _)| Digest32::of(p.as_bytes()).to_hex()),
+        next_state_digest: facts
+            .states
+            .map(|(_, n)| Digest32::of(n.as_bytes()).to_hex()),
+        at: facts.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        by: Some(facts.by.to_string()),
+        reason: facts.reason.map(str::to_string),
+        orders_digest: facts.orders_digest.map(|d| d.to_hex()),
+    };
+    let json = String::from_utf8(pretty(&file)).unwrap_or_default();
+    let (entry, previous) = match ledger.last() {
+        Some(last) => (last.entry + 1, last.digest),
+        None => (1, genesis(record).digest()),
+    };
+    let link = Link::of(
+        id,
+        entry,
+        previous,
+        &act_dir(n),
+        &act_files(&json, facts.states),
+    );
+    Ok(Some(Sealed {
+        link,
+        act_json: Some(json),
+    }))
+}

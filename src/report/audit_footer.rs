@@ -1,0 +1,88 @@
+//! The lines that let a player check a resolution's dice from the mail
+//! alone (docs/AUDIT.md, section 11): both commitments, the manifest and
+//! prior-state digests, the beacon, the record's head, and one command that
+//! re-derives the dice the reader was shown.
+
+use serde::Serialize;
+
+use crate::audit::{Digest32, Kind, Roll};
+
+/// What a resolution's mail says about its dice.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct AuditFooter {
+    pub campaign: String,
+    /// `turn` or `umpire`.
+    pub kind: String,
+    pub k: u64,
+    /// `r_3` for turn 3, `q_2` for umpire call 2.
+    pub secret_name: String,
+    pub secret: String,
+    /// C and U.
+    pub commitment: String,
+    pub umpire_commitment: String,
+    pub manifest_digest: String,
+    pub prior_state_digest: String,
+    /// The 32 bytes the seed took from the beacon, hex; all zeros for none.
+    pub beacon_field: String,
+    /// For people: `none`, `the text ...`, `drand round N`.
+    pub beacon: String,
+    /// The record's head once this resolution is in it (spec v3 only).
+    pub head: Option<String>,
+}
+
+impl AuditFooter {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        campaign: &str,
+        kind: Kind,
+        k: u64,
+        secret: Digest32,
+        commitment: Digest32,
+        umpire_commitment: Digest32,
+        manifest_digest: Digest32,
+        prior_state_digest: Digest32,
+        beacon_field: Digest32,
+        beacon: String,
+        head: Option<Digest32>,
+    ) -> AuditFooter {
+        AuditFooter {
+            campaign: campaign.to_string(),
+            kind: kind.as_str().to_string(),
+            k,
+            secret_name: match kind {
+                Kind::Turn => format!("r_{k}"),
+                Kind::Umpire => format!("q_{k}"),
+            },
+            secret: secret.to_hex(),
+            commitment: commitment.to_hex(),
+            umpire_commitment: umpire_commitment.to_hex(),
+            manifest_digest: manifest_digest.to_hex(),
+            prior_state_digest: prior_state_digest.to_hex(),
+            beacon_field: beacon_field.to_hex(),
+            beacon,
+            head: head.map(|h| h.to_hex()),
+        }
+    }
+
+    /// The command that re-derives `rolls` (the ones the reader was shown)
+    /// from these lines alone: `adjutant dice ...`, on one line.
+    pub fn dice_command(&self, rolls: &[&Roll]) -> String {
+        let mut words = vec![
+            "adjutant dice".to_string(),
+            format!("--campaign {}", self.campaign),
+            format!("--{} {}", self.kind, self.k),
+            format!("--secret {}", self.secret),
+            format!("--manifest {}", self.manifest_digest),
+            format!("--prior {}", self.prior_state_digest),
+        ];
+        if self.beacon_field != Digest32::ZERO.to_hex() {
+            words.push(format!("--beacon-field {}", self.beacon_field));
+        }
+        words.extend(
+            rolls
+                .iter()
+                .map(|r| format!("{}:{}@{}", r.index, r.die.label(), r.first_word)),
+        );
+        words.join(" ")
+    }
+}
