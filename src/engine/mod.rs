@@ -20,6 +20,7 @@ use crate::audit::manifest::UMPIRE;
 use crate::audit::{ChainError, Digest32, HashChain, Kind};
 use crate::campaign::Campaign;
 use crate::lifecycle::{self, Clock, CloseReason, ScheduleError};
+use crate::report::audit_footer::NO_LIVE_BEACON;
 use crate::resolution::{self, Inputs, RunError};
 use crate::rules::orders::OrderSheet;
 use crate::rules::{GameState, Ruleset, UmpireError, UmpireReport, ruleset_for};
@@ -518,8 +519,8 @@ fn resolve_closed(
         closed.prior_state_digest,
         crate::audit::SeedInputs::beacon_field(campaign.beacon.as_deref()),
         match &campaign.beacon {
-            None => "none".to_string(),
-            Some(text) => format!("the text \"{text}\""),
+            None => NO_LIVE_BEACON.to_string(),
+            Some(text) => format!("the fixed text \"{text}\"; {NO_LIVE_BEACON}"),
         },
         sealed.as_ref().map(|s| s.digest()),
     );

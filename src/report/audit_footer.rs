@@ -7,6 +7,10 @@ use serde::Serialize;
 
 use crate::audit::{Digest32, Kind, Roll};
 
+/// What a report says when no beacon value published after the manifest
+/// went into the seed: the limit of docs/AUDIT.md, plainly.
+pub const NO_LIVE_BEACON: &str = "no value published after the orders were fixed, so the game master, who holds every future secret, could work with a player to choose these dice (docs/AUDIT.md, section 11.6)";
+
 /// What a resolution's mail says about its dice.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct AuditFooter {

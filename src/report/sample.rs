@@ -159,7 +159,7 @@ pub fn footer() -> super::audit_footer::AuditFooter {
         made_up(0x12),
         made_up(0x34),
         crate::audit::Digest32::ZERO,
-        "none".to_string(),
+        super::audit_footer::NO_LIVE_BEACON.to_string(),
         Some(made_up(0x56)),
     )
 }
