@@ -8,6 +8,7 @@
 
 pub mod archive;
 pub mod audit;
+pub mod beacon;
 pub mod campaign;
 pub mod canonical;
 pub mod daemon;

@@ -28,6 +28,8 @@ pub struct Inputs<'a> {
     /// state must serialise back to exactly those bytes.
     pub prior_state_digest: Digest32,
     pub beacon: Option<&'a str>,
+    /// A beacon value drawn after the manifest (see [`SeedInputs::drawn`]).
+    pub drawn: Option<Digest32>,
     pub policy: NoOrdersPolicy,
     pub prior_state: &'a GameState,
     /// Canonical orders text by side (`@umpire` for a call).
@@ -85,6 +87,7 @@ pub fn turn_manifest(
     orders: &BTreeMap<String, String>,
 ) -> Manifest {
     Manifest {
+        beacon_round: None,
         kind: Kind::Turn,
         campaign: campaign.to_string(),
         resolution: k,
@@ -103,6 +106,7 @@ pub fn turn_manifest(
 /// The manifest of an umpire call.
 pub fn umpire_manifest(campaign: &str, k: u64, call_text: &str) -> Manifest {
     Manifest {
+        beacon_round: None,
         kind: Kind::Umpire,
         campaign: campaign.to_string(),
         resolution: k,
@@ -139,6 +143,7 @@ pub fn run(inputs: &Inputs<'_>) -> Result<Output, RunError> {
         });
     }
     let seed = SeedInputs {
+        drawn: inputs.drawn,
         kind: inputs.kind,
         campaign: inputs.campaign.to_string(),
         resolution: inputs.k,

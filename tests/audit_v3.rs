@@ -361,6 +361,7 @@ fn without_a_beacon_salt_grinding_chooses_the_dice_and_the_reports_say_so() {
         let orders = BTreeMap::from([("french".to_string(), canonical)]);
         let manifest = adjutant::resolution::turn_manifest(ID, 1, &label, &state, &orders);
         let seed = SeedInputs {
+            drawn: None,
             kind: Kind::Turn,
             campaign: ID.to_string(),
             resolution: 1,

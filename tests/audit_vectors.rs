@@ -18,6 +18,7 @@ const ALPHA_ORDERS: &str = "hold grenadiers\nsalt 4711\n";
 
 fn vector_manifest() -> Manifest {
     Manifest {
+        beacon_round: None,
         kind: Kind::Turn,
         campaign: "example".into(),
         resolution: 1,
@@ -37,6 +38,7 @@ fn vector_manifest() -> Manifest {
 
 fn vector_seed_inputs() -> SeedInputs {
     SeedInputs {
+        drawn: None,
         kind: Kind::Turn,
         campaign: "example".into(),
         resolution: 1,
@@ -117,6 +119,7 @@ fn seed_vectors() {
         "48d7b3cc07974febc5e1e6c460a8bab0284d2b6824311b2727d6cc523fe328d2",
     );
     let with_beacon = SeedInputs {
+        drawn: None,
         beacon: Some("2026-11-23 lottery 4 8 15 16 23 42".into()),
         ..inputs
     };
@@ -195,6 +198,7 @@ fn umpire_chain_and_call_vectors() {
     );
     let call = "rally grade c enemy-can-charge\n";
     let manifest = Manifest {
+        beacon_round: None,
         kind: Kind::Umpire,
         campaign: "example".into(),
         resolution: 1,
@@ -211,6 +215,7 @@ fn umpire_chain_and_call_vectors() {
         "eabc5ad59a9d1ba9044cabdb73ad79e48ef31e05df1708523b34ccfb70251106",
     );
     let inputs = SeedInputs {
+        drawn: None,
         kind: Kind::Umpire,
         campaign: "example".into(),
         resolution: 1,

@@ -81,6 +81,7 @@ fn every_frozen_resolution_re_runs_to_the_same_bytes() {
                     orders.insert(side, text(&path));
                 }
                 let out = resolution::run(&Inputs {
+                    drawn: None,
                     ruleset,
                     kind,
                     campaign: &head.campaign,

@@ -387,6 +387,7 @@ fn a_phase_closed_before_a_crash_is_resolved_on_the_next_tick_with_the_same_dice
     let prior = store.state(&record.current_state_digest).expect("state");
     let ruleset = adjutant::rules::ruleset_for(&campaign.ruleset.id).expect("ruleset");
     let again = adjutant::resolution::run(&adjutant::resolution::Inputs {
+        drawn: None,
         ruleset,
         kind: Kind::Umpire,
         campaign: &campaign.id,

@@ -595,6 +595,7 @@ fn check_files(
     }
     // The seed.
     let seed = SeedInputs {
+        drawn: None,
         kind,
         campaign: head.campaign.clone(),
         resolution: k,
@@ -634,6 +635,7 @@ fn check_files(
         ));
     }
     let run = resolution::run(&Inputs {
+        drawn: None,
         ruleset,
         kind,
         campaign: &head.campaign,
@@ -753,6 +755,7 @@ fn check_manifest(
         });
     }
     let rebuilt = Manifest {
+        beacon_round: None,
         kind: file.kind,
         campaign: head.campaign.clone(),
         resolution: file.k,

@@ -7,6 +7,10 @@ use super::kind::Kind;
 /// The first line of every manifest; it names the format's version.
 pub const MANIFEST_HEADER: &str = "adjutant-manifest-v1";
 
+/// The first line of a manifest that names the beacon round its seed will
+/// take (spec v3 with a drand beacon).
+pub const MANIFEST_HEADER_WITH_ROUND: &str = "adjutant-manifest-v3";
+
 /// Who gave the orders of an umpire call. Side ids may not start with `@`,
 /// so this cannot collide with a side.
 pub const UMPIRE: &str = "@umpire";
@@ -27,6 +31,9 @@ pub struct Manifest {
     pub resolution: u64,
     /// The phase that closed, e.g. `turn 3 orders (french active)`, or `umpire`.
     pub phase: String,
+    /// The drand round whose randomness the seed will take, named before
+    /// the round is published (spec v3 with a drand beacon).
+    pub beacon_round: Option<u64>,
     /// One entry per side; [`Manifest::text`] sorts them by side id.
     pub sides: Vec<SideOrders>,
 }
@@ -37,13 +44,20 @@ impl Manifest {
     pub fn text(&self) -> String {
         let mut sides: Vec<&SideOrders> = self.sides.iter().collect();
         sides.sort_by(|a, b| a.side.as_bytes().cmp(b.side.as_bytes()));
+        let header = match self.beacon_round {
+            None => MANIFEST_HEADER,
+            Some(_) => MANIFEST_HEADER_WITH_ROUND,
+        };
         let mut out = format!(
-            "{MANIFEST_HEADER}\ncampaign {}\n{} {}\nphase {}\n",
+            "{header}\ncampaign {}\n{} {}\nphase {}\n",
             one_line(&self.campaign),
             self.kind.manifest_word(),
             self.resolution,
             one_line(&self.phase)
         );
+        if let Some(round) = self.beacon_round {
+            out.push_str(&format!("beacon drand round {round}\n"));
+        }
         for entry in sides {
             let digest = entry
                 .digest
@@ -75,6 +89,7 @@ mod tests {
 
     fn manifest(sides: &[(&str, Option<&str>)]) -> Manifest {
         Manifest {
+            beacon_round: None,
             kind: Kind::Turn,
             campaign: "c".into(),
             resolution: 7,
@@ -108,6 +123,7 @@ mod tests {
     #[test]
     fn a_line_break_in_a_field_cannot_forge_another_line() {
         let forged = Manifest {
+            beacon_round: None,
             phase: "x\norders a none".into(),
             ..manifest(&[])
         };

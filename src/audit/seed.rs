@@ -18,6 +18,10 @@ pub struct SeedInputs {
     /// A public value named by the GM (a lottery draw, a newspaper headline),
     /// mixed in so that even a leaked secret cannot be ground against.
     pub beacon: Option<String>,
+    /// A beacon value drawn after the manifest was fixed (the randomness of
+    /// a drand round): when present, the seed's last 32 bytes are this value
+    /// itself, in place of the text's digest.
+    pub drawn: Option<Digest32>,
 }
 
 impl SeedInputs {
@@ -33,7 +37,10 @@ impl SeedInputs {
         bytes.extend_from_slice(self.secret.as_bytes());
         bytes.extend_from_slice(self.manifest_digest.as_bytes());
         bytes.extend_from_slice(self.prior_state_digest.as_bytes());
-        bytes.extend_from_slice(SeedInputs::beacon_field(self.beacon.as_deref()).as_bytes());
+        let field = self
+            .drawn
+            .unwrap_or_else(|| SeedInputs::beacon_field(self.beacon.as_deref()));
+        bytes.extend_from_slice(field.as_bytes());
         bytes
     }
 

@@ -29,7 +29,31 @@ pub struct Campaign {
     pub chain_length: u32,
     /// An optional public beacon value mixed into every seed.
     pub beacon: Option<String>,
+    /// A drand beacon: each turn's seed takes the randomness of a round
+    /// published only after the turn's manifest was mailed.
+    #[serde(default)]
+    pub drand: Option<DrandChoice>,
     pub scenario: Scenario,
+}
+
+/// The drand beacon a campaign mixes into its turns' seeds (docs/AUDIT.md,
+/// section 11.6).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrandChoice {
+    /// The relay rounds are fetched from (`https://api.drand.sh`).
+    pub url: String,
+    /// The network's `/info` JSON: public key, period, genesis time, group
+    /// hash and beacon id, which make its chain hash.
+    pub info: String,
+    /// How long after a phase closes its round may first be published: the
+    /// time the manifest mail has to go out first.
+    pub margin_seconds: u32,
+}
+
+impl DrandChoice {
+    pub fn network(&self) -> Result<crate::beacon::Network, crate::beacon::BeaconError> {
+        crate::beacon::Network::from_info_json(self.info.as_bytes())
+    }
 }
 
 /// The ruleset and the options the campaign turned on.

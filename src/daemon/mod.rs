@@ -334,10 +334,13 @@ impl Daemon {
     }
 
     fn phase_due(&self, id: &str, now: DateTime<Utc>) -> Result<bool, DaemonError> {
-        if !self.store.pending_resolutions(id)?.is_empty() {
-            return Ok(true);
-        }
+        let pending = self.store.pending_resolutions(id)?;
         let record = self.store.campaign(id)?;
+        if let Some(first) = pending.first() {
+            // A turn waiting for its beacon round is due when the round may
+            // be had, not before: the loop does not spin on it.
+            return Ok(engine::beacon::next_try(&record, first).is_none_or(|t| t <= now));
+        }
         if record.paused {
             return Ok(false);
         }
@@ -534,7 +537,15 @@ impl Daemon {
         for id in self.store.campaign_ids()? {
             let record = self.store.campaign(&id)?;
             let lead = Duration::minutes(i64::from(record.campaign.schedule.reminder_minutes));
-            for t in [record.deadline, record.deadline - lead] {
+            let beacon = self
+                .store
+                .pending_resolutions(&id)?
+                .first()
+                .and_then(|closed| engine::beacon::next_try(&record, closed));
+            for t in [record.deadline, record.deadline - lead]
+                .into_iter()
+                .chain(beacon)
+            {
                 if t > now && t < wake {
                     wake = t;
                 }

@@ -46,6 +46,8 @@ pub enum GmCommand {
     Correct(Correction),
     /// Undo the last turn resolution.
     Rollback,
+    /// Resolve the turn that waits for its beacon round without it.
+    WithoutBeacon,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -184,6 +186,7 @@ impl GmCommand {
             ("rollback", _) => bare(GmCommand::Rollback),
             ("roll", ["back"]) => Ok(GmCommand::Rollback),
             ("resolve", [] | ["now"]) => Ok(GmCommand::ResolveNow),
+            ("without", ["beacon"]) => Ok(GmCommand::WithoutBeacon),
             ("extend", ["to", ..]) | ("deadline", _) => {
                 let skip = usize::from(verb == "extend");
                 let when = rest[skip..].join(" ");
@@ -231,6 +234,7 @@ impl GmCommand {
             GmCommand::Replace { who, address, .. } => format!("replace {who} {address}"),
             GmCommand::Correct(c) => c.to_string(),
             GmCommand::Rollback => "rollback".into(),
+            GmCommand::WithoutBeacon => "without beacon".into(),
         }
     }
 }
@@ -436,6 +440,7 @@ fn seal(
         GmCommand::Replace { .. } => "replace",
         GmCommand::Correct(_) => "correction",
         GmCommand::Rollback => "rollback",
+        GmCommand::WithoutBeacon => "without-beacon",
     };
     let record = store.campaign(campaign_id)?;
     let (states, undoes_turn) = match change {
@@ -491,6 +496,7 @@ fn plan(store: &Store, campaign_id: &str, command: &GmCommand, now: DateTime<Utc
         GmCommand::Pause => plan_pause(&at),
         GmCommand::Resume => plan_resume(&at),
         GmCommand::ResolveNow => plan_resolve_now(&at),
+        GmCommand::WithoutBeacon => plan_without_beacon(&at),
         GmCommand::Replace {
             who,
             address,
@@ -565,6 +571,38 @@ fn plan_resume(at: &Standing) -> Planned {
             show_duration(paused_for)
         ),
     )
+}
+
+/// The turn closed and waiting for its drand round is resolved without it:
+/// the game master's own act, which every report of the turn shows, since
+/// without the round the game master holds every input of its dice.
+fn plan_without_beacon(at: &Standing) -> Planned {
+    let id = &at.record.campaign.id;
+    let waiting = at
+        .store
+        .pending_resolutions(id)?
+        .into_iter()
+        .find(|r| r.beacon_round.is_some() && !r.beacon_waived);
+    let Some(closed) = waiting else {
+        return refuse("no resolution waits for its beacon round");
+    };
+    let round = closed.beacon_round.unwrap_or_default();
+    Ok(Ok(Plan {
+        outcome: format!(
+            "resolving resolution {} without drand round {round}",
+            closed.k
+        ),
+        change: GmChange::WaiveBeacon {
+            kind: closed.kind,
+            k: closed.k,
+        },
+        announce: Some(format!(
+            "resolved resolution {} ({}) without the drand round {round} its manifest named; its report says so, and that without the round the game master held every input of its dice",
+            closed.k, closed.phase_label
+        )),
+        extra: Vec::new(),
+        resolve: true,
+    }))
 }
 
 fn plan_resolve_now(at: &Standing) -> Planned {

@@ -8,6 +8,7 @@
 //! stored, drawing exactly the same dice, since they depend on nothing else.
 
 pub mod gm;
+pub mod beacon;
 pub mod mail;
 pub mod record;
 pub mod reports;
@@ -15,6 +16,8 @@ pub mod status;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+
+use chrono::{DateTime, Utc};
 
 use crate::audit::manifest::UMPIRE;
 use crate::audit::{ChainError, Digest32, HashChain, Kind};
@@ -70,6 +73,13 @@ pub enum EngineError {
     Report(#[from] crate::report::ReportError),
     #[error(transparent)]
     State(#[from] crate::rules::state::PartError),
+    /// The campaign's drand beacon is misconfigured or answered falsely.
+    #[error(transparent)]
+    Beacon(#[from] crate::beacon::BeaconError),
+    /// A closed turn waits for its beacon round: not yet published, or the
+    /// relay could not be reached. It is tried again; nothing was lost.
+    #[error("resolution {k} waits for drand round {round}: {why}")]
+    BeaconWaiting { k: u64, round: u64, why: String },
 }
 
 pub type Result<T> = std::result::Result<T, EngineError>;
@@ -365,7 +375,7 @@ pub fn tick(store: &mut Store, campaign_id: &str, clock: &dyn Clock) -> Result<V
     let state = store.state(&record.current_state_digest)?;
     let sent = sides_in(store, campaign_id)?;
     if let Some(reason) = lifecycle::due(&state, record.deadline, &sent, clock.now()) {
-        done.push(close_and_resolve(store, campaign_id, clock, Some(reason))?);
+        done.extend(close_and_resolve(store, campaign_id, clock, Some(reason))?);
     }
     Ok(done)
 }
@@ -383,7 +393,9 @@ pub fn resolve_now(
     if !done.is_empty() {
         return Ok(done);
     }
-    Ok(vec![close_and_resolve(store, campaign_id, clock, None)?])
+    Ok(close_and_resolve(store, campaign_id, clock, None)?
+        .into_iter()
+        .collect())
 }
 
 /// The number the next resolution of `kind` takes, if its chain has a
@@ -406,7 +418,7 @@ fn close_and_resolve(
     campaign_id: &str,
     clock: &dyn Clock,
     reason: Option<CloseReason>,
-) -> Result<Resolved> {
+) -> Result<Option<Resolved>> {
     let record = store.campaign(campaign_id)?;
     let campaign = &record.campaign;
     let ruleset = ruleset_of(campaign)?;
@@ -422,7 +434,25 @@ fn close_and_resolve(
         .collect();
     let k = next_k(store, &record, Kind::Turn)?;
     let label = resolution::phase_label(ruleset, &state);
-    let manifest = resolution::turn_manifest(&campaign.id, k, &label, &state, &orders);
+    let mut manifest = resolution::turn_manifest(&campaign.id, k, &label, &state, &orders);
+    // The round is named now, before it is published and before the manifest
+    // mail goes out: nobody can know the dice until the round exists.
+    let beacon = match &campaign.drand {
+        Some(drand) => {
+            let network = drand.network()?;
+            let round = crate::beacon::first_round_after(
+                &network,
+                clock.now().timestamp(),
+                drand.margin_seconds,
+            );
+            let at = crate::beacon::round_time(&network, round)
+                .and_then(|t| DateTime::<Utc>::from_timestamp(t, 0))
+                .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+            manifest.beacon_round = Some(round);
+            Some(json!({"round": round, "at": at, "chain": network.chain_hash_hex()}))
+        }
+        None => None,
+    };
     let text = manifest.text();
     let digest = manifest.digest();
     let templates = Templates::for_campaign(&record.source_dir)?;
@@ -430,7 +460,8 @@ fn close_and_resolve(
     let manifest_mail = mail::to_all(campaign, &format!("r{k}.manifest"), &subject, |_| {
         templates.render(
             "manifest.txt",
-            json!({"phase": label, "k": k, "manifest": text, "manifest_digest": digest.to_hex()}),
+            json!({"phase": label, "k": k, "manifest": text, "manifest_digest": digest.to_hex(),
+                   "beacon": beacon}),
         )
     })?;
     let closed = ResolutionRecord {
@@ -442,13 +473,22 @@ fn close_and_resolve(
         manifest_digest: digest,
         prior_state_digest: record.current_state_digest,
         orders,
+        beacon_round: manifest.beacon_round,
+        beacon_tried_at: None,
+        beacon_waived: false,
         result: None,
     };
     store.close_phase(campaign_id, &closed, Some(&key), &manifest_mail)?;
     crate::failpoint::hit("engine:closed");
-    let mut resolved = resolve_closed(store, &record, &state, &closed, clock)?;
-    resolved.reason = reason;
-    Ok(resolved)
+    match resolve_closed(store, &record, &state, &closed, clock) {
+        Ok(mut resolved) => {
+            resolved.reason = reason;
+            Ok(Some(resolved))
+        }
+        // Closed and stored: it resolves when its round comes.
+        Err(EngineError::BeaconWaiting { .. }) => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// Resolves every phase that was closed but not resolved (after a crash).
@@ -458,7 +498,12 @@ fn finish_closed(store: &mut Store, campaign_id: &str, clock: &dyn Clock) -> Res
     for closed in pending {
         let record = store.campaign(campaign_id)?;
         let state = store.state(&closed.prior_state_digest)?;
-        done.push(resolve_closed(store, &record, &state, &closed, clock)?);
+        match resolve_closed(store, &record, &state, &closed, clock) {
+            Ok(r) => done.push(r),
+            // In order: what follows waits with it.
+            Err(EngineError::BeaconWaiting { .. }) => break,
+            Err(e) => return Err(e),
+        }
     }
     Ok(done)
 }
@@ -474,7 +519,9 @@ fn resolve_closed(
     let ruleset = ruleset_of(campaign)?;
     let kind = closed.kind;
     let secret = record.chain.for_kind(kind).secret_for(closed.k)?;
+    let drawn = beacon::draw(store, record, closed, clock)?;
     let output = resolution::run(&Inputs {
+        drawn: None,
         ruleset,
         kind,
         campaign: &campaign.id,
@@ -504,6 +551,7 @@ fn resolve_closed(
         next_state_digest: Digest32::of(output.next_state_json.as_bytes()),
         events: output.events.clone(),
         rolls: output.rolls.clone(),
+        beacon_signature: drawn.as_ref().map(|d| d.signature.clone()),
     };
     // Sealed before the mail is written, so that the mail names the head
     // this resolution makes; stored with it in one transaction.
@@ -517,10 +565,14 @@ fn resolve_closed(
         record.chain.umpire_chain().commitment(),
         closed.manifest_digest,
         closed.prior_state_digest,
-        crate::audit::SeedInputs::beacon_field(campaign.beacon.as_deref()),
-        match &campaign.beacon {
-            None => NO_LIVE_BEACON.to_string(),
-            Some(text) => format!("the fixed text \"{text}\"; {NO_LIVE_BEACON}"),
+        drawn
+            .as_ref()
+            .and_then(|d| d.value)
+            .unwrap_or_else(|| crate::audit::SeedInputs::beacon_field(campaign.beacon.as_deref())),
+        match (&drawn, &campaign.beacon) {
+            (Some(d), _) => d.said.clone(),
+            (None, None) => NO_LIVE_BEACON.to_string(),
+            (None, Some(text)) => format!("the fixed text \"{text}\"; {NO_LIVE_BEACON}"),
         },
         sealed.as_ref().map(|s| s.digest()),
     );
@@ -612,6 +664,9 @@ pub fn umpire(
         manifest_digest: manifest.digest(),
         prior_state_digest: record.current_state_digest,
         orders: BTreeMap::from([(UMPIRE.to_string(), orders_text)]),
+        beacon_round: None,
+        beacon_tried_at: None,
+        beacon_waived: false,
         result: None,
     };
     store.close_phase(campaign_id, &closed, None, &[])?;

@@ -77,6 +77,8 @@ pub enum GmChange {
     Nothing,
     /// A new deadline for the current phase.
     Deadline(DateTime<Utc>),
+    /// A closed resolution is to be resolved without its beacon round.
+    WaiveBeacon { kind: crate::audit::Kind, k: u64 },
     /// The orders a side has in for a phase were entered by the operator.
     OperatorOrders {
         phase_key: String,
@@ -181,6 +183,17 @@ impl Store {
                     "UPDATE campaigns SET deadline = ?2 WHERE id = ?1",
                     params![campaign, ts(deadline)],
                 )?;
+            }
+            GmChange::WaiveBeacon { kind, k } => {
+                let n = tx.execute(
+                    "UPDATE resolutions SET beacon_signature = ?4
+                     WHERE campaign_id = ?1 AND kind = ?2 AND k = ?3 AND resolved_at IS NULL
+                       AND beacon_round IS NOT NULL",
+                    params![campaign, kind.as_str(), *k as i64, super::BEACON_WAIVED],
+                )?;
+                if n != 1 {
+                    return Err(StoreError::Changed(campaign.to_string()));
+                }
             }
             GmChange::OperatorOrders { phase_key, side } => {
                 tx.execute(

@@ -113,6 +113,12 @@ pub struct ResolutionRecord {
     pub prior_state_digest: Digest32,
     /// The canonical orders each side had in, by side id.
     pub orders: BTreeMap<String, String>,
+    /// The drand round the manifest names (spec v3 with a drand beacon).
+    pub beacon_round: Option<u64>,
+    /// When that round was last asked for and not had.
+    pub beacon_tried_at: Option<DateTime<Utc>>,
+    /// The game master resolved it without its round (an act).
+    pub beacon_waived: bool,
     pub result: Option<ResolvedRecord>,
 }
 
@@ -126,7 +132,13 @@ pub struct ResolvedRecord {
     /// Canonical JSON, one per event / roll.
     pub events: Vec<String>,
     pub rolls: Vec<String>,
+    /// The beacon round's signature, hex, or [`BEACON_WAIVED`].
+    pub beacon_signature: Option<String>,
 }
+
+/// What a resolution's beacon signature says when the game master resolved
+/// it without the beacon (an act of the record).
+pub const BEACON_WAIVED: &str = "waived";
 
 /// A message waiting in (or gone from) the outbox.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -645,8 +657,8 @@ impl Store {
         }
         tx.execute(
             "INSERT INTO resolutions (campaign_id, kind, k, phase_label, closed_at, manifest_text,
-                manifest_digest, prior_state_digest)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                manifest_digest, prior_state_digest, beacon_round)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             params![
                 campaign,
                 kind,
@@ -656,6 +668,7 @@ impl Store {
                 record.manifest_text,
                 record.manifest_digest.to_hex(),
                 record.prior_state_digest.to_hex(),
+                record.beacon_round.map(|r| r as i64),
             ],
         )?;
         for (side, text) in &record.orders {
@@ -696,7 +709,8 @@ impl Store {
             )));
         }
         let updated = tx.execute(
-            "UPDATE resolutions SET resolved_at = ?4, secret = ?5, seed = ?6, next_state_digest = ?7
+            "UPDATE resolutions SET resolved_at = ?4, secret = ?5, seed = ?6, next_state_digest = ?7,
+                beacon_signature = ?8
              WHERE campaign_id = ?1 AND kind = ?2 AND k = ?3 AND resolved_at IS NULL",
             params![
                 campaign,
@@ -705,7 +719,8 @@ impl Store {
                 ts(&result.resolved_at),
                 result.secret.to_hex(),
                 result.seed.to_hex(),
-                digest.to_hex()
+                digest.to_hex(),
+                result.beacon_signature
             ],
         )?;
         if updated != 1 {
@@ -779,7 +794,8 @@ impl Store {
         // `filter` is a constant of this file, never input.
         let sql = format!(
             "SELECT kind, k, phase_label, closed_at, manifest_text, manifest_digest,
-                    prior_state_digest, resolved_at, secret, seed, next_state_digest
+                    prior_state_digest, resolved_at, secret, seed, next_state_digest,
+                    beacon_round, beacon_signature, beacon_tried_at
              FROM resolutions WHERE campaign_id = ?1 {filter} ORDER BY rowid"
         );
         let mut stmt = self.conn.prepare(&sql)?;
@@ -793,6 +809,9 @@ impl Store {
             String,
             Option<String>,
             Option<String>,
+            Option<String>,
+            Option<String>,
+            Option<i64>,
             Option<String>,
             Option<String>,
         );
@@ -810,6 +829,9 @@ impl Store {
                     r.get(8)?,
                     r.get(9)?,
                     r.get(10)?,
+                    r.get(11)?,
+                    r.get(12)?,
+                    r.get(13)?,
                 ))
             })?
             .collect::<std::result::Result<_, _>>()?;
@@ -827,6 +849,7 @@ impl Store {
                     next_state_digest: parse_digest(&next)?,
                     events: self.texts("events", "seq", campaign, kind, k)?,
                     rolls: self.texts("rolls", "idx", campaign, kind, k)?,
+                    beacon_signature: row.12.clone(),
                 }),
                 _ => None,
             };
@@ -839,6 +862,9 @@ impl Store {
                 manifest_digest: parse_digest(&row.5)?,
                 prior_state_digest: parse_digest(&row.6)?,
                 orders: self.resolution_orders(campaign, kind, k)?,
+                beacon_round: row.11.map(|r| r as u64),
+                beacon_tried_at: row.13.as_deref().map(parse_ts).transpose()?,
+                beacon_waived: row.12.as_deref() == Some(BEACON_WAIVED),
                 result,
             });
         }
@@ -880,6 +906,17 @@ impl Store {
             })?
             .collect::<std::result::Result<BTreeMap<String, String>, _>>()?;
         Ok(rows)
+    }
+
+    /// Notes that the beacon round of a closed resolution was asked for at
+    /// `at` and not had, so that the next try waits a while.
+    pub fn beacon_tried(&mut self, campaign: &str, kind: Kind, k: u64, at: DateTime<Utc>) -> Result<()> {
+        self.conn.execute(
+            "UPDATE resolutions SET beacon_tried_at = ?4
+             WHERE campaign_id = ?1 AND kind = ?2 AND k = ?3 AND resolved_at IS NULL",
+            params![campaign, kind.as_str(), k as i64, ts(&at)],
+        )?;
+        Ok(())
     }
 
     /// Sets the current phase's deadline (a GM's extension).

@@ -196,13 +196,16 @@ pub const MIGRATIONS: &[&str] = &[
     // `closed_in` names the resolution whose phase a submission was made
     // for, so that its `submissions.txt` lists it once; `via` is `gm` for
     // orders the operator entered (NULL: the player's own mail). `beacon_round` and
-    // `beacon_signature` hold the beacon round a turn's seed takes.
+    // `beacon_signature` hold the beacon round a turn's seed takes (the
+    // signature `waived` when the GM resolved without it), `beacon_tried_at`
+    // when its round was last asked for and not had.
     r#"
     ALTER TABLE campaigns ADD COLUMN umpire_origin BLOB;
     ALTER TABLE submissions ADD COLUMN closed_in TEXT;
     ALTER TABLE submissions ADD COLUMN via TEXT;
     ALTER TABLE resolutions ADD COLUMN beacon_round INTEGER;
     ALTER TABLE resolutions ADD COLUMN beacon_signature TEXT;
+    ALTER TABLE resolutions ADD COLUMN beacon_tried_at TEXT;
     CREATE TABLE ledger (
         campaign_id TEXT NOT NULL REFERENCES campaigns(id),
         entry       INTEGER NOT NULL,

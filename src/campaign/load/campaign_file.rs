@@ -44,6 +44,7 @@ pub(super) struct CheckedCampaign {
     no_orders_policy: NoOrdersPolicy,
     chain_length: u32,
     beacon: Option<String>,
+    drand: Option<crate::campaign::DrandChoice>,
     rules: Option<&'static dyn Ruleset>,
 }
 
@@ -90,6 +91,7 @@ impl CheckedCampaign {
             no_orders_policy: self.no_orders_policy,
             chain_length: self.chain_length,
             beacon: self.beacon,
+            drand: self.drand,
             scenario,
         }
     }
@@ -123,7 +125,7 @@ pub(super) fn check(
         &mut addresses,
         problems,
     );
-    let (chain_length, beacon) =
+    let (chain_length, beacon, drand) =
         check_dice(source, file.dice.as_ref().map(Spanned::get_ref), problems);
 
     CheckedCampaign {
@@ -138,6 +140,7 @@ pub(super) fn check(
         no_orders_policy,
         chain_length,
         beacon,
+        drand,
         rules,
     }
 }
@@ -589,9 +592,9 @@ fn check_dice(
     source: &Source,
     dice: Option<&DiceTable>,
     problems: &mut Vec<Problem>,
-) -> (u32, Option<String>) {
+) -> (u32, Option<String>, Option<crate::campaign::DrandChoice>) {
     let Some(dice) = dice else {
-        return (DEFAULT_CHAIN_LENGTH, None);
+        return (DEFAULT_CHAIN_LENGTH, None, None);
     };
     let chain_length = match &dice.chain_length {
         None => DEFAULT_CHAIN_LENGTH,
@@ -608,10 +611,78 @@ fn check_dice(
     if let Some(beacon) = &dice.beacon {
         values::text(source, beacon, "beacon", problems);
     }
+    let drand = dice.drand.as_ref().and_then(|d| {
+        if let Some(beacon) = &dice.beacon {
+            problems.push(source.at(
+                beacon.span(),
+                "a campaign takes either a fixed `beacon` text or a `drand` beacon, not both",
+            ));
+        }
+        check_drand(source, d, problems)
+    });
     (
         chain_length,
         dice.beacon.as_ref().map(|b| b.get_ref().clone()),
+        drand,
     )
+}
+
+/// The drand relay used when a campaign names none.
+pub const DEFAULT_DRAND_URL: &str = "https://api.drand.sh";
+/// How long after a phase closes its round may first be published, when a
+/// campaign does not say: a minute for the manifest mail to go out.
+pub const DEFAULT_DRAND_MARGIN_SECONDS: u32 = 60;
+
+fn check_drand(
+    source: &Source,
+    table: &Spanned<crate::campaign::load::raw::DrandTable>,
+    problems: &mut Vec<Problem>,
+) -> Option<crate::campaign::DrandChoice> {
+    let d = table.get_ref();
+    let info = match (&d.network, &d.info) {
+        (Some(n), None) if n.get_ref() == "quicknet" => crate::beacon::QUICKNET.to_info_json(),
+        (Some(n), None) => {
+            problems.push(
+                source
+                    .at(n.span(), format!("`{}` is not a drand network adjutant knows", n.get_ref()))
+                    .with_hint("write network = \"quicknet\", or give the network's /info JSON as info"),
+            );
+            return None;
+        }
+        (None, Some(info)) => {
+            if let Err(e) = crate::beacon::Network::from_info_json(info.get_ref().as_bytes()) {
+                problems.push(source.at(info.span(), format!("the drand info cannot be read: {e}")));
+                return None;
+            }
+            info.get_ref().clone()
+        }
+        _ => {
+            problems.push(source.at(
+                table.span(),
+                "[dice.drand] takes either network = \"quicknet\" or info = <the network's /info JSON>",
+            ));
+            return None;
+        }
+    };
+    let url = d
+        .url
+        .as_ref()
+        .map_or_else(|| DEFAULT_DRAND_URL.to_string(), |u| u.get_ref().clone());
+    let margin_seconds = match &d.margin {
+        None => DEFAULT_DRAND_MARGIN_SECONDS,
+        Some(m) => match values::parse_duration(m.get_ref()) {
+            Ok(minutes) => minutes.saturating_mul(60),
+            Err(message) => {
+                problems.push(source.at(m.span(), message));
+                return None;
+            }
+        },
+    };
+    Some(crate::campaign::DrandChoice {
+        url,
+        info,
+        margin_seconds,
+    })
 }
 
 #[cfg(test)]

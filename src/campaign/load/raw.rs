@@ -85,6 +85,18 @@ pub struct PlayerTable {
 pub struct DiceTable {
     pub chain_length: Option<Spanned<i64>>,
     pub beacon: Option<Spanned<String>>,
+    pub drand: Option<Spanned<DrandTable>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DrandTable {
+    /// `quicknet`, drand's network whose parameters are built in.
+    pub network: Option<Spanned<String>>,
+    /// Another network's `/info` JSON.
+    pub info: Option<Spanned<String>>,
+    pub url: Option<Spanned<String>>,
+    pub margin: Option<Spanned<String>>,
 }
 
 // ---- scenario.toml ----
