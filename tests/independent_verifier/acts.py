@@ -146,7 +146,9 @@ def check_command(act: Act, sides: list[str]) -> None:
             )
     elif kind == "replace":
         if len(words) != 3:
-            act.fails.append(f"command: {command!r} is not `replace <side> <new address>` (it must not hold the passphrase)")
+            act.fails.append(
+                f"command: {command!r} is not `replace <side> <new address>` (it must not hold the passphrase)"
+            )
     elif kind in ("pause", "resume", "resolve-now") and command != word:
         act.fails.append(f"command: {command!r} is more than {word!r}")
 

@@ -131,7 +131,8 @@ PF_FORMATIONS = {
 
 def _stc_checks(unit: dict) -> str | None:
     if unit.get("formation") not in ("line", "column", "square", "skirmish", "limbered", "unlimbered"):
-        return f"its formation {unit.get('formation')!r} is not one of line, column, square, skirmish, limbered, unlimbered"
+        formation = unit.get("formation")
+        return f"its formation {formation!r} is not one of line, column, square, skirmish, limbered, unlimbered"
     return None
 
 
@@ -345,7 +346,9 @@ def apply_correction(ruleset: str, command: str, prior_bytes: bytes) -> bytes:
     on_hex = location["kind"] == "hex"
     state_map = state.get("map")
     if isinstance(state_map, dict) and state_map.get("kind") != location["kind"]:
-        raise Fail(f"the unit {unit_id} stands on a {location['kind']}, but the state's map is {state_map.get('kind')!r}")
+        raise Fail(
+            f"the unit {unit_id} stands on a {location['kind']}, but the state's map is {state_map.get('kind')!r}"
+        )
 
     for name, values in fields:
         if name == "strength":
@@ -364,7 +367,10 @@ def apply_correction(ruleset: str, command: str, prior_bytes: bytes) -> bytes:
         elif name == "facing":
             unit["facing"] = _whole(values[0], "facing", 0, 5 if on_hex else 359)
         elif name in ENVELOPE:
-            raise Refused(f"a correction never sets the field {name!r} (only strength, position and facing of a unit's own fields)")
+            raise Refused(
+                f"a correction never sets the field {name!r} (of a unit's own fields, only strength, position "
+                "and facing)"
+            )
         elif name not in table:
             raise Refused(f"the ruleset {ruleset} has no unit field {name!r}")
         else:

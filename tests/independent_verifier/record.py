@@ -271,7 +271,9 @@ def check_record(genesis: bytes, genesis_bytes: bytes | None, entries: list[Entr
         before = genesis_digest if n == 1 else (by_number[n - 1].link.digest if n - 1 in by_number else None)
         if before is not None and e.link.previous != before.hex():
             what = "genesis.txt" if n == 1 else f"entry {n - 1} ({by_number[n - 1].record})"
-            fails.append(f"entry {n} ({e.record}): previous is {e.link.previous}, not the digest of {what} {before.hex()}")
+            fails.append(
+                f"entry {n} ({e.record}): previous is {e.link.previous}, not the digest of {what} {before.hex()}"
+            )
     last = genesis_digest if count == 0 else (by_number[count].link.digest if count in by_number else None)
     if last is not None and head != last:
         fails.append(f"head is {head.hex()}, not the digest of the last entry {last.hex()}")
@@ -331,7 +333,12 @@ def heads_in_mail(folder: Path) -> tuple[dict[str, list[str]], list[str], list[s
     for path in files:
         name = path.relative_to(folder).as_posix()
         try:
-            message = parser.parsebytes(path.read_bytes())
+            data = path.read_bytes()
+        except OSError as e:
+            fails.append(f"{name}: cannot be read ({e})")
+            continue
+        try:
+            message = parser.parsebytes(data)
         except Exception as e:  # a file that is no mail is passed over, said so
             notes.append(f"{name}: not read as mail ({e!r})")
             continue

@@ -495,6 +495,11 @@ class Campaign:
             raise Fail(f"campaign.json: chain_length {self.chain_length} is not in 1 .. {MAX_CHAIN_LENGTH}")
         self.commitment: bytes = get_field(obj, "commitment", "hex32", w)
         self.umpire_commitment: bytes = get_field(obj, "umpire_commitment", "hex32", w)
+        if "beacon" in obj and obj["beacon"] is not None and not isinstance(obj["beacon"], str):
+            raise Fail(
+                f"campaign.json: beacon is neither a text nor null: {obj['beacon']!r}; the page does not say how "
+                "any other beacon (a drand beacon, section 11.6) is written in campaign.json or enters the seed"
+            )
         self.beacon: str | None = get_field(obj, "beacon", "str_or_null", w)
         self.policy: str = get_field(obj, "no_orders_policy", str, w)
         if self.policy not in ("stand-fast", "standing-orders"):
