@@ -1333,6 +1333,11 @@ def main() -> int:
         rc, stdout, _ = run_verify(base)
         print("  " + stdout.strip().replace("\n", "\n  "))
 
+    # Specs v2 and v3 (sections 10 and 11), on the archives and mail kept in tests/fixtures/
+    import selftest_records
+
+    failures += selftest_records.main() != 0
+
     print(f"selftest: {'ok' if failures == 0 else f'{failures} case(s) FAILED'}")
     return 0 if failures == 0 else 1
 

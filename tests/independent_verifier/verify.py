@@ -1,50 +1,70 @@
 #!/usr/bin/env python3
-"""Independent verifier for adjutant's audited dice (spec adjutant-audit-v1).
+"""Independent verifier for adjutant's audited dice and archive (specs adjutant-audit-v1, v2 and v3).
 
 Written from docs/AUDIT.md alone, with the Python 3.11 standard library only.
 
     python3 verify.py vectors       recompute every test vector of AUDIT.md section 9
-    python3 verify.py archive OUT   verify an exported archive as AUDIT.md section 8 says
+    python3 verify.py archive OUT [--head HEX ...] [--mail DIR]
+                                    verify an exported archive as AUDIT.md sections 8, 10 and 11.5 say, and
+                                    that it holds every head given or found in the mail
 
 Exit status: 0 when everything checks, 1 when something does not, 2 on a usage error.
 """
 
 from __future__ import annotations
 
-import argparse
-import hashlib
-import json
-import re
-import struct
 import sys
-import unicodedata
-from pathlib import Path
 
+sys.dont_write_bytecode = True  # leave no __pycache__ beside the verifier's own modules
+
+import argparse  # noqa: E402
+import struct  # noqa: E402
+import unicodedata  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import acts as act_checks  # noqa: E402
+import record  # noqa: E402
+from base import (  # noqa: E402,F401  (the self-test reaches these through this module)
+    Fail,
+    canonical_json,
+    canonical_string,
+    check_canonical_json,
+    folder_k,
+    get_field,
+    is_hex32,
+    is_id,
+    is_int,
+    is_rfc3339_utc,
+    parse_json,
+    present,
+    read_bytes,
+    read_json_object,
+    sha256,
+    whitespace_outside_strings,
+)
+
+SPECS = {"adjutant-audit-v1": 1, "adjutant-audit-v2": 2, "adjutant-audit-v3": 3}  # section 10, section 11
 SPEC = "adjutant-audit-v1"
 MANIFEST_HEADER = "adjutant-manifest-v1"
 UMPIRE_CHAIN_TAG = b"adjutant-umpire-chain-v1"  # 24 bytes, section 1
 UMPIRE_SIDE = "@umpire"
 UMPIRE_PHASE = "umpire"
 MAX_CHAIN_LENGTH = 100000
-# Campaign ids and side ids (section 3).
-ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 MASK32 = 0xFFFFFFFF
 
-# The two kinds of resolution (section 1). `kind` is the word of resolution.json.
+# The two kinds of resolution (section 1), and the game master's acts (section 10). `kind` is the word of
+# resolution.json.
 TURN = "turn"
 UMPIRE = "umpire"
+ACT = "act"
 KINDS = (TURN, UMPIRE)
 SEED_TAG = {TURN: b"adjutant-seed-v1", UMPIRE: b"adjutant-call-v1"}  # 16 bytes each, section 4
 MANIFEST_NUMBER_WORD = {TURN: "resolution", UMPIRE: "call"}  # the manifest's third line, section 3
-FOLDER = {TURN: "turns", UMPIRE: "calls"}  # section 7
-LABEL = {TURN: "turn", UMPIRE: "call"}  # how the report names a resolution
-COUNT_KEY = {TURN: "turns", UMPIRE: "calls"}  # campaign.json
+FOLDER = {TURN: "turns", UMPIRE: "calls", ACT: "gm"}  # section 7
+LABEL = {TURN: "turn", UMPIRE: "call", ACT: "act"}  # how the report names a resolution or an act
+COUNT_KEY = {TURN: "turns", UMPIRE: "calls", ACT: "acts"}  # campaign.json
 
 assert UMPIRE_CHAIN_TAG.__len__() == 24 and all(len(t) == 16 for t in SEED_TAG.values())
-
-
-def sha256(data: bytes) -> bytes:
-    return hashlib.sha256(data).digest()
 
 
 # --------------------------------------------------------------------------------------------------
@@ -424,186 +444,49 @@ def run_vectors() -> int:
 # `archive`: AUDIT.md sections 6, 7 and 8
 
 
-class Fail(Exception):
-    """A check that did not hold; the message says what differs."""
 
 
-def _no_floats(s: str):
-    raise Fail(f"non-integer number {s}")
 
 
-def _no_constants(s: str):
-    raise Fail(f"non-JSON constant {s}")
 
 
-def _unique_keys(pairs):
-    """Section 7, rules for files: no object has a key twice, known or not."""
-    obj = {}
-    for k, v in pairs:
-        if k in obj:
-            raise Fail(f"duplicate key {k!r}")
-        obj[k] = v
-    return obj
 
 
-def _utf8_key(s: str) -> bytes:
-    return s.encode("utf-8", "surrogatepass")
 
 
-def _unique_sorted_keys(pairs):
-    keys = [_utf8_key(k) for k, _ in pairs]
-    for a, b in zip(keys, keys[1:]):
-        if a >= b:
-            what = "duplicate key" if a == b else "keys not sorted by their UTF-8 bytes at"
-            raise Fail(f"{what} {b.decode('utf-8', 'replace')!r}")
-    return dict(pairs)
 
 
-def parse_json(data: bytes, what: str, integers_only: bool = True, sorted_keys: bool = False):
-    """Parses UTF-8 JSON. Objects must have unique keys; with sorted_keys, also sorted by their UTF-8 bytes."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise Fail(f"{what} is not UTF-8: {e}") from None
-    try:
-        return json.loads(
-            text,
-            parse_float=_no_floats if integers_only else None,
-            parse_constant=_no_constants,
-            object_pairs_hook=_unique_sorted_keys if sorted_keys else _unique_keys,
-        )
-    except Fail as e:
-        raise Fail(f"{what}: {e}") from None
-    except (ValueError, RecursionError) as e:
-        raise Fail(f"{what} is not valid JSON: {e}") from None
 
 
-# Section 6: strings are written as JSON requires and no more. `"` and `\` with a backslash; these five
-# control characters by their short escapes; every other character below U+0020 as \u00XX (lower-case hex);
-# everything else, `/` and all non-ASCII characters included, as its own UTF-8 bytes.
-SHORT_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 
 
-def canonical_string(s: str) -> str:
-    out = ['"']
-    for ch in s:
-        if ch in SHORT_ESCAPES:
-            out.append(SHORT_ESCAPES[ch])
-        elif ord(ch) < 0x20:
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
 
 
-def canonical_json(value) -> bytes:
-    """The canonical form of section 6: UTF-8, no insignificant white space, object keys sorted by their
-    UTF-8 bytes, integers only, strings escaped as JSON requires and no more. Raises Fail on a value that has
-    no canonical form (a fraction, or a string holding a lone surrogate, which has no UTF-8 form)."""
-
-    def enc(v) -> str:
-        if v is None:
-            return "null"
-        if v is True:
-            return "true"
-        if v is False:
-            return "false"
-        if isinstance(v, int):
-            return str(v)
-        if isinstance(v, str):
-            return canonical_string(v)
-        if isinstance(v, list):
-            return "[" + ",".join(enc(x) for x in v) + "]"
-        if isinstance(v, dict):
-            keys = sorted(v, key=_utf8_key)
-            return "{" + ",".join(canonical_string(k) + ":" + enc(v[k]) for k in keys) + "}"
-        raise Fail(f"{type(v).__name__} value {v!r} has no canonical form (integers only)")
-
-    try:
-        return enc(value).encode("utf-8")
-    except UnicodeEncodeError:
-        raise Fail("a string holds a lone surrogate (\\ud800-\\udfff), which has no UTF-8 form") from None
-    except RecursionError:
-        raise Fail("nested too deeply") from None
 
 
-def check_canonical_json(data: bytes, name: str):
-    """Section 6: the bytes are exactly the canonical form of the value they hold. Returns the value."""
-    value = parse_json(data, name, integers_only=True, sorted_keys=True)
-    at = whitespace_outside_strings(data.decode("utf-8"))
-    if at is not None:
-        raise Fail(f"{name} has insignificant white space (character {at})")
-    try:
-        canon = canonical_json(value)
-    except Fail as e:
-        raise Fail(f"{name}: {e}") from None
-    if canon != data:
-        i = next((i for i, (a, b) in enumerate(zip(data, canon)) if a != b), min(len(data), len(canon)))
-        raise Fail(
-            f"{name} is not in canonical form at byte {i}: it has {data[i:i + 12]!r}, the canonical form "
-            f"{canon[i:i + 12]!r} (section 6)"
-        )
-    return value
 
 
-def read_bytes(path: Path, what: str) -> bytes:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise Fail(f"{what} missing") from None
-    except OSError as e:
-        raise Fail(f"{what} unreadable: {e}") from None
 
 
-def read_json_object(path: Path, what: str) -> dict:
-    """campaign.json or resolution.json (section 7, rules for files): one JSON object, its layout free. Keys
-    the verifier does not know are ignored, whatever they hold (fractions, nested objects); no object has a
-    key twice, known or not."""
-    obj = parse_json(read_bytes(path, what), what, integers_only=False)
-    if not isinstance(obj, dict):
-        raise Fail(f"{what} is not a JSON object")
-    return obj
 
 
-def is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
-def is_hex32(v) -> bool:
-    return isinstance(v, str) and len(v) == 64 and all(c in "0123456789abcdef" for c in v)
 
 
-def get_field(obj: dict, key: str, kind, what: str):
-    if key not in obj:
-        raise Fail(f"{what}: key {key!r} missing")
-    v = obj[key]
-    if kind is int:
-        if not is_int(v):
-            raise Fail(f"{what}: {key} is not an integer: {v!r}")
-    elif kind == "hex32":
-        if not is_hex32(v):
-            raise Fail(f"{what}: {key} is not 64 lower-case hex digits: {v!r}")
-        return bytes.fromhex(v)
-    elif kind == "str_or_null":
-        if v is not None and not isinstance(v, str):
-            raise Fail(f"{what}: {key} is neither a string nor null: {v!r}")
-    elif not isinstance(v, kind):
-        raise Fail(f"{what}: {key} is not a {kind.__name__}: {v!r}")
-    return v
 
 
 class Campaign:
-    """campaign.json, section 7."""
+    """campaign.json, section 7 (and sections 10 and 11.2 for the keys v2 and v3 add)."""
 
     def __init__(self, out: Path):
         obj = read_json_object(out / "campaign.json", "campaign.json")
         w = "campaign.json"
         spec = get_field(obj, "spec", str, w)
-        if spec != SPEC:
-            raise Fail(f"campaign.json: spec is {spec!r}, expected {SPEC!r}")
-        if "acts" in obj:
-            raise Fail(f"campaign.json: key 'acts' is absent in an {SPEC} archive (section 7, rules for files)")
+        if spec not in SPECS:
+            raise Fail(f"campaign.json: spec is {spec!r}, not one this verifier knows ({', '.join(SPECS)})")
+        self.spec: str = spec
+        self.version: int = SPECS[spec]
         self.id: str = get_field(obj, "campaign", str, w)
         if not is_id(self.id):
             raise Fail(f"campaign.json: campaign id {self.id!r} is not made of a-z, 0-9 and - (section 3)")
@@ -612,10 +495,15 @@ class Campaign:
             raise Fail(f"campaign.json: chain_length {self.chain_length} is not in 1 .. {MAX_CHAIN_LENGTH}")
         self.commitment: bytes = get_field(obj, "commitment", "hex32", w)
         self.umpire_commitment: bytes = get_field(obj, "umpire_commitment", "hex32", w)
+        if "beacon" in obj and obj["beacon"] is not None and not isinstance(obj["beacon"], str):
+            raise Fail(
+                f"campaign.json: beacon is neither a text nor null: {obj['beacon']!r}; the page does not say how "
+                "any other beacon (a drand beacon, section 11.6) is written in campaign.json or enters the seed"
+            )
         self.beacon: str | None = get_field(obj, "beacon", "str_or_null", w)
-        policy = get_field(obj, "no_orders_policy", str, w)
-        if policy not in ("stand-fast", "standing-orders"):
-            raise Fail(f"campaign.json: no_orders_policy {policy!r} is neither stand-fast nor standing-orders")
+        self.policy: str = get_field(obj, "no_orders_policy", str, w)
+        if self.policy not in ("stand-fast", "standing-orders"):
+            raise Fail(f"campaign.json: no_orders_policy {self.policy!r} is neither stand-fast nor standing-orders")
         self.initial_state_digest: bytes = get_field(obj, "initial_state_digest", "hex32", w)
         self.count: dict[str, int] = {}
         for kind in KINDS:
@@ -626,8 +514,28 @@ class Campaign:
             if n > self.chain_length:
                 raise Fail(f"campaign.json: {n} {key} but each chain has only {self.chain_length} secrets")
             self.count[kind] = n
-        for key in ("title", "ruleset"):
-            get_field(obj, key, str, w)
+        # acts: absent in v1, there in v2 (section 7, rules for files). In v3 an archive without acts leaves
+        # it out (the page does not say; adjutant's exports do), read as 0.
+        if self.version == 1:
+            if "acts" in obj:
+                raise Fail(f"campaign.json: key 'acts' is absent in an {spec} archive (section 7, rules for files)")
+            self.count[ACT] = 0
+        elif self.version == 2 or "acts" in obj:
+            n = get_field(obj, "acts", int, w)
+            if n < 0:
+                raise Fail(f"campaign.json: acts {n} is negative")
+            self.count[ACT] = n
+        else:
+            self.count[ACT] = 0
+        self.entries: int | None = None
+        self.head: bytes | None = None
+        if self.version >= 3:  # section 11.2
+            self.entries = get_field(obj, "entries", int, w)
+            if self.entries < 0:
+                raise Fail(f"campaign.json: entries {self.entries} is negative")
+            self.head = get_field(obj, "head", "hex32", w)
+        self.title: str = get_field(obj, "title", str, w)
+        self.ruleset: str = get_field(obj, "ruleset", str, w)
         sides = get_field(obj, "sides", list, w)
         for side in sides:
             if not isinstance(side, str) or not is_id(side):
@@ -647,25 +555,19 @@ class Campaign:
     def calls(self) -> int:
         return self.count[UMPIRE]
 
+    @property
+    def acts(self) -> int:
+        return self.count[ACT]
+
     def commitment_of(self, kind: str) -> bytes:
         return self.commitment if kind == TURN else self.umpire_commitment
 
-
-def is_id(text: str) -> bool:
-    """Section 3: side ids and the campaign id are made of a-z, 0-9 and -, at least one character (so a side
-    id never starts with @)."""
-    return bool(text) and all(c in ID_CHARS for c in text)
-
-
-def folder_k(name: str) -> int | None:
-    """Section 7: a resolution folder is named by k >= 1 in decimal, zero-padded to four digits (k of 10000
-    and above with as many digits as it needs). Returns k, or None when the name is not such a folder name."""
-    if not (name.isascii() and name.isdigit()):
-        return None
-    k = int(name)
-    if k < 1 or name != f"{k:04d}":
-        return None
-    return k
+    def genesis(self) -> bytes:
+        """Section 11.2: the genesis.txt these fields make."""
+        return record.genesis_text(
+            self.id, self.ruleset, self.sides, self.chain_length, self.commitment, self.umpire_commitment,
+            self.beacon, self.policy, self.initial_state_digest,
+        )
 
 
 def parse_manifest(data: bytes) -> tuple[str, str, str, str, list[tuple[str, str | None]]]:
@@ -793,22 +695,6 @@ def check_orders_text(data: bytes, side: str) -> None:
         salted = salted or is_salt
 
 
-def whitespace_outside_strings(text: str) -> int | None:
-    """The offset of the first JSON white space outside a string, or None."""
-    in_string = escaped = False
-    for i, ch in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in " \t\n\r":
-            return i
-    return None
 
 
 def check_state_json(data: bytes, name: str) -> None:
@@ -919,7 +805,10 @@ class Outcome:
         self.notes: list[str] = []
         self.nrolls: int | None = None  # rolls replayed, None when not (logs unpublished, or a difference)
         self.next_claimed: bytes | None = None  # next_state_digest as resolution.json states it
+        self.prior_claimed: bytes | None = None  # prior_state_digest as resolution.json states it
         self.after_turn: int | None = None
+        self.link: record.Link | None = None  # v3: the folder's link.txt, when it reads
+        self.gm_submissions: list[tuple[str, str]] | None = None  # v3 turns: lines of submissions.txt via gm
 
 
 def check_manifest(
@@ -1022,16 +911,19 @@ def verify_resolution(
     kind: str,
     k: int,
     chains: dict[str, ChainState],
-    turn_next: dict[int, bytes | None],
+    states: act_checks.States,
     prev_call_after: int | None,
     out: Outcome,
 ) -> None:
-    """Section 8, steps 1-5, for turn k (kind `turn`) or umpire call k (kind `umpire`).
+    """Section 8, steps 1-5, for turn k (kind `turn`) or umpire call k (kind `umpire`); in v3 also the
+    folder's link.txt and a turn's submissions.txt (section 11.5, steps 2 and 4).
 
-    turn_next maps each turn number already checked to its next_state_digest (0 to initial_state_digest;
-    None where it could not be read); prev_call_after is the after_turn of the previous call, if known."""
+    states knows the states the game passed through after each turn already checked (section 10; in v1
+    only the state each turn left); prev_call_after is the after_turn of the previous call, if known."""
     fails, notes = out.fails, out.notes
     label = LABEL[kind]
+    if camp.version >= 3:
+        out.link = record.check_link(camp.id, folder, f"{FOLDER[kind]}/{folder.name}", True, fails)
 
     res = read_json_object(folder / "resolution.json", "resolution.json")
     w = "resolution.json"
@@ -1053,7 +945,7 @@ def verify_resolution(
     seed_claimed = get_field(res, "seed", "hex32", w)
     prior_claimed = get_field(res, "prior_state_digest", "hex32", w)
     next_claimed = get_field(res, "next_state_digest", "hex32", w)
-    out.next_claimed = next_claimed
+    out.next_claimed, out.prior_claimed = next_claimed, prior_claimed
     resolved_at = get_field(res, "resolved_at", str, w)
     if not is_rfc3339_utc(resolved_at):
         fails.append(f"resolution.json: resolved_at {resolved_at!r} is not written YYYY-MM-DDThh:mm:ssZ")
@@ -1095,8 +987,9 @@ def verify_resolution(
         if other.holds(k, secret):
             msg += f" (it is {other.letter}_{k} of the other chain, which links to {other.commitment_name})"
         fails.append(msg)
-    if kind == TURN and cs.k == k == camp.chain_length:
-        # The last turn of the chain reveals h_0, from which the umpire chain is derived (section 1).
+    if kind == TURN and cs.k == k == camp.chain_length and camp.version < 3:
+        # The last turn of the chain reveals h_0, from which the umpire chain is derived (section 1; in v3
+        # the umpire chain has its own secret, section 11.1).
         u_n = hash_times(umpire_start(secret), camp.chain_length)
         if u_n != camp.umpire_commitment:
             fails.append(
@@ -1120,10 +1013,21 @@ def verify_resolution(
         fails.append(
             f"state: SHA-256(prior-state.json) is {prior_digest.hex()}, prior_state_digest is {prior_claimed.hex()}"
         )
-    expected_prior = turn_next.get(prior_turn) if prior_turn is not None else None
-    if expected_prior is not None and prior_claimed != expected_prior:
-        what = "initial_state_digest" if prior_turn == 0 else f"turn {prior_turn}'s next_state_digest"
-        fails.append(f"state: prior_state_digest {prior_claimed.hex()} is not {what} {expected_prior.hex()}")
+    # Section 10: a turn starts from the last state the game passed through after turn k - 1; a call from any
+    # of the states after its after_turn (without acts, both are the state that turn left).
+    if prior_turn is not None:
+        passed = states.after(prior_turn)
+        allowed = passed[-1:] if kind == TURN else passed
+        if None not in allowed and prior_claimed not in allowed:
+            if len(passed) == 1:
+                what = "initial_state_digest" if prior_turn == 0 else f"turn {prior_turn}'s next_state_digest"
+                want = passed[0].hex()
+            elif kind == TURN:
+                what, want = f"the last state after turn {prior_turn} (after its acts)", passed[-1].hex()
+            else:
+                what = f"any state the game passed through after turn {prior_turn}"
+                want = ", ".join(d.hex()[:16] + "..." for d in passed)
+            fails.append(f"state: prior_state_digest {prior_claimed.hex()} is not {what} {want}")
     next_bytes = read_bytes(folder / "next-state.json", "next-state.json")
     next_digest = sha256(next_bytes)
     if next_digest != next_claimed:
@@ -1167,6 +1071,19 @@ def verify_resolution(
         except Fail as e:
             fails.append(f"events: {e}")
 
+    # v3: every submission made for the phase (section 11.3)
+    if camp.version >= 3 and kind == TURN:
+        try:
+            data = read_bytes(folder / "submissions.txt", "submissions.txt")
+        except Fail as e:
+            fails.append(f"submissions: {e}")
+        else:
+            try:
+                listed = parse_manifest(mbytes)[4]
+            except Fail:
+                listed = None  # the manifest's own check says why
+            out.gm_submissions = record.check_submissions(data, camp.sides, listed, fails)
+
 
 def phase_label_problem(label: str) -> str | None:
     """Section 3: a phase label is printable ASCII (0x20 to 0x7E), at least one character, neither starting nor
@@ -1184,29 +1101,8 @@ def phase_label_problem(label: str) -> str | None:
     return None
 
 
-def is_rfc3339_utc(t: str) -> bool:
-    """Section 7: resolved_at is written YYYY-MM-DDThh:mm:ssZ (RFC 3339, UTC, whole seconds); it is not an
-    input to anything."""
-    m = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z", t, re.ASCII)
-    if not m:
-        return False
-    year, month, day, hour, minute, second = (int(x) for x in m.groups()[:6])
-    if not 1 <= month <= 12 or hour > 23 or minute > 59 or second > 60:  # 60: a leap second
-        return False
-    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-    days = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-    return 1 <= day <= days
 
 
-def present(path: Path) -> bool:
-    """Whether anything (file, folder, even a dangling link) is at path."""
-    try:
-        path.lstat()
-    except FileNotFoundError:
-        return False
-    except OSError:
-        return True  # something is there, or cannot be ruled out; reading it reports the problem
-    return True
 
 
 def collect_folders(out: Path, kind: str, count: int, campaign_fails: list[str]) -> dict[int, Path]:
@@ -1237,7 +1133,10 @@ def summary(out: Path, ok: bool, detail: str, total_rolls: int) -> str:
     return f"archive {out}: {'ok' if ok else 'FAIL'} ({detail}{total_rolls} rolls replayed)"
 
 
-def run_archive(out: Path) -> int:
+def run_archive(out: Path, heads: list[str] | None = None, mail: Path | None = None) -> int:
+    """Verifies the archive OUT; heads are the heads given with --head (lower-case hex), mail a folder of
+    received mail whose heads the archive must hold (section 11.5)."""
+    heads = heads or []
     try:
         chacha_ok = all(ok for _, ok, _, _ in chacha_selfcheck())
     except Exception as e:  # pragma: no cover
@@ -1265,17 +1164,22 @@ def run_archive(out: Path) -> int:
 
     failures = 0
     total_rolls = 0
+    unpublished = 0  # resolutions whose logs are not yet published
+    held: dict[bytes, str] | None = None  # v3: every head the archive holds
     try:
         campaign_fails: list[str] = []
-        folders = {kind: collect_folders(out, kind, camp.count[kind], campaign_fails) for kind in KINDS}
+        folders = {kind: collect_folders(out, kind, camp.count[kind], campaign_fails) for kind in KINDS + (ACT,)}
         for msg in campaign_fails:
             print(f"campaign: FAIL: {msg}")
         failures += len(campaign_fails)
 
+        # Every act.json first: the states the game passed through after each turn depend on them.
+        acts = [act_checks.read_act(camp.version, folders[ACT].get(n), n) for n in range(1, camp.acts + 1)]
+        states = act_checks.States(camp.initial_state_digest, acts)
+        entries: list[record.Entry] = []
+        gm_submissions: dict[int, list[tuple[str, str]]] = {}
         chains = {kind: ChainState(kind, camp.commitment_of(kind)) for kind in KINDS}
-        turn_next: dict[int, bytes | None] = {0: camp.initial_state_digest}
         prev_call_after: int | None = None
-        unpublished = 0  # resolutions whose logs are not yet published
         for kind in KINDS:  # turns first, then calls
             label = LABEL[kind]
             for k in range(1, camp.count[kind] + 1):
@@ -1285,15 +1189,19 @@ def run_archive(out: Path) -> int:
                     outcome.fails.append(f"folder {FOLDER[kind]}/{k:04d} missing")
                 else:
                     try:
-                        verify_resolution(camp, folder, kind, k, chains, turn_next, prev_call_after, outcome)
+                        verify_resolution(camp, folder, kind, k, chains, states, prev_call_after, outcome)
                     except Fail as e:
                         outcome.fails.append(str(e))
                     except Exception as e:  # never crash on malformed input
                         outcome.fails.append(f"cannot verify: {e!r}")
                 if kind == TURN:
-                    turn_next[k] = outcome.next_claimed
+                    states.turn_next[k] = outcome.next_claimed
+                    states.turn_prior[k] = outcome.prior_claimed
+                    if outcome.gm_submissions is not None:
+                        gm_submissions[k] = outcome.gm_submissions
                 elif outcome.after_turn is not None:
                     prev_call_after = outcome.after_turn
+                entries.append(record.Entry(f"{FOLDER[kind]}/{k:04d}", kind, k, outcome.link, outcome.after_turn))
                 if outcome.nrolls is not None:
                     total_rolls += outcome.nrolls
                 if outcome.fails:
@@ -1305,11 +1213,20 @@ def run_archive(out: Path) -> int:
                 else:
                     extra = f"; {', '.join(outcome.notes)}" if outcome.notes else ""
                     print(f"{label} {k}: ok ({outcome.nrolls} rolls{extra})")
+
+        failures += check_acts(camp, acts, states, entries)
+        if camp.version >= 3:
+            failures += check_gm_lines(camp, acts, gm_submissions)
+            problems, held = check_whole_record(camp, out, entries)
+            failures += problems
     except Exception as e:  # never crash on malformed input
         failures += 1
         print(f"campaign: FAIL: cannot verify: {e!r}")
 
-    counts = f"{camp.turns} turns, {camp.calls} calls, "
+    if heads or mail is not None:
+        failures += check_heads(camp, held, heads, mail)
+
+    counts = f"{camp.turns} turns, {camp.calls} calls, " + (f"{camp.acts} acts, " if camp.version >= 2 else "")
     if failures:
         print(summary(out, False, f"{failures} problem(s); {counts}", total_rolls))
         return 1
@@ -1318,16 +1235,140 @@ def run_archive(out: Path) -> int:
     return 0
 
 
+def check_acts(
+    camp: Campaign,
+    acts: list[act_checks.Act],
+    states: act_checks.States,
+    entries: list[record.Entry],
+) -> int:
+    """Section 10 (and 11.4): each act in order, one report line each. Returns the number that failed."""
+    failures = 0
+    undone: set[int] = set()
+    prev_after: int | None = None
+    for act in acts:
+        link = None
+        if act.folder is not None and camp.version >= 3:
+            link = record.check_link(camp.id, act.folder, f"gm/{act.folder.name}", False, act.fails)
+        if act.readable:
+            try:
+                act_checks.check_act(act, camp.ruleset, camp.sides, camp.turns, states, undone, prev_after)
+            except Fail as e:
+                act.fails.append(str(e))
+            except Exception as e:  # never crash on malformed input
+                act.fails.append(f"cannot verify: {e!r}")
+            prev_after = act.after_turn
+        entries.append(record.Entry(f"gm/{act.n:04d}", ACT, act.n, link, act.after_turn))
+        what = f"{act.kind} after turn {act.after_turn}: {act.describe()}" if act.readable else "unreadable"
+        if act.fails:
+            failures += 1
+            print(f"act {act.n}: FAIL: {'; '.join(act.fails)}")
+        else:
+            extra = f"; {', '.join(act.notes)}" if act.notes else ""
+            print(f"act {act.n}: ok ({what}{extra})")
+    return failures
+
+
+def check_gm_lines(camp: Campaign, acts: list[act_checks.Act], gm_submissions: dict[int, list[tuple[str, str]]]) -> int:
+    problems = act_checks.check_gm_lines(acts, camp.turns, gm_submissions)
+    for msg in problems:
+        print(f"record: FAIL: {msg}")
+    return len(problems)
+
+
+def check_whole_record(camp: Campaign, out: Path, entries: list[record.Entry]) -> tuple[int, dict[bytes, str]]:
+    """Section 11.5, steps 1 and 3. Prints `record: ...` lines; returns the problems and the heads held."""
+    try:
+        genesis = camp.genesis()
+    except Fail as e:
+        print(f"record: FAIL: {e}")
+        return 1, {}
+    genesis_path = out / "genesis.txt"
+    genesis_bytes = None
+    if present(genesis_path):
+        try:
+            genesis_bytes = read_bytes(genesis_path, "genesis.txt")
+        except Fail as e:
+            print(f"record: FAIL: {e}")
+            return 1, {}
+    problems, held = record.check_record(genesis, genesis_bytes, entries, camp.entries, camp.head, TURN)
+    for msg in problems:
+        print(f"record: FAIL: {msg}")
+    if not problems:
+        print(f"record: ok ({camp.entries} entries linked from genesis.txt to head {camp.head.hex()})")
+    return len(problems), held
+
+
+def check_heads(camp: Campaign, held: dict[bytes, str] | None, heads: list[str], mail: Path | None) -> int:
+    """Section 11.5: the archive holds every head a player received, given with --head or found in a folder of
+    mail. Prints one line per head; returns the number of problems."""
+    failures = 0
+    sources: dict[str, list[str]] = {h: ["--head"] for h in heads}
+    if mail is not None:
+        if not mail.is_dir():
+            print(f"mail {mail}: FAIL: not a folder")
+            failures += 1
+        else:
+            found, problems, notes, read = record.heads_in_mail(mail)
+            for msg in notes:
+                print(f"mail {mail}: note: {msg}")
+            for msg in problems:
+                print(f"mail {mail}: FAIL: {msg}")
+            failures += len(problems)
+            if not found:
+                print(f"mail {mail}: FAIL: no `archive head = ...` line in any text/plain part of {read} file(s)")
+                failures += 1
+            else:
+                print(f"mail {mail}: {read} file(s) read, {len(found)} distinct head(s) found")
+            for h, files in found.items():
+                sources.setdefault(h, []).append(f"in {len(files)} message(s)")
+    if camp.version < 3:
+        print(f"head: FAIL: an {camp.spec} archive has no hash-linked record, so it holds no head (section 11)")
+        return failures + 1
+    if held is None:
+        print("head: FAIL: the record could not be read, so no head can be checked")
+        return failures + 1
+    # In the order of the record: genesis.txt, then entry 1, 2, ...; heads the archive does not hold last.
+    order = {digest: i for i, digest in enumerate(held)}
+    for h, where in sorted(sources.items(), key=lambda item: order.get(bytes.fromhex(item[0]), len(order))):
+        what = held.get(bytes.fromhex(h))
+        if what is None:
+            failures += 1
+            print(
+                f"head {h}: FAIL: the archive does not hold it ({', '.join(where)}): it was cut short before "
+                "that entry, or rewritten"
+            )
+        else:
+            print(f"head {h}: ok ({what}; {', '.join(where)})")
+    return failures
+
+
+def head_hex(text: str) -> str:
+    value = text.strip().lower()
+    if not is_hex32(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a head: 64 hex digits")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Independent verifier for adjutant-audit-v1 (docs/AUDIT.md).")
+    parser = argparse.ArgumentParser(
+        description="Independent verifier for adjutant-audit-v1, v2 and v3 (docs/AUDIT.md)."
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("vectors", help="recompute the test vectors of AUDIT.md section 9")
-    p_archive = sub.add_parser("archive", help="verify an exported archive (AUDIT.md section 8)")
+    p_archive = sub.add_parser("archive", help="verify an exported archive (AUDIT.md sections 8, 10, 11.5)")
     p_archive.add_argument("out", type=Path, help="the archive folder (holds campaign.json)")
+    p_archive.add_argument(
+        "--head", action="append", type=head_hex, default=[], metavar="HEX",
+        help="a head a player received (`archive head = ...`): the archive must hold it; may be repeated",
+    )
+    p_archive.add_argument(
+        "--mail", type=Path, metavar="DIR",
+        help="a folder of received mail (a Maildir or saved messages): the archive must hold every head in it",
+    )
     args = parser.parse_args(argv)
     if args.command == "vectors":
         return run_vectors()
-    return run_archive(args.out)
+    return run_archive(args.out, args.head, args.mail)
 
 
 if __name__ == "__main__":

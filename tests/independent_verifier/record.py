@@ -1,0 +1,360 @@
+"""The hash-linked record of a v3 archive (docs/AUDIT.md section 11): `genesis.txt`, each folder's `link.txt`,
+the chain of entries up to `head`, each turn's `submissions.txt`, and the heads a player received, given one by
+one (`--head`) or read from a folder of mail (`--mail`).
+"""
+
+from __future__ import annotations
+
+import re
+from email import policy
+from email.parser import BytesParser
+from pathlib import Path
+
+from base import Fail, is_hex32, is_id, is_rfc3339_utc, present, read_bytes, sha256
+
+GENESIS_HEADER = "adjutant-genesis-v3"
+LINK_HEADER = "adjutant-link-v3"
+LOGS = ("rolls.jsonl", "events.jsonl")  # the only files of a resolution that may be withheld (section 7)
+ENTRY_NUMBER = re.compile(r"[1-9][0-9]*", re.ASCII)
+
+
+def genesis_text(campaign: str, ruleset: str, sides: list[str], chain_length: int, commitment: bytes,
+                 umpire_commitment: bytes, beacon, policy_word: str, initial_state: bytes) -> bytes:
+    """Section 11.2: what the campaign fixed before its first order."""
+    if beacon is None:
+        beacon_line = "none"
+    elif isinstance(beacon, str):
+        beacon_line = "text " + sha256(beacon.encode("utf-8")).hex()
+    else:
+        raise Fail(
+            "campaign.json's beacon is neither a text nor null: the page does not say how a drand beacon is "
+            "written in campaign.json, so genesis.txt cannot be rebuilt (section 11.6)"
+        )
+    lines = [
+        GENESIS_HEADER,
+        f"campaign {campaign}",
+        f"ruleset {ruleset}",
+        "sides " + " ".join(sorted(sides, key=lambda s: s.encode("utf-8"))),
+        f"chain_length {chain_length}",
+        f"commitment {commitment.hex()}",
+        f"umpire_commitment {umpire_commitment.hex()}",
+        f"beacon {beacon_line}",
+        f"no_orders_policy {policy_word}",
+        f"initial_state {initial_state.hex()}",
+    ]
+    return "".join(line + "\n" for line in lines).encode("utf-8")
+
+
+class Link:
+    """One folder's link.txt, read."""
+
+    def __init__(self, campaign: str, entry: int, previous: str, record: str, files: list[tuple[str, str]],
+                 digest: bytes) -> None:
+        self.campaign = campaign
+        self.entry = entry
+        self.previous = previous
+        self.record = record
+        self.files = files
+        self.digest = digest  # SHA-256 of link.txt: the entry digest
+
+    def text(self) -> bytes:
+        lines = [LINK_HEADER, f"campaign {self.campaign}", f"entry {self.entry}", f"previous {self.previous}",
+                 f"record {self.record}"]
+        lines += [f"file {path} {digest}" for path, digest in self.files]
+        return "".join(line + "\n" for line in lines).encode("utf-8")
+
+
+def _field(line: str, key: str, n: int) -> str:
+    if not line.startswith(key + " "):
+        raise Fail(f"line {n} is {line!r}, expected `{key} ...`")
+    return line[len(key) + 1:]
+
+
+def parse_link(data: bytes) -> Link:
+    """Reads link.txt and checks that it is canonical: it reads back as itself, byte for byte."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Fail("link.txt is not UTF-8") from None
+    if not text.endswith("\n"):
+        raise Fail("link.txt does not end with LF")
+    lines = text[:-1].split("\n")
+    if len(lines) < 5:
+        raise Fail("link.txt has fewer than 5 lines")
+    if lines[0] != LINK_HEADER:
+        raise Fail(f"link.txt first line is {lines[0]!r}, expected {LINK_HEADER!r}")
+    campaign = _field(lines[1], "campaign", 2)
+    entry_word = _field(lines[2], "entry", 3)
+    if not ENTRY_NUMBER.fullmatch(entry_word):
+        raise Fail(f"link.txt: entry {entry_word!r} is not a number from 1, without leading zeros")
+    previous = _field(lines[3], "previous", 4)
+    if not is_hex32(previous):
+        raise Fail(f"link.txt: previous {previous!r} is not 64 lower-case hex digits")
+    record = _field(lines[4], "record", 5)
+    files: list[tuple[str, str]] = []
+    for n, line in enumerate(lines[5:], 6):
+        rest = _field(line, "file", n)
+        path, _, digest = rest.rpartition(" ")
+        if not path or not is_hex32(digest):
+            raise Fail(f"link.txt line {n} {line!r} is not `file <path> <digest>`")
+        files.append((path, digest))
+    paths = [p.encode("utf-8") for p, _ in files]
+    if paths != sorted(paths) or len(set(paths)) != len(paths):
+        raise Fail("link.txt: the file lines are not sorted by the bytes of the path, each once")
+    link = Link(campaign, int(entry_word), previous, record, files, sha256(data))
+    if link.text() != data:
+        raise Fail("link.txt does not read back as itself (it is not canonical)")
+    return link
+
+
+def folder_files(folder: Path) -> list[str]:
+    """Every file under the folder but its link.txt, as paths relative to it with `/` between names."""
+    found = []
+    for path in sorted(folder.rglob("*")):
+        if path.is_dir() and not path.is_symlink():
+            continue
+        rel = path.relative_to(folder).as_posix()
+        if rel != "link.txt":
+            found.append(rel)
+    return found
+
+
+def check_link(campaign: str, folder: Path, record: str, is_resolution: bool, fails: list[str]) -> Link | None:
+    """Section 11.5, step 2, for one folder. Appends what differs to fails; returns the link when it reads."""
+    try:
+        link = parse_link(read_bytes(folder / "link.txt", "link.txt"))
+    except Fail as e:
+        fails.append(f"link: {e}")
+        return None
+    if link.campaign != campaign:
+        fails.append(f"link: link.txt names the campaign {link.campaign!r}, not {campaign!r}")
+    if link.record != record:
+        fails.append(f"link: link.txt names the record {link.record!r}, but it is in {record}")
+    listed = {}
+    for path, digest in link.files:
+        parts = path.split("/")
+        if path.startswith("/") or any(p in ("", ".", "..") for p in parts):
+            fails.append(f"link: the path {path!r} is not a path inside the folder")
+            continue
+        listed[path] = digest
+    absent = []
+    for path, digest in listed.items():
+        target = folder / path
+        if not present(target):
+            absent.append(path)
+            continue
+        try:
+            data = read_bytes(target, path)
+        except Fail as e:
+            fails.append(f"link: {e}")
+            continue
+        if sha256(data).hex() != digest:
+            fails.append(f"link: SHA-256({path}) is {sha256(data).hex()}, link.txt says {digest}")
+    for path in absent:
+        if not (is_resolution and path in LOGS):
+            fails.append(f"link: {path} is listed in link.txt but absent (only rolls.jsonl and events.jsonl may be)")
+    logs_absent = [p for p in LOGS if p in absent]
+    if is_resolution:
+        if len(logs_absent) == 1:
+            fails.append(f"link: {logs_absent[0]} is absent but the other log is not (both or neither)")
+        for name in LOGS:
+            if name not in listed:
+                fails.append(f"link: {name} is not listed (the logs are listed even while withheld)")
+    for path in folder_files(folder):
+        if path not in listed:
+            fails.append(f"link: {path} is not listed in link.txt")
+    return link
+
+
+def check_submissions(data: bytes, sides: list[str], manifest_orders: list[tuple[str, str | None]] | None,
+                      fails: list[str]) -> list[tuple[str, str]]:
+    """Section 11.3. Each line `<time> <side> <orders digest> <status> <via>`; a side's last `accepted` line is
+    the digest the manifest lists for it, and a side the manifest lists as none has no `accepted` line.
+    Returns the (side, digest) of the lines entered by the operator (via gm)."""
+    entered: list[tuple[str, str]] = []
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        fails.append("submissions: submissions.txt is not UTF-8")
+        return entered
+    if text and not text.endswith("\n"):
+        fails.append("submissions: submissions.txt does not end with LF")
+        return entered
+    last_accepted: dict[str, str] = {}
+    for n, line in enumerate(text[:-1].split("\n") if text else [], 1):
+        words = line.split(" ")
+        if len(words) != 5:
+            fails.append(f"submissions: line {n} {line!r} is not `<time> <side> <digest> <status> <via>`")
+            continue
+        time, side, digest, status, via = words
+        problems = []
+        if not is_rfc3339_utc(time):
+            problems.append(f"time {time!r} is not RFC 3339 UTC in whole seconds")
+        if not is_id(side) or side not in sides:
+            problems.append(f"{side!r} is not a side of the campaign")
+        if not is_hex32(digest):
+            problems.append(f"digest {digest!r} is not 64 lower-case hex digits")
+        if status not in ("accepted", "superseded"):
+            problems.append(f"status {status!r} is neither accepted nor superseded")
+        if via not in ("mail", "gm"):
+            problems.append(f"via {via!r} is neither mail nor gm")
+        if problems:
+            fails.append(f"submissions: line {n}: {'; '.join(problems)}")
+            continue
+        if status == "accepted":
+            last_accepted[side] = digest
+        if via == "gm":
+            entered.append((side, digest))
+    if manifest_orders is not None:
+        for side, digest in manifest_orders:
+            got = last_accepted.get(side)
+            if digest is None and got is not None:
+                fails.append(f"submissions: {side} has an accepted line ({got}) but the manifest lists none")
+            elif digest is not None and got != digest:
+                what = f"its last accepted line reads {got}" if got else "it has no accepted line"
+                fails.append(f"submissions: the manifest lists {digest} for {side}, but {what}")
+    return entered
+
+
+class Entry:
+    """What the record check needs of one folder."""
+
+    def __init__(self, record: str, kind: str, k: int, link: Link | None, after_turn: int | None) -> None:
+        self.record = record
+        self.kind = kind  # turn, umpire or act
+        self.k = k
+        self.link = link
+        self.after_turn = after_turn
+
+
+def check_record(genesis: bytes, genesis_bytes: bytes | None, entries: list[Entry], count: int, head: bytes,
+                 turn_kind: str) -> tuple[list[str], dict[bytes, str]]:
+    """Section 11.5, steps 1 and 3: genesis.txt is the text campaign.json makes; the entries run 1 to `entries`
+    without a gap, each linked to the one before (the first to genesis.txt), and `head` is the last one's
+    digest. Also: entries of one kind are recorded in the order of their numbers, and each call's and act's
+    after_turn is the number of turns recorded before it. Returns the problems and every head the archive
+    holds (digest -> what it is)."""
+    fails: list[str] = []
+    heads: dict[bytes, str] = {}
+    genesis_digest = None
+    if genesis_bytes is None:
+        fails.append("genesis.txt missing")
+    else:
+        genesis_digest = sha256(genesis_bytes)
+        heads[genesis_digest] = "genesis.txt"
+        if genesis_bytes != genesis:
+            from_lines, want_lines = genesis_bytes.split(b"\n"), genesis.split(b"\n")
+            where = next((f"line {i + 1} is {a!r}, expected {b!r}" for i, (a, b) in
+                          enumerate(zip(from_lines, want_lines)) if a != b),
+                         f"it has {len(from_lines) - 1} line(s), expected {len(want_lines) - 1}")
+            fails.append(f"genesis.txt is not the text campaign.json's fields make ({where})")
+    if count != len(entries):
+        fails.append(f"entries is {count}, but the archive has {len(entries)} resolutions and acts")
+    by_number: dict[int, Entry] = {}
+    for e in sorted((e for e in entries if e.link is not None), key=lambda e: e.link.entry):
+        if e.link.entry in by_number:
+            fails.append(f"entry {e.link.entry} is both {by_number[e.link.entry].record} and {e.record}")
+            continue
+        by_number[e.link.entry] = e
+        heads[e.link.digest] = f"entry {e.link.entry}, {e.record}"
+    for n in sorted(by_number):
+        if n > count:
+            fails.append(f"{by_number[n].record} is entry {n}, beyond the {count} entries campaign.json counts")
+    missing = [n for n in range(1, count + 1) if n not in by_number]
+    if missing:
+        shown = ", ".join(str(n) for n in missing[:10]) + (" ..." if len(missing) > 10 else "")
+        fails.append(f"no folder is entry {shown} (the entries run 1 to {count} without a gap)")
+    for n in range(1, count + 1):
+        e = by_number.get(n)
+        if e is None:
+            continue
+        before = genesis_digest if n == 1 else (by_number[n - 1].link.digest if n - 1 in by_number else None)
+        if before is not None and e.link.previous != before.hex():
+            what = "genesis.txt" if n == 1 else f"entry {n - 1} ({by_number[n - 1].record})"
+            fails.append(
+                f"entry {n} ({e.record}): previous is {e.link.previous}, not the digest of {what} {before.hex()}"
+            )
+    last = genesis_digest if count == 0 else (by_number[count].link.digest if count in by_number else None)
+    if last is not None and head != last:
+        fails.append(f"head is {head.hex()}, not the digest of the last entry {last.hex()}")
+    elif head not in heads:
+        fails.append(f"head {head.hex()} is not the digest of any entry")
+
+    # The order of recording: each kind's numbers grow with the entries, and the turns recorded before a call
+    # or an act are its after_turn.
+    ordered = sorted((e for e in entries if e.link is not None), key=lambda e: e.link.entry)
+    last_k: dict[str, tuple[int, str]] = {}
+    turns_before = 0
+    for e in ordered:
+        prev = last_k.get(e.kind)
+        if prev is not None and e.k < prev[0]:
+            fails.append(f"{e.record} is entry {e.link.entry}, recorded after {prev[1]}")
+        last_k[e.kind] = (e.k, e.record)
+        if e.kind != turn_kind and e.after_turn is not None and e.after_turn != turns_before:
+            fails.append(
+                f"{e.record} is entry {e.link.entry}, after {turns_before} turn(s) were recorded, "
+                f"but its after_turn is {e.after_turn}"
+            )
+        if e.kind == turn_kind:
+            turns_before += 1
+    return fails, heads
+
+
+HEAD_LINE = re.compile(r"archive head =(.{0,66})")
+HEX64 = re.compile(r" ([0-9a-f]{64})(?![0-9A-Za-z])", re.ASCII)
+
+
+def heads_in_text(text: str) -> tuple[list[str], list[str]]:
+    """Every `archive head = <hex>` of a text: the heads, and the lines that say `archive head =` without a
+    head after it."""
+    heads, bad = [], []
+    for m in HEAD_LINE.finditer(text):
+        h = HEX64.match(m.group(1))
+        if h:
+            heads.append(h.group(1))
+        else:
+            bad.append("archive head =" + m.group(1).split("\n")[0])
+    return heads, bad
+
+
+def mail_files(folder: Path) -> list[Path]:
+    """The messages of a folder of mail: every file under it, in a Maildir (cur/, new/) or not."""
+    return [p for p in sorted(folder.rglob("*")) if p.is_file() and not p.name.startswith(".")]
+
+
+def heads_in_mail(folder: Path) -> tuple[dict[str, list[str]], list[str], list[str], int]:
+    """Reads every message under folder with Python's email package; collects the heads of every text/plain
+    part. Returns (head -> the files it is in, problems, notes, messages read)."""
+    found: dict[str, list[str]] = {}
+    fails: list[str] = []
+    notes: list[str] = []
+    files = mail_files(folder)
+    parser = BytesParser(policy=policy.default)
+    for path in files:
+        name = path.relative_to(folder).as_posix()
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            fails.append(f"{name}: cannot be read ({e})")
+            continue
+        try:
+            message = parser.parsebytes(data)
+        except Exception as e:  # a file that is no mail is passed over, said so
+            notes.append(f"{name}: not read as mail ({e!r})")
+            continue
+        for part in message.walk():
+            if part.is_multipart() or part.get_content_type() != "text/plain":
+                continue
+            try:
+                text = part.get_content()
+            except Exception as e:
+                notes.append(f"{name}: a text/plain part could not be decoded ({e!r})")
+                continue
+            heads, bad = heads_in_text(text)
+            for h in heads:
+                found.setdefault(h, [])
+                if name not in found[h]:
+                    found[h].append(name)
+            for line in bad:
+                fails.append(f"{name}: {line!r} does not give a head of 64 lower-case hex digits")
+    return found, fails, notes, len(files)
