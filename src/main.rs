@@ -811,13 +811,9 @@ fn cmd_archive(
         dir.display()
     )?;
     if done.acts > 0 {
-        writeln!(
-            out,
-            "with {} game master's acts (corrections, rollbacks); the archive follows {}",
-            done.acts,
-            archive::SPEC_WITH_ACTS
-        )?;
+        writeln!(out, "with {} game master's acts", done.acts)?;
     }
+    writeln!(out, "the archive follows {}", done.spec)?;
     if done.pending > 0 {
         writeln!(
             out,
@@ -828,7 +824,6 @@ fn cmd_archive(
     Ok(ExitCode::SUCCESS)
 }
 
-/// `adjutant verify`.
 /// `adjutant dice`: the dice of one resolution from its seed inputs.
 fn cmd_dice(
     campaign: &str,
@@ -890,6 +885,7 @@ fn cmd_dice(
     Ok(ExitCode::SUCCESS)
 }
 
+/// `adjutant verify`.
 fn cmd_verify(
     dir: PathBuf,
     heads: &[String],

@@ -31,6 +31,8 @@ pub struct Exported {
     pub acts: u64,
     /// Closed phases not yet resolved, left out (they have no secret to show).
     pub pending: u64,
+    /// The spec version the archive follows.
+    pub spec: &'static str,
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
@@ -62,6 +64,7 @@ pub fn export(store: &Store, campaign_id: &str, out: &Path) -> Result<Exported, 
         calls: 0,
         acts: 0,
         pending: 0,
+        spec: SPEC,
     };
     if record.linked {
         return export_linked(store, &record, out, done);
@@ -119,16 +122,14 @@ pub fn export(store: &Store, campaign_id: &str, out: &Path) -> Result<Exported, 
         )?;
     }
     done.acts = acts.len() as u64;
+    if done.acts > 0 {
+        done.spec = SPEC_WITH_ACTS;
+    }
     let campaign = &record.campaign;
     let mut sides: Vec<String> = campaign.sides.iter().map(|s| s.id.clone()).collect();
     sides.sort();
     let head = CampaignFile {
-        spec: if acts.is_empty() {
-            SPEC
-        } else {
-            SPEC_WITH_ACTS
-        }
-        .to_string(),
+        spec: done.spec.to_string(),
         campaign: campaign.id.clone(),
         title: campaign.title.clone(),
         ruleset: campaign.ruleset.id.clone(),
@@ -137,6 +138,7 @@ pub fn export(store: &Store, campaign_id: &str, out: &Path) -> Result<Exported, 
         commitment: record.commitment.to_hex(),
         umpire_commitment: record.chain.umpire_chain().commitment().to_hex(),
         beacon: campaign.beacon.clone(),
+        drand: None,
         no_orders_policy: campaign.no_orders_policy,
         initial_state_digest: record.initial_state_digest.to_hex(),
         turns: done.turns,
@@ -216,7 +218,7 @@ fn export_linked(
                 prior_state_json: &prior,
                 next_state_json: &next,
                 submissions,
-                beacon: None,
+                beacon: crate::engine::record::beacon_record(r, result),
             }
             .files()
         };
@@ -233,6 +235,7 @@ fn export_linked(
         previous = entry.digest;
     }
     done.pending = resolutions.iter().filter(|r| r.result.is_none()).count() as u64;
+    done.spec = SPEC_LINKED;
     let mut sides: Vec<String> = campaign.sides.iter().map(|s| s.id.clone()).collect();
     sides.sort();
     let head = CampaignFile {
@@ -245,6 +248,7 @@ fn export_linked(
         commitment: record.commitment.to_hex(),
         umpire_commitment: record.chain.umpire_chain().commitment().to_hex(),
         beacon: campaign.beacon.clone(),
+        drand: campaign.drand.as_ref().map(|d| d.info.clone()),
         no_orders_policy: campaign.no_orders_policy,
         initial_state_digest: record.initial_state_digest.to_hex(),
         turns: done.turns,

@@ -44,11 +44,14 @@ pub struct Genesis {
 }
 
 impl Genesis {
-    /// The beacon words for an optional public text.
-    pub fn beacon_words(text: Option<&str>) -> String {
-        match text {
-            None => "none".to_string(),
-            Some(t) => format!("text {}", Digest32::of(t.as_bytes())),
+    /// The beacon words: `none`, `text <SHA-256 of the text>`, or `drand
+    /// <chain hash>` (the chain hash commits to the network's public key,
+    /// period, genesis time, group hash and id).
+    pub fn beacon_words(text: Option<&str>, drand_chain: Option<&str>) -> String {
+        match (drand_chain, text) {
+            (Some(chain), _) => format!("drand {chain}"),
+            (None, None) => "none".to_string(),
+            (None, Some(t)) => format!("text {}", Digest32::of(t.as_bytes())),
         }
     }
 
@@ -387,7 +390,7 @@ mod tests {
             chain_length: 3,
             commitment: Digest32::ZERO,
             umpire_commitment: Digest32::ZERO,
-            beacon: Genesis::beacon_words(None),
+            beacon: Genesis::beacon_words(None, None),
             no_orders_policy: "stand-fast".into(),
             initial_state_digest: Digest32::ZERO,
         };

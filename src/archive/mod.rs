@@ -40,6 +40,10 @@ pub struct CampaignFile {
     /// U, the head of the umpire calls' chain.
     pub umpire_commitment: String,
     pub beacon: Option<String>,
+    /// Spec v3 with a drand beacon: the network's `/info` JSON, whose chain
+    /// hash `genesis.txt` names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drand: Option<String>,
     pub no_orders_policy: crate::campaign::NoOrdersPolicy,
     pub initial_state_digest: String,
     /// How many turn resolutions and umpire calls follow.

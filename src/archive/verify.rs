@@ -265,6 +265,29 @@ pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
         });
         verdict.resolutions.push(v);
     }
+    // A turn resolved without the drand round its manifest named is the game
+    // master's act, recorded before it.
+    for k in 1..=head.turns {
+        let path = dir
+            .join(resolution_dir(Kind::Turn, k))
+            .join("resolution.json");
+        let Ok(file) = read_json::<ResolutionFile>(&path) else {
+            continue;
+        };
+        let waived = file
+            .beacon
+            .as_ref()
+            .is_some_and(|b| b.signature == crate::store::BEACON_WAIVED);
+        if waived
+            && !acts
+                .iter()
+                .any(|(a, _)| a.kind == "without-beacon" && a.after_turn == k - 1)
+        {
+            verdict.problems.push(format!(
+                "turn {k} was resolved without its drand round, and no act of the game master says so"
+            ));
+        }
+    }
     for (kind, count) in [(Kind::Turn, head.turns), (Kind::Umpire, head.calls)] {
         let held = fs::read_dir(dir.join(kind.folder())).map_or(0, |d| d.count() as u64);
         if held != count {
@@ -593,9 +616,39 @@ fn check_files(
     if kind == Kind::Umpire && file.next_state_digest != file.prior_state_digest {
         problems.push("an umpire call changed the game state".to_string());
     }
+    // The beacon round the manifest named: its signature checked against
+    // the network the genesis committed to; its randomness is the seed's
+    // last 32 bytes. A round the game master waived takes none, and must be
+    // an act of the record.
+    let drawn = match (&file.beacon, &head.drand) {
+        (None, _) => None,
+        (Some(b), _) if b.signature == crate::store::BEACON_WAIVED => None,
+        (Some(_), None) => {
+            problems
+                .push("resolution.json names a drand round, campaign.json no drand network".into());
+            None
+        }
+        (Some(b), Some(info)) => {
+            let checked = crate::beacon::Network::from_info_json(info.as_bytes()).and_then(|net| {
+                let signed = crate::beacon::SignedRound::from_hex(b.round, &b.signature)?;
+                crate::beacon::verify(&net, &signed)
+            });
+            match checked {
+                Ok(randomness) => Some(Digest32(*randomness.as_bytes())),
+                Err(e) => {
+                    problems.push(format!("drand round {}: {e}", b.round));
+                    None
+                }
+            }
+        }
+    };
+    if file.beacon.is_none() && head.drand.is_some() && kind == Kind::Turn {
+        problems
+            .push("the campaign takes a drand round for every turn; this one names none".into());
+    }
     // The seed.
     let seed = SeedInputs {
-        drawn: None,
+        drawn,
         kind,
         campaign: head.campaign.clone(),
         resolution: k,
@@ -635,7 +688,7 @@ fn check_files(
         ));
     }
     let run = resolution::run(&Inputs {
-        drawn: None,
+        drawn,
         ruleset,
         kind,
         campaign: &head.campaign,
@@ -731,7 +784,10 @@ fn check_manifest(
 ) -> Result<BTreeMap<String, String>, ArchiveError> {
     let mut sides = Vec::new();
     let mut orders = BTreeMap::new();
-    for line in manifest.lines().skip(4) {
+    // The header, campaign, number and phase lines; and the beacon round's
+    // line where there is one (checked with the whole text below).
+    let fixed = if file.beacon.is_some() { 5 } else { 4 };
+    for line in manifest.lines().skip(fixed) {
         let parts: Vec<&str> = line.split(' ').collect();
         let ["orders", side, digest] = parts.as_slice() else {
             problems.push(format!(
@@ -755,7 +811,7 @@ fn check_manifest(
         });
     }
     let rebuilt = Manifest {
-        beacon_round: None,
+        beacon_round: file.beacon.as_ref().map(|b| b.round),
         kind: file.kind,
         campaign: head.campaign.clone(),
         resolution: file.k,

@@ -33,7 +33,18 @@ fn genesis_of(head: &CampaignFile) -> Result<Genesis, String> {
         chain_length: head.chain_length,
         commitment: digest(&head.commitment, "commitment")?,
         umpire_commitment: digest(&head.umpire_commitment, "umpire_commitment")?,
-        beacon: Genesis::beacon_words(head.beacon.as_deref()),
+        beacon: Genesis::beacon_words(
+            head.beacon.as_deref(),
+            match &head.drand {
+                None => None,
+                Some(info) => Some(
+                    crate::beacon::Network::from_info_json(info.as_bytes())
+                        .map_err(|e| format!("the drand network in campaign.json: {e}"))?
+                        .chain_hash_hex(),
+                ),
+            }
+            .as_deref(),
+        ),
         no_orders_policy: match head.no_orders_policy {
             crate::campaign::NoOrdersPolicy::StandFast => "stand-fast",
             crate::campaign::NoOrdersPolicy::StandingOrders => "standing-orders",

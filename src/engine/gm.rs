@@ -392,7 +392,7 @@ pub fn execute(
         now,
         &plan.change,
     )?;
-    let mail = announcement(store, campaign_id, n, &plan)?;
+    let mail = announcement(store, campaign_id, n, &plan, sealed.as_ref())?;
     store.record_gm(campaign_id, &entry, &plan.change, sealed.as_ref(), &mail)?;
     crate::failpoint::hit("gm:logged");
     let mut outcome = outcome;
@@ -804,6 +804,7 @@ fn announcement(
     campaign_id: &str,
     n: u64,
     plan: &Plan,
+    sealed: Option<&crate::archive::ledger::Sealed>,
 ) -> Result<Vec<OutgoingMail>, EngineError> {
     let Some(what) = &plan.announce else {
         return Ok(Vec::new());
@@ -831,7 +832,18 @@ fn announcement(
         GmChange::Resume { .. } => false,
         _ => record.paused,
     };
-    let act = store.gm_acts(campaign_id)?.len() + 1;
+    // In a campaign that keeps a record, the act's number is its folder's
+    // (every act counts); before, only acts on the state were numbered.
+    let act = match sealed {
+        Some(s) => s
+            .link
+            .folder
+            .trim_start_matches("gm/")
+            .parse::<usize>()
+            .unwrap_or_default(),
+        None => store.gm_acts(campaign_id)?.len() + 1,
+    };
+    let head = sealed.map(|s| s.digest().to_hex());
     let templates = Templates::for_campaign(&record.source_dir)?;
     let phase = resolution::phase_label(ruleset, &state);
     let subject = format!("the game master: {}", first_words(what));
@@ -847,6 +859,7 @@ fn announcement(
                 "paused": paused,
                 "finished": state.finished,
                 "resolving": plan.resolve,
+                "head": head,
             }),
         )
     })?;

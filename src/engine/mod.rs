@@ -7,8 +7,8 @@
 //! the two, [`tick`] finds the closed phase and resolves it from what was
 //! stored, drawing exactly the same dice, since they depend on nothing else.
 
-pub mod gm;
 pub mod beacon;
+pub mod gm;
 pub mod mail;
 pub mod record;
 pub mod reports;
@@ -521,7 +521,7 @@ fn resolve_closed(
     let secret = record.chain.for_kind(kind).secret_for(closed.k)?;
     let drawn = beacon::draw(store, record, closed, clock)?;
     let output = resolution::run(&Inputs {
-        drawn: None,
+        drawn: drawn.as_ref().and_then(|d| d.value),
         ruleset,
         kind,
         campaign: &campaign.id,

@@ -35,7 +35,15 @@ pub fn genesis_of(
         chain_length: chain.length(),
         commitment: chain.commitment(),
         umpire_commitment: chain.umpire_chain().commitment(),
-        beacon: Genesis::beacon_words(campaign.beacon.as_deref()),
+        beacon: Genesis::beacon_words(
+            campaign.beacon.as_deref(),
+            campaign
+                .drand
+                .as_ref()
+                .and_then(|d| d.network().ok())
+                .map(|n| n.chain_hash_hex())
+                .as_deref(),
+        ),
         no_orders_policy: match campaign.no_orders_policy {
             NoOrdersPolicy::StandFast => "stand-fast",
             NoOrdersPolicy::StandingOrders => "standing-orders",
@@ -96,7 +104,7 @@ pub fn seal_resolution(
         prior_state_json: &prior,
         next_state_json,
         submissions,
-        beacon: None,
+        beacon: beacon_record(closed, result),
     };
     let (entry, previous) = next(store, record)?;
     let link = Link::of(id, entry, previous, &parts.folder(), &parts.files());
@@ -104,6 +112,17 @@ pub fn seal_resolution(
         link,
         act_json: None,
     }))
+}
+
+/// The beacon round a resolution's `resolution.json` names, if any.
+pub fn beacon_record(
+    closed: &ResolutionRecord,
+    result: &ResolvedRecord,
+) -> Option<crate::archive::ledger::BeaconRecord> {
+    Some(crate::archive::ledger::BeaconRecord {
+        round: closed.beacon_round?,
+        signature: result.beacon_signature.clone()?,
+    })
 }
 
 /// What a game master's act is, for its `act.json`.
@@ -141,7 +160,14 @@ pub fn seal_act(
     let file = ActFile {
         kind: facts.kind.to_string(),
         n,
-        after_turn: store.resolution_counts(id)?.0,
+        // Turns resolved before it: a turn closed and waiting (for its
+        // beacon round) is not yet in the record.
+        after_turn: store.resolution_counts(id)?.0
+            - store
+                .pending_resolutions(id)?
+                .iter()
+                .filter(|r| r.kind == Kind::Turn)
+                .count() as u64,
         undoes_turn: facts.undoes_turn,
         command: facts.command.to_string(),
         prior_state_digest: facts

@@ -78,7 +78,10 @@ pub enum GmChange {
     /// A new deadline for the current phase.
     Deadline(DateTime<Utc>),
     /// A closed resolution is to be resolved without its beacon round.
-    WaiveBeacon { kind: crate::audit::Kind, k: u64 },
+    WaiveBeacon {
+        kind: crate::audit::Kind,
+        k: u64,
+    },
     /// The orders a side has in for a phase were entered by the operator.
     OperatorOrders {
         phase_key: String,

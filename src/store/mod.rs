@@ -910,7 +910,13 @@ impl Store {
 
     /// Notes that the beacon round of a closed resolution was asked for at
     /// `at` and not had, so that the next try waits a while.
-    pub fn beacon_tried(&mut self, campaign: &str, kind: Kind, k: u64, at: DateTime<Utc>) -> Result<()> {
+    pub fn beacon_tried(
+        &mut self,
+        campaign: &str,
+        kind: Kind,
+        k: u64,
+        at: DateTime<Utc>,
+    ) -> Result<()> {
         self.conn.execute(
             "UPDATE resolutions SET beacon_tried_at = ?4
              WHERE campaign_id = ?1 AND kind = ?2 AND k = ?3 AND resolved_at IS NULL",

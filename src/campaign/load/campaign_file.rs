@@ -644,14 +644,20 @@ fn check_drand(
         (Some(n), None) => {
             problems.push(
                 source
-                    .at(n.span(), format!("`{}` is not a drand network adjutant knows", n.get_ref()))
-                    .with_hint("write network = \"quicknet\", or give the network's /info JSON as info"),
+                    .at(
+                        n.span(),
+                        format!("`{}` is not a drand network adjutant knows", n.get_ref()),
+                    )
+                    .with_hint(
+                        "write network = \"quicknet\", or give the network's /info JSON as info",
+                    ),
             );
             return None;
         }
         (None, Some(info)) => {
             if let Err(e) = crate::beacon::Network::from_info_json(info.get_ref().as_bytes()) {
-                problems.push(source.at(info.span(), format!("the drand info cannot be read: {e}")));
+                problems
+                    .push(source.at(info.span(), format!("the drand info cannot be read: {e}")));
                 return None;
             }
             info.get_ref().clone()
