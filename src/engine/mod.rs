@@ -171,6 +171,13 @@ pub fn init(
         context["umpire_commitment"] = json!(chain.umpire_chain().commitment().to_hex());
         context["chain_length"] = json!(chain.length());
         context["genesis"] = json!(genesis.as_ref().map(|g| g.to_hex()));
+        context["drand"] = json!(
+            campaign
+                .drand
+                .as_ref()
+                .and_then(|d| d.network().ok())
+                .map(|n| n.chain_hash_hex())
+        );
         context["phase"] = json!(phase);
         context["deadline"] = json!(crate::lifecycle::local_time(p, deadline));
         context["person"] = json!({"name": p.name, "address": p.address});
