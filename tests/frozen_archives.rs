@@ -1,6 +1,8 @@
 //! Archives exported by earlier builds, kept as they were written: the
 //! bundled campaign's 12 turns and 4 umpire calls (`demo`), and a shorter
-//! game with a correction, a rollback and a second correction (`gm-acts`).
+//! game with a correction, a rollback and a second correction (`gm-acts`);
+//! of spec v3, a game with every kind of act (`gm-acts-v3`) and a turn that
+//! took a drand round (`drand-v3`).
 //!
 //! Whatever changes inside adjutant, a published archive must go on
 //! verifying, and every resolution in it must re-run to the very bytes it
@@ -42,7 +44,7 @@ fn text(path: &Path) -> String {
 
 #[test]
 fn the_frozen_archives_still_verify() {
-    for name in ["demo", "gm-acts"] {
+    for name in ["demo", "gm-acts", "gm-acts-v3", "drand-v3"] {
         let verdict = verify(&archive(name)).expect("the archive reads");
         assert!(verdict.ok(), "{name}: {verdict:?}");
         let head: CampaignFile = json(&archive(name).join("campaign.json"));
@@ -60,7 +62,7 @@ fn the_frozen_archives_still_verify() {
 #[test]
 fn every_frozen_resolution_re_runs_to_the_same_bytes() {
     let mut checked = 0;
-    for name in ["demo", "gm-acts"] {
+    for name in ["demo", "gm-acts", "gm-acts-v3", "drand-v3"] {
         let dir = archive(name);
         let head: CampaignFile = json(&dir.join("campaign.json"));
         let ruleset = ruleset_for(&head.ruleset).expect("a known ruleset");
@@ -71,7 +73,8 @@ fn every_frozen_resolution_re_runs_to_the_same_bytes() {
                 let prior_bytes = read(&rdir.join("prior-state.json"));
                 let prior: GameState = json(&rdir.join("prior-state.json"));
                 let mut orders = BTreeMap::new();
-                for entry in fs::read_dir(rdir.join("orders")).expect("orders") {
+                // No orders folder: no side sent any.
+                for entry in fs::read_dir(rdir.join("orders")).into_iter().flatten() {
                     let path = entry.expect("entry").path();
                     let side = path
                         .file_stem()
@@ -80,8 +83,15 @@ fn every_frozen_resolution_re_runs_to_the_same_bytes() {
                         .to_string();
                     orders.insert(side, text(&path));
                 }
+                // A drand round's randomness is SHA-256 of its signature
+                // (verify checks the signature itself).
+                let drawn = file
+                    .beacon
+                    .as_ref()
+                    .filter(|b| b.signature != "waived")
+                    .map(|b| Digest32::of(&hex::decode(&b.signature).expect("hex")));
                 let out = resolution::run(&Inputs {
-                    drawn: None,
+                    drawn,
                     ruleset,
                     kind,
                     campaign: &head.campaign,
@@ -115,7 +125,7 @@ fn every_frozen_resolution_re_runs_to_the_same_bytes() {
             }
         }
     }
-    assert_eq!(checked, 16 + 6, "every frozen resolution was re-run");
+    assert_eq!(checked, 16 + 6 + 5 + 1, "every frozen resolution was re-run");
 }
 
 /// Each correction, applied again to the state before it, gives the state
