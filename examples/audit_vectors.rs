@@ -18,6 +18,7 @@ fn main() {
     }
     let alpha = "hold grenadiers\nsalt 4711\n";
     let manifest = Manifest {
+        beacon_round: None,
         kind: Kind::Turn,
         campaign: "example".into(),
         resolution: 1,
@@ -43,6 +44,7 @@ fn main() {
     let prior = Digest32::of(b"{}");
     println!("prior state digest (of `{{}}`) = {prior}");
     let inputs = SeedInputs {
+        drawn: None,
         kind: Kind::Turn,
         campaign: "example".into(),
         resolution: 1,
@@ -55,6 +57,7 @@ fn main() {
     let seed = inputs.seed();
     println!("seed = {seed}");
     let with_beacon = SeedInputs {
+        drawn: None,
         beacon: Some("2026-11-23 lottery 4 8 15 16 23 42".into()),
         ..inputs.clone()
     };
@@ -67,6 +70,7 @@ fn main() {
     }
     let call = "rally grade c enemy-can-charge\n";
     let call_manifest = Manifest {
+        beacon_round: None,
         kind: Kind::Umpire,
         campaign: "example".into(),
         resolution: 1,
@@ -80,6 +84,7 @@ fn main() {
     println!("call manifest text = {:?}", call_manifest.text());
     println!("call manifest digest = {}", call_manifest.digest());
     let call_inputs = SeedInputs {
+        drawn: None,
         kind: Kind::Umpire,
         campaign: "example".into(),
         resolution: 1,

@@ -125,7 +125,11 @@ fn every_frozen_resolution_re_runs_to_the_same_bytes() {
             }
         }
     }
-    assert_eq!(checked, 16 + 6 + 5 + 1, "every frozen resolution was re-run");
+    assert_eq!(
+        checked,
+        16 + 6 + 5 + 1,
+        "every frozen resolution was re-run"
+    );
 }
 
 /// Each correction, applied again to the state before it, gives the state

@@ -367,6 +367,9 @@ fn a_phase_closed_before_a_crash_is_resolved_on_the_next_tick_with_the_same_dice
         manifest_digest: manifest.digest(),
         prior_state_digest: record.current_state_digest,
         orders: orders.clone(),
+        beacon_round: None,
+        beacon_tried_at: None,
+        beacon_waived: false,
         result: None,
     };
     store

@@ -458,7 +458,7 @@ fn seal(
         ),
         _ => (None, None),
     };
-    Ok(super::record::seal_act(
+    super::record::seal_act(
         store,
         &record,
         &super::record::ActFacts {
@@ -471,7 +471,7 @@ fn seal(
             undoes_turn,
             states: states.as_ref().map(|(p, n)| (p.as_str(), n.as_str())),
         },
-    )?)
+    )
 }
 
 fn plan(store: &Store, campaign_id: &str, command: &GmCommand, now: DateTime<Utc>) -> Planned {
