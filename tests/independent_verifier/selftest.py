@@ -139,7 +139,9 @@ def build_resolution(
     write(folder / "prior-state.json", prior)
     write(folder / "next-state.json", nxt)
     manifest_digest = v.sha256(manifest)
-    seed = v.derive_seed(tag_kind or kind, CAMPAIGN, k, secret, manifest_digest, v.sha256(prior), beacon)
+    seed = v.derive_seed(
+        tag_kind or kind, CAMPAIGN, k, secret, manifest_digest, v.sha256(prior), v.text_beacon_field(beacon)
+    )
     stream = v.Stream(seed)
     rolls = []
     for i, (die, purpose) in enumerate(dice):
