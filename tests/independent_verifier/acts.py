@@ -27,7 +27,8 @@ CORRECTION = "correction"
 ROLLBACK = "rollback"
 STATE_KINDS = (CORRECTION, ROLLBACK)  # the acts that change the state (section 10)
 # Section 11.4: the acts of v3 that change no state.
-V3_KINDS = STATE_KINDS + ("extend", "pause", "resume", "resolve-now", "replace", "submit")
+# Section 11.6: `without-beacon` resolves a drand campaign's waiting turn without its round.
+V3_KINDS = STATE_KINDS + ("extend", "pause", "resume", "resolve-now", "replace", "submit", "without-beacon")
 NO_ORDERS = "0" * 64  # orders_digest of `submit <side> none`
 
 
@@ -149,7 +150,7 @@ def check_command(act: Act, sides: list[str]) -> None:
             act.fails.append(
                 f"command: {command!r} is not `replace <side> <new address>` (it must not hold the passphrase)"
             )
-    elif kind in ("pause", "resume", "resolve-now") and command != word:
+    elif kind in ("pause", "resume", "resolve-now", "without-beacon") and command != word:
         act.fails.append(f"command: {command!r} is more than {word!r}")
 
 

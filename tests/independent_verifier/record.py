@@ -19,17 +19,9 @@ ENTRY_NUMBER = re.compile(r"[1-9][0-9]*", re.ASCII)
 
 
 def genesis_text(campaign: str, ruleset: str, sides: list[str], chain_length: int, commitment: bytes,
-                 umpire_commitment: bytes, beacon, policy_word: str, initial_state: bytes) -> bytes:
-    """Section 11.2: what the campaign fixed before its first order."""
-    if beacon is None:
-        beacon_line = "none"
-    elif isinstance(beacon, str):
-        beacon_line = "text " + sha256(beacon.encode("utf-8")).hex()
-    else:
-        raise Fail(
-            "campaign.json's beacon is neither a text nor null: the page does not say how a drand beacon is "
-            "written in campaign.json, so genesis.txt cannot be rebuilt (section 11.6)"
-        )
+                 umpire_commitment: bytes, beacon_line: str, policy_word: str, initial_state: bytes) -> bytes:
+    """Section 11.2: what the campaign fixed before its first order. beacon_line is what follows `beacon `:
+    `none`, `text <SHA-256 of the text>` or `drand <chain hash>` (section 11.6)."""
     lines = [
         GENESIS_HEADER,
         f"campaign {campaign}",
@@ -167,19 +159,21 @@ def check_link(campaign: str, folder: Path, record: str, is_resolution: bool, fa
 
 
 def check_submissions(data: bytes, sides: list[str], manifest_orders: list[tuple[str, str | None]] | None,
-                      fails: list[str]) -> list[tuple[str, str]]:
+                      fails: list[str]) -> tuple[list[tuple[str, str]], str | None]:
     """Section 11.3. Each line `<time> <side> <orders digest> <status> <via>`; a side's last `accepted` line is
     the digest the manifest lists for it, and a side the manifest lists as none has no `accepted` line.
-    Returns the (side, digest) of the lines entered by the operator (via gm)."""
+    Returns the (side, digest) of the lines entered by the operator (via gm), and the latest time of a line
+    (None when there is none), which a drand round must follow (section 11.6)."""
     entered: list[tuple[str, str]] = []
+    latest: str | None = None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         fails.append("submissions: submissions.txt is not UTF-8")
-        return entered
+        return entered, latest
     if text and not text.endswith("\n"):
         fails.append("submissions: submissions.txt does not end with LF")
-        return entered
+        return entered, latest
     last_accepted: dict[str, str] = {}
     for n, line in enumerate(text[:-1].split("\n") if text else [], 1):
         words = line.split(" ")
@@ -201,6 +195,7 @@ def check_submissions(data: bytes, sides: list[str], manifest_orders: list[tuple
         if problems:
             fails.append(f"submissions: line {n}: {'; '.join(problems)}")
             continue
+        latest = time if latest is None or time > latest else latest  # one format: the text sorts as the time
         if status == "accepted":
             last_accepted[side] = digest
         if via == "gm":
@@ -213,7 +208,7 @@ def check_submissions(data: bytes, sides: list[str], manifest_orders: list[tuple
             elif digest is not None and got != digest:
                 what = f"its last accepted line reads {got}" if got else "it has no accepted line"
                 fails.append(f"submissions: the manifest lists {digest} for {side}, but {what}")
-    return entered
+    return entered, latest
 
 
 class Entry:

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Independent verifier for adjutant's audited dice and archive (specs adjutant-audit-v1, v2 and v3).
 
-Written from docs/AUDIT.md alone, with the Python 3.11 standard library only.
+Written from docs/AUDIT.md alone, with the Python 3.11 standard library only; the BLS signature of a drand round
+(section 11.6) is checked with the optional py-ecc package when it is installed (bls.py), and said not checked
+when it is not.
 
     python3 verify.py vectors       recompute every test vector of AUDIT.md section 9
-    python3 verify.py archive OUT [--head HEX ...] [--mail DIR]
-                                    verify an exported archive as AUDIT.md sections 8, 10 and 11.5 say, and
-                                    that it holds every head given or found in the mail
+    python3 verify.py archive OUT [--head HEX ...] [--mail DIR] [--require-signatures]
+                                    verify an exported archive as AUDIT.md sections 8, 10, 11.5 and 11.6 say,
+                                    and that it holds every head given or found in the mail
 
 Exit status: 0 when everything checks, 1 when something does not, 2 on a usage error.
 """
@@ -23,6 +25,8 @@ import unicodedata  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import acts as act_checks  # noqa: E402
+import bls as bls_check  # noqa: E402
+import drand  # noqa: E402
 import record  # noqa: E402
 from base import (  # noqa: E402,F401  (the self-test reaches these through this module)
     Fail,
@@ -185,12 +189,26 @@ def umpire_chain(h0: bytes, n: int) -> list[bytes]:
     return chain(umpire_start(h0), n)
 
 
-def manifest_text(campaign: str, kind: str, k: int, phase: str, orders: dict[str, str | None]) -> str:
-    """Section 3. kind is `turn` or `umpire`; orders maps each side id to its digest in hex, or None."""
-    lines = [MANIFEST_HEADER, f"campaign {campaign}", f"{MANIFEST_NUMBER_WORD[kind]} {k}", f"phase {phase}"]
+def manifest_text(
+    campaign: str, kind: str, k: int, phase: str, orders: dict[str, str | None], drand_round: int | None = None
+) -> str:
+    """Section 3. kind is `turn` or `umpire`; orders maps each side id to its digest in hex, or None. A turn of a
+    drand campaign (section 11.6) names its round: the header is then `adjutant-manifest-v3`, and the line
+    `beacon drand round <r>` follows the phase."""
+    header = MANIFEST_HEADER if drand_round is None else drand.MANIFEST_HEADER
+    lines = [header, f"campaign {campaign}", f"{MANIFEST_NUMBER_WORD[kind]} {k}", f"phase {phase}"]
+    if drand_round is not None:
+        lines.append(f"{drand.ROUND_LINE}{drand_round}")
     for side in sorted(orders, key=lambda s: s.encode("utf-8")):
         lines.append(f"orders {side} {orders[side] if orders[side] is not None else 'none'}")
     return "".join(line + "\n" for line in lines)
+
+
+def text_beacon_field(beacon: str | None) -> bytes:
+    """Section 4: the seed's last 32 bytes for a campaign's beacon text (`beacon` in campaign.json): its SHA-256
+    when it is a string, even an empty one, else 32 zero bytes. A drand campaign's turns take their round's
+    randomness instead (drand.TurnBeacon.seed_field, section 11.6)."""
+    return sha256(beacon.encode("utf-8")) if beacon is not None else bytes(32)
 
 
 def seed_preimage(
@@ -200,10 +218,11 @@ def seed_preimage(
     secret: bytes,
     manifest_digest: bytes,
     prior_digest: bytes,
-    beacon: str | None,
+    beacon_field: bytes,
 ) -> bytes:
     """Section 4: the 184 bytes hashed into the seed."""
-    beacon_field = sha256(beacon.encode("utf-8")) if beacon is not None else bytes(32)
+    if len(beacon_field) != 32:
+        raise ValueError("the beacon field is 32 bytes")
     pre = (
         SEED_TAG[kind]
         + sha256(campaign.encode("utf-8"))
@@ -382,12 +401,12 @@ def run_vectors() -> int:
     prior_digest = sha256(prior)
     check("prior state digest", EXPECTED["prior_state_digest"], prior_digest.hex())
     r1 = hs[n - 1]
-    pre = seed_preimage(TURN, "example", 1, r1, manifest_digest, prior_digest, None)
+    pre = seed_preimage(TURN, "example", 1, r1, manifest_digest, prior_digest, text_beacon_field(None))
     check("turn seed preimage length", 184, len(pre))
     check("turn seed preimage", EXPECTED["seed_preimage"], pre.hex())
     seed = sha256(pre)
     check("turn seed", EXPECTED["seed"], seed.hex())
-    seed_b = derive_seed(TURN, "example", 1, r1, manifest_digest, prior_digest, EXPECTED["beacon"])
+    seed_b = derive_seed(TURN, "example", 1, r1, manifest_digest, prior_digest, text_beacon_field(EXPECTED["beacon"]))
     check("turn seed with beacon", EXPECTED["seed_with_beacon"], seed_b.hex())
 
     # An umpire call
@@ -398,7 +417,7 @@ def run_vectors() -> int:
     call_manifest_digest = sha256(call_text.encode("utf-8"))
     check("call manifest digest", EXPECTED["call_manifest_digest"], call_manifest_digest.hex())
     q1 = us[n - 1]
-    call_pre = seed_preimage(UMPIRE, "example", 1, q1, call_manifest_digest, prior_digest, None)
+    call_pre = seed_preimage(UMPIRE, "example", 1, q1, call_manifest_digest, prior_digest, text_beacon_field(None))
     check("call seed preimage length", 184, len(call_pre))
     check("call seed preimage tag", EXPECTED["call_tag"], call_pre[:16].hex())
     check("call seed", EXPECTED["call_seed"], sha256(call_pre).hex())
@@ -429,6 +448,20 @@ def run_vectors() -> int:
         got.append(f"{v}@{first}+{st.position - first}")
     check("rejection below(3000000000)", EXPECTED["rejection"], " ".join(got))
 
+    # The drand beacon (section 11.6): quicknet's chain hash recomputed from its /info JSON, and the BLS check
+    # on the published round 123 (with the optional py-ecc; said as skipped without it)
+    quicknet = drand.Network(drand.QUICKNET_INFO)
+    check("drand quicknet chain hash from its /info JSON", drand.QUICKNET_CHAIN_HASH, quicknet.chain_hash.hex())
+    check("drand quicknet public key as section 11.6 gives it", bls_check.QUICKNET_PUBLIC_KEY.hex(),
+          quicknet.public_key.hex())
+    check("drand quicknet genesis line", f"drand {drand.QUICKNET_CHAIN_HASH}", quicknet.genesis_line())
+    skipped = []
+    bls, why_not = bls_check.load()
+    if bls is None:
+        skipped.append(f"the BLS check of drand quicknet round {bls_check.QUICKNET_ROUND}: {why_not}")
+    else:
+        results.extend(bls_check.selfcheck(bls))
+
     failures = 0
     for name, ok, expected, got_value in results:
         if ok:
@@ -436,7 +469,10 @@ def run_vectors() -> int:
         else:
             failures += 1
             print(f"FAIL {name}: expected {expected!r} got {got_value!r}")
-    print(f"vectors: {len(results) - failures} ok, {failures} failed")
+    for what in skipped:
+        print(f"SKIPPED (NOT CHECKED) {what}")
+    tail = f", {len(skipped)} skipped" if skipped else ""
+    print(f"vectors: {len(results) - failures} ok, {failures} failed{tail}")
     return 0 if failures == 0 else 1
 
 
@@ -495,12 +531,26 @@ class Campaign:
             raise Fail(f"campaign.json: chain_length {self.chain_length} is not in 1 .. {MAX_CHAIN_LENGTH}")
         self.commitment: bytes = get_field(obj, "commitment", "hex32", w)
         self.umpire_commitment: bytes = get_field(obj, "umpire_commitment", "hex32", w)
-        if "beacon" in obj and obj["beacon"] is not None and not isinstance(obj["beacon"], str):
-            raise Fail(
-                f"campaign.json: beacon is neither a text nor null: {obj['beacon']!r}; the page does not say how "
-                "any other beacon (a drand beacon, section 11.6) is written in campaign.json or enters the seed"
-            )
         self.beacon: str | None = get_field(obj, "beacon", "str_or_null", w)
+        # Section 11.6: a v3 campaign may name a drand network, `drand` holding its /info JSON as a string. Its
+        # problems are reported with the campaign's and the rest is still checked; the network is None when the
+        # JSON cannot be read, has_drand says whether the campaign names one at all.
+        self.problems: list[str] = []
+        self.has_drand = False
+        self.drand: drand.Network | None = None
+        if self.version >= 3 and obj.get("drand") is not None:
+            self.has_drand = True
+            if not isinstance(obj["drand"], str):
+                raise Fail(f"campaign.json: drand is not a string (the network's /info JSON): {obj['drand']!r}")
+            if self.beacon is not None:
+                raise Fail("campaign.json: a campaign names one beacon, a text or a drand network, not both "
+                           "(genesis.txt has one beacon line)")
+            try:
+                self.drand = drand.Network(obj["drand"])
+            except Fail as e:
+                self.problems.append(f"campaign.json: {e}")
+            else:
+                self.problems += [f"campaign.json: {msg}" for msg in self.drand.problems()]
         self.policy: str = get_field(obj, "no_orders_policy", str, w)
         if self.policy not in ("stand-fast", "standing-orders"):
             raise Fail(f"campaign.json: no_orders_policy {self.policy!r} is neither stand-fast nor standing-orders")
@@ -515,7 +565,7 @@ class Campaign:
                 raise Fail(f"campaign.json: {n} {key} but each chain has only {self.chain_length} secrets")
             self.count[kind] = n
         # acts: absent in v1, there in v2 (section 7, rules for files). In v3 an archive without acts leaves
-        # it out (the page does not say; adjutant's exports do), read as 0.
+        # it out (section 11.7), read as 0.
         if self.version == 1:
             if "acts" in obj:
                 raise Fail(f"campaign.json: key 'acts' is absent in an {spec} archive (section 7, rules for files)")
@@ -566,14 +616,38 @@ class Campaign:
         """Section 11.2: the genesis.txt these fields make."""
         return record.genesis_text(
             self.id, self.ruleset, self.sides, self.chain_length, self.commitment, self.umpire_commitment,
-            self.beacon, self.policy, self.initial_state_digest,
+            self.genesis_beacon(), self.policy, self.initial_state_digest,
         )
 
+    def genesis_beacon(self) -> str:
+        """What genesis.txt says after `beacon ` (sections 11.2 and 11.6)."""
+        if self.has_drand:
+            if self.drand is None:
+                raise Fail("the drand /info JSON of campaign.json cannot be read, so genesis.txt's beacon line "
+                           "cannot be rebuilt")
+            return self.drand.genesis_line()
+        if self.beacon is None:
+            return "none"
+        return "text " + sha256(self.beacon.encode("utf-8")).hex()
 
-def parse_manifest(data: bytes) -> tuple[str, str, str, str, list[tuple[str, str | None]]]:
-    """Reads a manifest's fields: (campaign, number word, number, phase, [(side, digest or None)]).
-    Raises Fail on anything section 3 does not allow; the caller also compares the bytes with the canonical
-    text rebuilt from the fields."""
+
+class ManifestFields:
+    """What a manifest says (section 3; a drand turn's header and round, section 11.6)."""
+
+    def __init__(self, header: str, campaign: str, number_word: str, number: str, phase: str,
+                 drand_round: int | None, orders: list[tuple[str, str | None]]) -> None:
+        self.header = header
+        self.campaign = campaign
+        self.number_word = number_word
+        self.number = number
+        self.phase = phase
+        self.drand_round = drand_round  # the round a v3 manifest names, None in a v1 manifest
+        self.orders = orders  # [(side, digest or None)]
+
+
+def parse_manifest(data: bytes) -> ManifestFields:
+    """Reads a manifest's fields. Raises Fail on anything sections 3 and 11.6 do not allow; the caller also
+    compares the bytes with the canonical text rebuilt from the fields, and says which header it expected."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -585,8 +659,10 @@ def parse_manifest(data: bytes) -> tuple[str, str, str, str, list[tuple[str, str
     lines = text[:-1].split("\n")
     if len(lines) < 4:
         raise Fail("manifest.txt has fewer than 4 lines")
-    if lines[0] != MANIFEST_HEADER:
-        raise Fail(f"manifest.txt first line is {lines[0]!r}, expected {MANIFEST_HEADER!r}")
+    header = lines[0]
+    if header not in (MANIFEST_HEADER, drand.MANIFEST_HEADER):
+        raise Fail(f"manifest.txt first line is {header!r}, expected {MANIFEST_HEADER!r} "
+                   f"(or {drand.MANIFEST_HEADER!r} for a turn of a drand campaign)")
     if not lines[1].startswith("campaign "):
         raise Fail(f"manifest.txt line {lines[1]!r} should start with 'campaign'")
     campaign = lines[1][len("campaign ") :]
@@ -596,8 +672,15 @@ def parse_manifest(data: bytes) -> tuple[str, str, str, str, list[tuple[str, str
     if not lines[3].startswith("phase "):
         raise Fail(f"manifest.txt line {lines[3]!r} should start with 'phase'")
     phase = lines[3][len("phase ") :]
+    drand_round = None
+    rest = lines[4:]
+    if header == drand.MANIFEST_HEADER:
+        if not rest:
+            raise Fail(f"manifest.txt has no line `{drand.ROUND_LINE}<r>` after its phase (section 11.6)")
+        drand_round = drand.parse_round_line(rest[0])
+        rest = rest[1:]
     orders: list[tuple[str, str | None]] = []
-    for line in lines[4:]:
+    for line in rest:
         if not line.startswith("orders "):
             raise Fail(f"manifest.txt: unexpected line {line!r}")
         parts = line[len("orders ") :].split(" ")
@@ -615,7 +698,7 @@ def parse_manifest(data: bytes) -> tuple[str, str, str, str, list[tuple[str, str
         raise Fail("manifest.txt: orders lines are not sorted by side id")
     if len(set(keys)) != len(keys):
         raise Fail("manifest.txt: a side is listed twice")
-    return campaign, number_word, number, phase, orders
+    return ManifestFields(header, campaign, number_word, number, phase, drand_round, orders)
 
 
 def first_difference(got: bytes, want: bytes) -> str:
@@ -812,10 +895,13 @@ class Outcome:
 
 
 def check_manifest(
-    camp: Campaign, folder: Path, kind: str, k: int, phase: str, fails: list[str]
+    camp: Campaign, folder: Path, kind: str, k: int, phase: str, drand_round: int | None, fails: list[str]
 ) -> bytes:
-    """Section 8 step 2. Appends what differs to fails; returns the manifest's published bytes."""
+    """Section 8 step 2. Appends what differs to fails; returns the manifest's published bytes. drand_round is
+    the round resolution.json gives a turn of a drand campaign (section 11.6), which its manifest must name;
+    None for any other resolution, whose manifest is `adjutant-manifest-v1`."""
     mbytes = read_bytes(folder / "manifest.txt", "manifest.txt")
+    expected_header = MANIFEST_HEADER if drand_round is None else drand.MANIFEST_HEADER
     before = len(fails)
     orders_dir = folder / "orders"
     expected_sides = camp.sides if kind == TURN else [UMPIRE_SIDE]
@@ -823,11 +909,20 @@ def check_manifest(
     word = MANIFEST_NUMBER_WORD[kind]
     listed: set[str] | None = set()
     try:
-        m_campaign, m_word, m_number, m_phase, m_orders = parse_manifest(mbytes)
+        m = parse_manifest(mbytes)
     except Fail as e:
         fails.append(f"manifest: {e}")
         listed = None  # unknown, so unlisted orders files cannot be told
     else:
+        m_campaign, m_word, m_number, m_phase, m_orders = m.campaign, m.number_word, m.number, m.phase, m.orders
+        if m.header != expected_header:
+            what = ("a turn of a drand campaign" if drand_round is not None else
+                    "an umpire call" if kind == UMPIRE else "a turn of a campaign without a drand beacon")
+            fails.append(f"manifest: begins {m.header!r}, but {what} has {expected_header!r} (section 11.6)")
+        elif drand_round is not None and m.drand_round != drand_round:
+            fails.append(
+                f"manifest: names drand round {m.drand_round}, but resolution.json's beacon is round {drand_round}"
+            )
         if m_campaign != camp.id:
             fails.append(f"manifest: campaign is {m_campaign!r}, expected {camp.id!r}")
         if m_word != word:
@@ -896,7 +991,7 @@ def check_manifest(
         for side in expected_sides:
             path = orders_dir / (side + ".txt")
             digests[side] = sha256(path.read_bytes()).hex() if path.is_file() else None
-        canonical = manifest_text(camp.id, kind, k, expected_phase, digests).encode("utf-8")
+        canonical = manifest_text(camp.id, kind, k, expected_phase, digests, drand_round).encode("utf-8")
         if mbytes != canonical:
             fails.append(
                 "manifest: manifest.txt is not the canonical text section 3 makes from its fields "
@@ -913,13 +1008,16 @@ def verify_resolution(
     chains: dict[str, ChainState],
     states: act_checks.States,
     prev_call_after: int | None,
+    rounds: drand.Rounds | None,
     out: Outcome,
 ) -> None:
     """Section 8, steps 1-5, for turn k (kind `turn`) or umpire call k (kind `umpire`); in v3 also the
-    folder's link.txt and a turn's submissions.txt (section 11.5, steps 2 and 4).
+    folder's link.txt and a turn's submissions.txt (section 11.5, steps 2 and 4), and in a drand campaign a
+    turn's round (section 11.6).
 
     states knows the states the game passed through after each turn already checked (section 10; in v1
-    only the state each turn left); prev_call_after is the after_turn of the previous call, if known."""
+    only the state each turn left); prev_call_after is the after_turn of the previous call, if known; rounds
+    checks the rounds of a drand campaign's turns, in order (None without a drand beacon)."""
     fails, notes = out.fails, out.notes
     label = LABEL[kind]
     if camp.version >= 3:
@@ -954,6 +1052,13 @@ def verify_resolution(
         fails.append(f"phase: the phase label {phase!r} {problem}")
     if kind == UMPIRE and phase != UMPIRE_PHASE:
         fails.append(f"phase: an umpire call's phase label is {phase!r}, expected {UMPIRE_PHASE!r}")
+    # Section 11.6: every turn of a drand campaign has its round; umpire calls take none.
+    turn_beacon: drand.TurnBeacon | None = None
+    if kind == TURN and camp.has_drand:
+        turn_beacon = drand.read_turn_beacon(res)
+    elif camp.version >= 3 and res.get("beacon") is not None:
+        why = "an umpire call takes no drand round" if kind == UMPIRE else "the campaign names no drand network"
+        fails.append(f"resolution.json: beacon is {res['beacon']!r}, but {why} (section 11.6)")
 
     # after_turn (section 7): for turn k, k - 1; for a call, a turn of this archive (0 before any), and
     # calls are numbered in the order they happened, so it never goes back.
@@ -998,7 +1103,7 @@ def verify_resolution(
             )
 
     # 2. Manifest and orders
-    mbytes = check_manifest(camp, folder, kind, k, phase, fails)
+    mbytes = check_manifest(camp, folder, kind, k, phase, turn_beacon.round if turn_beacon else None, fails)
     manifest_digest = sha256(mbytes)
     if manifest_digest != manifest_digest_claimed:
         fails.append(
@@ -1042,14 +1147,21 @@ def verify_resolution(
         except Fail as e:
             fails.append(f"state: not canonical JSON: {e}")
 
-    # 4. Seed, from the bytes actually published
-    seed = derive_seed(kind, camp.id, k, secret, manifest_digest, prior_digest, camp.beacon)
+    # 4. Seed, from the bytes actually published; a drand turn's last 32 bytes are its round's randomness
+    field = turn_beacon.seed_field() if turn_beacon is not None else text_beacon_field(camp.beacon)
+    seed = derive_seed(kind, camp.id, k, secret, manifest_digest, prior_digest, field)
     if seed != seed_claimed:
         msg = f"seed: derived {seed.hex()}, resolution.json says {seed_claimed.hex()}"
         other_kind = UMPIRE if kind == TURN else TURN
-        if derive_seed(other_kind, camp.id, k, secret, manifest_digest, prior_digest, camp.beacon) == seed_claimed:
+        if derive_seed(other_kind, camp.id, k, secret, manifest_digest, prior_digest, field) == seed_claimed:
             msg += f" (the seed the tag {SEED_TAG[other_kind].decode()!r} gives, not a {label}'s)"
+        elif turn_beacon is not None and not turn_beacon.waived and derive_seed(
+            kind, camp.id, k, secret, manifest_digest, prior_digest, bytes(32)
+        ) == seed_claimed:
+            msg += " (the seed 32 zero bytes give, as if the turn were resolved without its round)"
         fails.append(msg)
+    if turn_beacon is not None and rounds is not None:
+        rounds.check_turn(k, turn_beacon, fails, notes)
 
     # 5. Rolls. Logs published late are both absent (section 7); one without the other is refused.
     rolls_path = folder / "rolls.jsonl"
@@ -1079,10 +1191,12 @@ def verify_resolution(
             fails.append(f"submissions: {e}")
         else:
             try:
-                listed = parse_manifest(mbytes)[4]
+                listed = parse_manifest(mbytes).orders
             except Fail:
                 listed = None  # the manifest's own check says why
-            out.gm_submissions = record.check_submissions(data, camp.sides, listed, fails)
+            out.gm_submissions, latest = record.check_submissions(data, camp.sides, listed, fails)
+            if turn_beacon is not None and rounds is not None:
+                rounds.check_times(turn_beacon, latest, fails)
 
 
 def phase_label_problem(label: str) -> str | None:
@@ -1133,9 +1247,12 @@ def summary(out: Path, ok: bool, detail: str, total_rolls: int) -> str:
     return f"archive {out}: {'ok' if ok else 'FAIL'} ({detail}{total_rolls} rolls replayed)"
 
 
-def run_archive(out: Path, heads: list[str] | None = None, mail: Path | None = None) -> int:
+def run_archive(
+    out: Path, heads: list[str] | None = None, mail: Path | None = None, require_signatures: bool = False
+) -> int:
     """Verifies the archive OUT; heads are the heads given with --head (lower-case hex), mail a folder of
-    received mail whose heads the archive must hold (section 11.5)."""
+    received mail whose heads the archive must hold (section 11.5). A drand round's signature that cannot be
+    checked (no BLS library) is said loudly, and is a failure only with require_signatures."""
     heads = heads or []
     try:
         chacha_ok = all(ok for _, ok, _, _ in chacha_selfcheck())
@@ -1167,7 +1284,7 @@ def run_archive(out: Path, heads: list[str] | None = None, mail: Path | None = N
     unpublished = 0  # resolutions whose logs are not yet published
     held: dict[bytes, str] | None = None  # v3: every head the archive holds
     try:
-        campaign_fails: list[str] = []
+        campaign_fails: list[str] = list(camp.problems)
         folders = {kind: collect_folders(out, kind, camp.count[kind], campaign_fails) for kind in KINDS + (ACT,)}
         for msg in campaign_fails:
             print(f"campaign: FAIL: {msg}")
@@ -1176,6 +1293,8 @@ def run_archive(out: Path, heads: list[str] | None = None, mail: Path | None = N
         # Every act.json first: the states the game passed through after each turn depend on them.
         acts = [act_checks.read_act(camp.version, folders[ACT].get(n), n) for n in range(1, camp.acts + 1)]
         states = act_checks.States(camp.initial_state_digest, acts)
+        rounds, beacon_failures = beacon_rounds(camp, acts)
+        failures += beacon_failures
         entries: list[record.Entry] = []
         gm_submissions: dict[int, list[tuple[str, str]]] = {}
         chains = {kind: ChainState(kind, camp.commitment_of(kind)) for kind in KINDS}
@@ -1189,7 +1308,7 @@ def run_archive(out: Path, heads: list[str] | None = None, mail: Path | None = N
                     outcome.fails.append(f"folder {FOLDER[kind]}/{k:04d} missing")
                 else:
                     try:
-                        verify_resolution(camp, folder, kind, k, chains, states, prev_call_after, outcome)
+                        verify_resolution(camp, folder, kind, k, chains, states, prev_call_after, rounds, outcome)
                     except Fail as e:
                         outcome.fails.append(str(e))
                     except Exception as e:  # never crash on malformed input
@@ -1214,6 +1333,7 @@ def run_archive(out: Path, heads: list[str] | None = None, mail: Path | None = N
                     extra = f"; {', '.join(outcome.notes)}" if outcome.notes else ""
                     print(f"{label} {k}: ok ({outcome.nrolls} rolls{extra})")
 
+        check_without_beacon_acts(camp, acts, rounds)
         failures += check_acts(camp, acts, states, entries)
         if camp.version >= 3:
             failures += check_gm_lines(camp, acts, gm_submissions)
@@ -1227,12 +1347,56 @@ def run_archive(out: Path, heads: list[str] | None = None, mail: Path | None = N
         failures += check_heads(camp, held, heads, mail)
 
     counts = f"{camp.turns} turns, {camp.calls} calls, " + (f"{camp.acts} acts, " if camp.version >= 2 else "")
+    if rounds is not None:
+        if rounds.verified:
+            counts += f"{rounds.verified} drand signature(s) verified, "
+        if rounds.unchecked:
+            why = rounds.why_not or "the drand network's /info JSON cannot be read"
+            print(f"beacon: {'FAIL' if require_signatures else 'WARNING'}: the BLS signatures of "
+                  f"{rounds.unchecked} drand round(s) were NOT CHECKED: {why}. Everything else was checked, their "
+                  "randomness in the seeds included; a round whose signature is not checked could be any value.")
+            counts += f"{rounds.unchecked} drand signature(s) NOT CHECKED, "
+            failures += require_signatures
     if failures:
         print(summary(out, False, f"{failures} problem(s); {counts}", total_rolls))
         return 1
     tail = f"logs of {unpublished} resolution(s) not yet published, " if unpublished else ""
     print(summary(out, True, counts + tail, total_rolls))
     return 0
+
+
+def beacon_rounds(camp: Campaign, acts: list[act_checks.Act]) -> tuple[drand.Rounds | None, int]:
+    """For a drand campaign (section 11.6): what checks its turns' rounds, with the BLS library loaded and
+    checked on its known answers first (a library that fails them is not used, and that is a failure). Returns
+    it (None without a drand beacon) and the number of problems printed."""
+    if not camp.has_drand:
+        return None, 0
+    waivers = {a.after_turn + 1: a.n for a in acts if a.readable and a.kind == drand.WITHOUT_BEACON}
+    bls, why_not = None, None
+    problems = 0
+    if camp.turns > 0:
+        bls, why_not = bls_check.load()
+    if bls is not None:
+        wrong = [name for (name, ok, _, _) in bls_check.selfcheck(bls) if not ok]
+        if wrong:
+            print(f"beacon: FAIL: py-ecc {bls.version} fails known answers ({'; '.join(wrong)}); it is not used")
+            problems += 1
+            bls, why_not = None, f"py-ecc {bls.version} fails its known answers"
+    return drand.Rounds(camp.drand, bls, why_not, waivers), problems
+
+
+def check_without_beacon_acts(camp: Campaign, acts: list[act_checks.Act], rounds: drand.Rounds | None) -> None:
+    """Section 11.6: `without beacon` resolves the turn that waits for its round without it; so the act is in a
+    drand campaign, and the turn after it, when the archive has it, says `"signature": "waived"`."""
+    for act in acts:
+        if not act.readable or act.kind != drand.WITHOUT_BEACON:
+            continue
+        if rounds is None:
+            act.fails.append("a campaign without a drand beacon has no turn waiting for a round (section 11.6)")
+            continue
+        k = act.after_turn + 1
+        if k in rounds.taken:
+            act.fails.append(f"turn {k}, after it, took drand round {rounds.taken[k]}: it was not resolved without it")
 
 
 def check_acts(
@@ -1365,10 +1529,14 @@ def main(argv: list[str] | None = None) -> int:
         "--mail", type=Path, metavar="DIR",
         help="a folder of received mail (a Maildir or saved messages): the archive must hold every head in it",
     )
+    p_archive.add_argument(
+        "--require-signatures", action="store_true",
+        help="fail when the BLS signatures of a drand campaign's rounds cannot be checked (py-ecc missing)",
+    )
     args = parser.parse_args(argv)
     if args.command == "vectors":
         return run_vectors()
-    return run_archive(args.out, args.head, args.mail)
+    return run_archive(args.out, args.head, args.mail, args.require_signatures)
 
 
 if __name__ == "__main__":
