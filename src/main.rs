@@ -149,7 +149,7 @@ enum Command {
     },
     /// A game master's command (docs/GM-COMMANDS.md): status, extend 24h,
     /// extend to 2026-11-25 18:00, resolve now, pause, resume,
-    /// replace SIDE ADDRESS hash HASH, correct UNIT ..., rollback.
+    /// replace SIDE ADDRESS hash HASH, correct UNIT ..., rollback, without beacon.
     Gm {
         #[arg(long, default_value = "./var")]
         data: PathBuf,

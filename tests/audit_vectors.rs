@@ -231,3 +231,42 @@ fn umpire_chain_and_call_vectors() {
         "93830a761a6a7cff197166a79bf81f9e488c69d2bbc6ef9861e1c8ad3a8e0cd6",
     );
 }
+
+/// docs/AUDIT.md section 11.7: the genesis and a link of spec v3.
+#[test]
+fn the_v3_genesis_and_link_vectors_hold() {
+    use adjutant::archive::ledger::{Genesis, Link};
+    let hex = |h: &str| Digest32::from_hex(h).expect("hex");
+    let genesis = Genesis {
+        campaign: "example".into(),
+        ruleset: "sound-the-charge".into(),
+        sides: vec!["alpha".into(), "beta".into()],
+        chain_length: 3,
+        commitment: hex("4e05063392f42b5180353ef82da86c714042155044d91ab3253f1bab08120a0a"),
+        umpire_commitment: hex("d821422635d2c669458caf990c677b1a43a455f60a772630e599f27fbc4b1492"),
+        beacon: Genesis::beacon_words(None, None),
+        no_orders_policy: "stand-fast".into(),
+        initial_state_digest: Digest32::of(b"{}"),
+    };
+    assert_eq!(
+        genesis.digest().to_hex(),
+        "98709817a0033f5aeee10a5bcf7bf561ac4d9936a4f50109cb6023b7c62e7b49"
+    );
+    let link = Link::of(
+        "example",
+        1,
+        genesis.digest(),
+        "turns/0001",
+        &[
+            (
+                "orders/alpha.txt".into(),
+                b"hold grenadiers\nsalt 4711\n".to_vec(),
+            ),
+            ("manifest.txt".into(), vector_manifest().text().into_bytes()),
+        ],
+    );
+    assert_eq!(
+        link.digest().to_hex(),
+        "6c8fde539d123a1f308fd2da3437d160f035dd4f806c78c6791605bcb5c627e8"
+    );
+}

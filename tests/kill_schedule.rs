@@ -5,8 +5,8 @@
 //! of the same store: the same mail, byte for byte (the clock is fixed, so
 //! even the Date headers agree), each message with one outcome and one
 //! reply, each `extend` carried out once, the same archive, and `verify`
-//! passes. No passphrase, right or wrong, is in the mail, the archive or the
-//! daemon's log.
+//! passes. No passphrase, right or wrong, and no secret of either chain not
+//! yet revealed, is in the mail, the archive or the daemon's log.
 //!
 //! The schedule is seeded and reproducible. `cargo test` runs a short
 //! version: two seeds, each of four phases (42 messages in 16 waves) and at
@@ -527,15 +527,14 @@ fn one_seed(seed: u64, phases: usize, kills_per_wave: u64) {
             > 0,
         "the daemon logged"
     );
-    no_passphrase_in(
-        seed,
-        &[
-            rough.join("sent"),
-            calm.join("sent"),
-            rough_archive.clone(),
-            logs,
-        ],
-    );
+    let places = [
+        rough.join("sent"),
+        calm.join("sent"),
+        rough_archive.clone(),
+        logs,
+    ];
+    no_passphrase_in(seed, &places);
+    no_unrevealed_secret_in(seed, &rough, &places);
     let verified = Command::new(BIN)
         .arg("verify")
         .arg(&rough_archive)
@@ -559,6 +558,38 @@ fn no_passphrase_in(seed: u64, places: &[PathBuf]) {
                 assert!(
                     !text.contains(secret),
                     "seed {seed}: a passphrase in {}",
+                    place.join(name).display()
+                );
+            }
+        }
+    }
+}
+
+/// No secret of either chain that no report has revealed yet is in the
+/// mail, the archive or the daemon's log: only the store holds them.
+fn no_unrevealed_secret_in(seed: u64, root: &Path, places: &[PathBuf]) {
+    let data = root.join("var");
+    let store = adjutant::store::Store::open(&data).expect("store");
+    let record = store.campaign(ID).expect("campaign");
+    let (turns, calls) = store.resolution_counts(ID).expect("counts");
+    let n = record.chain.length();
+    let mut secrets = Vec::new();
+    for (chain, used) in [
+        (record.chain.clone(), turns),
+        (record.chain.umpire_chain(), calls),
+    ] {
+        for i in 0..n - used as u32 {
+            secrets.push(chain.link(i).to_hex());
+        }
+    }
+    assert!(!secrets.is_empty());
+    for place in places {
+        for (name, bytes) in contents(place) {
+            let text = String::from_utf8_lossy(&bytes).to_lowercase();
+            for secret in &secrets {
+                assert!(
+                    !text.contains(secret.as_str()),
+                    "seed {seed}: an unrevealed secret in {}",
                     place.join(name).display()
                 );
             }
