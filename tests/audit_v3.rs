@@ -400,3 +400,55 @@ fn without_a_beacon_salt_grinding_chooses_the_dice_and_the_reports_say_so() {
         .expect("AUDIT.md");
     assert!(page.contains("working with one player, can compute the dice"));
 }
+
+/// The one command a report gives re-derives, from the report's lines
+/// alone, the very dice the resolution threw.
+#[test]
+fn the_dice_command_in_a_report_re_derives_its_dice() {
+    let (_dir, mut store) = setup();
+    engine::umpire(
+        &mut store,
+        ID,
+        "shoot 8 line-infantry grade C range 2",
+        &start(),
+    )
+    .expect("call");
+    let mail = store
+        .outbox(Some(ID))
+        .expect("outbox")
+        .into_iter()
+        .find(|m| m.mail.subject.contains("umpire call 1"))
+        .expect("the call's mail");
+    let command = mail
+        .mail
+        .body
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("adjutant dice "))
+        .expect("a dice command")
+        .to_string();
+    let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_adjutant"))
+        .args(&args)
+        .output()
+        .expect("runs");
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{printed}");
+    let call = store
+        .resolutions(ID)
+        .expect("resolutions")
+        .into_iter()
+        .find(|r| r.kind == Kind::Umpire)
+        .expect("the call");
+    let result = call.result.expect("resolved");
+    assert!(
+        printed.contains(&format!("seed {}", result.seed)),
+        "{printed}"
+    );
+    assert!(!result.rolls.is_empty());
+    for roll in &result.rolls {
+        let roll: adjutant::audit::Roll = serde_json::from_str(roll).expect("a roll");
+        let line = format!("#{} {} = {} ", roll.index, roll.die.label(), roll.value);
+        assert!(printed.contains(&line), "{line} in {printed}");
+    }
+}

@@ -385,7 +385,7 @@ mod tests {
     fn genesis_text_has_every_fixed_fact_on_its_own_line() {
         let g = Genesis {
             campaign: "example".into(),
-            ruleset: "sound-the-charge".into(),
+            ruleset: "some-ruleset".into(),
             sides: vec!["alpha".into(), "beta".into()],
             chain_length: 3,
             commitment: Digest32::ZERO,
