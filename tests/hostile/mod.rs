@@ -611,8 +611,9 @@ fn structure(c: &mut Corpus) {
 
 /// MIME that breaks its own rules: boundaries missing, wrong or never
 /// closed, headers without a colon, Content-Type garbage. What can be read
-/// is read: orders found are taken; where no passphrase can be found, the
-/// reply says the sender and passphrase do not match.
+/// is read: orders found are taken; a multipart without a boundary is told
+/// it could not be read; where no passphrase can be found, the reply says
+/// the sender and passphrase do not match.
 fn malformed(c: &mut Corpus) {
     const FAMILY: &str = "malformed";
     let good = good_body();
