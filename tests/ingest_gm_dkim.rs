@@ -323,3 +323,63 @@ fn a_player_replaced_by_mail_is_answered_at_the_new_address_only() {
     assert_eq!(log[0].command, "replace french ney@french.invalid");
     assert!(!log[0].outcome.contains("Rougeaud"));
 }
+
+/// A GM whose campaign asks for DKIM (`[gm] require_dkim = true`) has
+/// commands carried out only from mail signed by the GM's own domain; the
+/// right passphrase alone, unsigned or signed by another domain, changes
+/// nothing.
+#[test]
+fn a_gm_who_must_sign_has_commands_done_only_when_signed() {
+    let dir = tempfile::tempdir().expect("dir");
+    let folder = dir.path().join("campaign");
+    adjutant::demo::bundled_campaign(&folder).expect("writes");
+    let path = folder.join("campaign.toml");
+    let text = std::fs::read_to_string(&path).expect("read");
+    assert!(text.contains("[gm]\n"));
+    std::fs::write(
+        &path,
+        text.replacen("[gm]\n", "[gm]\nrequire_dkim = true\n", 1),
+    )
+    .expect("write");
+    let campaign = adjutant::campaign::load(&folder).expect("loads");
+    let mut store = Store::open(&dir.path().join("data")).expect("store");
+    engine::init(&mut store, &campaign, &folder, &now()).expect("init");
+    let record = format!("v=DKIM1; k=ed25519; p={TEST_PUBLIC}");
+    let config = IngestConfig {
+        dkim_keys: Arc::new(StaticKeys::new().with("s1", "example.org", &record).with(
+            "s1",
+            "french.invalid",
+            &record,
+        )),
+        ..config()
+    };
+    let before = store.campaign(ID).expect("campaign").deadline;
+    let extend = |n: u32| {
+        mail(
+            GM,
+            &format!("passphrase: grand-quartier-general\ncommand: extend {n}h\n"),
+        )
+    };
+    for raw in [extend(1), signed(&extend(2), "french.invalid")] {
+        let outcome = ingest(&mut store, &raw, "test", &config, &now()).expect("ingest");
+        assert!(matches!(outcome, Outcome::Refused { .. }), "{outcome:?}");
+    }
+    assert_eq!(store.campaign(ID).expect("campaign").deadline, before);
+    assert!(store.gm_log(ID).expect("log").is_empty());
+    let outcome = ingest(
+        &mut store,
+        &signed(&extend(3), "example.org"),
+        "test",
+        &config,
+        &now(),
+    )
+    .expect("ingest");
+    assert!(
+        matches!(outcome, Outcome::Commands { done: 1, .. }),
+        "{outcome:?}"
+    );
+    assert_eq!(
+        store.campaign(ID).expect("campaign").deadline - before,
+        Duration::hours(3)
+    );
+}

@@ -71,6 +71,23 @@ pub(super) fn screen<'a>(
     })
 }
 
+/// How much of the subject it answers a reply repeats, in characters: a
+/// subject line's worth. A reply must not grow with what it answers.
+const SUBJECT_KEPT: usize = 150;
+
+/// The start of `subject`, cut at a word where it is longer than
+/// [`SUBJECT_KEPT`].
+fn short_subject(subject: &str) -> String {
+    if subject.chars().count() <= SUBJECT_KEPT {
+        return subject.to_string();
+    }
+    let cut: String = subject.chars().take(SUBJECT_KEPT).collect();
+    let cut = cut
+        .rsplit_once(char::is_whitespace)
+        .map_or(cut.as_str(), |(head, _)| head);
+    format!("{} ...", cut.trim_end())
+}
+
 impl Letter<'_> {
     /// The resolution whose report this message answers, if it is a reply
     /// to one: by the report's Message-ID (`<id>.r<k>.result...`, see
@@ -97,9 +114,9 @@ impl Letter<'_> {
             Some(c) => mail::message_id(c, &purpose, &self.sender),
             None => format!("<{purpose}@{}>", self.config.reply_domain),
         };
-        let subject = &self.message.subject;
+        let subject = short_subject(&self.message.subject);
         let subject = if subject.to_lowercase().starts_with("re:") {
-            subject.clone()
+            subject
         } else {
             format!("Re: {subject}")
         };

@@ -53,7 +53,7 @@ pub enum InboundError {
 pub enum Automatic {
     /// `Auto-Submitted` other than `no` (RFC 3834 section 5).
     AutoSubmitted(String),
-    /// `Precedence: bulk`, `list` or `junk`.
+    /// `Precedence: bulk`, `list`, `junk` or `auto_reply`.
     Precedence(String),
     /// A `List-Id` header: mail from a mailing list.
     List(String),
@@ -67,6 +67,20 @@ pub enum Automatic {
     /// A subject the usual out-of-office robots begin theirs with, for the
     /// robots that set no header at all ("Out of Office", "Automatic reply").
     AutoReplySubject(String),
+    /// A sender address only a robot writes from: a mail system's
+    /// `MAILER-DAEMON`, a list's `owner-...` or `...-request` (RFC 3834
+    /// section 2), for a bounce that came with a return path.
+    RobotAddress(String),
+}
+
+/// Whether `address` is one only a robot writes from (see
+/// [`Automatic::RobotAddress`]).
+fn robot_address(address: &str) -> bool {
+    let local = address
+        .rsplit_once('@')
+        .map_or(address, |(local, _)| local)
+        .to_ascii_lowercase();
+    local == "mailer-daemon" || local.starts_with("owner-") || local.ends_with("-request")
 }
 
 /// How the usual out-of-office and vacation robots begin their subjects, in
@@ -216,12 +230,18 @@ pub fn parse(raw: &[u8], limits: &Limits) -> Result<Inbound, InboundError> {
     let from_html = text_part.is_some_and(|part| part.is_content_type("text", "html"));
     let body = match text_part.map(|p| &p.body) {
         Some(PartType::Text(t)) => t.to_string(),
-        Some(PartType::Html(h)) => mail_parser::decoders::html::html_to_text(h),
+        Some(PartType::Html(h)) => super::html::to_text(h),
         _ => String::new(),
     }
     .replace("\r\n", "\n")
-    .replace('\r', "\n");
-    let unreadable = text_part.and_then(|p| undecodable(raw, p));
+    .replace('\r', "\n")
+    // NUL is no character of a text (RFC 5322), and must not be carried
+    // into a reply that quotes a line.
+    .replace('\0', "");
+    let unreadable = match text_part {
+        Some(part) => undecodable(raw, part),
+        None => without_boundary(&message),
+    };
     let attachments = message
         .attachments()
         .filter_map(|part| {
@@ -244,16 +264,22 @@ pub fn parse(raw: &[u8], limits: &Limits) -> Result<Inbound, InboundError> {
             }
         }
     }
+    let automatic = automatic(&message, from.as_deref());
     Ok(Inbound {
         unreadable,
         replies_to,
         message_id: message.message_id().map(str::to_string),
         from,
-        subject: message.subject().unwrap_or_default().trim().to_string(),
+        subject: message
+            .subject()
+            .unwrap_or_default()
+            .replace('\0', "")
+            .trim()
+            .to_string(),
         body,
         from_html,
         attachments,
-        automatic: automatic(&message),
+        automatic,
     })
 }
 
@@ -271,6 +297,18 @@ fn undecodable(raw: &[u8], part: &mail_parser::MessagePart<'_>) -> Option<String
     let base64 = |b: &u8| b.is_ascii_alphanumeric() || b"+/=\r\n\t -".contains(b);
     (!content.iter().all(base64)).then(|| {
         "its text part says it is in base64, and is not; send your orders as plain text".to_string()
+    })
+}
+
+/// Why a message with no text part cannot be read, when the reason is that
+/// it says it is multipart and gives no boundary: nothing in it can be told
+/// from anything else, and the reply should say so rather than find no
+/// passphrase.
+fn without_boundary(message: &mail_parser::Message<'_>) -> Option<String> {
+    let content_type = message.content_type()?;
+    let boundary = content_type.attribute("boundary").unwrap_or("").trim();
+    (content_type.ctype().eq_ignore_ascii_case("multipart") && boundary.is_empty()).then(|| {
+        "it says it is in several parts (multipart) and gives no boundary between them; send your orders as plain text".to_string()
     })
 }
 
@@ -301,7 +339,7 @@ fn header_text(message: &mail_parser::Message<'_>, name: &str) -> Option<String>
     }
 }
 
-fn automatic(message: &mail_parser::Message<'_>) -> Option<Automatic> {
+fn automatic(message: &mail_parser::Message<'_>, from: Option<&str>) -> Option<Automatic> {
     if let Some(value) = message.header_raw("Auto-Submitted") {
         let value = value.trim().to_lowercase();
         let keyword = value.split(';').next().unwrap_or("").trim();
@@ -311,7 +349,9 @@ fn automatic(message: &mail_parser::Message<'_>) -> Option<Automatic> {
     }
     if let Some(value) = message.header_raw("Precedence") {
         let value = value.trim().to_lowercase();
-        if ["bulk", "list", "junk"].contains(&value.as_str()) {
+        // `auto_reply` is what many vacation robots set instead of
+        // Auto-Submitted.
+        if ["bulk", "list", "junk", "auto_reply"].contains(&value.as_str()) {
             return Some(Automatic::Precedence(value));
         }
     }
@@ -343,6 +383,9 @@ fn automatic(message: &mail_parser::Message<'_>) -> Option<Automatic> {
     }
     if let Some(subject) = message.subject().filter(|s| auto_reply_subject(s)) {
         return Some(Automatic::AutoReplySubject(subject.trim().to_string()));
+    }
+    if let Some(from) = from.filter(|a| robot_address(a)) {
+        return Some(Automatic::RobotAddress(from.to_string()));
     }
     None
 }

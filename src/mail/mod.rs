@@ -4,6 +4,7 @@
 
 pub mod body;
 pub mod dkim;
+pub mod html;
 pub mod inbound;
 
 pub use body::{OrderText, order_text};
