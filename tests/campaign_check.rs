@@ -339,7 +339,7 @@ fn the_demo_campaign_is_what_its_files_say() {
             depth: 4800
         }
     );
-    assert_eq!(c.scenario.turn_limit, Some(12));
+    assert_eq!(c.scenario.turn_limit, Some(30));
     assert_eq!(c.schedule.phase_minutes.get("orders"), Some(&2880));
     assert_eq!(c.schedule.reminder_minutes, 720);
     for side in &c.sides {

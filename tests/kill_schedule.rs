@@ -166,10 +166,10 @@ fn prepare(root: &Path) {
     // Room for as many phases as a long run asks for.
     let scenario = root.join("campaign").join("scenario.toml");
     let text = std::fs::read_to_string(&scenario).expect("reads");
-    assert!(text.contains("turn_limit = 12\n"), "the demo's turn limit");
+    assert!(text.contains("turn_limit = 30\n"), "the demo's turn limit");
     std::fs::write(
         &scenario,
-        text.replace("turn_limit = 12\n", "turn_limit = 90\n"),
+        text.replace("turn_limit = 30\n", "turn_limit = 90\n"),
     )
     .expect("writes");
     std::fs::write(
