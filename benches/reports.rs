@@ -29,6 +29,7 @@ fn reports(c: &mut Criterion) {
         manifest_digest: "ab".repeat(32),
         secret: "cd".repeat(32),
         commitment: "ef".repeat(32),
+        chronicle: Default::default(),
         deadline: DateTime::parse_from_rfc3339("2026-11-25T19:00:00Z")
             .ok()
             .map(|d| d.with_timezone(&Utc)),

@@ -37,6 +37,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         manifest_digest: "ab".repeat(32),
         secret: "cd".repeat(32),
         commitment: "ef".repeat(32),
+        chronicle: Default::default(),
         deadline: Some(DateTime::parse_from_rfc3339("2026-11-25T19:00:00Z")?.with_timezone(&Utc)),
     };
     let templates = Templates::embedded()?;

@@ -10,6 +10,7 @@ pub mod archive;
 pub mod audit;
 pub mod campaign;
 pub mod canonical;
+pub mod chronicle;
 pub mod daemon;
 pub mod demo;
 pub mod engine;

@@ -63,6 +63,7 @@ fn input_of<'a>(turn: &'a SampleTurn, orders: &'a BTreeMap<String, String>) -> R
         manifest_digest: "ab".repeat(32),
         secret: "cd".repeat(32),
         commitment: "ef".repeat(32),
+        chronicle: Default::default(),
         deadline: DateTime::parse_from_rfc3339("2026-11-25T19:00:00Z")
             .ok()
             .map(|d| d.with_timezone(&Utc)),

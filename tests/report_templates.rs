@@ -304,6 +304,7 @@ fn the_html_report_and_caption_can_be_replaced_too() {
         manifest_digest: String::new(),
         secret: String::new(),
         commitment: String::new(),
+        chronicle: Default::default(),
         deadline: None,
     };
     let prepared = report::prepare(&input, Audience::Gm).expect("prepares");

@@ -29,6 +29,11 @@ pub struct Campaign {
     pub chain_length: u32,
     /// An optional public beacon value mixed into every seed.
     pub beacon: Option<String>,
+    /// The web address the daemon's copy of the campaign's chronicle is
+    /// served at (`[chronicle] url`), without a final `/`; the reports link
+    /// to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chronicle_url: Option<String>,
     pub scenario: Scenario,
 }
 

@@ -520,6 +520,7 @@ fn resolve_closed(
                 secret: secret.to_hex(),
                 commitment: record.commitment.to_hex(),
                 deadline: next_phase.map(|(_, d)| d),
+                chronicle: crate::chronicle::publish::links(record, k),
             };
             reports::resolution_mail(campaign, &input, &templates)?
         }

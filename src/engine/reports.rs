@@ -85,6 +85,7 @@ mod tests {
             manifest_digest: String::new(),
             secret: String::new(),
             commitment: String::new(),
+            chronicle: Default::default(),
             deadline: None,
         };
         let templates = Templates::embedded().expect("templates");
