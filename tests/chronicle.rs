@@ -139,8 +139,7 @@ fn a_sides_chronicle_names_no_unit_hidden_from_it_until_the_game_is_over() {
         // The whole site names no unit the side never saw.
         let mut ever_seen = BTreeSet::new();
         ever_seen.extend(
-            report::visibility(record.ruleset, &record.initial, &audience, &[])
-                .unwrap_or_default(),
+            report::visibility(record.ruleset, &record.initial, &audience, &[]).unwrap_or_default(),
         );
         for r in record.turns() {
             ever_seen.extend(
@@ -227,21 +226,25 @@ fn the_daemons_copy_has_a_folder_for_each_reader_and_the_reports_link_to_it() {
             .iter()
             .find(|m| m.message_id.contains(".r1.result.") && m.recipient == reader)
             .expect("the report");
-        assert!(report.body.contains(link), "the text report links to {link}");
+        assert!(
+            report.body.contains(link),
+            "the text report links to {link}"
+        );
         // The HTML escapes the slashes, as minijinja does; a browser reads
         // them back.
         let escaped = link.replace('/', "&#x2f;");
         assert!(
-            report.html.as_deref().unwrap_or_default().contains(&escaped),
+            report
+                .html
+                .as_deref()
+                .unwrap_or_default()
+                .contains(&escaped),
             "the HTML report links to {link}"
         );
     }
     // The folders cannot be guessed from the side's name alone, and the top
     // is not the whole chronicle while the game runs.
-    let folders: Vec<String> = links
-        .keys()
-        .map(|a| publish::folder(&record, a))
-        .collect();
+    let folders: Vec<String> = links.keys().map(|a| publish::folder(&record, a)).collect();
     assert!(folders.iter().all(|f| f.len() > 16));
     let front = std::fs::read_to_string(top.join("index.html")).expect("front");
     assert!(front.contains("The game goes on"));
@@ -275,4 +278,70 @@ fn a_chronicle_is_written_only_into_a_new_folder_or_an_earlier_chronicle() {
         unknown,
         Err(chronicle::ChronicleError::UnknownSide { .. })
     ));
+}
+
+#[test]
+fn the_daemon_rewrites_the_chronicle_after_a_resolution_and_only_then() {
+    use adjutant::daemon::Daemon;
+    use adjutant::ingest::IngestConfig;
+    use adjutant::outbound::{DeliveryPolicy, FileTransport};
+
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (store, id) = campaign(tmp.path(), 3, Some("https://example.org/c"));
+    let www = tmp.path().join("www");
+    let mut daemon = Daemon::new(
+        store,
+        None,
+        Box::new(FileTransport::new(&tmp.path().join("sent"))),
+        DeliveryPolicy {
+            from: "adjutant <adjutant@example.org>".to_string(),
+            ..DeliveryPolicy::default()
+        },
+        IngestConfig::default(),
+        Duration::seconds(30),
+    )
+    .with_chronicle(Some(www.clone()));
+    let now = start() + Duration::hours(1);
+    let record = daemon.store().campaign(&id).expect("campaign");
+    let state = daemon
+        .store()
+        .state(&record.current_state_digest)
+        .expect("state");
+    for side in &state.sides {
+        let lines = adjutant::demo::bots::orders_for(&state, side);
+        if !lines.is_empty() {
+            engine::submit(
+                daemon.store_mut(),
+                &id,
+                side,
+                &lines.join("\n"),
+                &FixedClock(now),
+                None,
+            )
+            .expect("orders");
+        }
+    }
+    // Past the deadline: the phase is due, the daemon resolves it and
+    // writes the chronicle.
+    let later = record.deadline + Duration::minutes(1);
+    let notes: Vec<String> = daemon
+        .run_until_quiet(&FixedClock(later), 20)
+        .expect("runs")
+        .into_iter()
+        .flat_map(|p| p.notes)
+        .collect();
+    assert!(
+        notes.iter().any(|n| n.contains("chronicle written")),
+        "{notes:?}"
+    );
+    let gm = publish::folder(&daemon.store().campaign(&id).expect("c"), &Audience::Gm);
+    assert!(www.join(&id).join(gm).join("r/turn-0001.html").exists());
+    // Nothing new: nothing rewritten.
+    let again: Vec<String> = daemon
+        .run_until_quiet(&FixedClock(later + Duration::minutes(1)), 20)
+        .expect("runs")
+        .into_iter()
+        .flat_map(|p| p.notes)
+        .collect();
+    assert!(!again.iter().any(|n| n.contains("chronicle")), "{again:?}");
 }
