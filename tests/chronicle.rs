@@ -292,7 +292,7 @@ fn the_daemon_rewrites_the_chronicle_after_a_resolution_and_only_then() {
     let mut daemon = Daemon::new(
         store,
         None,
-        Box::new(FileTransport::new(&tmp.path().join("sent"))),
+        Box::new(FileTransport::new(tmp.path().join("sent"))),
         DeliveryPolicy {
             from: "adjutant <adjutant@example.org>".to_string(),
             ..DeliveryPolicy::default()

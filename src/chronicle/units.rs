@@ -93,7 +93,9 @@ pub(crate) fn write(
     for s in shown.iter().filter(|s| s.r.kind == Kind::Turn) {
         moments.push((format!("r{}", s.r.k), &s.r.next, s.visible.as_ref()));
     }
-    let mut tracks: BTreeMap<String, (Vec<Value>, Vec<(i64, i64)>)> = BTreeMap::new();
+    // By unit: its points as the page lists them, and as the track draws them.
+    type Track = (Vec<Value>, Vec<(i64, i64)>);
+    let mut tracks: BTreeMap<String, Track> = BTreeMap::new();
     for (when, state, visible) in &moments {
         for u in &state.units {
             if visible.is_some_and(|v| !v.contains(&u.id)) {
