@@ -28,6 +28,7 @@ fn reports(c: &mut Criterion) {
         orders: &orders,
         manifest_digest: "ab".repeat(32),
         audit: sample::footer(),
+        chronicle: Default::default(),
         deadline: DateTime::parse_from_rfc3339("2026-11-25T19:00:00Z")
             .ok()
             .map(|d| d.with_timezone(&Utc)),

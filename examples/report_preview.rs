@@ -36,6 +36,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         orders: &orders,
         manifest_digest: "ab".repeat(32),
         audit: adjutant::report::sample::footer(),
+        chronicle: Default::default(),
         deadline: Some(DateTime::parse_from_rfc3339("2026-11-25T19:00:00Z")?.with_timezone(&Utc)),
     };
     let templates = Templates::embedded()?;

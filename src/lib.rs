@@ -11,6 +11,7 @@ pub mod audit;
 pub mod beacon;
 pub mod campaign;
 pub mod canonical;
+pub mod chronicle;
 pub mod daemon;
 pub mod demo;
 pub mod engine;

@@ -199,6 +199,21 @@ enum Command {
         beacon_field: Option<String>,
         rolls: Vec<String>,
     },
+    /// Write the campaign's chronicle: a static web site of every turn, with
+    /// the dice checked in the browser. A side's shows only what it saw while
+    /// the game runs; without --side, the game master's shows everything.
+    Chronicle {
+        #[arg(long, default_value = "./var")]
+        data: PathBuf,
+        #[arg(long)]
+        campaign: String,
+        /// The folder to write the site into (new, or an earlier chronicle's).
+        #[arg(long)]
+        out: PathBuf,
+        /// The side whose chronicle to write; the game master's without it.
+        #[arg(long)]
+        side: Option<String>,
+    },
 }
 
 #[derive(clap::Args)]
@@ -384,6 +399,12 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
             &rolls,
             &mut out,
         ),
+        Command::Chronicle {
+            data,
+            campaign,
+            out: dir,
+            side,
+        } => cmd_chronicle(data, campaign, dir, side, &mut out),
     }
 }
 
@@ -392,16 +413,48 @@ fn cmd_demo(dir: PathBuf, asked: Option<String>, out: &mut impl Write) -> Result
     let result = adjutant::demo::run(&dir, asked.as_deref(), out)?;
     writeln!(
         out,
-        "campaign data: {}\norders mailed by the bots: {}\nreports and every other message sent: {}\narchive: {}  (check it: adjutant verify {})",
+        "campaign data: {}\norders mailed by the bots: {}\nreports and every other message sent: {}\narchive: {}  (check it: adjutant verify {})\nchronicle, every turn with its dice checked in the browser: {}",
         result.data_dir.display(),
         result.maildir.display(),
         result.outbox_dir.display(),
         result.archive_dir.display(),
-        result.archive_dir.display()
+        result.archive_dir.display(),
+        result.chronicle.display()
     )?;
     if !result.verdict.ok() {
         bail!("the demo's archive did not verify");
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `adjutant chronicle`.
+fn cmd_chronicle(
+    data: PathBuf,
+    campaign: String,
+    dir: PathBuf,
+    side: Option<String>,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    use adjutant::chronicle::{self, Reader};
+    let store = open(&data)?;
+    let reader = side.map_or(Reader::Gm, Reader::Side);
+    let written = chronicle::write(&store, &campaign, reader, &dir)?;
+    writeln!(
+        out,
+        "chronicle of {campaign}: {} turns, {} umpire calls, {} dice{}\nopen {}",
+        written.turns,
+        written.calls,
+        written.dice,
+        if written.full {
+            " (everything)".to_string()
+        } else {
+            format!(
+                " shown, {} withheld until the game is over",
+                written.withheld
+            )
+        },
+        written.index.display()
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

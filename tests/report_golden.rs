@@ -62,6 +62,7 @@ fn input_of<'a>(turn: &'a SampleTurn, orders: &'a BTreeMap<String, String>) -> R
         orders,
         manifest_digest: "ab".repeat(32),
         audit: sample::footer(),
+        chronicle: Default::default(),
         deadline: DateTime::parse_from_rfc3339("2026-11-25T19:00:00Z")
             .ok()
             .map(|d| d.with_timezone(&Utc)),

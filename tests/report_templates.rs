@@ -303,6 +303,7 @@ fn the_html_report_and_caption_can_be_replaced_too() {
         orders: &orders,
         manifest_digest: String::new(),
         audit: Default::default(),
+        chronicle: Default::default(),
         deadline: None,
     };
     let prepared = report::prepare(&input, Audience::Gm).expect("prepares");

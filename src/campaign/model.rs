@@ -33,6 +33,11 @@ pub struct Campaign {
     /// published only after the turn's manifest was mailed.
     #[serde(default)]
     pub drand: Option<DrandChoice>,
+    /// The web address the daemon's copy of the campaign's chronicle is
+    /// served at (`[chronicle] url`), without a final `/`; the reports link
+    /// to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chronicle_url: Option<String>,
     pub scenario: Scenario,
 }
 

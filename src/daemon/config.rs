@@ -22,6 +22,16 @@ pub struct DaemonConfig {
     pub transport: TransportConfig,
     pub intervals: Intervals,
     pub outbox: DeliveryPolicy,
+    /// Where the daemon keeps each campaign's chronicle current
+    /// (`[chronicle] dir`), for a web server to serve; none without it.
+    pub chronicle_dir: Option<PathBuf>,
+}
+
+/// `[chronicle]`, as the file gives it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawChronicle {
+    dir: PathBuf,
 }
 
 /// Who adjutant is on the mail side.
@@ -221,6 +231,7 @@ struct RawConfig {
     #[serde(default)]
     intervals: Intervals,
     outbox: Option<RawOutbox>,
+    chronicle: Option<RawChronicle>,
 }
 
 fn default_log_level() -> String {
@@ -326,6 +337,7 @@ impl DaemonConfig {
             transport,
             intervals: raw.intervals,
             outbox,
+            chronicle_dir: raw.chronicle.map(|c| at(&c.dir)),
         })
     }
 }

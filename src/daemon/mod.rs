@@ -17,7 +17,7 @@
 pub mod config;
 pub mod source;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -124,6 +124,8 @@ pub struct Daemon {
     ingest: IngestConfig,
     poll: Duration,
     shutdown: Arc<AtomicBool>,
+    /// Where each campaign's chronicle is kept current, if anywhere.
+    chronicle_dir: Option<PathBuf>,
     /// The data directory's lock, for a daemon made from its configuration:
     /// no other daemon, `send` or inbox reader runs on the same store.
     _lock: Option<DataDirLock>,
@@ -148,8 +150,60 @@ impl Daemon {
             ingest,
             poll,
             shutdown: Arc::new(AtomicBool::new(false)),
+            chronicle_dir: None,
             _lock: None,
         }
+    }
+
+    /// Keeps each campaign's chronicle current in `dir` (see
+    /// `chronicle::publish`): rewritten after every resolution or act.
+    pub fn with_chronicle(mut self, dir: Option<PathBuf>) -> Daemon {
+        self.chronicle_dir = dir;
+        self
+    }
+
+    /// Rewrites the chronicle of every campaign whose record moved on since
+    /// it was last written. What was written is told by a stamp file beside
+    /// it (the counts of resolutions and acts), so a restart rewrites
+    /// nothing that is current. A failure is logged and noted, never fatal:
+    /// the game has already moved on.
+    fn keep_chronicles(&self) -> Vec<String> {
+        let Some(dir) = &self.chronicle_dir else {
+            return Vec::new();
+        };
+        let mut notes = Vec::new();
+        let ids = match self.store.campaign_ids() {
+            Ok(ids) => ids,
+            Err(e) => return vec![format!("chronicles: {e}")],
+        };
+        for id in ids {
+            let stamp = match (self.store.resolution_counts(&id), self.store.gm_acts(&id)) {
+                (Ok((turns, calls)), Ok(acts)) => format!("{turns} {calls} {}\n", acts.len()),
+                _ => continue,
+            };
+            let stamp_file = dir.join(format!("{id}.stamp"));
+            if std::fs::read_to_string(&stamp_file).ok().as_deref() == Some(stamp.as_str()) {
+                continue;
+            }
+            match crate::chronicle::publish::publish(&self.store, &id, dir).and_then(|top| {
+                std::fs::write(&stamp_file, &stamp)
+                    .map(|()| top)
+                    .map_err(|source| crate::chronicle::ChronicleError::Write {
+                        path: stamp_file.clone(),
+                        source,
+                    })
+            }) {
+                Ok(top) => {
+                    tracing::info!(campaign = %id, dir = %top.display(), "chronicle written");
+                    notes.push(format!("{id}: chronicle written in {}", top.display()));
+                }
+                Err(e) => {
+                    tracing::warn!(campaign = %id, "chronicle not written: {e}");
+                    notes.push(format!("{id}: chronicle not written: {e}"));
+                }
+            }
+        }
+        notes
     }
 
     /// A daemon as the configuration file describes it, holding the lock of
@@ -196,7 +250,7 @@ impl Daemon {
             Duration::seconds(i64::from(config.intervals.poll_seconds)),
         );
         daemon._lock = Some(lock);
-        Ok(daemon)
+        Ok(daemon.with_chronicle(config.chronicle_dir.clone()))
     }
 
     pub fn store(&self) -> &Store {
@@ -429,6 +483,9 @@ impl Daemon {
                     tracing::info!(message = %name, "{}", outcome.summary());
                     notes.push(format!("mail {name}: {}", outcome.summary()));
                 }
+                // A GM's command by mail may have resolved a phase, asked an
+                // umpire call or corrected the state.
+                notes.extend(self.keep_chronicles());
             }
             Event::DeadlineReached { campaign } => {
                 for r in engine::tick(&mut self.store, campaign, clock)? {
@@ -445,6 +502,7 @@ impl Daemon {
                         r.k, r.phase_label, r.rolls
                     ));
                 }
+                notes.extend(self.keep_chronicles());
             }
             Event::ReminderDue { campaign, .. } => {
                 let now = clock.now();

@@ -92,6 +92,8 @@ pub enum DemoError {
     Export(#[from] archive::export::ExportError),
     #[error(transparent)]
     Archive(#[from] archive::verify::ArchiveError),
+    #[error(transparent)]
+    Chronicle(#[from] crate::chronicle::ChronicleError),
 }
 
 /// Where the demo put things, and whether its archive verified.
@@ -99,6 +101,8 @@ pub enum DemoError {
 pub struct DemoResult {
     pub data_dir: PathBuf,
     pub archive_dir: PathBuf,
+    /// The chronicle's front page (the game master's, with everything).
+    pub chronicle: PathBuf,
     /// Every message the daemon sent, one `.eml` file each.
     pub outbox_dir: PathBuf,
     /// The Maildir the bot players wrote their orders into.
@@ -177,6 +181,7 @@ pub fn run(
     let campaign_dir = out.join("campaign");
     let data_dir = out.join("data");
     let archive_dir = out.join("archive");
+    let chronicle_dir = out.join("chronicle");
     let maildir_dir = out.join("maildir");
     let mail_dir = out.join("mail");
     let campaign = demo_campaign(&demo, &campaign_dir)?;
@@ -314,6 +319,12 @@ pub fn run(
     }
     tell(say, &daemon.run_until_quiet(&FixedClock(now), 100)?);
     let exported = archive::export::export(daemon.store(), &campaign.id, &archive_dir)?;
+    let chronicle = crate::chronicle::write(
+        daemon.store(),
+        &campaign.id,
+        crate::chronicle::Reader::Gm,
+        &chronicle_dir,
+    )?;
     let verdict = archive::verify::verify(&archive_dir)?;
     let sent = daemon
         .store()
@@ -344,6 +355,7 @@ pub fn run(
     Ok(DemoResult {
         data_dir,
         archive_dir,
+        chronicle: chronicle.index,
         outbox_dir: mail_dir,
         maildir: maildir_dir,
         sent,

@@ -616,6 +616,7 @@ fn resolve_closed(
                 manifest_digest: closed.manifest_digest.to_hex(),
                 audit: footer.clone(),
                 deadline: next_phase.map(|(_, d)| d),
+                chronicle: crate::chronicle::publish::links(record, k),
             };
             reports::resolution_mail(campaign, &input, &templates)?
         }

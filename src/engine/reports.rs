@@ -84,6 +84,7 @@ mod tests {
             orders: &orders,
             manifest_digest: String::new(),
             audit: Default::default(),
+            chronicle: Default::default(),
             deadline: None,
         };
         let templates = Templates::embedded().expect("templates");

@@ -60,6 +60,9 @@ pub struct ReportInput<'a> {
     pub audit: audit_footer::AuditFooter,
     /// The next phase's deadline, if the game goes on.
     pub deadline: Option<DateTime<Utc>>,
+    /// Where each audience reads this resolution in the campaign's chronicle
+    /// on the web (`chronicle::publish`), where the campaign has one.
+    pub chronicle: BTreeMap<Audience, String>,
 }
 
 /// Who a report is for.
@@ -67,6 +70,17 @@ pub struct ReportInput<'a> {
 pub enum Audience {
     Side(String),
     Gm,
+}
+
+/// What one audience is shown of a resolution, before any picture is
+/// drawn: what it sees, the template context and the map as SVG. The
+/// reports and the chronicle both start from it, so that they show the same.
+pub struct View {
+    pub audience: Audience,
+    /// The units and generals the audience sees, by id; `None` for all.
+    pub visible: Option<BTreeSet<String>>,
+    pub context: Value,
+    pub svg: String,
 }
 
 /// A report made for one audience, before it is written for one person.
@@ -132,7 +146,7 @@ fn side_name(campaign: &Campaign, id: &str) -> String {
 
 /// Whether a roll's purpose names a unit out of sight: its id as a whole
 /// word, or its name anywhere (case does not matter).
-fn names_hidden(purpose: &str, hidden: &[(&str, &str)]) -> bool {
+pub fn names_hidden(purpose: &str, hidden: &[(&str, &str)]) -> bool {
     let lower = purpose.to_lowercase();
     let words: BTreeSet<&str> = lower
         .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
@@ -164,15 +178,67 @@ fn roll_line(r: &Roll) -> Value {
     })
 }
 
+/// What `audience` sees of `state` once `events` are over: the ids of the
+/// units and generals in its sight, `None` (everything) for the GM. The one
+/// place a report, its map and the chronicle learn it.
+pub fn visibility(
+    ruleset: &dyn Ruleset,
+    state: &GameState,
+    audience: &Audience,
+    events: &[Event],
+) -> Option<BTreeSet<String>> {
+    match audience {
+        Audience::Side(s) => Some(map::with_generals(
+            state,
+            s,
+            ruleset.visible_to(state, s, events),
+        )),
+        Audience::Gm => None,
+    }
+}
+
+/// The units and generals of `state` out of sight, by id and name, as
+/// [`names_hidden`] takes them.
+pub fn hidden_names<'a>(
+    state: &'a GameState,
+    visible: Option<&BTreeSet<String>>,
+) -> Vec<(&'a str, &'a str)> {
+    let sees = |id: &str| visible.is_none_or(|v| v.contains(id));
+    state
+        .units
+        .iter()
+        .map(|u| (u.id.as_str(), u.name.as_str()))
+        .chain(
+            state
+                .generals
+                .iter()
+                .map(|g| (g.id.as_str(), g.name.as_str())),
+        )
+        .filter(|(id, _)| !sees(id))
+        .collect()
+}
+
 /// The work of one audience's report: what it sees, its despatch, its map.
 pub fn prepare(input: &ReportInput, audience: Audience) -> Result<Prepared, ReportError> {
+    let view = view(input, audience);
+    let png = map::png(&view.svg)?;
+    Ok(Prepared {
+        audience: view.audience,
+        context: view.context,
+        svg: view.svg,
+        png,
+    })
+}
+
+/// One audience's share of a resolution: what it sees, its despatch, its
+/// order of battle, its dice, its map as SVG.
+pub fn view(input: &ReportInput, audience: Audience) -> View {
     let next = input.next;
     let side = match &audience {
         Audience::Side(s) => Some(s.as_str()),
         Audience::Gm => None,
     };
-    let visible =
-        side.map(|s| map::with_generals(next, s, input.ruleset.visible_to(next, s, input.events)));
+    let visible = visibility(input.ruleset, next, &audience, input.events);
     let look = input.ruleset.look(next);
     let sees = |id: &str| visible.as_ref().is_none_or(|v| v.contains(id));
     let reader = narrative::Reader {
@@ -228,17 +294,7 @@ pub fn prepare(input: &ReportInput, audience: Audience) -> Result<Prepared, Repo
         .collect();
 
     // The units and generals out of the reader's sight, by id and name.
-    let hidden: Vec<(&str, &str)> = next
-        .units
-        .iter()
-        .map(|u| (u.id.as_str(), u.name.as_str()))
-        .chain(
-            next.generals
-                .iter()
-                .map(|g| (g.id.as_str(), g.name.as_str())),
-        )
-        .filter(|(id, _)| !sees(id))
-        .collect();
+    let hidden = hidden_names(next, visible.as_ref());
     let (shown, withheld): (Vec<&Roll>, Vec<&Roll>) = input
         .rolls
         .iter()
@@ -294,7 +350,6 @@ pub fn prepare(input: &ReportInput, audience: Audience) -> Result<Prepared, Repo
         events: input.events,
         visible: visible.as_ref(),
     });
-    let png = map::png(&svg)?;
     let context = json!({
         "campaign": {
             "id": input.campaign.id,
@@ -333,13 +388,14 @@ pub fn prepare(input: &ReportInput, audience: Audience) -> Result<Prepared, Repo
             "png": format!("{file_stem}.png"),
             "svg": format!("{file_stem}.svg"),
         },
+        "chronicle": input.chronicle.get(&audience),
     });
-    Ok(Prepared {
+    View {
         audience,
+        visible,
         context,
         svg,
-        png,
-    })
+    }
 }
 
 /// The reports of several audiences, each made on its own thread: they

@@ -1,3 +1,4 @@
 //! Helpers shared by integration tests (`mod support;`).
 
+pub mod browser;
 pub mod mailstack;

@@ -45,6 +45,7 @@ pub(super) struct CheckedCampaign {
     chain_length: u32,
     beacon: Option<String>,
     drand: Option<crate::campaign::DrandChoice>,
+    chronicle_url: Option<String>,
     rules: Option<&'static dyn Ruleset>,
 }
 
@@ -92,6 +93,7 @@ impl CheckedCampaign {
             chain_length: self.chain_length,
             beacon: self.beacon,
             drand: self.drand,
+            chronicle_url: self.chronicle_url,
             scenario,
         }
     }
@@ -141,8 +143,32 @@ pub(super) fn check(
         chain_length,
         beacon,
         drand,
+        chronicle_url: check_chronicle(
+            source,
+            file.chronicle.as_ref().map(Spanned::get_ref),
+            problems,
+        ),
         rules,
     }
+}
+
+/// `[chronicle] url`: an http or https address, kept without its final `/`.
+fn check_chronicle(
+    source: &Source,
+    table: Option<&super::raw::ChronicleTable>,
+    problems: &mut Vec<Problem>,
+) -> Option<String> {
+    let url = &table?.url;
+    let text = url.get_ref().trim();
+    let web = text.starts_with("https://") || text.starts_with("http://");
+    if !web || text.chars().any(char::is_whitespace) || text.contains(['"', '<', '>']) {
+        problems.push(source.at(
+            url.span(),
+            "the chronicle's url must be a web address, e.g. `https://example.org/chronicle`",
+        ));
+        return None;
+    }
+    Some(text.trim_end_matches('/').to_string())
 }
 
 fn check_ruleset(

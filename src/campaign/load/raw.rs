@@ -27,6 +27,14 @@ pub struct CampaignFile {
     /// phase of the ruleset, named as the ruleset names its phases.
     pub schedule: Spanned<BTreeMap<Spanned<String>, Spanned<toml::Value>>>,
     pub dice: Option<Spanned<DiceTable>>,
+    pub chronicle: Option<Spanned<ChronicleTable>>,
+}
+
+/// `[chronicle]`: where the campaign's chronicle is published on the web.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChronicleTable {
+    pub url: Spanned<String>,
 }
 
 #[derive(Debug, Deserialize)]
