@@ -95,6 +95,7 @@ fn play_traced(game: u32, trace: bool) -> Game {
             manifest_digest: manifest.digest(),
             prior_state_digest: canonical::digest(&state),
             beacon: None,
+            drawn: None,
             policy: campaign.no_orders_policy,
             prior_state: &state,
             orders: &orders,
