@@ -29,7 +29,7 @@ fn campaign(dir: &Path) -> (Store, String) {
         assert!(text.contains(from), "{file} has {from}");
         std::fs::write(&path, text.replace(from, to)).expect("write");
     };
-    edit("scenario.toml", "turn_limit = 12", "turn_limit = 100");
+    edit("scenario.toml", "turn_limit = 30", "turn_limit = 100");
     edit("campaign.toml", "chain_length = 100", "chain_length = 200");
     // Without the optional army morale the game lasts to its turn limit:
     // 100 turns, each with its map.

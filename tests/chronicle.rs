@@ -28,7 +28,16 @@ fn campaign(dir: &Path, limit: u32, url: Option<&str>) -> (Store, String) {
     let demo = adjutant::demo::demo_of(None).expect("a demo");
     adjutant::demo::demo_campaign(&demo, &folder).expect("the demo campaign");
     let scenario = std::fs::read_to_string(folder.join("scenario.toml")).expect("scenario");
-    let scenario = scenario.replace("turn_limit = 12", &format!("turn_limit = {limit}"));
+    let scenario: String = scenario
+        .lines()
+        .map(|l| {
+            if l.trim_start().starts_with("turn_limit = ") {
+                format!("turn_limit = {limit}\n")
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
     std::fs::write(folder.join("scenario.toml"), scenario).expect("write");
     if let Some(url) = url {
         let mut text = std::fs::read_to_string(folder.join("campaign.toml")).expect("campaign");
