@@ -4,9 +4,11 @@
 //! without being given it (its report links to it), and once the game is
 //! over the whole chronicle at the campaign folder's top, for everyone.
 //!
-//!     DIR/<campaign>/index.html                 the whole chronicle, once the game is over
-//!     DIR/<campaign>/<side>-<key>/index.html    a side's, while the game runs
-//!     DIR/<campaign>/gm-<key>/index.html        the game master's
+//! ```text
+//! DIR/<campaign>/index.html                 the whole chronicle, once the game is over
+//! DIR/<campaign>/<side>-<key>/index.html    a side's, while the game runs
+//! DIR/<campaign>/gm-<key>/index.html        the game master's
+//! ```
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
