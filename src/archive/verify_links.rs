@@ -45,11 +45,7 @@ fn genesis_of(head: &CampaignFile) -> Result<Genesis, String> {
             }
             .as_deref(),
         ),
-        no_orders_policy: match head.no_orders_policy {
-            crate::campaign::NoOrdersPolicy::StandFast => "stand-fast",
-            crate::campaign::NoOrdersPolicy::StandingOrders => "standing-orders",
-        }
-        .to_string(),
+        no_orders_policy: head.no_orders_policy.as_str().to_string(),
         initial_state_digest: digest(&head.initial_state_digest, "initial_state_digest")?,
     })
 }

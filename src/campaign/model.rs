@@ -132,6 +132,20 @@ pub enum NoOrdersPolicy {
     StandingOrders,
 }
 
+impl NoOrdersPolicy {
+    /// Every policy, in the order the campaign file's help lists them.
+    pub const ALL: [NoOrdersPolicy; 2] =
+        [NoOrdersPolicy::StandFast, NoOrdersPolicy::StandingOrders];
+
+    /// Its name in the campaign file, `campaign.json` and `genesis.txt`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NoOrdersPolicy::StandFast => "stand-fast",
+            NoOrdersPolicy::StandingOrders => "standing-orders",
+        }
+    }
+}
+
 /// The field and the forces on it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Scenario {

@@ -12,7 +12,6 @@ use crate::archive::ledger::{
 };
 use crate::archive::{ActFile, act_dir};
 use crate::audit::{Digest32, Kind};
-use crate::campaign::NoOrdersPolicy;
 use crate::store::{CampaignRecord, ResolutionRecord, ResolvedRecord, Store};
 
 /// What the campaign fixed at registration, as `genesis.txt` says it.
@@ -44,11 +43,7 @@ pub fn genesis_of(
                 .map(|n| n.chain_hash_hex())
                 .as_deref(),
         ),
-        no_orders_policy: match campaign.no_orders_policy {
-            NoOrdersPolicy::StandFast => "stand-fast",
-            NoOrdersPolicy::StandingOrders => "standing-orders",
-        }
-        .to_string(),
+        no_orders_policy: campaign.no_orders_policy.as_str().to_string(),
         initial_state_digest,
     }
 }

@@ -25,12 +25,6 @@ const DEFAULT_CHAIN_LENGTH: u32 = 1000;
 /// The keys `[schedule]` always allows; the others name the ruleset's phases.
 const SCHEDULE_KEYS: &[&str] = &["time_zone", "deadline_time", "reminder", "no_orders"];
 
-/// The no-orders policies, by name.
-const NO_ORDERS: &[(&str, NoOrdersPolicy)] = &[
-    ("stand-fast", NoOrdersPolicy::StandFast),
-    ("standing-orders", NoOrdersPolicy::StandingOrders),
-];
-
 /// The campaign file, checked: everything but the scenario.
 pub(super) struct CheckedCampaign {
     id: String,
@@ -494,10 +488,10 @@ fn check_schedule(
                     reminder = Some((minutes, value.span()));
                 }
             }
-            "no_orders" => match NO_ORDERS.iter().find(|(name, _)| *name == text) {
-                Some((_, p)) => policy = *p,
+            "no_orders" => match NoOrdersPolicy::ALL.into_iter().find(|p| p.as_str() == text) {
+                Some(p) => policy = p,
                 None => {
-                    let names: Vec<&str> = NO_ORDERS.iter().map(|(n, _)| *n).collect();
+                    let names: Vec<&str> = NoOrdersPolicy::ALL.iter().map(|p| p.as_str()).collect();
                     values::known(
                         source,
                         &spanned(value, text),
