@@ -1,4 +1,5 @@
 //! Helpers shared by integration tests (`mod support;`).
 
 pub mod browser;
+pub mod crash_harness;
 pub mod mailstack;
