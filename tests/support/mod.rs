@@ -2,4 +2,5 @@
 
 pub mod browser;
 pub mod crash_harness;
+pub mod faults;
 pub mod mailstack;

@@ -1,0 +1,926 @@
+//! The kill schedule of `tests/kill_schedule.rs` with real faults beneath
+//! the daemon: for a few waves of mail at a time its store is read-only,
+//! the disk of its store fills up (a ballast file on a small tmpfs, at a
+//! seeded moment of a wave), its outbox folder cannot be written (a bind
+//! mount remounted read-only), or the disk of its outbox fills up; then the
+//! fault is lifted. The daemon is SIGKILLed at seeded moments throughout,
+//! faults or none.
+//!
+//! During a fault the daemon may fail a step, but it must say in its log
+//! what failed and why (the disk is full, the store or the folder is
+//! read-only), acknowledge nothing it has not stored (after every run, each
+//! mail written has its row in the store, and each reply its message taken),
+//! write no mail twice (a file once written is never replaced), stop rather
+//! than spin, and put off each failed send by a wait that grows. Once the
+//! fault is lifted it catches up by itself. At the end the same checks as
+//! the kill schedule: the archive byte-identical to an uninterrupted run's,
+//! each message answered once, the same mail byte for byte, `verify` passes.
+//!
+//! The clock: every run that takes mail, resolves or writes the archive runs
+//! at the one fixed time of the uninterrupted run, so that both can be
+//! compared byte for byte. A failed send waits for a later time, which a
+//! fixed clock never reaches; when a run has done everything else, the
+//! harness starts the daemon again at the time the store says the next
+//! attempt is due (`next_attempt_at`), as a clock moving on would.
+//!
+//! Mounts need root; where they cannot be made the test says loudly that it
+//! skipped, and `ADJUTANT_REQUIRE_FAULTS=1` makes that a failure.
+//! `cargo test` runs one seed of two phases; the long run of
+//! docs/RELIABILITY.md sets the seeds and phases:
+//!
+//!     ADJUTANT_FAULT_SEEDS=10 ADJUTANT_FAULT_PHASES=8 cargo test --release --test fault_schedule -- --nocapture
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::os::unix::fs::DirBuilderExt;
+use std::path::{Path, PathBuf};
+use std::process::ExitStatus;
+use std::time::{Duration, Instant};
+
+use support::crash_harness::{
+    Copies, Killed, NOW, Schedule, calm_wave, check_the_end, copy_dir, daemon_at, deliver,
+    kill_repeatedly, log_tail, rows, run_to_the_end, run_to_the_end_at, script, setting,
+};
+use support::faults::{self, Mounts};
+
+/// What is done to the daemon's files for a few waves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Fault {
+    /// The data directory, store and all, on a bind mount remounted
+    /// read-only.
+    ReadOnlyStore,
+    /// The store's disk (a tmpfs) filled to the last byte by a ballast file.
+    FullStoreDisk,
+    /// The file transport's folder on a bind mount remounted read-only.
+    ReadOnlyOutbox,
+    /// The outbox's disk filled to the last byte.
+    FullOutboxDisk,
+}
+
+const FAULTS: [Fault; 4] = [
+    Fault::ReadOnlyStore,
+    Fault::FullStoreDisk,
+    Fault::ReadOnlyOutbox,
+    Fault::FullOutboxDisk,
+];
+
+impl Fault {
+    /// What the daemon's log must say, in one of these words (in any case),
+    /// while the fault lasts: what an operator looks for.
+    fn said(self) -> &'static [&'static str] {
+        match self {
+            Fault::ReadOnlyStore => &["read-only", "readonly"],
+            Fault::FullStoreDisk | Fault::FullOutboxDisk => {
+                &["disk is full", "no space left on device"]
+            }
+            Fault::ReadOnlyOutbox => &["read-only file system"],
+        }
+    }
+}
+
+/// A fault over waves `first..=last`.
+#[derive(Debug, Clone, Copy)]
+struct Episode {
+    fault: Fault,
+    first: usize,
+    last: usize,
+}
+
+/// The faults of a seed: every kind once in a seeded order (where there
+/// are waves enough), then again, each over one to three waves, with up to
+/// two waves without a fault between them; while a kind has not come yet,
+/// each fault and gap leaves a wave for each kind still to come. The first
+/// wave and the last are left alone.
+fn plan(schedule: &mut Schedule, waves: usize) -> Vec<Episode> {
+    let mut kinds = FAULTS.to_vec();
+    let mut first_round = true;
+    let mut episodes = Vec::new();
+    let mut wave = 1;
+    while wave + 1 < waves {
+        if kinds.is_empty() {
+            kinds = FAULTS.to_vec();
+            first_round = false;
+        }
+        let fault = kinds.remove(schedule.within(0, kinds.len() as u64) as usize);
+        // Waves left after this one's first, and the ones the kinds still
+        // to come need.
+        let left = waves - 2 - wave;
+        let owed = if first_round { kinds.len() } else { 0 };
+        let longer = (schedule.within(0, 3) as usize).min(left.saturating_sub(owed));
+        let last = wave + longer;
+        episodes.push(Episode {
+            fault,
+            first: wave,
+            last,
+        });
+        let gap = (schedule.within(0, 3) as usize).min((left - longer).saturating_sub(owed));
+        wave = last + 1 + gap;
+    }
+    episodes
+}
+
+/// The rough copy with its data directory and its outbox each on a disk
+/// of their own (a tmpfs), seen by the daemon through a bind mount that a
+/// fault remounts read-only; the harness reads them through the disks.
+struct Disks {
+    mounts: Mounts,
+    /// The data directory as the harness reads it (never read-only).
+    data: PathBuf,
+    store_disk: PathBuf,
+    outbox_disk: PathBuf,
+    /// Where the daemon sees them.
+    var: PathBuf,
+    sent: PathBuf,
+}
+
+const STORE_DISK: u64 = 96 << 20;
+const OUTBOX_DISK: u64 = 32 << 20;
+
+impl Disks {
+    fn new(root: &Path) -> Result<Disks, String> {
+        let mut mounts = Mounts::default();
+        let (store_disk, outbox_disk) = (root.join("store-disk"), root.join("outbox-disk"));
+        let (var, sent) = (root.join("var"), root.join("sent"));
+        for (disk, size, view) in [
+            (&store_disk, STORE_DISK, &var),
+            (&outbox_disk, OUTBOX_DISK, &sent),
+        ] {
+            std::fs::create_dir(disk).map_err(|e| e.to_string())?;
+            mounts.tmpfs(disk, size)?;
+            // What the copy holds moves onto its disk.
+            let inside = disk.join("files");
+            if view.exists() {
+                copy_dir(view, &inside);
+                std::fs::remove_dir_all(view).map_err(|e| e.to_string())?;
+            } else {
+                // The store refuses a data directory others can read.
+                std::fs::DirBuilder::new()
+                    .mode(0o700)
+                    .create(&inside)
+                    .map_err(|e| e.to_string())?;
+            }
+            std::fs::create_dir(view).map_err(|e| e.to_string())?;
+            mounts.bind(&inside, view)?;
+        }
+        Ok(Disks {
+            mounts,
+            data: store_disk.join("files"),
+            store_disk,
+            outbox_disk,
+            var,
+            sent,
+        })
+    }
+
+    fn ballast(&self, fault: Fault) -> PathBuf {
+        match fault {
+            Fault::FullStoreDisk => self.store_disk.join("ballast"),
+            _ => self.outbox_disk.join("ballast"),
+        }
+    }
+
+    /// Makes the fault, at once.
+    fn apply(&self, fault: Fault) {
+        match fault {
+            Fault::ReadOnlyStore => self.mounts.read_only(&self.var).expect("read-only"),
+            Fault::ReadOnlyOutbox => self.mounts.read_only(&self.sent).expect("read-only"),
+            Fault::FullStoreDisk | Fault::FullOutboxDisk => {
+                faults::fill(&self.ballast(fault));
+            }
+        }
+    }
+
+    fn lift(&self, fault: Fault) {
+        match fault {
+            Fault::ReadOnlyStore => self.mounts.writable(&self.var).expect("writable"),
+            Fault::ReadOnlyOutbox => self.mounts.writable(&self.sent).expect("writable"),
+            Fault::FullStoreDisk | Fault::FullOutboxDisk => faults::free(&self.ballast(fault)),
+        }
+    }
+}
+
+/// Runs the daemon at `now` to its end, which during a fault may be a
+/// failure; it must end, and soon: a daemon that spins on a failing step
+/// would not.
+fn faulted_run(root: &Path, now: &str) -> ExitStatus {
+    let mut child = daemon_at(root, now).spawn().expect("starts");
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            return status;
+        }
+        if started.elapsed() > Duration::from_secs(120) {
+            child.kill().expect("kills");
+            child.wait().expect("reaped");
+            panic!(
+                "the daemon did not stop within 120 s of a faulted run: {}",
+                log_tail(root, 20)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Every file the rough copy's outbox ever held, by name, with its inode:
+/// a file replaced (written a second time) gets another.
+#[derive(Default)]
+struct Written(BTreeMap<String, u64>);
+
+impl Written {
+    fn look(&mut self, sent: &Path) {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(entries) = std::fs::read_dir(sent) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
+                continue;
+            }
+            let inode = entry.metadata().expect("metadata").ino();
+            let seen = *self.0.entry(name.clone()).or_insert(inode);
+            assert_eq!(seen, inode, "{name} was written a second time");
+        }
+    }
+}
+
+/// A copy of the store, on the test's own disk: the harness reads the
+/// store while its disk is full or read-only, which SQLite could not do in
+/// place once the daemon has stopped (it needs room for its shared-memory
+/// index), and must not change what the daemon finds. A daemon that has
+/// stopped left its files as they are, and they are copied; one at work is
+/// read in one transaction (`VACUUM INTO`) beside it.
+fn snapshot(data: &Path) -> tempfile::TempDir {
+    let copy = tempfile::tempdir().expect("dir");
+    let db = adjutant::store::DB_FILE;
+    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+    let live = data.join(format!("{db}-shm")).exists()
+        && rusqlite::Connection::open_with_flags(data.join(db), flags)
+            .and_then(|conn| {
+                conn.execute("VACUUM INTO ?1", [copy.path().join(db).to_string_lossy()])
+            })
+            .is_ok();
+    if !live {
+        for suffix in ["", "-wal"] {
+            let name = format!("{db}{suffix}");
+            if data.join(&name).exists() {
+                std::fs::copy(data.join(&name), copy.path().join(&name)).expect("copies");
+            }
+        }
+    }
+    copy
+}
+
+/// Nothing is acknowledged that is not stored: each mail file written has
+/// its message in the store's outbox (committed), and each reply there
+/// answers a message the store holds with its outcome (the two are
+/// committed together).
+fn acknowledged_only_what_is_stored(data: &Path, sent: &Path, when: &str) {
+    // The files first, the store second: a file is written only after its
+    // row is committed, so a daemon still at work cannot make this fail.
+    let files: Vec<String> = std::fs::read_dir(sent)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|name| !name.starts_with('.'))
+                .collect()
+        })
+        .unwrap_or_default();
+    let copy = snapshot(data);
+    let data = copy.path();
+    let stored: Vec<String> = rows(data, "SELECT message_id FROM outbox")
+        .into_iter()
+        .filter_map(|id| {
+            let id = id.strip_prefix("Text(\"")?.strip_suffix("\")")?;
+            Some(adjutant::outbound::file::file_name(id))
+        })
+        .collect();
+    for name in files {
+        assert!(
+            stored.contains(&name),
+            "{when}: {name} was written, and the store has no such message"
+        );
+    }
+    let unanswered = rows(
+        data,
+        "SELECT o.message_id FROM outbox o WHERE o.in_reply_to IS NOT NULL AND NOT EXISTS \
+         (SELECT 1 FROM inbound_messages i WHERE i.status != 'stored' \
+          AND instr(i.raw, CAST('Message-ID: ' || o.in_reply_to AS BLOB)) > 0)",
+    );
+    assert!(
+        unanswered.is_empty(),
+        "{when}: replies to messages not taken: {unanswered:?}"
+    );
+}
+
+/// When the next failed send is due, if any waits.
+fn next_retry(data: &Path) -> Option<String> {
+    let copy = snapshot(data);
+    let due = rows(
+        copy.path(),
+        "SELECT MAX(next_attempt_at) FROM outbox WHERE status = 'queued' AND attempts > 0",
+    );
+    due.first()
+        .and_then(|d| d.strip_prefix("Text(\"")?.strip_suffix("\")"))
+        .map(str::to_string)
+}
+
+fn maildir_empty(root: &Path) -> bool {
+    std::fs::read_dir(root.join("Maildir").join("new")).is_ok_and(|mut d| d.next().is_none())
+}
+
+/// What a seed came to.
+#[derive(Default)]
+struct Tally {
+    killed: Killed,
+    /// Runs made while a fault was on, and how many of them failed.
+    faulted_runs: usize,
+    failed_runs: usize,
+    /// Kills that found the daemon at work while a fault was on.
+    killed_in_faults: usize,
+    /// Runs started at a later clock for a failed send's next attempt.
+    retry_runs: usize,
+}
+
+fn one_seed(seed: u64, phases: usize, kills_per_wave: u64) -> Tally {
+    let copies = Copies::new();
+    let (calm, rough) = (&copies.calm, &copies.rough);
+    let disks = Disks::new(rough).expect("the rough copy's disks");
+    let waves = script(phases);
+    let messages: Vec<(String, Vec<u8>)> = waves.iter().flatten().cloned().collect();
+    let mut schedule = Schedule(seed);
+    let episodes = plan(&mut schedule, waves.len());
+    println!("seed {seed}: faults {episodes:?}");
+    let mut tally = Tally::default();
+    let mut written = Written::default();
+    let log = rough.join("daemon.log");
+    let mut log_at_start = 0;
+
+    for (w, wave) in waves.iter().enumerate() {
+        let window = calm_wave(calm, wave);
+        deliver(rough, wave);
+        let episode = episodes.iter().find(|e| e.first <= w && w <= e.last);
+        let kills = schedule.within(1, kills_per_wave + 1);
+        let mut filler = None;
+        if let Some(e) = episode
+            && e.first == w
+        {
+            log_at_start = std::fs::metadata(&log).map_or(0, |m| m.len());
+            match e.fault {
+                // A disk fills at a moment of the wave's work.
+                Fault::FullStoreDisk | Fault::FullOutboxDisk => {
+                    let delay = schedule.within(0, window.as_millis() as u64 + 1);
+                    let ballast = disks.ballast(e.fault);
+                    filler = Some(std::thread::spawn(move || {
+                        std::thread::sleep(Duration::from_millis(delay));
+                        faults::fill(&ballast)
+                    }));
+                }
+                fault => disks.apply(fault),
+            }
+        }
+        let landed = tally.killed.landed;
+        kill_repeatedly(rough, &mut schedule, kills, window, &mut tally.killed);
+        if episode.is_some() {
+            tally.killed_in_faults += tally.killed.landed - landed;
+        }
+        if let Some(filler) = filler {
+            filler.join().expect("filled");
+        }
+        let when = format!("seed {seed}, wave {w}");
+        written.look(&disks.sent);
+        acknowledged_only_what_is_stored(&disks.data, &disks.sent, &when);
+        let ok = if episode.is_some() {
+            tally.faulted_runs += 1;
+            let status = faulted_run(rough, NOW);
+            if !status.success() {
+                tally.failed_runs += 1;
+            }
+            status.success()
+        } else {
+            run_to_the_end(rough);
+            true
+        };
+        written.look(&disks.sent);
+        acknowledged_only_what_is_stored(&disks.data, &disks.sent, &when);
+        // Everything else done, a failed send is tried again when it is
+        // due: once during a fault (it fails again, and waits longer), until
+        // none waits once the fault is lifted.
+        if ok && maildir_empty(rough) {
+            let mut tries = 0;
+            while let Some(due) = next_retry(&disks.data) {
+                tries += 1;
+                tally.retry_runs += 1;
+                if episode.is_some() {
+                    faulted_run(rough, &due);
+                    break;
+                }
+                assert!(
+                    tries <= 3,
+                    "{when}: sends still waiting after {tries} tries"
+                );
+                run_to_the_end_at(rough, &due);
+            }
+            written.look(&disks.sent);
+            acknowledged_only_what_is_stored(&disks.data, &disks.sent, &when);
+        }
+        if let Some(e) = episode
+            && e.last == w
+        {
+            let text = std::fs::read(&log).expect("log");
+            let said = String::from_utf8_lossy(&text[log_at_start as usize..]).to_lowercase();
+            assert!(
+                e.fault.said().iter().any(|words| said.contains(words)),
+                "{when}: during {:?} the log never said {:?}:\n{}",
+                e.fault,
+                e.fault.said(),
+                said.lines().rev().take(30).collect::<Vec<_>>().join("\n")
+            );
+            disks.lift(e.fault);
+            // The fault lifted, the daemon catches up by itself.
+            run_to_the_end(rough);
+            while let Some(due) = next_retry(&disks.data) {
+                tally.retry_runs += 1;
+                run_to_the_end_at(rough, &due);
+            }
+            written.look(&disks.sent);
+            acknowledged_only_what_is_stored(&disks.data, &disks.sent, &when);
+        }
+    }
+    let text = std::fs::read_to_string(&log).expect("log");
+    assert!(
+        !text.contains("panicked"),
+        "seed {seed}: a panic in the log"
+    );
+    println!(
+        "seed {seed}: {} waves, {} mail messages, {phases} resolutions; {} faults over {} waves; {} runs during faults ({} failed), {} runs at a retry's time; {} of {} starts killed while the daemon worked, {} of them during a fault",
+        waves.len(),
+        messages.len(),
+        episodes.len(),
+        episodes.iter().map(|e| e.last + 1 - e.first).sum::<usize>(),
+        tally.faulted_runs,
+        tally.failed_runs,
+        tally.retry_runs,
+        tally.killed.landed,
+        tally.killed.tried,
+        tally.killed_in_faults,
+    );
+    check_the_end(seed, phases, &copies, &disks.data, &messages);
+    drop(disks);
+    tally
+}
+
+#[test]
+fn under_faults_and_kills_the_daemon_ends_where_an_uninterrupted_run_ends() {
+    let test = "fault_schedule";
+    if let Err(why) = faults::possible() {
+        faults::skip(test, &why);
+        return;
+    }
+    let seeds = setting("ADJUTANT_FAULT_SEEDS", 1);
+    let phases = setting("ADJUTANT_FAULT_PHASES", 2) as usize;
+    let kills_per_wave = setting("ADJUTANT_FAULT_KILLS_PER_WAVE", 2);
+    for seed in 1..=seeds {
+        one_seed(seed, phases, kills_per_wave);
+    }
+}
+
+/// A daemon running as it runs in service (its loop, the real clock, a
+/// poll every second, a failed send tried again after one second, then
+/// two, up to eight), its log added to `daemon.log`.
+struct Live {
+    root: PathBuf,
+    child: std::process::Child,
+}
+
+impl Live {
+    fn start(root: &Path) -> Live {
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(root.join("daemon.log"))
+            .expect("log file");
+        let child = std::process::Command::new(support::crash_harness::BIN)
+            .args(["daemon", "--config"])
+            .arg(root.join("adjutant.toml"))
+            .stdout(std::process::Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("starts");
+        Live {
+            root: root.to_path_buf(),
+            child,
+        }
+    }
+
+    /// The processor time it has had, user and system.
+    fn cpu(&self) -> Duration {
+        let stat =
+            std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap_or_default();
+        // The fields after the command's name, which is in parentheses.
+        let fields: Vec<&str> = stat
+            .rsplit_once(')')
+            .map_or(Vec::new(), |(_, rest)| rest.split_whitespace().collect());
+        let ticks: u64 = [11, 12]
+            .iter()
+            .filter_map(|&i| fields.get(i)?.parse::<u64>().ok())
+            .sum();
+        // The kernel counts in USER_HZ, 100 a second on Linux.
+        Duration::from_millis(ticks * 10)
+    }
+
+    fn running(&mut self) -> bool {
+        self.child.try_wait().expect("waits").is_none()
+    }
+
+    fn kill(&mut self) {
+        self.child.kill().expect("kills");
+        self.child.wait().expect("reaped");
+    }
+
+    /// SIGTERM, and the daemon stops cleanly.
+    fn stop(mut self) {
+        let pid = self.child.id().to_string();
+        let _ = std::process::Command::new("kill")
+            .args(["-TERM", &pid])
+            .status();
+        let started = Instant::now();
+        while self.running() {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "the daemon did not stop on SIGTERM"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let status = self.child.wait().expect("reaped");
+        assert!(
+            status.success(),
+            "the daemon stopped with {status}: {}",
+            log_tail(&self.root, 20)
+        );
+    }
+}
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        if self.child.try_wait().ok().flatten().is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// Whether the daemon has caught up: no mail waiting in the Maildir, every
+/// message of the outbox sent, and `resolutions` resolutions made.
+fn caught_up(root: &Path, data: &Path, resolutions: usize) -> bool {
+    if !maildir_empty(root) {
+        return false;
+    }
+    let copy = snapshot(data);
+    rows(
+        copy.path(),
+        "SELECT COUNT(*) FROM outbox WHERE status != 'sent' OR attempt_started_at IS NOT NULL",
+    ) == vec!["Integer(0)".to_string()]
+        && rows(
+            copy.path(),
+            "SELECT COUNT(*) FROM resolutions WHERE resolved_at IS NOT NULL",
+        ) == vec![format!("Integer({resolutions})")]
+}
+
+/// The faults a running daemon meets, one a wave: the wave is delivered,
+/// the fault made (a disk fills a moment later), and the daemon watched
+/// for a few seconds while it lasts; then it is lifted, and the daemon must
+/// catch up by itself. A store made read-only is not among them: a running
+/// daemon keeps its store open, and a file open for writing keeps its
+/// writes through a read-only remount; the read-only store is met when the
+/// daemon starts (`starting_on_a_read_only_store_...`, and the fault
+/// schedule's runs).
+const LIVE_FAULTS: [(usize, Fault, bool); 5] = [
+    (1, Fault::FullStoreDisk, false),
+    (2, Fault::ReadOnlyOutbox, true),
+    (4, Fault::FullOutboxDisk, false),
+    (5, Fault::FullStoreDisk, true),
+    (7, Fault::ReadOnlyOutbox, false),
+];
+
+/// How long a running daemon is watched during a fault, once it has met it.
+const WATCH: Duration = Duration::from_secs(3);
+
+#[test]
+fn a_running_daemon_rides_out_full_disks_and_an_unwritable_outbox_and_catches_up() {
+    let test = "fault_schedule (a running daemon)";
+    if let Err(why) = faults::possible() {
+        faults::skip(test, &why);
+        return;
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    let root = dir.path().join("live");
+    support::crash_harness::prepare(&root);
+    let config = root.join("adjutant.toml");
+    let mut text = std::fs::read_to_string(&config).expect("config");
+    text.push_str(
+        "[intervals]\npoll_seconds = 1\n[outbox]\nfirst_retry_seconds = 1\nmax_retry_seconds = 8\n",
+    );
+    std::fs::write(&config, text).expect("config");
+    let disks = Disks::new(&root).expect("the disks");
+    let log = root.join("daemon.log");
+    let mut live = Live::start(&root);
+    let waves = script(2);
+    let messages: Vec<(String, Vec<u8>)> = waves.iter().flatten().cloned().collect();
+    let mut written = Written::default();
+    let mut resolutions = 0;
+    let mut faults_met = std::collections::BTreeSet::new();
+    for (w, wave) in waves.iter().enumerate() {
+        let when = format!("live, wave {w}");
+        if wave
+            .iter()
+            .any(|(_, raw)| String::from_utf8_lossy(raw).contains("no orders"))
+        {
+            resolutions += 1;
+        }
+        let fault = LIVE_FAULTS.iter().find(|(at, _, _)| *at == w);
+        let log_at_start = std::fs::metadata(&log).map_or(0, |m| m.len());
+        // The fault comes first, so that the wave's mail meets it.
+        if let Some(&(_, fault, _)) = fault {
+            disks.apply(fault);
+        }
+        deliver(&root, wave);
+        if let Some(&(_, fault, kill)) = fault {
+            // Once the daemon has met the fault (it says so), it may be
+            // killed and started again into it; then it is watched while it
+            // has nothing to do but wait for the fault to go.
+            let said = |from: u64| -> bool {
+                let text = std::fs::read(&log).expect("log");
+                let text = String::from_utf8_lossy(&text[from as usize..]).to_lowercase();
+                fault.said().iter().any(|words| text.contains(words))
+            };
+            // Met, or the wave's work done without meeting it: a disk that
+            // is full still takes what fits in the space a file already
+            // has (SQLite reuses its write-ahead log from the start).
+            let mut meet = |from: u64, live: &mut Live| -> bool {
+                let started = Instant::now();
+                loop {
+                    if said(from) || !live.running() {
+                        return true;
+                    }
+                    if caught_up(&root, &disks.data, resolutions) {
+                        return false;
+                    }
+                    assert!(
+                        started.elapsed() < Duration::from_secs(120),
+                        "{when}: during {fault:?} the daemon neither did the wave's work nor said {:?}: {}",
+                        fault.said(),
+                        log_tail(&root, 30)
+                    );
+                    written.look(&disks.sent);
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+            };
+            let mut met = meet(log_at_start, &mut live);
+            if kill {
+                live.kill();
+                let from = std::fs::metadata(&log).map_or(0, |m| m.len());
+                live = Live::start(&root);
+                met |= meet(from, &mut live);
+            }
+            if !met {
+                println!("{when}: {fault:?}: the wave's work found room enough");
+            } else {
+                assert!(
+                    said(log_at_start),
+                    "{when}: the log says nothing of {fault:?}"
+                );
+                faults_met.insert(fault);
+            }
+            acknowledged_only_what_is_stored(&disks.data, &disks.sent, &when);
+            if met && live.running() {
+                let (base, watched) = (live.cpu(), Instant::now());
+                let from = std::fs::metadata(&log).map_or(0, |m| m.len());
+                while watched.elapsed() < WATCH {
+                    std::thread::sleep(Duration::from_millis(250));
+                    written.look(&disks.sent);
+                    acknowledged_only_what_is_stored(&disks.data, &disks.sent, &when);
+                }
+                let (cpu, wall) = (live.cpu().saturating_sub(base), watched.elapsed());
+                let text = std::fs::read(&log).expect("log");
+                let lines = String::from_utf8_lossy(&text[from as usize..])
+                    .lines()
+                    .count();
+                println!(
+                    "{when}: {fault:?}, watched for {wall:?}: the daemon used {cpu:?} of processor time and wrote {lines} lines of log"
+                );
+                // A daemon that spins uses the whole of a core, and logs each
+                // failing pass: hundreds of lines a second.
+                assert!(
+                    cpu < wall / 4,
+                    "{when}: the daemon spun during {fault:?}: {cpu:?} of processor time in {wall:?}"
+                );
+                assert!(
+                    lines < 50,
+                    "{when}: {lines} lines of log during {fault:?} in {wall:?}: it does not back off"
+                );
+            } else if !live.running() {
+                println!(
+                    "{when}: {fault:?}: the daemon stopped: {}",
+                    log_tail(&root, 1)
+                );
+            }
+            disks.lift(fault);
+            if !live.running() {
+                // A daemon that could not start into the fault (it says why
+                // in its log) is started again, as systemd would.
+                live = Live::start(&root);
+            }
+        }
+        // Caught up by itself.
+        let started = Instant::now();
+        while !caught_up(&root, &disks.data, resolutions) {
+            assert!(
+                live.running(),
+                "{when}: the daemon stopped: {}",
+                log_tail(&root, 20)
+            );
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "{when}: the daemon did not catch up within 60 s: {}",
+                log_tail(&root, 20)
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        written.look(&disks.sent);
+        acknowledged_only_what_is_stored(&disks.data, &disks.sent, &when);
+    }
+    live.stop();
+    let kinds: std::collections::BTreeSet<Fault> = LIVE_FAULTS.iter().map(|f| f.1).collect();
+    assert_eq!(faults_met, kinds, "every kind of fault met");
+    let text = std::fs::read_to_string(&log).expect("log");
+    assert!(!text.contains("panicked"), "a panic in the log");
+    // Each message taken once and answered once; each phase resolved once.
+    let data = &disks.data;
+    assert_eq!(
+        rows(
+            data,
+            "SELECT COUNT(*) FROM inbound_messages WHERE status != 'stored'"
+        ),
+        vec![format!("Integer({})", messages.len())]
+    );
+    let answered = rows(
+        data,
+        "SELECT COUNT(*) FROM outbox WHERE in_reply_to IS NOT NULL GROUP BY in_reply_to",
+    );
+    assert_eq!(
+        answered.len(),
+        messages.len() - 1,
+        "one reply to each message with a sender"
+    );
+    assert!(answered.iter().all(|n| n == "Integer(1)"), "{answered:?}");
+    assert_eq!(
+        rows(data, "SELECT COUNT(*) FROM resolutions"),
+        vec![format!("Integer({resolutions})")]
+    );
+    let archive = dir.path().join("archive");
+    support::crash_harness::export(data, &archive);
+    let verified = std::process::Command::new(support::crash_harness::BIN)
+        .arg("verify")
+        .arg(&archive)
+        .output()
+        .expect("runs");
+    assert!(
+        verified.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verified.stdout)
+    );
+    drop(disks);
+}
+
+/// The file transport, with the disk of the store filling up the moment a
+/// message has been written: the send succeeds, and the store has no room
+/// to record it.
+struct FillingTransport {
+    inner: adjutant::outbound::FileTransport,
+    ballast: PathBuf,
+    armed: std::sync::atomic::AtomicBool,
+}
+
+impl adjutant::outbound::Transport for FillingTransport {
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
+
+    fn send(
+        &self,
+        message: &adjutant::outbound::BuiltMessage,
+    ) -> Result<(), adjutant::outbound::SendError> {
+        let sent = self.inner.send(message);
+        if self.armed.swap(false, std::sync::atomic::Ordering::SeqCst) {
+            faults::fill(&self.ballast);
+        }
+        sent
+    }
+
+    fn delivered(&self, message_id: &str) -> adjutant::outbound::Delivered {
+        self.inner.delivered(message_id)
+    }
+}
+
+#[test]
+fn a_send_the_full_store_could_not_record_is_settled_once_there_is_room() {
+    use adjutant::daemon::{Daemon, Event, MaildirSource};
+    use adjutant::lifecycle::FixedClock;
+    use std::sync::Arc;
+    use std::sync::atomic::Ordering;
+    let test = "fault_schedule (a send not recorded)";
+    if let Err(why) = faults::possible() {
+        faults::skip(test, &why);
+        return;
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    let root = dir.path();
+    adjutant::demo::bundled_campaign(&root.join("campaign")).expect("campaign");
+    support::crash_harness::cheapen_passphrases(&root.join("campaign").join("campaign.toml"));
+    let disk = root.join("disk");
+    std::fs::create_dir(&disk).expect("dir");
+    let mut mounts = Mounts::default();
+    mounts.tmpfs(&disk, STORE_DISK).expect("tmpfs");
+    let data = disk.join("data");
+    let transport = Arc::new(FillingTransport {
+        inner: adjutant::outbound::FileTransport::new(root.join("sent")),
+        ballast: disk.join("ballast"),
+        armed: std::sync::atomic::AtomicBool::new(false),
+    });
+    struct Shared(Arc<FillingTransport>);
+    impl adjutant::outbound::Transport for Shared {
+        fn describe(&self) -> String {
+            self.0.describe()
+        }
+        fn send(
+            &self,
+            m: &adjutant::outbound::BuiltMessage,
+        ) -> Result<(), adjutant::outbound::SendError> {
+            self.0.send(m)
+        }
+        fn delivered(&self, id: &str) -> adjutant::outbound::Delivered {
+            self.0.delivered(id)
+        }
+    }
+    let t0: chrono::DateTime<chrono::Utc> = NOW.parse().expect("a time");
+    let mut daemon = Daemon::new(
+        adjutant::store::Store::open(&data).expect("store"),
+        Some(Box::new(MaildirSource::new(root.join("Maildir")))),
+        Box::new(Shared(Arc::clone(&transport))),
+        adjutant::outbound::DeliveryPolicy {
+            from: "adjutant <adjutant@example.org>".into(),
+            ..Default::default()
+        },
+        adjutant::ingest::IngestConfig {
+            own_addresses: vec!["adjutant@example.org".into()],
+            ..Default::default()
+        },
+        chrono::Duration::seconds(5),
+    );
+    daemon
+        .start(&[root.join("campaign").as_path()], &FixedClock(t0))
+        .expect("starts");
+    daemon
+        .run_until_quiet(&FixedClock(t0), 20)
+        .expect("the opening mail sent");
+    // An order, taken and its acknowledgement queued.
+    let raw = support::crash_harness::mail(
+        support::crash_harness::FRENCH,
+        "one@french.invalid",
+        "[sound-the-charge-demo] orders",
+        "passphrase: vive-l-empereur\n1-ligne: hold\n",
+    );
+    adjutant::inbox::maildir::deliver(&root.join("Maildir"), "1.eml", &raw).expect("delivered");
+    daemon
+        .handle(&Event::MailArrived, &FixedClock(t0))
+        .expect("taken");
+    // The write-ahead log emptied, so that the next write needs new room.
+    rusqlite::Connection::open(data.join(adjutant::store::DB_FILE))
+        .and_then(|c| c.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)"))
+        .expect("checkpoint");
+    transport.armed.store(true, Ordering::SeqCst);
+    let failed = daemon.handle(&Event::OutboxDue, &FixedClock(t0));
+    let said = format!("{failed:?}");
+    assert!(
+        said.contains("disk is full"),
+        "the send's result could not be recorded: {said}"
+    );
+    let mut written = Written::default();
+    written.look(&root.join("sent"));
+    // Room again: the daemon, still running, settles the message by itself,
+    // and writes it no second time.
+    faults::free(&disk.join("ballast"));
+    let later = FixedClock(t0 + chrono::Duration::hours(1));
+    daemon.run_until_quiet(&later, 20).expect("settles");
+    written.look(&root.join("sent"));
+    let unsettled = rows(
+        &data,
+        "SELECT message_id FROM outbox WHERE status != 'sent' OR attempt_started_at IS NOT NULL",
+    );
+    assert!(unsettled.is_empty(), "left unsettled: {unsettled:?}");
+    drop(daemon);
+    drop(mounts);
+}
