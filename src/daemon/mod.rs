@@ -381,7 +381,11 @@ impl Daemon {
                 }
             }
         }
-        if !self.store.outbox_due(now, 1)?.is_empty() {
+        // A message left marked in flight by this process (its send's result
+        // could not be recorded: a full disk) is settled by the outbox pass,
+        // not only after a restart.
+        if !self.store.outbox_due(now, 1)?.is_empty() || !self.store.outbox_in_flight()?.is_empty()
+        {
             events.push(Event::OutboxDue);
         }
         Ok(events)
@@ -513,6 +517,22 @@ impl Daemon {
                 }
             }
             Event::OutboxDue => {
+                // Nothing else sends from this store (the data directory's
+                // lock), and no send of this process is under way between
+                // two events: a message marked in flight is one whose result
+                // the store could not take, and is settled as after a crash.
+                let settled = reconcile(
+                    &mut self.store,
+                    self.transport.as_ref(),
+                    &self.policy,
+                    clock,
+                )?;
+                if !settled.is_empty() {
+                    tracing::info!(
+                        ?settled,
+                        "outbox: sends whose result was not recorded settled"
+                    );
+                }
                 let report = deliver_due(
                     &mut self.store,
                     self.transport.as_ref(),
