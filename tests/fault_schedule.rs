@@ -825,102 +825,197 @@ impl adjutant::outbound::Transport for FillingTransport {
     }
 }
 
+/// A daemon in this process over a store on a small tmpfs of its own
+/// (`disk`, the ballast at `disk/ballast`), taking a Maildir and writing
+/// through [`FillingTransport`], the demo campaign registered and its
+/// opening mail sent at [`NOW`].
+struct InProcess {
+    // (Dropped in this order: the store closed before its disk is
+    // unmounted, the disk unmounted before the folder is removed.)
+    daemon: adjutant::daemon::Daemon,
+    transport: std::sync::Arc<FillingTransport>,
+    mounts: Mounts,
+    dir: tempfile::TempDir,
+}
+
+impl InProcess {
+    fn new() -> InProcess {
+        use adjutant::lifecycle::FixedClock;
+        use std::sync::Arc;
+        struct Shared(Arc<FillingTransport>);
+        impl adjutant::outbound::Transport for Shared {
+            fn describe(&self) -> String {
+                self.0.describe()
+            }
+            fn send(
+                &self,
+                m: &adjutant::outbound::BuiltMessage,
+            ) -> Result<(), adjutant::outbound::SendError> {
+                self.0.send(m)
+            }
+            fn delivered(&self, id: &str) -> adjutant::outbound::Delivered {
+                self.0.delivered(id)
+            }
+        }
+        let dir = tempfile::tempdir().expect("dir");
+        let root = dir.path();
+        adjutant::demo::bundled_campaign(&root.join("campaign")).expect("campaign");
+        support::crash_harness::cheapen_passphrases(&root.join("campaign").join("campaign.toml"));
+        let disk = root.join("disk");
+        std::fs::create_dir(&disk).expect("dir");
+        let mut mounts = Mounts::default();
+        mounts.tmpfs(&disk, STORE_DISK).expect("tmpfs");
+        let transport = Arc::new(FillingTransport {
+            inner: adjutant::outbound::FileTransport::new(root.join("sent")),
+            ballast: disk.join("ballast"),
+            armed: std::sync::atomic::AtomicBool::new(false),
+        });
+        let mut daemon = adjutant::daemon::Daemon::new(
+            adjutant::store::Store::open(&disk.join("data")).expect("store"),
+            Some(Box::new(adjutant::daemon::MaildirSource::new(
+                root.join("Maildir"),
+            ))),
+            Box::new(Shared(Arc::clone(&transport))),
+            adjutant::outbound::DeliveryPolicy {
+                from: "adjutant <adjutant@example.org>".into(),
+                ..Default::default()
+            },
+            adjutant::ingest::IngestConfig {
+                own_addresses: vec!["adjutant@example.org".into()],
+                ..Default::default()
+            },
+            chrono::Duration::seconds(5),
+        );
+        let t0 = FixedClock(NOW.parse().expect("a time"));
+        daemon
+            .start(&[root.join("campaign").as_path()], &t0)
+            .expect("starts");
+        daemon
+            .run_until_quiet(&t0, 20)
+            .expect("the opening mail sent");
+        InProcess {
+            daemon,
+            transport,
+            mounts,
+            dir,
+        }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn data(&self) -> PathBuf {
+        self.path("disk").join("data")
+    }
+
+    fn deliver(&self, name: &str, from: &str, message_id: &str, body: &str) {
+        let raw =
+            support::crash_harness::mail(from, message_id, "[sound-the-charge-demo] orders", body);
+        adjutant::inbox::maildir::deliver(&self.path("Maildir"), name, &raw).expect("delivered");
+    }
+
+    /// Empties the write-ahead log, so that the next write needs new room.
+    fn checkpoint(&self) {
+        rusqlite::Connection::open(self.data().join(adjutant::store::DB_FILE))
+            .and_then(|c| c.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)"))
+            .expect("checkpoint");
+    }
+}
+
 #[test]
 fn a_send_the_full_store_could_not_record_is_settled_once_there_is_room() {
-    use adjutant::daemon::{Daemon, Event, MaildirSource};
+    use adjutant::daemon::Event;
     use adjutant::lifecycle::FixedClock;
-    use std::sync::Arc;
     use std::sync::atomic::Ordering;
     let test = "fault_schedule (a send not recorded)";
     if let Err(why) = faults::possible() {
         faults::skip(test, &why);
         return;
     }
-    let dir = tempfile::tempdir().expect("dir");
-    let root = dir.path();
-    adjutant::demo::bundled_campaign(&root.join("campaign")).expect("campaign");
-    support::crash_harness::cheapen_passphrases(&root.join("campaign").join("campaign.toml"));
-    let disk = root.join("disk");
-    std::fs::create_dir(&disk).expect("dir");
-    let mut mounts = Mounts::default();
-    mounts.tmpfs(&disk, STORE_DISK).expect("tmpfs");
-    let data = disk.join("data");
-    let transport = Arc::new(FillingTransport {
-        inner: adjutant::outbound::FileTransport::new(root.join("sent")),
-        ballast: disk.join("ballast"),
-        armed: std::sync::atomic::AtomicBool::new(false),
-    });
-    struct Shared(Arc<FillingTransport>);
-    impl adjutant::outbound::Transport for Shared {
-        fn describe(&self) -> String {
-            self.0.describe()
-        }
-        fn send(
-            &self,
-            m: &adjutant::outbound::BuiltMessage,
-        ) -> Result<(), adjutant::outbound::SendError> {
-            self.0.send(m)
-        }
-        fn delivered(&self, id: &str) -> adjutant::outbound::Delivered {
-            self.0.delivered(id)
-        }
-    }
-    let t0: chrono::DateTime<chrono::Utc> = NOW.parse().expect("a time");
-    let mut daemon = Daemon::new(
-        adjutant::store::Store::open(&data).expect("store"),
-        Some(Box::new(MaildirSource::new(root.join("Maildir")))),
-        Box::new(Shared(Arc::clone(&transport))),
-        adjutant::outbound::DeliveryPolicy {
-            from: "adjutant <adjutant@example.org>".into(),
-            ..Default::default()
-        },
-        adjutant::ingest::IngestConfig {
-            own_addresses: vec!["adjutant@example.org".into()],
-            ..Default::default()
-        },
-        chrono::Duration::seconds(5),
-    );
-    daemon
-        .start(&[root.join("campaign").as_path()], &FixedClock(t0))
-        .expect("starts");
-    daemon
-        .run_until_quiet(&FixedClock(t0), 20)
-        .expect("the opening mail sent");
+    let mut p = InProcess::new();
+    let t0 = FixedClock(NOW.parse().expect("a time"));
     // An order, taken and its acknowledgement queued.
-    let raw = support::crash_harness::mail(
+    p.deliver(
+        "1.eml",
         support::crash_harness::FRENCH,
         "one@french.invalid",
-        "[sound-the-charge-demo] orders",
         "passphrase: vive-l-empereur\n1-ligne: hold\n",
     );
-    adjutant::inbox::maildir::deliver(&root.join("Maildir"), "1.eml", &raw).expect("delivered");
-    daemon
-        .handle(&Event::MailArrived, &FixedClock(t0))
-        .expect("taken");
-    // The write-ahead log emptied, so that the next write needs new room.
-    rusqlite::Connection::open(data.join(adjutant::store::DB_FILE))
-        .and_then(|c| c.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)"))
-        .expect("checkpoint");
-    transport.armed.store(true, Ordering::SeqCst);
-    let failed = daemon.handle(&Event::OutboxDue, &FixedClock(t0));
+    p.daemon.handle(&Event::MailArrived, &t0).expect("taken");
+    p.checkpoint();
+    p.transport.armed.store(true, Ordering::SeqCst);
+    let failed = p.daemon.handle(&Event::OutboxDue, &t0);
     let said = format!("{failed:?}");
     assert!(
         said.contains("disk is full"),
         "the send's result could not be recorded: {said}"
     );
     let mut written = Written::default();
-    written.look(&root.join("sent"));
+    written.look(&p.path("sent"));
     // Room again: the daemon, still running, settles the message by itself,
     // and writes it no second time.
-    faults::free(&disk.join("ballast"));
-    let later = FixedClock(t0 + chrono::Duration::hours(1));
-    daemon.run_until_quiet(&later, 20).expect("settles");
-    written.look(&root.join("sent"));
+    faults::free(&p.path("disk").join("ballast"));
+    let later = FixedClock(t0.0 + chrono::Duration::hours(1));
+    p.daemon.run_until_quiet(&later, 20).expect("settles");
+    written.look(&p.path("sent"));
     let unsettled = rows(
-        &data,
+        &p.data(),
         "SELECT message_id FROM outbox WHERE status != 'sent' OR attempt_started_at IS NOT NULL",
     );
     assert!(unsettled.is_empty(), "left unsettled: {unsettled:?}");
-    drop(daemon);
-    drop(mounts);
+}
+
+/// The submissions of the store, by phase and side, in the order taken.
+fn submissions(data: &Path) -> Vec<String> {
+    rows(
+        data,
+        "SELECT phase_key, side, canonical_text, status FROM submissions ORDER BY id",
+    )
+}
+
+#[test]
+fn orders_that_come_while_a_full_store_cannot_close_the_phase_wait_for_the_next_phase() {
+    use adjutant::daemon::Event;
+    use adjutant::lifecycle::FixedClock;
+    let test = "fault_schedule (a phase not closed)";
+    if let Err(why) = faults::possible() {
+        faults::skip(test, &why);
+        return;
+    }
+    let t0 = FixedClock(NOW.parse().expect("a time"));
+    let french = support::crash_harness::FRENCH;
+    let austrian = support::crash_harness::AUSTRIAN;
+    let turn_1 = "passphrase: vive-l-empereur\n1-ligne: hold\n";
+    let turn_2 = "passphrase: vive-l-empereur\n2-ligne: hold\n";
+    let none = "passphrase: gott-erhalte-franz\nno orders\n";
+    // Uninterrupted: both sides in, the phase resolved, then the French
+    // player's orders for the next turn.
+    let mut calm = InProcess::new();
+    calm.deliver("1.eml", french, "t1@french.invalid", turn_1);
+    calm.deliver("2.eml", austrian, "t1@austrian.invalid", none);
+    calm.daemon.run_until_quiet(&t0, 20).expect("settles");
+    calm.deliver("3.eml", french, "t2@french.invalid", turn_2);
+    calm.daemon.run_until_quiet(&t0, 20).expect("settles");
+    // The same, with the store's disk full (but for the room its
+    // write-ahead log has, which a message takes and a resolution does not)
+    // from the moment both sides are in until after the next orders came.
+    let mut rough = InProcess::new();
+    rough.deliver("1.eml", french, "t1@french.invalid", turn_1);
+    rough.deliver("2.eml", austrian, "t1@austrian.invalid", none);
+    rough
+        .daemon
+        .handle(&Event::MailArrived, &t0)
+        .expect("taken");
+    faults::fill(&rough.path("disk").join("ballast"));
+    rough.deliver("3.eml", french, "t2@french.invalid", turn_2);
+    let failed = rough.daemon.run_until_quiet(&t0, 20);
+    assert!(failed.is_err(), "the full store resolved the phase");
+    faults::free(&rough.path("disk").join("ballast"));
+    rough.daemon.run_until_quiet(&t0, 20).expect("settles");
+    assert_eq!(
+        submissions(&rough.data()),
+        submissions(&calm.data()),
+        "the orders sent after both sides were in count for the next phase"
+    );
 }
