@@ -1,7 +1,7 @@
 //! The daemon: one event loop over [`Event`]s.
 //!
 //! Each pass of the loop asks what is pending at the clock's time (a
-//! shutdown request, mail waiting in the inbox, phases due, reminders due,
+//! shutdown request, phases due, mail waiting in the inbox, reminders due,
 //! messages due in the outbox), in that order, and handles each event
 //! through the library: the inbox source and `ingest`, `engine::tick`, the
 //! reminder mail, and outbox delivery. Nothing is kept in memory between
@@ -101,6 +101,14 @@ pub enum DaemonError {
     Signals(std::io::Error),
     #[error("the loop did not settle after {0} passes; see the log")]
     Unsettled(usize),
+}
+
+/// Whether an event failed because the store could not write at all.
+fn store_unwritable(e: &DaemonError) -> bool {
+    match e {
+        DaemonError::Store(s) | DaemonError::Engine(EngineError::Store(s)) => s.is_unwritable(),
+        _ => false,
+    }
 }
 
 /// What one pass did.
@@ -346,17 +354,10 @@ impl Daemon {
         }
         let now = clock.now();
         let mut events = Vec::new();
-        // A source that cannot be reached (a network down, a folder made
-        // unreadable) or a campaign that cannot be read is logged and passed
-        // over: the rest of the daemon's work goes on, and the next pass
-        // looks again.
-        if let Some(source) = self.source.as_mut() {
-            match source.pending() {
-                Ok(true) => events.push(Event::MailArrived),
-                Ok(false) => {}
-                Err(e) => tracing::warn!("{e}"),
-            }
-        }
+        // A phase already due is closed before mail that waits is taken:
+        // orders that came after every side was in (or after the deadline)
+        // are for the next phase, however late the daemon gets to them (a
+        // restart, a store that could not be written).
         let ids = self.store.campaign_ids()?;
         for id in &ids {
             match self.phase_due(id, now) {
@@ -367,6 +368,17 @@ impl Daemon {
                 Err(e) => {
                     tracing::error!(campaign = %id, "cannot tell whether a phase is due: {e}")
                 }
+            }
+        }
+        // A source that cannot be reached (a network down, a folder made
+        // unreadable) or a campaign that cannot be read is logged and passed
+        // over: the rest of the daemon's work goes on, and the next pass
+        // looks again.
+        if let Some(source) = self.source.as_mut() {
+            match source.pending() {
+                Ok(true) => events.push(Event::MailArrived),
+                Ok(false) => {}
+                Err(e) => tracing::warn!("{e}"),
             }
         }
         for id in &ids {
@@ -564,14 +576,31 @@ impl Daemon {
         let events = self.pending(clock)?;
         let mut failures = Vec::new();
         let mut notes = Vec::new();
+        // A due phase the store could not close (its disk full, read-only):
+        // the mail waits too, or orders meant for the next phase would count
+        // for this one.
+        let mut unclosed = None;
         for event in &events {
             if *event == Event::Shutdown {
                 break;
+            }
+            if *event == Event::MailArrived
+                && let Some(campaign) = &unclosed
+            {
+                let e = format!("mail waits until the store can close the due phase of {campaign}");
+                tracing::warn!("{e}");
+                failures.push((event.clone(), e));
+                continue;
             }
             match self.handle(event, clock) {
                 Ok(mut n) => notes.append(&mut n),
                 Err(e) => {
                     tracing::error!(?event, "{e}");
+                    if let Event::DeadlineReached { campaign } = event
+                        && store_unwritable(&e)
+                    {
+                        unclosed = Some(campaign.clone());
+                    }
                     failures.push((event.clone(), e.to_string()));
                 }
             }

@@ -69,6 +69,25 @@ impl StoreError {
     }
 }
 
+impl StoreError {
+    /// Whether the store could not write at all: its disk full, its files
+    /// read-only, an I/O error. Nothing that needs a write can succeed until
+    /// that is mended.
+    pub fn is_unwritable(&self) -> bool {
+        matches!(
+            self,
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _))
+                if matches!(
+                    e.code,
+                    rusqlite::ErrorCode::DiskFull
+                        | rusqlite::ErrorCode::ReadOnly
+                        | rusqlite::ErrorCode::SystemIoFailure
+                        | rusqlite::ErrorCode::CannotOpen
+                )
+        )
+    }
+}
+
 pub type Result<T> = std::result::Result<T, StoreError>;
 
 /// A registered campaign as the store holds it.
