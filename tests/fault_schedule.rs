@@ -450,6 +450,9 @@ fn one_seed(seed: u64, phases: usize, kills_per_wave: u64) -> Tally {
         }
     }
     let text = std::fs::read_to_string(&log).expect("log");
+    if let Ok(keep) = std::env::var("ADJUTANT_FAULT_KEEP_LOG") {
+        std::fs::write(keep, &text).expect("keeps the log");
+    }
     assert!(
         !text.contains("panicked"),
         "seed {seed}: a panic in the log"
@@ -480,9 +483,10 @@ fn under_faults_and_kills_the_daemon_ends_where_an_uninterrupted_run_ends() {
         return;
     }
     let seeds = setting("ADJUTANT_FAULT_SEEDS", 1);
+    let first = setting("ADJUTANT_FAULT_FIRST_SEED", 1);
     let phases = setting("ADJUTANT_FAULT_PHASES", 2) as usize;
     let kills_per_wave = setting("ADJUTANT_FAULT_KILLS_PER_WAVE", 2);
-    for seed in 1..=seeds {
+    for seed in first..first + seeds {
         one_seed(seed, phases, kills_per_wave);
     }
 }
@@ -834,7 +838,8 @@ struct InProcess {
     // unmounted, the disk unmounted before the folder is removed.)
     daemon: adjutant::daemon::Daemon,
     transport: std::sync::Arc<FillingTransport>,
-    mounts: Mounts,
+    /// Held for its drop, which unmounts the disk.
+    _mounts: Mounts,
     dir: tempfile::TempDir,
 }
 
@@ -896,7 +901,7 @@ impl InProcess {
         InProcess {
             daemon,
             transport,
-            mounts,
+            _mounts: mounts,
             dir,
         }
     }
