@@ -362,12 +362,16 @@ pub fn submit(
 /// The sides that are in for the current phase: those that sent orders and
 /// those that said they send none.
 pub fn sides_in(store: &Store, campaign_id: &str) -> Result<BTreeSet<String>> {
-    let key = phase_key(store, campaign_id)?;
+    sides_in_phase(store, campaign_id, &phase_key(store, campaign_id)?)
+}
+
+/// [`sides_in`] for a phase whose key the caller already has.
+pub fn sides_in_phase(store: &Store, campaign_id: &str, key: &str) -> Result<BTreeSet<String>> {
     let mut sides: BTreeSet<String> = store
-        .accepted_submissions(campaign_id, &key)?
+        .accepted_submissions(campaign_id, key)?
         .into_keys()
         .collect();
-    sides.extend(store.sides_sending_none(campaign_id, &key)?);
+    sides.extend(store.sides_sending_none(campaign_id, key)?);
     Ok(sides)
 }
 

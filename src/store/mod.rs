@@ -300,6 +300,14 @@ impl Store {
         Ok(())
     }
 
+    /// A number that changes when another connection (another process)
+    /// commits to the store, and only then: SQLite's `data_version`.
+    pub fn data_version(&self) -> Result<i64> {
+        Ok(self
+            .conn
+            .query_row("PRAGMA data_version", [], |r| r.get(0))?)
+    }
+
     /// Every registered campaign id, sorted.
     pub fn campaign_ids(&self) -> Result<Vec<String>> {
         let mut stmt = self.conn.prepare("SELECT id FROM campaigns ORDER BY id")?;
