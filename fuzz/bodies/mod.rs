@@ -15,11 +15,14 @@ pub mod orders;
 use adjutant::campaign::{Campaign, load_texts};
 use adjutant::rules::ruleset::Ruleset;
 
+/// What a target does with one input.
+pub type Body = Box<dyn Fn(&[u8]) + Sync>;
+
 /// A fuzz target, by the name of its folder under `fuzz/corpus/` and
 /// `fuzz/regressions/`, with the body it runs.
 pub struct Target {
     pub name: String,
-    pub run: Box<dyn Fn(&[u8]) + Sync>,
+    pub run: Body,
 }
 
 /// Every target: one for the orders of each ruleset in the registry, the
