@@ -24,6 +24,9 @@
 //! gives the figures of the last long run.
 
 mod catalog;
+mod support;
+
+use support::seeded::SplitMix;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -468,18 +471,6 @@ const ENVELOPE: &[&str] = &[
     "params",
 ];
 
-/// The keys every unit has; the others are the ruleset's part of it.
-const UNIT_ENVELOPE: &[&str] = &[
-    "id",
-    "name",
-    "side",
-    "location",
-    "facing",
-    "strength",
-    "original_strength",
-    "eliminated",
-];
-
 /// The state with its sides renamed: wherever the envelope names a side
 /// (the sides, the active side, each piece's side, the keys of the
 /// standing orders and of the nations), and in the ruleset's parts (game,
@@ -517,7 +508,7 @@ fn renamed(state: &GameState, names: &BTreeMap<String, String>) -> Result<GameSt
                     for (k, v) in fields.iter_mut() {
                         if k == "side" {
                             name(v);
-                        } else if !UNIT_ENVELOPE.contains(&k.as_str()) {
+                        } else if !catalog::UNIT_FIELDS.contains(&k.as_str()) {
                             rename_within(v, names);
                         }
                     }
@@ -683,33 +674,6 @@ fn order_shapes() -> BTreeMap<String, Vec<String>> {
 
 // ---- random orders ----
 
-/// A small seeded generator (SplitMix64): the same seed gives the same
-/// games on every machine.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    /// True `percent` times in a hundred.
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
-        (!items.is_empty()).then(|| &items[self.below(items.len())])
-    }
-}
-
 /// The pieces of a state a random order may name.
 struct Pieces {
     own: Vec<String>,
@@ -746,7 +710,7 @@ impl Pieces {
     }
 
     /// A piece to name in an order: most often an enemy.
-    fn target(&self, rng: &mut Rng) -> String {
+    fn target(&self, rng: &mut SplitMix) -> String {
         let from = if rng.chance(70) && !self.enemy.is_empty() {
             &self.enemy
         } else {
@@ -759,7 +723,7 @@ impl Pieces {
 /// A number of an order line changed: halved, doubled, nudged, zero or
 /// anything up to three times as far; a hex (four digits, `0304`) moved to
 /// one next to some unit's.
-fn renumbered(word: &str, rng: &mut Rng, pieces: &Pieces) -> String {
+fn renumbered(word: &str, rng: &mut SplitMix, pieces: &Pieces) -> String {
     if word.len() == 4
         && word.bytes().all(|b| b.is_ascii_digit())
         && let Some(&(c, r)) = rng.pick(&pieces.hexes)
@@ -795,7 +759,7 @@ fn renumbered(word: &str, rng: &mut Rng, pieces: &Pieces) -> String {
 
 /// A line's words after its `<piece>:` with other pieces and numbers in
 /// them.
-fn perturbed(rest: &str, rng: &mut Rng, pieces: &Pieces) -> String {
+fn perturbed(rest: &str, rng: &mut SplitMix, pieces: &Pieces) -> String {
     let all: BTreeSet<&str> = pieces
         .own
         .iter()
@@ -828,7 +792,7 @@ fn orders_of(
     state: &GameState,
     side: &str,
     shapes: &[String],
-    rng: &mut Rng,
+    rng: &mut SplitMix,
     lines_tally: &mut (usize, usize),
 ) -> String {
     let pieces = Pieces::of(state, side);
@@ -888,7 +852,7 @@ fn sheets(
     ruleset: &dyn Ruleset,
     state: &GameState,
     shapes: &[String],
-    rng: &mut Rng,
+    rng: &mut SplitMix,
     lines_tally: &mut (usize, usize),
 ) -> BTreeMap<String, Sheet> {
     let everyone = ruleset.phase_of(state).kind == PhaseKind::AllSides;
@@ -1075,7 +1039,7 @@ fn write(
 ) -> Game {
     let ruleset = start.ruleset;
     let name = game_name(start, seed, own);
-    let mut rng = Rng(seed ^ 0x5eed_0fa1_15d0_0d1e);
+    let mut rng = SplitMix(seed ^ 0x5eed_0fa1_15d0_0d1e);
     let mut state = start.state.clone();
     let mut steps = Vec::new();
     if let Some((orders, dice)) = &start.case

@@ -24,7 +24,7 @@ mod support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, SubsecRound, Utc};
@@ -34,6 +34,7 @@ use adjutant::lifecycle::FixedClock;
 use adjutant::rules::registry::{RULESETS, ruleset_for};
 use adjutant::store::{OutboxStatus, Store};
 use support::mailstack::MailStack;
+use support::process::{Running, proc_kb};
 
 const ADJUTANT: &str = "adjutant@host.test";
 const GM: &str = "gm@host.test";
@@ -55,27 +56,6 @@ fn campaigns_asked() -> usize {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(8)
-}
-
-struct Running(Option<Child>);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        if let Some(child) = self.0.as_mut() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-}
-
-/// A value in kB from `/proc/<pid>/status`.
-fn proc_kb(pid: u32, field: &str) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
 }
 
 /// The CPU time the process has used, user and system, in clock ticks.

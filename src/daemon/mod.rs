@@ -522,17 +522,13 @@ impl Daemon {
         let key = resolution::phase_key(ruleset, &state);
         let phase = resolution::phase_label(ruleset, &state);
         // The templates are read only for a reminder not yet queued.
-        let mut unqueued: Vec<(String, &campaign::Player, String)> = Vec::new();
+        let mut fresh: Vec<(String, &campaign::Player, String)> = Vec::new();
         for side in sides {
             for player in c.players.iter().filter(|p| p.side == side) {
                 let id = reminder_id(c, &key, &side, &player.person);
-                unqueued.push((side.clone(), player, id));
-            }
-        }
-        let mut fresh = Vec::new();
-        for (side, player, message_id) in unqueued {
-            if !self.store.outbox_has(&message_id)? {
-                fresh.push((side, player, message_id));
+                if !self.store.outbox_has(&id)? {
+                    fresh.push((side.clone(), player, id));
+                }
             }
         }
         if fresh.is_empty() {

@@ -2,3 +2,5 @@
 
 pub mod browser;
 pub mod mailstack;
+pub mod process;
+pub mod seeded;
