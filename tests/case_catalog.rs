@@ -16,7 +16,7 @@ const AT_LEAST: &[(&str, &str, usize)] = &[
     ("kulikovo", "turns", 264),
     ("grande-tactique", "orders", 35),
     ("grande-tactique", "umpire", 117),
-    ("grande-tactique", "turns", 71),
+    ("grande-tactique", "turns", 72),
     ("percentile-fire", "orders", 33),
     ("percentile-fire", "umpire", 140),
     ("percentile-fire", "turns", 147),

@@ -343,3 +343,59 @@ fn an_unreachable_inbox_does_not_stop_deadlines_or_mail() {
         .expect("settles");
     assert_eq!(count(&s.mail_files(), ".r1.result."), 3);
 }
+
+/// docs/PLAYERS.md: "A phase closes at its deadline, or as soon as every
+/// side has sent orders or said it sends none." A message behind the one
+/// that brings the last side in, waiting in the same Maildir, comes after
+/// the phase closed: the French word "no orders" there is for the next
+/// phase, and must not withdraw the orders they sent for this one.
+#[test]
+fn mail_waiting_behind_the_last_side_in_is_for_the_next_phase() {
+    let s = Setup::new();
+    let mut d = s.daemon();
+    d.run_until_quiet(&FixedClock(t0()), 20).expect("settles");
+    let maildir = s.path("Maildir");
+    maildir::deliver(&maildir, "1.orders", &orders(1)).expect("delivered");
+    maildir::deliver(&maildir, "2.none", &no_orders(1)).expect("delivered");
+    let french_none = String::from_utf8(no_orders(2))
+        .expect("text")
+        .replace(
+            "Hohenzollern <hohenzollern@austrian.invalid>",
+            "Jean Lannes <lannes@french.invalid>",
+        )
+        .replace("gott-erhalte-franz", "vive-l-empereur")
+        .replace("none-2@austrian", "none-2@french");
+    maildir::deliver(&maildir, "3.none", french_none.as_bytes()).expect("delivered");
+
+    let clock = FixedClock(t0() + Duration::hours(1));
+    let passes = d.run_until_quiet(&clock, 20).expect("settles");
+    let notes: Vec<&String> = passes.iter().flat_map(|p| &p.notes).collect();
+    let resolved = notes
+        .iter()
+        .position(|n| n.contains("resolution 1"))
+        .expect("the phase closed");
+    let third = notes
+        .iter()
+        .position(|n| n.contains("3.none"))
+        .expect("the third message taken");
+    assert!(third > resolved, "taken after the phase closed: {notes:#?}");
+    assert!(
+        notes[third].contains("no orders: sound-the-charge-demo french"),
+        "{notes:#?}"
+    );
+    assert!(
+        !notes[third].contains("withdrawn"),
+        "nothing of the closed phase withdrawn: {notes:#?}"
+    );
+    let manifest = d.store().resolutions(ID).expect("resolutions");
+    assert_eq!(manifest.len(), 1);
+    assert!(
+        engine_sides_in(d.store()).contains("french"),
+        "the French word counts for the phase that opened"
+    );
+    assert!(files(&maildir.join("new")).is_empty());
+}
+
+fn engine_sides_in(store: &Store) -> std::collections::BTreeSet<String> {
+    adjutant::engine::sides_in(store, ID).expect("sides")
+}

@@ -39,10 +39,11 @@ use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 
 use support::crash_harness::{
-    Copies, Killed, NOW, Schedule, calm_wave, check_the_end, copy_dir, daemon_at, deliver,
-    kill_repeatedly, log_tail, rows, run_to_the_end, run_to_the_end_at, script, setting,
+    Copies, Killed, NOW, calm_wave, check_the_end, copy_dir, daemon_at, deliver, kill_repeatedly,
+    log_tail, rows, run_to_the_end, run_to_the_end_at, script, setting,
 };
 use support::faults::{self, Mounts};
+use support::seeded::SplitMix;
 
 /// What is done to the daemon's files for a few waves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -92,7 +93,7 @@ struct Episode {
 /// two waves without a fault between them; while a kind has not come yet,
 /// each fault and gap leaves a wave for each kind still to come. The first
 /// wave and the last are left alone.
-fn plan(schedule: &mut Schedule, waves: usize) -> Vec<Episode> {
+fn plan(schedule: &mut SplitMix, waves: usize) -> Vec<Episode> {
     let mut kinds = FAULTS.to_vec();
     let mut first_round = true;
     let mut episodes = Vec::new();
@@ -350,7 +351,7 @@ fn one_seed(seed: u64, phases: usize, kills_per_wave: u64) -> Tally {
     let disks = Disks::new(rough).expect("the rough copy's disks");
     let waves = script(phases);
     let messages: Vec<(String, Vec<u8>)> = waves.iter().flatten().cloned().collect();
-    let mut schedule = Schedule(seed);
+    let mut schedule = SplitMix(seed);
     let episodes = plan(&mut schedule, waves.len());
     println!("seed {seed}: faults {episodes:?}");
     let mut tally = Tally::default();

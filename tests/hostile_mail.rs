@@ -212,13 +212,14 @@ fn no_nul_byte_reaches_a_reply() {
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use adjutant::audit::Digest32;
 use adjutant::store::DB_FILE;
 use hostile::{Context, Expect, GM, HOHENZOLLERN};
 use support::mailstack::MailStack;
+use support::process::{Running, proc_kb};
 
 /// The other campaign's players, who get its opening mail.
 const LASALLE: &str = "lasalle@french.invalid";
@@ -241,27 +242,6 @@ const CORPUS_COST_LIMIT_KB: u64 = 72 * 1024;
 const PEAK_LIMIT_KB: u64 = 160 * 1024;
 
 /// Kills the daemon if the test fails before stopping it.
-struct Running(Option<Child>);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        if let Some(child) = self.0.as_mut() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-}
-
-/// A value in kB from the daemon's `/proc/<pid>/status`.
-fn proc_kb(pid: u32, field: &str) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
-}
-
 fn text_of(raw: &[u8]) -> String {
     mail_parser::MessageParser::default()
         .parse(raw)

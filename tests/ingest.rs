@@ -331,3 +331,53 @@ fn a_well_written_order_is_taken_and_a_misspelt_one_refused_with_its_column() {
         "a misspelling is a syntax error with its column: {body}"
     );
 }
+
+/// docs/PLAYERS.md: "A phase closes at its deadline, or as soon as every
+/// side has sent orders or said it sends none." Orders that come once the
+/// deadline has passed are for the phase after it, even when the daemon has
+/// not closed the phase yet: they are stored, held unanswered, and taken for
+/// the next phase once it opens.
+#[test]
+fn orders_that_come_after_the_deadline_wait_for_the_next_phase() {
+    let (_dir, mut store) = setup();
+    let deadline = store.campaign(ID).expect("campaign").deadline;
+    let late = FixedClock(deadline + chrono::Duration::minutes(1));
+    let raw = mail(
+        LANNES,
+        "[sound-the-charge-demo] orders",
+        "",
+        "passphrase: vive-l-empereur\n1-ligne: hold\n",
+    );
+    let outcome = ingest(&mut store, &raw, "test", &config(), &late).expect("ingest");
+    assert!(
+        matches!(&outcome, Outcome::Held { campaign, .. } if campaign == ID),
+        "{outcome:?}"
+    );
+    assert!(
+        outcome.summary().contains("deadline has passed"),
+        "{outcome:?}"
+    );
+    assert!(
+        replies(&store).is_empty(),
+        "a held message is not answered yet"
+    );
+    assert!(
+        engine::sides_in(&store, ID).expect("sides").is_empty(),
+        "nothing of it counts for the phase that is closing"
+    );
+
+    let resolved = engine::tick(&mut store, ID, &late).expect("the phase closes");
+    assert_eq!(resolved.len(), 1);
+    let outcome = ingest(&mut store, &raw, "test", &config(), &late).expect("ingest");
+    assert!(
+        matches!(&outcome, Outcome::Accepted { side, .. } if side == "french"),
+        "offered again once the phase is closed, it is taken: {outcome:?}"
+    );
+    assert_eq!(replies(&store).len(), 1);
+    assert!(
+        engine::sides_in(&store, ID)
+            .expect("sides")
+            .contains("french"),
+        "it counts for the phase that opened"
+    );
+}

@@ -22,9 +22,10 @@
 mod support;
 
 use support::crash_harness::{
-    Copies, Killed, Schedule, calm_wave, check_the_end, deliver, kill_repeatedly, rows,
-    run_to_the_end, script, setting,
+    Copies, Killed, calm_wave, check_the_end, deliver, kill_repeatedly, rows, run_to_the_end,
+    script, setting,
 };
+use support::seeded::SplitMix;
 
 fn one_seed(seed: u64, phases: usize, kills_per_wave: u64) {
     let copies = Copies::new();
@@ -37,7 +38,7 @@ fn one_seed(seed: u64, phases: usize, kills_per_wave: u64) {
     // that time, then left to finish the wave, so that both take the same
     // mail together and the kills fall anywhere in the work of a wave (taking
     // mail, resolving, writing mail).
-    let mut schedule = Schedule(seed);
+    let mut schedule = SplitMix(seed);
     let mut killed = Killed::default();
     for wave in &waves {
         let window = calm_wave(calm, wave);

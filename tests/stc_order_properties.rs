@@ -7,11 +7,14 @@
 //! lines must read back as themselves, and the examples of the player's
 //! reference.
 
+mod support;
+
 use std::fs;
 
 use adjutant::rules::sound_the_charge::orders::{
     Approach, Facing, Formation, Place, Side, StcOrder, Step, UnitRef, Written, parse,
 };
+use support::seeded::SplitMix;
 
 /// Every example order in the player's reference reads.
 #[test]
@@ -31,21 +34,13 @@ fn the_examples_in_orders_md_read() {
     assert!(read >= 40, "only {read} examples found in docs/ORDERS.md");
 }
 
-/// A small deterministic generator (SplitMix64), so that every run tests
-/// the same orders and a failure can be replayed.
-struct Gen(u64);
+/// Generated orders from a seeded generator, so that every run tests the
+/// same orders and a failure can be replayed.
+struct Gen(SplitMix);
 
 impl Gen {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        self.0.below(n)
     }
 
     fn coin(&mut self) -> bool {
@@ -260,7 +255,7 @@ impl Gen {
 
 #[test]
 fn every_order_reads_back_from_its_canonical_text() {
-    let mut g = Gen(0x5eed_0004);
+    let mut g = Gen(SplitMix(0x5eed_0004));
     for i in 0..20_000 {
         let order = g.order();
         let text = order.to_string();
@@ -350,7 +345,7 @@ fn junk_lines_never_panic_and_accepted_lines_are_stable() {
         "leave guns",
         "hold",
     ];
-    let mut g = Gen(0x00ba_d11e);
+    let mut g = Gen(SplitMix(0x00ba_d11e));
     let mut accepted = 0;
     for i in 0..30_000 {
         let count = 1 + g.below(12);

@@ -1,36 +1,16 @@
-//! Properties of Sound the Charge turns beyond the case catalog
-//! (`tests/cases/sound-the-charge/turns/`, run by `case_catalog`): every
-//! case resolves to the same bytes twice and whichever side's orders came
-//! first, no two units overlap after any case, nor after random tables and
-//! orders.
+//! Sound the Charge on random tables: units of every troop type set up at
+//! random, given random orders, never end overlapping or off the table.
+//! The properties every ruleset keeps (replay, the order the sides' orders
+//! arrive in, strengths, no unit inside another), over the case catalog and
+//! games, are `ruleset_properties`'.
 
 mod catalog;
 
 use adjutant::geometry::Rect;
 use adjutant::rules::state::GameState;
-use catalog::{Played, Setting, TurnCase, case_files};
+use catalog::{Played, Setting, TurnCase};
 
 const RULESET: &str = "sound-the-charge";
-
-/// A busy case for the property tests: many units of both sides and orders
-/// that move, charge, wheel and maneuver.
-fn busy_cases() -> Vec<TurnCase> {
-    let (files, _) = case_files();
-    files
-        .iter()
-        .filter(|f| f.ruleset == RULESET && f.kind == "turns")
-        .map(|f| {
-            let text = std::fs::read_to_string(&f.path).expect("a case file");
-            toml::from_str::<TurnCase>(&text).expect("a turn case")
-        })
-        .filter(|c| !c.orders.is_empty())
-        .collect()
-}
-
-fn played(case: &TurnCase, sides: &[String]) -> Played {
-    case.play_with(sides)
-        .unwrap_or_else(|e| panic!("{}: {e}", case.rule))
-}
 
 /// The footprints of the units in play, by id.
 fn footprints(played: &Played, state: &GameState) -> Vec<(String, Rect)> {
@@ -40,53 +20,6 @@ fn footprints(played: &Played, state: &GameState) -> Vec<(String, Rect)> {
         .filter(|u| u.eliminated.is_none())
         .filter_map(|u| played.ruleset.footprint(u).map(|r| (u.id.clone(), r)))
         .collect()
-}
-
-/// Resolves a case's orders with the sides' sheets inserted in a given
-/// order, and returns the canonical bytes of the resolution.
-fn resolved_bytes(case: &TurnCase, sides_in: &[String]) -> String {
-    let resolution = played(case, sides_in).resolution;
-    format!(
-        "{}\n{}",
-        adjutant::canonical::to_string(&resolution.state),
-        adjutant::canonical::to_string(&resolution.events)
-    )
-}
-
-#[test]
-fn the_same_inputs_give_identical_bytes() {
-    for case in busy_cases() {
-        let a = resolved_bytes(&case, &case.setting.sides);
-        let b = resolved_bytes(&case, &case.setting.sides);
-        assert_eq!(a, b, "{}", case.rule);
-    }
-}
-
-#[test]
-fn the_order_in_which_sides_orders_arrived_does_not_matter() {
-    for case in busy_cases() {
-        let mut reversed = case.setting.sides.clone();
-        reversed.reverse();
-        assert_eq!(
-            resolved_bytes(&case, &case.setting.sides),
-            resolved_bytes(&case, &reversed),
-            "{}",
-            case.rule
-        );
-    }
-}
-
-#[test]
-fn no_two_units_overlap_after_movement() {
-    for case in busy_cases() {
-        let played = played(&case, &case.setting.sides);
-        let rects = footprints(&played, &played.resolution.state);
-        for (i, (a, ra)) in rects.iter().enumerate() {
-            for (b, rb) in &rects[i + 1..] {
-                assert!(!ra.overlaps(rb), "{a} overlaps {b} after: {}", case.rule);
-            }
-        }
-    }
 }
 
 /// A small deterministic generator for the random tables below (a linear

@@ -14,6 +14,7 @@
 //! [`Daemon::run_until_quiet`] runs passes until nothing is pending, which
 //! is how tests and the demo drive the loop with a fixed clock.
 
+mod calm;
 pub mod config;
 pub mod source;
 
@@ -101,14 +102,10 @@ pub enum DaemonError {
     Signals(std::io::Error),
     #[error("the loop did not settle after {0} passes; see the log")]
     Unsettled(usize),
-}
-
-/// Whether an event failed because the store could not write at all.
-fn store_unwritable(e: &DaemonError) -> bool {
-    match e {
-        DaemonError::Store(s) | DaemonError::Engine(EngineError::Store(s)) => s.is_unwritable(),
-        _ => false,
-    }
+    /// Every message waiting is held until its campaign's phase is closed
+    /// (a resolution waiting for its beacon round): nothing to do yet.
+    #[error("{0} message(s) wait until their campaign's phase is closed")]
+    MailWaits(usize),
 }
 
 /// What one pass did.
@@ -121,6 +118,16 @@ pub struct Pass {
     /// One line for each thing done (a message handled, a resolution, a
     /// reminder, mail sent), as the log says it.
     pub notes: Vec<String>,
+    /// The events that found only mail to hold for a later phase: neither
+    /// done nor failed, and nothing to do until time passes.
+    pub waiting: usize,
+}
+
+impl Pass {
+    /// Whether the pass did anything, so that more may follow at once.
+    fn worked(&self) -> bool {
+        self.failures.len() + self.waiting < self.events.len()
+    }
 }
 
 /// The daemon and everything it works with.
@@ -134,9 +141,28 @@ pub struct Daemon {
     shutdown: Arc<AtomicBool>,
     /// Where each campaign's chronicle is kept current, if anywhere.
     chronicle_dir: Option<PathBuf>,
+    /// When each campaign next needs the loop (see [`calm`]).
+    calm: calm::Calm,
+    /// Called when the loop goes quiet after work (see [`Daemon::when_quiet`]).
+    when_quiet: Option<fn()>,
     /// The data directory's lock, for a daemon made from its configuration:
     /// no other daemon, `send` or inbox reader runs on the same store.
     _lock: Option<DataDirLock>,
+}
+
+/// What one campaign needs at a moment, worked out in one read of it.
+#[derive(Debug, Default)]
+struct Needs {
+    /// Its phase is due to close (or a closed one to be resolved).
+    due: bool,
+    /// The sides whose reminders are due and not yet all queued.
+    reminders: Vec<String>,
+    /// When none of that holds: the earliest time it may, if nothing else
+    /// changes the campaign (its deadline, its reminders, a beacon round).
+    quiet_until: Option<DateTime<Utc>>,
+    /// Every time ahead at which it will need something: its reminder
+    /// window, its deadline, a beacon round.
+    times: Vec<DateTime<Utc>>,
 }
 
 impl Daemon {
@@ -159,6 +185,8 @@ impl Daemon {
             poll,
             shutdown: Arc::new(AtomicBool::new(false)),
             chronicle_dir: None,
+            calm: calm::Calm::default(),
+            when_quiet: None,
             _lock: None,
         }
     }
@@ -261,11 +289,22 @@ impl Daemon {
         Ok(daemon.with_chronicle(config.chronicle_dir.clone()))
     }
 
+    /// Has the loop call `f` each time it goes quiet after doing work,
+    /// before it sleeps: the program gives the allocator's freed memory
+    /// back to the system there (a burst of resolutions leaves much of it
+    /// free but held), which the library, having no unsafe code, cannot.
+    pub fn when_quiet(mut self, f: fn()) -> Daemon {
+        self.when_quiet = Some(f);
+        self
+    }
+
     pub fn store(&self) -> &Store {
         &self.store
     }
 
     pub fn store_mut(&mut self) -> &mut Store {
+        // Whoever writes through it may change any campaign.
+        self.calm.forget_all();
         &mut self.store
     }
 
@@ -359,14 +398,29 @@ impl Daemon {
         // are for the next phase, however late the daemon gets to them (a
         // restart, a store that could not be written).
         let ids = self.store.campaign_ids()?;
+        self.calm.under(self.store.data_version()?);
+        let mut reminders = Vec::new();
         for id in &ids {
-            match self.phase_due(id, now) {
-                Ok(true) => events.push(Event::DeadlineReached {
-                    campaign: id.clone(),
-                }),
-                Ok(false) => {}
+            if self.calm.quiet(id, now) {
+                continue;
+            }
+            match self.needs(id, now) {
+                Ok(needs) => {
+                    if needs.due {
+                        events.push(Event::DeadlineReached {
+                            campaign: id.clone(),
+                        });
+                    } else if !needs.reminders.is_empty() {
+                        reminders.push(Event::ReminderDue {
+                            campaign: id.clone(),
+                            sides: needs.reminders,
+                        });
+                    } else if let Some(t) = needs.quiet_until {
+                        self.calm.hold(id, t, needs.times);
+                    }
+                }
                 Err(e) => {
-                    tracing::error!(campaign = %id, "cannot tell whether a phase is due: {e}")
+                    tracing::error!(campaign = %id, "cannot tell what the campaign needs: {e}")
                 }
             }
         }
@@ -381,18 +435,7 @@ impl Daemon {
                 Err(e) => tracing::warn!("{e}"),
             }
         }
-        for id in &ids {
-            match self.reminders(id, now) {
-                Ok(due) if !due.is_empty() => events.push(Event::ReminderDue {
-                    campaign: id.clone(),
-                    sides: due.into_iter().map(|(side, _)| side).collect(),
-                }),
-                Ok(_) => {}
-                Err(e) => {
-                    tracing::error!(campaign = %id, "cannot tell whether reminders are due: {e}")
-                }
-            }
-        }
+        events.extend(reminders);
         // A message left marked in flight by this process (its send's result
         // could not be recorded: a full disk) is settled by the outbox pass,
         // not only after a restart.
@@ -403,20 +446,75 @@ impl Daemon {
         Ok(events)
     }
 
-    fn phase_due(&self, id: &str, now: DateTime<Utc>) -> Result<bool, DaemonError> {
-        let pending = self.store.pending_resolutions(id)?;
+    /// What campaign `id` needs at `now`: whether its phase is due, which
+    /// reminders are due and not yet queued, and else when it may next need
+    /// something.
+    fn needs(&self, id: &str, now: DateTime<Utc>) -> Result<Needs, DaemonError> {
         let record = self.store.campaign(id)?;
-        if let Some(first) = pending.first() {
+        let never = || Needs {
+            quiet_until: Some(DateTime::<Utc>::MAX_UTC),
+            ..Needs::default()
+        };
+        if let Some(first) = self.store.pending_resolutions(id)?.first() {
             // A turn waiting for its beacon round is due when the round may
             // be had, not before: the loop does not spin on it.
-            return Ok(engine::beacon::next_try(&record, first).is_none_or(|t| t <= now));
+            return Ok(match engine::beacon::next_try(&record, first) {
+                Some(t) if t > now => Needs {
+                    quiet_until: Some(t),
+                    times: vec![t],
+                    ..Needs::default()
+                },
+                _ => Needs {
+                    due: true,
+                    ..Needs::default()
+                },
+            });
         }
         if record.paused {
-            return Ok(false);
+            return Ok(never());
         }
+        let c = &record.campaign;
+        let ruleset = ruleset_for(&c.ruleset.id)
+            .ok_or_else(|| DaemonError::UnknownRuleset(c.ruleset.id.clone()))?;
         let state = self.store.state(&record.current_state_digest)?;
-        let sent = engine::sides_in(&self.store, id)?;
-        Ok(lifecycle::due(&state, record.deadline, &sent, now).is_some())
+        if state.finished.is_some() {
+            return Ok(never());
+        }
+        let key = resolution::phase_key(ruleset, &state);
+        let sent = engine::sides_in_phase(&self.store, id, &key)?;
+        if lifecycle::due(&state, record.deadline, &sent, now).is_some() {
+            return Ok(Needs {
+                due: true,
+                ..Needs::default()
+            });
+        }
+        let mut reminders = Vec::new();
+        for side in
+            lifecycle::reminders_due(ruleset, &state, &c.schedule, record.deadline, &sent, now)
+        {
+            for player in c.players.iter().filter(|p| p.side == side) {
+                if !self
+                    .store
+                    .outbox_has(&reminder_id(c, &key, &side, &player.person))?
+                {
+                    reminders.push(side);
+                    break;
+                }
+            }
+        }
+        let lead = Duration::minutes(i64::from(c.schedule.reminder_minutes));
+        let window = record.deadline - lead;
+        let quiet_until = if window > now {
+            window
+        } else {
+            record.deadline
+        };
+        Ok(Needs {
+            reminders,
+            quiet_until: Some(quiet_until),
+            times: vec![window, record.deadline],
+            ..Needs::default()
+        })
     }
 
     /// The reminders due in a campaign at `now` and not yet queued: each
@@ -445,42 +543,47 @@ impl Daemon {
         }
         let key = resolution::phase_key(ruleset, &state);
         let phase = resolution::phase_label(ruleset, &state);
-        let templates = Templates::for_campaign(&record.source_dir)?;
-        let mut due = Vec::new();
+        // The templates are read only for a reminder not yet queued.
+        let mut fresh: Vec<(String, &campaign::Player, String)> = Vec::new();
         for side in sides {
+            for player in c.players.iter().filter(|p| p.side == side) {
+                let id = reminder_id(c, &key, &side, &player.person);
+                if !self.store.outbox_has(&id)? {
+                    fresh.push((side.clone(), player, id));
+                }
+            }
+        }
+        if fresh.is_empty() {
+            return Ok(Vec::new());
+        }
+        let templates = Templates::for_campaign(&record.source_dir)?;
+        let mut due: Vec<(String, Vec<OutgoingMail>)> = Vec::new();
+        for (side, player, message_id) in fresh {
             let side_name = c
                 .sides
                 .iter()
                 .find(|s| s.id == side)
                 .map_or(side.clone(), |s| s.name.clone());
-            let mut messages = Vec::new();
-            for player in c.players.iter().filter(|p| p.side == side) {
-                let p = &player.person;
-                // One Message-ID per phase, side and player: queued once,
-                // however often the loop looks, and however often it restarts.
-                let message_id = mail::message_id(c, &format!("remind.{key}.{side}"), &p.address);
-                if self.store.outbox_has(&message_id)? {
-                    continue;
-                }
-                let body = templates.render(
-                    "reminder.txt",
-                    json!({
-                        "campaign": {"id": c.id, "title": c.title},
-                        "side": side_name,
-                        "phase": phase,
-                        "deadline": crate::lifecycle::local_time(p, record.deadline),
-                        "no_orders": c.no_orders_policy,
-                    }),
-                )?;
-                messages.push(OutgoingMail::text(
-                    message_id,
-                    p.address.clone(),
-                    format!("[{}] reminder: your orders for {phase}", c.id),
-                    body,
-                ));
-            }
-            if !messages.is_empty() {
-                due.push((side, messages));
+            let p = &player.person;
+            let body = templates.render(
+                "reminder.txt",
+                json!({
+                    "campaign": {"id": c.id, "title": c.title},
+                    "side": side_name,
+                    "phase": phase,
+                    "deadline": crate::lifecycle::local_time(p, record.deadline),
+                    "no_orders": c.no_orders_policy,
+                }),
+            )?;
+            let message = OutgoingMail::text(
+                message_id,
+                p.address.clone(),
+                format!("[{}] reminder: your orders for {phase}", c.id),
+                body,
+            );
+            match due.last_mut() {
+                Some((last, messages)) if *last == side => messages.push(message),
+                _ => due.push((side, vec![message])),
             }
         }
         Ok(due)
@@ -492,18 +595,26 @@ impl Daemon {
         match event {
             Event::Shutdown => {}
             Event::MailArrived => {
+                // Mail may touch any campaign: orders, a GM's command.
+                self.calm.forget_all();
                 let Some(source) = self.source.as_mut() else {
                     return Ok(notes);
                 };
-                for (name, outcome) in source.take(&mut self.store, &self.ingest, clock)? {
+                let taken = source.take(&mut self.store, &self.ingest, clock)?;
+                let held = taken.iter().filter(|(_, o)| o.is_held()).count();
+                for (name, outcome) in taken.iter().filter(|(_, o)| !o.is_held()) {
                     tracing::info!(message = %name, "{}", outcome.summary());
                     notes.push(format!("mail {name}: {}", outcome.summary()));
+                }
+                if held > 0 && held == taken.len() {
+                    return Err(DaemonError::MailWaits(held));
                 }
                 // A GM's command by mail may have resolved a phase, asked an
                 // umpire call or corrected the state.
                 notes.extend(self.keep_chronicles());
             }
             Event::DeadlineReached { campaign } => {
+                self.calm.forget(campaign);
                 for r in engine::tick(&mut self.store, campaign, clock)? {
                     tracing::info!(
                         %campaign,
@@ -521,6 +632,7 @@ impl Daemon {
                 notes.extend(self.keep_chronicles());
             }
             Event::ReminderDue { campaign, .. } => {
+                self.calm.forget(campaign);
                 let now = clock.now();
                 for (side, messages) in self.reminders(campaign, now)? {
                     let n = self.store.queue(Some(campaign), &messages, now)?;
@@ -576,31 +688,22 @@ impl Daemon {
         let events = self.pending(clock)?;
         let mut failures = Vec::new();
         let mut notes = Vec::new();
-        // A due phase the store could not close (its disk full, read-only):
-        // the mail waits too, or orders meant for the next phase would count
-        // for this one.
-        let mut unclosed = None;
+        // A due phase the store could not close (its disk full, read-only)
+        // does not let mail in: ingest holds what comes for the campaign
+        // until the phase is closed (`Outcome::Held`).
+        let mut waiting = 0;
         for event in &events {
             if *event == Event::Shutdown {
                 break;
             }
-            if *event == Event::MailArrived
-                && let Some(campaign) = &unclosed
-            {
-                let e = format!("mail waits until the store can close the due phase of {campaign}");
-                tracing::warn!("{e}");
-                failures.push((event.clone(), e));
-                continue;
-            }
             match self.handle(event, clock) {
                 Ok(mut n) => notes.append(&mut n),
+                Err(e @ DaemonError::MailWaits(_)) => {
+                    tracing::info!("{e}");
+                    waiting += 1;
+                }
                 Err(e) => {
                     tracing::error!(?event, "{e}");
-                    if let Event::DeadlineReached { campaign } = event
-                        && store_unwritable(&e)
-                    {
-                        unclosed = Some(campaign.clone());
-                    }
                     failures.push((event.clone(), e.to_string()));
                 }
             }
@@ -609,6 +712,7 @@ impl Daemon {
             events,
             failures,
             notes,
+            waiting,
         })
     }
 
@@ -624,8 +728,8 @@ impl Daemon {
         let mut passes = Vec::new();
         for _ in 0..max_passes {
             let pass = self.pass(clock)?;
-            let quiet = pass.events.is_empty() || pass.events.contains(&Event::Shutdown);
-            let stuck = !pass.events.is_empty() && pass.failures.len() == pass.events.len();
+            let quiet = pass.events.len() == pass.waiting || pass.events.contains(&Event::Shutdown);
+            let stuck = !pass.failures.is_empty() && !pass.worked();
             passes.push(pass);
             if quiet {
                 return Ok(passes);
@@ -638,25 +742,16 @@ impl Daemon {
     }
 
     /// When the loop must look again at the latest: the next deadline, the
-    /// next reminder window, the next retry, or the poll interval.
+    /// next reminder window or beacon round, the next retry, or the poll
+    /// interval.
     pub fn next_wake(&self, now: DateTime<Utc>) -> Result<DateTime<Utc>, DaemonError> {
         let mut wake = now + self.poll;
-        for id in self.store.campaign_ids()? {
-            let record = self.store.campaign(&id)?;
-            let lead = Duration::minutes(i64::from(record.campaign.schedule.reminder_minutes));
-            let beacon = self
-                .store
-                .pending_resolutions(&id)?
-                .first()
-                .and_then(|closed| engine::beacon::next_try(&record, closed));
-            for t in [record.deadline, record.deadline - lead]
-                .into_iter()
-                .chain(beacon)
-            {
-                if t > now && t < wake {
-                    wake = t;
-                }
-            }
+        // The last pass worked out each campaign's next time of need; one
+        // it could not read is looked at again within the poll interval.
+        if let Some(t) = self.calm.next_after(now)
+            && t < wake
+        {
+            wake = t;
         }
         if let Some(t) = self.store.outbox_next_due()?
             && t < wake
@@ -698,6 +793,7 @@ impl Daemon {
     /// between. Errors of single events are logged and the loop goes on; an
     /// error of the loop itself (the store cannot be read) stops it.
     pub fn run(&mut self, clock: &dyn Clock) -> Result<(), DaemonError> {
+        let mut worked = false;
         loop {
             let pass = self.pass(clock)?;
             if pass.events.contains(&Event::Shutdown) {
@@ -705,13 +801,26 @@ impl Daemon {
                 return Ok(());
             }
             // Work found means more may follow at once (an accepted order
-            // can make a phase due); a pass that only failed waits, so a
-            // broken campaign does not spin.
-            if !pass.events.is_empty() && pass.failures.len() < pass.events.len() {
+            // can make a phase due); a pass that only failed, or found only
+            // mail to hold, waits, so a broken campaign does not spin.
+            if pass.worked() {
+                worked = true;
                 continue;
+            }
+            if std::mem::take(&mut worked)
+                && let Some(f) = self.when_quiet
+            {
+                f();
             }
             let wake = self.next_wake(clock.now())?;
             self.wait_until(wake, clock);
         }
     }
+}
+
+/// The Message-ID of a reminder: one per phase, side and player, so that it
+/// is queued once however often the loop looks and however often it
+/// restarts.
+fn reminder_id(c: &campaign::Campaign, key: &str, side: &str, person: &campaign::Person) -> String {
+    mail::message_id(c, &format!("remind.{key}.{side}"), &person.address)
 }

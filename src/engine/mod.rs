@@ -362,12 +362,16 @@ pub fn submit(
 /// The sides that are in for the current phase: those that sent orders and
 /// those that said they send none.
 pub fn sides_in(store: &Store, campaign_id: &str) -> Result<BTreeSet<String>> {
-    let key = phase_key(store, campaign_id)?;
+    sides_in_phase(store, campaign_id, &phase_key(store, campaign_id)?)
+}
+
+/// [`sides_in`] for a phase whose key the caller already has.
+pub fn sides_in_phase(store: &Store, campaign_id: &str, key: &str) -> Result<BTreeSet<String>> {
     let mut sides: BTreeSet<String> = store
-        .accepted_submissions(campaign_id, &key)?
+        .accepted_submissions(campaign_id, key)?
         .into_keys()
         .collect();
-    sides.extend(store.sides_sending_none(campaign_id, &key)?);
+    sides.extend(store.sides_sending_none(campaign_id, key)?);
     Ok(sides)
 }
 
@@ -375,16 +379,46 @@ pub fn sides_in(store: &Store, campaign_id: &str) -> Result<BTreeSet<String>> {
 /// before a crash, then closes and resolves the current phase if it is due.
 pub fn tick(store: &mut Store, campaign_id: &str, clock: &dyn Clock) -> Result<Vec<Resolved>> {
     let mut done = finish_closed(store, campaign_id, clock)?;
-    let record = store.campaign(campaign_id)?;
-    if record.paused {
-        return Ok(done);
-    }
-    let state = store.state(&record.current_state_digest)?;
-    let sent = sides_in(store, campaign_id)?;
-    if let Some(reason) = lifecycle::due(&state, record.deadline, &sent, clock.now()) {
+    if let Some(reason) = due_now(store, campaign_id, clock.now())? {
         done.extend(close_and_resolve(store, campaign_id, clock, Some(reason))?);
     }
     Ok(done)
+}
+
+/// Why the open phase of a campaign should close at `now`, if it should: its
+/// deadline passed or every side is in, and the GM has not paused it.
+pub fn due_now(
+    store: &Store,
+    campaign_id: &str,
+    now: DateTime<Utc>,
+) -> Result<Option<CloseReason>> {
+    let record = store.campaign(campaign_id)?;
+    if record.paused {
+        return Ok(None);
+    }
+    let state = store.state(&record.current_state_digest)?;
+    let sent = sides_in(store, campaign_id)?;
+    Ok(lifecycle::due(&state, record.deadline, &sent, now))
+}
+
+/// Why a campaign takes no more mail until its phase is closed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Closing {
+    /// The phase was closed and its resolution waits (a beacon round, a
+    /// store that could not be written): the next phase has not opened.
+    Resolving,
+    /// The phase is due to close.
+    Due(CloseReason),
+}
+
+/// Whether the campaign's phase is closing at `now`: closed and not yet
+/// resolved, or due (see [`due_now`]). Mail that comes meanwhile belongs to
+/// the phase after it, as it would had the phase been closed at once.
+pub fn closing(store: &Store, campaign_id: &str, now: DateTime<Utc>) -> Result<Option<Closing>> {
+    if !store.pending_resolutions(campaign_id)?.is_empty() {
+        return Ok(Some(Closing::Resolving));
+    }
+    Ok(due_now(store, campaign_id, now)?.map(Closing::Due))
 }
 
 /// Closes and resolves the current phase now, whoever has sent orders (the

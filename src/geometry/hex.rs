@@ -154,7 +154,11 @@ impl Hex {
         };
         match text.split_once('.') {
             Some((column, row)) => Some(Hex::new(number(column)?, number(row)?)),
-            None if text.len() == 4 => Some(Hex::new(number(&text[..2])?, number(&text[2..])?)),
+            // Four bytes, not four characters: a character of several bytes
+            // must not be cut (the fuzzer's `1\u{fffd}` once panicked here).
+            None if text.len() == 4 => {
+                Some(Hex::new(number(text.get(..2)?)?, number(text.get(2..)?)?))
+            }
             None => None,
         }
     }
@@ -571,6 +575,8 @@ mod tests {
         assert_eq!(Hex::from_label("302"), None);
         assert_eq!(Hex::from_label("03a2"), None);
         assert_eq!(Hex::from_label("10207"), None);
+        // Four bytes that are two characters (a fuzz find: it panicked).
+        assert_eq!(Hex::from_label("1\u{fffd}"), None);
         for hex in [h(0, 0), h(3, 2), h(99, 99), h(102, 7), h(5, 100)] {
             assert_eq!(Hex::from_label(&hex.label()), Some(hex));
         }

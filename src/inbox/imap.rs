@@ -396,7 +396,11 @@ impl ImapInbox {
             for (uid, raw, size) in &fetched {
                 match ingest_sized(store, raw, *size, "imap", ingest_config, clock) {
                     Ok(outcome) => {
-                        self.let_go(*uid)?;
+                        // A message held for its campaign's closing phase
+                        // stays unseen, to be fetched again.
+                        if !outcome.is_held() {
+                            self.let_go(*uid)?;
+                        }
                         summary.outcomes.push((*uid, outcome));
                     }
                     Err(e) => {

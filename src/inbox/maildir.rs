@@ -90,7 +90,8 @@ pub fn scan(
 const BATCH: usize = 64;
 
 /// Ingests the messages of a batch in order, moving each to `cur/` once it
-/// is stored and handled.
+/// is stored and handled (a message held for its campaign's closing phase
+/// stays in `new/`).
 fn take_batch(
     root: &Path,
     new: &Path,
@@ -103,6 +104,11 @@ fn take_batch(
     for (name, raw) in read {
         let path = new.join(name);
         let outcome = ingest(store, raw, "maildir", config, clock)?;
+        if outcome.is_held() {
+            // Left in new/, to be taken once its campaign's phase is closed.
+            outcomes.push(((*name).clone(), outcome));
+            continue;
+        }
         // Maildir's info suffix ":2,S" marks the message seen.
         let target = root.join("cur").join(format!("{name}:2,S"));
         fs::rename(&path, &target).map_err(io(&target))?;

@@ -15,9 +15,9 @@ mod orders;
 mod who;
 
 use crate::audit::Digest32;
-use crate::engine::EngineError;
+use crate::engine::{self, Closing, EngineError};
 use crate::failpoint;
-use crate::lifecycle::Clock;
+use crate::lifecycle::{Clock, CloseReason};
 use crate::mail::body::{OrderText, campaign_from_subject};
 use crate::mail::dkim::{self, KeySource};
 use crate::mail::{Inbound, InboundError, Limits, order_text, parse};
@@ -92,6 +92,10 @@ pub enum Outcome {
         done: usize,
         refused: usize,
     },
+    /// Not taken yet: the campaign's phase is closing, and what the message
+    /// says belongs to the phase after it. It is stored, left in the inbox,
+    /// and taken once the phase is closed; nothing is answered until then.
+    Held { campaign: String, why: String },
 }
 
 /// A failure of ours (the store, a template): the message is stored and will
@@ -108,6 +112,12 @@ pub enum IngestError {
 }
 
 impl Outcome {
+    /// Whether the message was left for later (see [`Outcome::Held`]): its
+    /// source must keep it and offer it again.
+    pub fn is_held(&self) -> bool {
+        matches!(self, Outcome::Held { .. })
+    }
+
     /// One line for the log and the inbound record.
     pub fn summary(&self) -> String {
         match self {
@@ -148,6 +158,9 @@ impl Outcome {
                 done,
                 refused,
             } => format!("GM commands for {campaign}: {done} done, {refused} refused"),
+            Outcome::Held { campaign, why } => {
+                format!("held until the phase of {campaign} is closed ({why})")
+            }
         }
     }
 }
@@ -203,6 +216,11 @@ pub fn ingest_sized(
     failpoint::hit("ingest:stored");
     let outcome = store.atomically(|store| -> Result<Outcome, IngestError> {
         let handled = handle(store, raw, parsed, key, config, clock)?;
+        if let (held @ Outcome::Held { .. }, _, _) = handled {
+            // Nothing is recorded: the message stays unfinished, and is
+            // handled from the start when the source offers it again.
+            return Ok(held);
+        }
         let (outcome, campaign, reply) =
             answer::ration(store, sender.as_deref(), handled, &config.limits, now)?;
         answer::copy_to_gm(store, campaign.as_deref(), reply.as_ref(), now)?;
@@ -249,6 +267,23 @@ fn handle(
         Ok(record) => record,
         Err(answered) => return Ok(answered),
     };
+    // Once a phase is due, whatever comes for the campaign comes after it:
+    // orders sent after every side was in, or after the deadline, are for
+    // the next phase, however many wait in the inbox together and however
+    // late the daemon gets to them. So every message for it waits, in its
+    // order, until the phase is closed.
+    if let Some(closing) = engine::closing(store, &record.campaign.id, clock.now())? {
+        let why = match closing {
+            Closing::Resolving => "it is closed and being resolved",
+            Closing::Due(CloseReason::Deadline) => "its deadline has passed",
+            Closing::Due(CloseReason::AllIn) => "every side is in",
+        };
+        let held = Outcome::Held {
+            campaign: record.campaign.id.clone(),
+            why: why.to_string(),
+        };
+        return Ok((held, None, None));
+    }
     if let Some(e) = &letter.too_large {
         let hint = format!(
             "The limit is {} KB. Orders are a few lines of plain text: send them without attachments, pictures or a quoted report.",

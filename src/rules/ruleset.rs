@@ -192,6 +192,14 @@ pub trait Rules: Parts {
         None
     }
 
+    /// The most units of one side that may stand in one place of a map of
+    /// places (a hex) once a resolution is over, where no place then holds
+    /// units of two sides; `None` where units stand on a table, whose
+    /// footprints may not overlap instead, or share places without limit.
+    fn stacking_limit(&self, _state: &GameState<Self>) -> Option<u32> {
+        None
+    }
+
     /// The bot player: legal, plausible order lines for `side`.
     fn bot_orders(&self, state: &GameState<Self>, side: &str) -> Vec<String>;
 
@@ -355,6 +363,10 @@ pub trait Ruleset: Sync {
     /// The fields of the ruleset's part of a unit that its JSON leaves out
     /// while they hold their default (see [`Rules::unit_fields`]).
     fn unit_fields(&self) -> &'static [&'static str];
+
+    /// How many units of a side may share a place (see
+    /// [`Rules::stacking_limit`]).
+    fn stacking_limit(&self, state: &GameState) -> Option<u32>;
 
     fn look(&self, state: &GameState) -> Look;
     fn markers(&self) -> &'static [Marker];
@@ -570,6 +582,11 @@ impl<R: Rules + Presentation> Ruleset for R {
     fn footprint(&self, unit: &UnitState) -> Option<Rect> {
         let typed = unit.typed::<R::Unit>(Rules::id(self)).ok()?;
         Rules::footprint(self, &typed)
+    }
+
+    fn stacking_limit(&self, state: &GameState) -> Option<u32> {
+        let typed = state.typed::<R>().ok()?;
+        Rules::stacking_limit(self, &typed)
     }
 
     fn look(&self, state: &GameState) -> Look {

@@ -69,25 +69,6 @@ impl StoreError {
     }
 }
 
-impl StoreError {
-    /// Whether the store could not write at all: its disk full, its files
-    /// read-only, an I/O error. Nothing that needs a write can succeed until
-    /// that is mended.
-    pub fn is_unwritable(&self) -> bool {
-        matches!(
-            self,
-            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _))
-                if matches!(
-                    e.code,
-                    rusqlite::ErrorCode::DiskFull
-                        | rusqlite::ErrorCode::ReadOnly
-                        | rusqlite::ErrorCode::SystemIoFailure
-                        | rusqlite::ErrorCode::CannotOpen
-                )
-        )
-    }
-}
-
 pub type Result<T> = std::result::Result<T, StoreError>;
 
 /// A registered campaign as the store holds it.
@@ -317,6 +298,14 @@ impl Store {
         }
         tx.commit()?;
         Ok(())
+    }
+
+    /// A number that changes when another connection (another process)
+    /// commits to the store, and only then: SQLite's `data_version`.
+    pub fn data_version(&self) -> Result<i64> {
+        Ok(self
+            .conn
+            .query_row("PRAGMA data_version", [], |r| r.get(0))?)
     }
 
     /// Every registered campaign id, sorted.

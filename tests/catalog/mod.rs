@@ -684,7 +684,7 @@ fn check_call(case: &UmpireCase) -> Vec<String> {
 
 /// The shared fields of every unit and general, as the state names them;
 /// with the ruleset's own, the keys an `[[expect]]` may give.
-const UNIT_FIELDS: &[&str] = &[
+pub const UNIT_FIELDS: &[&str] = &[
     "id",
     "name",
     "side",

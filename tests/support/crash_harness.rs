@@ -7,6 +7,7 @@
 
 #![allow(dead_code)]
 
+use super::seeded::SplitMix;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -31,25 +32,6 @@ pub const PASSPHRASES: [&str; 4] = [
     "gott-erhalte-franz",
     WRONG,
 ];
-
-/// A small seeded generator (SplitMix64): the schedule must be the same on
-/// every machine, and the test needs nothing more.
-pub struct Schedule(pub u64);
-
-impl Schedule {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A whole number in `lo..hi`.
-    pub fn within(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.next() % (hi - lo)
-    }
-}
 
 pub fn setting(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -189,17 +171,11 @@ dir = "sent"
 /// build spends seconds on the passphrases of a Maildir of mail before it
 /// takes the first message, and every kill would land there.
 pub fn cheapen_passphrases(file: &Path) {
-    use argon2::password_hash::PasswordHasher;
     let passphrases = [
         ("umpire@example.org", "grand-quartier-general"),
         ("lannes@french.invalid", "vive-l-empereur"),
         ("hohenzollern@austrian.invalid", "gott-erhalte-franz"),
     ];
-    let cheap = argon2::Argon2::new(
-        argon2::Algorithm::Argon2id,
-        argon2::Version::V0x13,
-        argon2::Params::new(8, 1, 1, None).expect("params"),
-    );
     let text = std::fs::read_to_string(file).expect("reads");
     let mut address = String::new();
     let mut out = String::new();
@@ -212,9 +188,7 @@ pub fn cheapen_passphrases(file: &Path) {
                 .iter()
                 .find(|(a, _)| *a == address)
                 .expect("a known person");
-            let hash = cheap
-                .hash_password_with_salt(passphrase.as_bytes(), b"kill-schedule-salt")
-                .expect("hashes");
+            let hash = super::cheap_hash::cheap_hash(passphrase, b"kill-schedule-salt");
             out.push_str(&format!("passphrase_hash = \"{hash}\"\n"));
         } else {
             out.push_str(line);
@@ -365,7 +339,7 @@ pub fn taken(root: &Path) -> usize {
 /// work by itself.
 pub fn kill_repeatedly(
     root: &Path,
-    schedule: &mut Schedule,
+    schedule: &mut SplitMix,
     kills: u64,
     window: Duration,
     into: &mut Killed,

@@ -1,6 +1,9 @@
 //! Helpers shared by integration tests (`mod support;`).
 
 pub mod browser;
+pub mod cheap_hash;
 pub mod crash_harness;
 pub mod faults;
 pub mod mailstack;
+pub mod process;
+pub mod seeded;

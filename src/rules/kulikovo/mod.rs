@@ -145,6 +145,13 @@ impl Rules for Kulikovo {
         state::FIELDS
     }
 
+    /// Ruling KUL-7: "no move, retreat or advance ends with more than
+    /// `stacking_limit` units of a side in a hex (leaders do not count)";
+    /// KUL-5 and KUL-8: a unit never enters a hex holding the enemy.
+    fn stacking_limit(&self, state: &State) -> Option<u32> {
+        Some(state.params.stacking_limit)
+    }
+
     fn bot_orders(&self, state: &State, side: &str) -> Vec<String> {
         bot::orders_for(state, side)
     }

@@ -28,9 +28,13 @@ pub fn end_turn(state: &mut State, events: &mut Vec<Event>, dice: &mut dyn Dice)
     state.turn += 1;
     state.active_side = state.next_side(&state.active_side);
     let pips = roll_pips(state, dice);
-    let told: Vec<String> = pips
-        .iter()
-        .flat_map(|(side, commands)| commands.iter().map(move |(c, n)| format!("{side} {c} {n}")))
+    let told: Vec<String> = in_order_of_play(state, pips.clone())
+        .into_iter()
+        .flat_map(|(side, commands)| {
+            commands
+                .into_iter()
+                .map(move |(c, n)| format!("{side} {c} {n}"))
+        })
         .collect();
     events.push(Event::new(
         "pips",
@@ -76,10 +80,12 @@ pub fn commands(state: &State) -> BTreeMap<String, BTreeSet<String>> {
 }
 
 /// Rolls every command's PIPs: the campaign's `pip_dice` d6 each (or its
-/// `command_pip_dice` for that command), added.
+/// `command_pip_dice` for that command), added. The sides roll in their
+/// order of play, each side's commands in the order of their names: the
+/// dice a command gets do not hang on how the campaign spells its sides.
 pub fn roll_pips(state: &State, dice: &mut dyn Dice) -> BTreeMap<String, BTreeMap<String, u32>> {
     let mut out: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
-    for (side, commands) in commands(state) {
+    for (side, commands) in in_order_of_play(state, commands(state)) {
         for command in commands {
             let n = state.params.pip_dice_of(&command);
             let mut total = 0;
@@ -92,5 +98,18 @@ pub fn roll_pips(state: &State, dice: &mut dyn Dice) -> BTreeMap<String, BTreeMa
             out.entry(side.clone()).or_default().insert(command, total);
         }
     }
+    out
+}
+
+/// What a map keyed by side holds, in the sides' order of play (the state's
+/// `sides`), rather than in the order their ids sort in; a side the state
+/// does not list, which only a damaged state has, comes last.
+fn in_order_of_play<T>(state: &State, mut by_side: BTreeMap<String, T>) -> Vec<(String, T)> {
+    let mut out: Vec<(String, T)> = state
+        .sides
+        .iter()
+        .filter_map(|side| by_side.remove_entry(side))
+        .collect();
+    out.extend(by_side);
     out
 }

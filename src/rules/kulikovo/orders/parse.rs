@@ -104,6 +104,13 @@ fn tokens(text: &str, offset: usize) -> Result<Vec<Token>, SyntaxError> {
             i += 1;
         }
         let word: String = chars[start..i].iter().collect();
+        if let Some(at) = word.find(['"', '\u{201c}', '\u{201d}']) {
+            return Err(err(
+                offset + start + word[..at].chars().count() + 1,
+                "a double quote inside a word; a name with spaces is quoted whole",
+                EXAMPLE_ANY,
+            ));
+        }
         out.push(Token {
             text: word,
             column: offset + start + 1,
@@ -190,6 +197,16 @@ pub fn parse(line: &str) -> Result<Written, SyntaxError> {
             (first.text, all)
         }
     };
+    // A name is written back in double quotes when it has a space or a
+    // colon, so a quote inside one would end it early: the canonical text
+    // would not read as the order it was read from.
+    if unit.contains(['"', '\u{201c}', '\u{201d}']) {
+        return Err(err(
+            lead + 1,
+            "a unit's name holds no double quote",
+            EXAMPLE_ANY,
+        ));
+    }
     let end = lead + trimmed.chars().count() + 1;
     let Some(first) = words.first() else {
         return Err(err(

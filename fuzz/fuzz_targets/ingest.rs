@@ -1,0 +1,8 @@
+//! See `fuzz/bodies/ingest.rs`.
+#![no_main]
+
+#[allow(dead_code)]
+#[path = "../bodies/mod.rs"]
+mod bodies;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bodies::ingest::run(data));

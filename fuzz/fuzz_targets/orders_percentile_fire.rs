@@ -1,0 +1,8 @@
+//! The orders of the `percentile-fire` ruleset (see `fuzz/bodies/orders.rs`).
+#![no_main]
+
+#[allow(dead_code)]
+#[path = "../bodies/mod.rs"]
+mod bodies;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bodies::orders::run("percentile-fire", data));
