@@ -548,3 +548,22 @@ fn each_message_is_marked_before_it_is_handed_over_and_recorded_as_it_returns() 
         "the quick message was recorded only after the slow one"
     );
 }
+
+#[test]
+fn a_group_is_marked_in_one_commit_and_a_message_already_in_flight_is_not_marked_again() {
+    let (_dir, mut store) = setup(&[mail(1), mail(2), mail(3)]);
+    let ids: Vec<i64> = store
+        .outbox_due(t0(), 10)
+        .expect("due")
+        .iter()
+        .map(|e| e.id)
+        .collect();
+    assert_eq!(ids.len(), 3);
+    assert!(store.outbox_begin_attempt(ids[1], t0()).expect("marked"));
+    let marked = store.outbox_begin_attempts(&ids, t0()).expect("marked");
+    assert_eq!(marked, vec![true, false, true]);
+    for id in ["<test.m1@example.org>", "<test.m3@example.org>"] {
+        assert_eq!(status(&store, id).0, OutboxStatus::InFlight, "{id}");
+    }
+    assert!(store.outbox_due(t0(), 10).expect("due").is_empty());
+}

@@ -151,10 +151,10 @@ pub fn reconcile(
 /// as many connections at once as the transport allows
 /// ([`Transport::connections`]).
 ///
-/// Each attempt is recorded (committed) before its message is handed to the
-/// transport, exactly as when they go one at a time, so a crash leaves every
-/// message either untried or marked in flight for [`reconcile`]; and each
-/// result is recorded the moment it comes back, so a message the server
+/// The attempts of a group are recorded (committed, in one transaction)
+/// before any of its messages is handed to the transport, so a crash leaves
+/// every message either untried or marked in flight for [`reconcile`]; and
+/// each result is recorded the moment it comes back, so a message the server
 /// took is not left marked while a slower one of its group is still going.
 /// A store error stops the batch, but only after what was already marked has
 /// been sent and recorded.
@@ -168,32 +168,31 @@ pub fn deliver_due(
     let due = store.outbox_due(clock.now(), policy.batch)?;
     for group in due.chunks(transport.connections().max(1)) {
         let mut failure = None;
-        let mut ready = Vec::with_capacity(group.len());
+        let mut built = Vec::with_capacity(group.len());
         for entry in group {
             // The Date is when the message was queued, so every attempt sends
             // the same bytes.
-            let marked = match build(&entry.mail, &policy.from, entry.created_at) {
-                Ok(built) => store
-                    .outbox_begin_attempt(entry.id, clock.now())
-                    .map(|marked| marked.then_some(built)),
+            match build(&entry.mail, &policy.from, entry.created_at) {
+                Ok(message) => built.push((entry, message)),
                 Err(e) => {
                     let error = format!("cannot be built: {e}");
                     tracing::error!(message_id = %entry.mail.message_id, "{error}");
                     report
                         .dead
                         .push((entry.mail.message_id.clone(), error.clone()));
-                    store.outbox_dead(entry.id, &error).map(|()| None)
-                }
-            };
-            match marked {
-                Ok(Some(built)) => ready.push((entry, built)),
-                Ok(None) => {}
-                Err(e) => {
-                    failure = Some(e);
-                    break;
+                    store.outbox_dead(entry.id, &error)?;
                 }
             }
         }
+        // The whole group is marked in one commit before any of it is
+        // handed over: a crash leaves each message untried or in flight.
+        let ids: Vec<i64> = built.iter().map(|(entry, _)| entry.id).collect();
+        let marked = store.outbox_begin_attempts(&ids, clock.now())?;
+        let ready: Vec<(&OutboxEntry, BuiltMessage)> = built
+            .into_iter()
+            .zip(marked)
+            .filter_map(|(ready, marked)| marked.then_some(ready))
+            .collect();
         send_and_record(
             store,
             transport,

@@ -233,6 +233,26 @@ impl Store {
         Ok(n == 1)
     }
 
+    /// [`Store::outbox_begin_attempt`] for several messages in one
+    /// transaction, so that a group sent at once costs one commit to mark:
+    /// each is marked, or none is. Returns, for each id in turn, whether it
+    /// was marked (and so may be sent).
+    pub fn outbox_begin_attempts(&mut self, ids: &[i64], now: DateTime<Utc>) -> Result<Vec<bool>> {
+        let tx = Write::begin(&self.conn)?;
+        let mut marked = Vec::with_capacity(ids.len());
+        {
+            let mut update = tx.prepare_cached(
+                "UPDATE outbox SET attempts = attempts + 1, attempt_started_at = ?2
+                 WHERE id = ?1 AND status = 'queued' AND attempt_started_at IS NULL",
+            )?;
+            for id in ids {
+                marked.push(update.execute(params![id, ts(&now)])? == 1);
+            }
+        }
+        tx.commit()?;
+        Ok(marked)
+    }
+
     /// Records that the transport took the message.
     pub fn outbox_sent(&mut self, id: i64, now: DateTime<Utc>) -> Result<()> {
         self.outbox_update(
