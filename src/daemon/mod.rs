@@ -688,9 +688,9 @@ impl Daemon {
         let events = self.pending(clock)?;
         let mut failures = Vec::new();
         let mut notes = Vec::new();
-        // A due phase the store could not close (its disk full, read-only)
-        // does not let mail in: ingest holds what comes for the campaign
-        // until the phase is closed (`Outcome::Held`).
+        // Mail for a campaign whose phase is closing is held by ingest
+        // (`Outcome::Held`) until the phase is closed; an event that found
+        // nothing else is neither done nor failed, only waiting.
         let mut waiting = 0;
         for event in &events {
             if *event == Event::Shutdown {
