@@ -27,8 +27,18 @@ fn files(dir: &Path) -> Vec<std::path::PathBuf> {
 #[test]
 fn the_demo_plays_the_game_to_its_end_by_mail_and_verifies() {
     let dir = tempfile::tempdir().expect("dir");
+    // The demo draws fresh chain secrets each run, so each run plays another
+    // game; ADJUTANT_KEEP_DEMO=1 keeps its folder (the store holds the
+    // secrets) for a failure to be looked into.
+    let root = if std::env::var_os("ADJUTANT_KEEP_DEMO").is_some() {
+        let kept = dir.keep();
+        eprintln!("the demo's folder is kept: {}", kept.display());
+        kept
+    } else {
+        dir.path().to_path_buf()
+    };
     let mut said = Vec::new();
-    let result = adjutant::demo::run(&dir.path().join("demo"), None, &mut said).expect("demo runs");
+    let result = adjutant::demo::run(&root.join("demo"), None, &mut said).expect("demo runs");
     let said = String::from_utf8_lossy(&said).into_owned();
     assert!(result.verdict.ok(), "{said}");
     assert!(said.contains("the game is over"), "{said}");
@@ -99,7 +109,7 @@ fn the_demo_plays_the_game_to_its_end_by_mail_and_verifies() {
 
     // Running it again replaces its own folder.
     let mut sink = Vec::new();
-    adjutant::demo::run(&dir.path().join("demo"), None, &mut sink).expect("runs again");
+    adjutant::demo::run(&root.join("demo"), None, &mut sink).expect("runs again");
 }
 
 #[test]
