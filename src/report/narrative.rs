@@ -190,6 +190,10 @@ pub fn despatch(
     let mut sentences: [Vec<String>; 4] = Default::default();
     let mut stood: [Vec<String>; 4] = Default::default();
     let mut previous: Option<(usize, &[String])> = None;
+    // An event's text may name a unit it does not list (the enemy whose zone
+    // barred a move): a sentence naming anyone out of sight is kept back as
+    // if that unit were in it, as the dice lines are.
+    let out_of_sight = super::hidden_names(next, reader.visible);
     for event in events {
         let sector = match previous {
             Some((sector, units))
@@ -204,7 +208,8 @@ pub fn despatch(
                 .map_or(0, |u| sector_of(&next.map, u.location)),
         };
         previous = Some((sector, &event.units));
-        let hidden = event.units.iter().any(|u| !reader.sees(u));
+        let hidden = event.units.iter().any(|u| !reader.sees(u))
+            || super::names_hidden(&event.text, &out_of_sight);
         if hidden {
             // A unit out of the reader's sight is never named. If the
             // reader's own troops were in it, they hear that much.

@@ -199,6 +199,47 @@ fn an_action_against_hidden_troops_names_only_ones_own() {
     assert!(!report.text.contains("Jäger"));
 }
 
+/// docs/RULINGS.md REP-1: a side reads only of the units it sees. An event
+/// of one of its own units whose text names a hidden enemy (a move barred
+/// by the zone of an enemy it cannot see) is not told as written, though
+/// the event lists only its own unit: the demo's report once read "cannot
+/// move: the move would come within 1\" of the enemy 1er Régiment de Ligne"
+/// to the side that could not see that regiment.
+#[test]
+fn a_sentence_naming_a_hidden_enemy_is_not_told_though_the_event_lists_only_ones_own() {
+    let mut turn = sample::demo_turn().expect("loads");
+    let jaeger = turn
+        .next
+        .unit("jaeger")
+        .expect("in the sample")
+        .name
+        .clone();
+    turn.events.push(Event {
+        kind: "order-impossible".to_string(),
+        units: vec!["12-dragons".to_string()],
+        path: Vec::new(),
+        text: format!(
+            "12e Dragons cannot move: the move would come within 1\" of the enemy {jaeger} (Movement, Zones of Control)."
+        ),
+    });
+    let orders = orders();
+    let input = input_of(&turn, &orders);
+    let prepared = prepare(&input, Audience::Side("french".to_string())).expect("prepares");
+    let templates = Templates::embedded().expect("templates");
+    let person = turn.campaign.players[0].person.clone();
+    let report = render(&input, &prepared, &person, &templates).expect("renders");
+    assert!(!report.text.contains(&jaeger), "{}", report.text);
+    assert!(!report.html.contains(&jaeger));
+    assert!(
+        flat(&report.text).contains("12e Dragons was in action against troops out of sight."),
+        "{}",
+        report.text
+    );
+    let gm = prepare(&input, Audience::Gm).expect("prepares");
+    let report = render(&input, &gm, &person, &templates).expect("renders");
+    assert!(flat(&report.text).contains(&format!("the enemy {jaeger}")));
+}
+
 #[test]
 fn the_deadline_is_in_the_readers_own_time_zone() {
     let (turn, report, _) = report_for(Audience::Side("french".to_string()));
