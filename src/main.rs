@@ -279,10 +279,28 @@ fn main() -> ExitCode {
     match run(cli.command, clock.as_ref()) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("adjutant: {e:#}");
+            eprintln!("adjutant: {}", in_words(&e));
             ExitCode::FAILURE
         }
     }
+}
+
+/// An error and its causes in one line, each cause told once: the library's
+/// messages often end with their cause already (`cannot read F: reason`), and
+/// the chain would say the reason again.
+fn in_words(e: &anyhow::Error) -> String {
+    let mut told = String::new();
+    for cause in e.chain() {
+        let words = cause.to_string();
+        if told.contains(&words) {
+            continue;
+        }
+        if !told.is_empty() {
+            told.push_str(": ");
+        }
+        told.push_str(&words);
+    }
+    told
 }
 
 /// Sends logs to standard error at the configured level (the journal under
@@ -1140,7 +1158,11 @@ fn imap(args: ImapArgs, clock: &dyn Clock, out: &mut impl Write) -> Result<()> {
             Err(e) => {
                 // A dropped connection or a server restart: nothing was lost
                 // (a message is flagged only once stored), so try again.
-                eprintln!("adjutant: {e:#}; reconnecting in {} s", backoff.as_secs());
+                eprintln!(
+                    "adjutant: {}; reconnecting in {} s",
+                    in_words(&e),
+                    backoff.as_secs()
+                );
                 std::thread::sleep(backoff);
                 backoff = (backoff * 2).min(Duration::from_secs(300));
             }

@@ -334,3 +334,21 @@ fn demo_names_its_campaigns_when_asked_for_one_it_does_not_ship() {
     assert!(said.contains(&format!("{CAMPAIGN} (ruleset ")), "{said}");
     assert!(!out_dir.exists(), "nothing is written for a demo not found");
 }
+
+/// An error is told once: the operating system's reason is not repeated
+/// after the message that already gives it.
+#[test]
+fn an_error_gives_its_cause_once() {
+    let out = adjutant(&["daemon", "--config", "/nonexistent/adjutant.toml"]);
+    assert!(!out.status.success());
+    let said = text(&out);
+    assert!(
+        said.contains("cannot read /nonexistent/adjutant.toml: No such file or directory"),
+        "{said}"
+    );
+    assert_eq!(
+        said.matches("No such file or directory").count(),
+        1,
+        "{said}"
+    );
+}
