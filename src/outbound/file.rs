@@ -82,9 +82,16 @@ impl Transport for FileTransport {
             .unwrap_or_default();
         let tmp = self.dir.join(format!(".tmp-{name}"));
         let mut file = std::fs::File::create(&tmp).map_err(|e| fail("create", &tmp, e))?;
-        file.write_all(&message.bytes)
+        if let Err(e) = file
+            .write_all(&message.bytes)
             .and_then(|()| file.sync_all())
-            .map_err(|e| fail("write", &tmp, e))?;
+        {
+            // A part written to a full disk is of no use, and holds room the
+            // next attempt needs; if the message is given up, it would stay.
+            drop(file);
+            let _ = std::fs::remove_file(&tmp);
+            return Err(fail("write", &tmp, e));
+        }
         drop(file);
         std::fs::rename(&tmp, &target).map_err(|e| fail("rename", &target, e))?;
         Ok(())
@@ -116,5 +123,33 @@ mod tests {
         );
         assert_ne!(file_name("<a/b@x>"), file_name("<a_b@x>"));
         assert!(!file_name("<../x@y>").starts_with('.'));
+    }
+
+    /// A write that fails (a full disk; here /dev/full, which fails every
+    /// write with ENOSPC) leaves no partial file behind.
+    #[test]
+    fn a_failed_write_leaves_no_partial_file() {
+        let dir = tempfile::tempdir().expect("dir");
+        let transport = FileTransport::new(dir.path());
+        let id = "<c.r1.result@example.org>";
+        let tmp = dir.path().join(format!(".tmp-{}", file_name(id)));
+        std::os::unix::fs::symlink("/dev/full", &tmp).expect("link");
+        let message = BuiltMessage {
+            message_id: id.to_string(),
+            envelope: lettre::address::Envelope::new(
+                Some("a@example.org".parse().expect("address")),
+                vec!["b@example.org".parse().expect("address")],
+            )
+            .expect("envelope"),
+            bytes: b"Subject: x\r\n\r\nx\r\n".to_vec(),
+        };
+        let e = transport.send(&message).expect_err("the disk is full");
+        assert!(e.to_string().contains("cannot write"), "{e}");
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .expect("reads")
+            .filter_map(Result::ok)
+            .map(|e| e.file_name())
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
     }
 }
