@@ -523,3 +523,42 @@ fn the_cli_gives_the_same_commands_and_verify_shows_the_acts() {
         said(&verified)
     );
 }
+
+/// docs/RULINGS.md REP-1: a side reads only of the units it sees. The
+/// announcement of a correction names the unit to the GM and to a side that
+/// sees it; a side that cannot see it is told only that a unit out of its
+/// sight was corrected.
+#[test]
+fn a_correction_is_announced_without_naming_a_unit_to_a_side_that_cannot_see_it() {
+    let (_dir, mut store) = setup();
+    let record = store.campaign(ID).expect("campaign");
+    let state = store.state(&record.current_state_digest).expect("state");
+    let ruleset = adjutant::rules::ruleset_for(&state.ruleset).expect("ruleset");
+    let seen_by_french = ruleset.visible_to(&state, "french", &[]);
+    let hidden = state
+        .units
+        .iter()
+        .find(|u| u.side == "austrian" && !seen_by_french.contains(&u.id))
+        .expect("an Austrian unit the French cannot see at the start")
+        .clone();
+    let report = gm(
+        &mut store,
+        &format!("correct {} shaken yes", hidden.id),
+        &start(),
+    );
+    assert!(report.done, "{report:?}");
+    let announced = mail_with(&store, ".gm1.");
+    assert_eq!(announced.len(), 3, "the GM and both players");
+    for m in &announced {
+        let french = m.recipient.contains("french.invalid");
+        let names = m.body.contains(&hidden.id) || m.body.contains(&hidden.name);
+        assert_eq!(names, !french, "to {}:\n{}", m.recipient, m.body);
+        if french {
+            assert!(
+                m.body.contains("corrected a unit out of your sight"),
+                "{}",
+                m.body
+            );
+        }
+    }
+}

@@ -301,6 +301,10 @@ struct Plan {
     extra: Vec<(String, String, String)>,
     /// After recording: resolve the phase now.
     resolve: bool,
+    /// The unit the announcement names, if any: a player whose side cannot
+    /// see it is told only that a unit out of its sight was changed
+    /// (docs/RULINGS.md REP-1).
+    names_unit: Option<String>,
 }
 
 /// A command's plan, or why it is refused (the outer error is the store's
@@ -319,6 +323,7 @@ fn simple(outcome: String, change: GmChange, announce: String) -> Planned {
         announce: Some(announce),
         extra: Vec::new(),
         resolve: false,
+        names_unit: None,
     }))
 }
 
@@ -491,6 +496,7 @@ fn plan(store: &Store, campaign_id: &str, command: &GmCommand, now: DateTime<Utc
             announce: None,
             extra: Vec::new(),
             resolve: false,
+            names_unit: None,
         })),
         GmCommand::Extend(how) => plan_extend(&at, how),
         GmCommand::Pause => plan_pause(&at),
@@ -602,6 +608,7 @@ fn plan_without_beacon(at: &Standing) -> Planned {
         )),
         extra: Vec::new(),
         resolve: true,
+        names_unit: None,
     }))
 }
 
@@ -629,6 +636,7 @@ fn plan_resolve_now(at: &Standing) -> Planned {
         )),
         extra: Vec::new(),
         resolve: true,
+        names_unit: None,
     }))
 }
 
@@ -651,7 +659,7 @@ fn plan_correct(at: &Standing, correction: &Correction) -> Planned {
     let id = &at.record.campaign.id;
     let after_turn = at.store.next_k(id, Kind::Turn)? - 1;
     let act = at.store.gm_acts(id)?.len() + 1;
-    simple(
+    let planned = simple(
         format!("done: {correction} (act {act})"),
         GmChange::State {
             kind: ActKind::Correction,
@@ -662,7 +670,13 @@ fn plan_correct(at: &Standing, correction: &Correction) -> Planned {
             phase: None,
         },
         format!("corrected a unit: `{correction}`"),
-    )
+    );
+    planned.map(|p| {
+        p.map(|p| Plan {
+            names_unit: Some(correction.unit.clone()),
+            ..p
+        })
+    })
 }
 
 fn plan_rollback(at: &Standing) -> Planned {
@@ -794,6 +808,7 @@ fn plan_replace(
             ),
         )],
         resolve: false,
+        names_unit: None,
     }))
 }
 
@@ -847,11 +862,25 @@ fn announcement(
     let templates = Templates::for_campaign(&record.source_dir)?;
     let phase = resolution::phase_label(ruleset, &state);
     let subject = format!("the game master: {}", first_words(what));
+    // What a player is told: a unit its side cannot see is not named.
+    let told = |p: &crate::campaign::Person| -> String {
+        let side = campaign
+            .players
+            .iter()
+            .find(|pl| pl.person.address.eq_ignore_ascii_case(&p.address))
+            .map(|pl| pl.side.as_str());
+        match (&plan.names_unit, side) {
+            (Some(unit), Some(side)) if !ruleset.visible_to(&state, side, &[]).contains(unit) => {
+                "corrected a unit out of your sight".to_string()
+            }
+            _ => what.clone(),
+        }
+    };
     let mut out = mail::to_all(&campaign, &format!("gm{n}"), &subject, |p| {
         templates.render(
             "gm.txt",
             json!({
-                "what": what,
+                "what": told(p),
                 "orders_set_aside": set_aside,
                 "act": act,
                 "phase": phase,
