@@ -339,15 +339,7 @@ impl Daemon {
             tracing::info!(campaign = %loaded.id, commitment = %record.commitment, "registered");
         }
         self.check_own_addresses()?;
-        let settled = reconcile(
-            &mut self.store,
-            self.transport.as_ref(),
-            &self.policy,
-            clock,
-        )?;
-        if !settled.is_empty() {
-            tracing::info!(?settled, "outbox reconciled after a restart");
-        }
+        self.settle_in_flight(clock, "outbox reconciled after a restart")?;
         tracing::info!(
             transport = %self.transport.describe(),
             inbox = %self.source.as_ref().map_or("none".to_string(), |s| s.describe()),
@@ -444,6 +436,21 @@ impl Daemon {
             events.push(Event::OutboxDue);
         }
         Ok(events)
+    }
+
+    /// Settles the messages marked in flight whose result was never
+    /// recorded (`outbound::reconcile`), and logs them with `why`.
+    fn settle_in_flight(&mut self, clock: &dyn Clock, why: &str) -> Result<(), DaemonError> {
+        let settled = reconcile(
+            &mut self.store,
+            self.transport.as_ref(),
+            &self.policy,
+            clock,
+        )?;
+        if !settled.is_empty() {
+            tracing::info!(?settled, "{why}");
+        }
+        Ok(())
     }
 
     /// What campaign `id` needs at `now`: whether its phase is due, which
@@ -645,18 +652,10 @@ impl Daemon {
                 // lock), and no send of this process is under way between
                 // two events: a message marked in flight is one whose result
                 // the store could not take, and is settled as after a crash.
-                let settled = reconcile(
-                    &mut self.store,
-                    self.transport.as_ref(),
-                    &self.policy,
+                self.settle_in_flight(
                     clock,
+                    "outbox: sends whose result was not recorded settled",
                 )?;
-                if !settled.is_empty() {
-                    tracing::info!(
-                        ?settled,
-                        "outbox: sends whose result was not recorded settled"
-                    );
-                }
                 let report = deliver_due(
                     &mut self.store,
                     self.transport.as_ref(),

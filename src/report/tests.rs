@@ -40,13 +40,19 @@ fn flat(text: &str) -> String {
 
 fn report_for(audience: Audience) -> (SampleTurn, Report, Prepared) {
     let turn = sample::demo_turn().expect("the demo campaign loads");
+    let (report, prepared) = report_of(&turn, audience);
+    (turn, report, prepared)
+}
+
+/// The report of `turn` for `audience`, as the first player receives it.
+fn report_of(turn: &SampleTurn, audience: Audience) -> (Report, Prepared) {
     let orders = orders();
-    let input = input_of(&turn, &orders);
+    let input = input_of(turn, &orders);
     let prepared = prepare(&input, audience).expect("prepares");
     let person = turn.campaign.players[0].person.clone();
     let templates = Templates::embedded().expect("templates");
     let report = render(&input, &prepared, &person, &templates).expect("renders");
-    (turn, report, prepared)
+    (report, prepared)
 }
 
 /// A side's report never names a unit hidden from it: not in the text, the
@@ -93,12 +99,7 @@ fn a_side_never_reads_of_an_unattached_enemy_general() {
             .terrain
             .retain(|t| t.kind != "heavy-woods" && t.kind != "light-woods");
     }
-    let orders = orders();
-    let input = input_of(&turn, &orders);
-    let prepared = prepare(&input, Audience::Side("french".to_string())).expect("prepares");
-    let person = turn.campaign.players[0].person.clone();
-    let templates = Templates::embedded().expect("templates");
-    let report = render(&input, &prepared, &person, &templates).expect("renders");
+    let (report, prepared) = report_of(&turn, Audience::Side("french".to_string()));
     for (what, text) in [
         ("text", report.text.as_str()),
         ("html", report.html.as_str()),
@@ -162,12 +163,7 @@ fn a_consequence_is_told_in_the_sector_of_its_cause() {
     ));
     turn.events
         .push(event("shaken", &["9-legere"], "The 9e Légère is shaken."));
-    let orders = orders();
-    let input = input_of(&turn, &orders);
-    let prepared = prepare(&input, Audience::Side("french".to_string())).expect("prepares");
-    let templates = Templates::embedded().expect("templates");
-    let person = turn.campaign.players[0].person.clone();
-    let report = render(&input, &prepared, &person, &templates).expect("renders");
+    let (report, _) = report_of(&turn, Audience::Side("french".to_string()));
     let text = flat(&report.text);
     let west = text.find("On the western flank:").expect("a western flank");
     let centre = text.find("In the centre:").unwrap_or(text.len());
@@ -189,12 +185,7 @@ fn an_action_against_hidden_troops_names_only_ones_own() {
     // A combat reveals both sides to each other; a shooting from a hidden
     // unit reveals the firer; only an event of another kind keeps it hidden.
     turn.events.last_mut().expect("pushed").kind = "ambush".to_string();
-    let orders = orders();
-    let input = input_of(&turn, &orders);
-    let prepared = prepare(&input, Audience::Side("french".to_string())).expect("prepares");
-    let templates = Templates::embedded().expect("templates");
-    let person = turn.campaign.players[0].person.clone();
-    let report = render(&input, &prepared, &person, &templates).expect("renders");
+    let (report, _) = report_of(&turn, Audience::Side("french".to_string()));
     assert!(flat(&report.text).contains("12e Dragons was in action against troops out of sight."));
     assert!(!report.text.contains("Jäger"));
 }
@@ -222,12 +213,7 @@ fn a_sentence_naming_a_hidden_enemy_is_not_told_though_the_event_lists_only_ones
             "12e Dragons cannot move: the move would come within 1\" of the enemy {jaeger} (Movement, Zones of Control)."
         ),
     });
-    let orders = orders();
-    let input = input_of(&turn, &orders);
-    let prepared = prepare(&input, Audience::Side("french".to_string())).expect("prepares");
-    let templates = Templates::embedded().expect("templates");
-    let person = turn.campaign.players[0].person.clone();
-    let report = render(&input, &prepared, &person, &templates).expect("renders");
+    let (report, _) = report_of(&turn, Audience::Side("french".to_string()));
     assert!(!report.text.contains(&jaeger), "{}", report.text);
     assert!(!report.html.contains(&jaeger));
     assert!(
@@ -235,8 +221,7 @@ fn a_sentence_naming_a_hidden_enemy_is_not_told_though_the_event_lists_only_ones
         "{}",
         report.text
     );
-    let gm = prepare(&input, Audience::Gm).expect("prepares");
-    let report = render(&input, &gm, &person, &templates).expect("renders");
+    let (report, _) = report_of(&turn, Audience::Gm);
     assert!(flat(&report.text).contains(&format!("the enemy {jaeger}")));
 }
 
