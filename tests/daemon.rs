@@ -3,6 +3,7 @@
 //! reminders once per phase and side, everything out through the file
 //! transport, and a clean stop.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 
@@ -14,6 +15,9 @@ use adjutant::ingest::IngestConfig;
 use adjutant::lifecycle::FixedClock;
 use adjutant::outbound::{DeliveryPolicy, FileTransport};
 use adjutant::store::{OutboxStatus, Store};
+
+mod support;
+use support::crash_harness::{contents, copy_dir};
 
 const ID: &str = "sound-the-charge-demo";
 
@@ -398,4 +402,84 @@ fn mail_waiting_behind_the_last_side_in_is_for_the_next_phase() {
 
 fn engine_sides_in(store: &Store) -> std::collections::BTreeSet<String> {
     adjutant::engine::sides_in(store, ID).expect("sides")
+}
+
+/// A daemon over the store in `root/data` that writes its mail to
+/// `root/mail`, with no inbox, resolving `at_once` campaigns at a time.
+fn daemon_in(root: &Path, at_once: usize) -> Daemon {
+    Daemon::new(
+        Store::open(&root.join("data")).expect("store"),
+        None,
+        Box::new(FileTransport::new(root.join("mail"))),
+        DeliveryPolicy {
+            from: "adjutant <adjutant@example.org>".into(),
+            ..DeliveryPolicy::default()
+        },
+        IngestConfig::default(),
+        Duration::seconds(30),
+    )
+    .resolving_at_once(at_once)
+}
+
+#[test]
+fn campaigns_due_together_resolve_side_by_side_as_they_would_one_by_one() {
+    // The four rulesets' demos, registered once (each campaign's chain is
+    // drawn at random when it is registered) and copied, so that both
+    // copies hold the same secrets.
+    let dir = tempfile::tempdir().expect("dir");
+    let (one_by_one, together) = (dir.path().join("one-by-one"), dir.path().join("together"));
+    let mut folders = Vec::new();
+    for ruleset in adjutant::rules::registry::RULESETS {
+        let demo = adjutant::demo::demo_of(Some(ruleset.id())).expect("a demo");
+        let folder = dir.path().join("campaigns").join(ruleset.id());
+        adjutant::demo::demo_campaign(&demo, &folder).expect("demo campaign");
+        folders.push(folder);
+    }
+    let folders: Vec<&Path> = folders.iter().map(PathBuf::as_path).collect();
+    {
+        let mut d = daemon_in(&one_by_one, 1);
+        d.start(&folders, &FixedClock(t0())).expect("starts");
+        d.run_until_quiet(&FixedClock(t0()), 20).expect("settles");
+    }
+    copy_dir(&one_by_one, &together);
+
+    // Long after every deadline: each campaign's first phase is due.
+    let late = FixedClock(t0() + Duration::days(30));
+    let mut results = Vec::new();
+    for (root, at_once) in [(&one_by_one, 1), (&together, 4)] {
+        let mut d = daemon_in(root, at_once);
+        d.start(&folders, &late).expect("starts");
+        let passes = d.run_until_quiet(&late, 20).expect("settles");
+        let resolved: Vec<&String> = passes
+            .iter()
+            .flat_map(|p| &p.notes)
+            .filter(|n| n.contains(": resolution 1 "))
+            .collect();
+        assert_eq!(resolved.len(), folders.len(), "{passes:?}");
+        assert!(passes.iter().all(|p| p.failures.is_empty()), "{passes:?}");
+        let mut archives = BTreeMap::new();
+        for id in d.store().campaign_ids().expect("ids") {
+            let out = root.join("archive").join(&id);
+            adjutant::archive::export::export(d.store(), &id, &out).expect("exports");
+            archives.insert(id, contents(&out));
+        }
+        results.push((contents(&root.join("mail")), archives));
+    }
+    let (mail, archives) = &results[0];
+    assert_eq!(archives.len(), folders.len());
+    assert!(
+        mail.keys()
+            .filter(|n| n.to_string_lossy().contains(".r1.result."))
+            .count()
+            >= folders.len(),
+        "each campaign mailed its results: {:?}",
+        mail.keys()
+    );
+    assert!(
+        results[1].0 == *mail,
+        "the mail written differs: {:?} against {:?}",
+        results[1].0.keys(),
+        mail.keys()
+    );
+    assert!(results[1].1 == *archives, "the archives differ");
 }

@@ -18,9 +18,10 @@ mod calm;
 pub mod config;
 pub mod source;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Duration, Utc};
 use serde_json::json;
@@ -145,6 +146,9 @@ pub struct Daemon {
     calm: calm::Calm,
     /// Called when the loop goes quiet after work (see [`Daemon::when_quiet`]).
     when_quiet: Option<fn()>,
+    /// How many due campaigns are resolved at once (see
+    /// [`Daemon::resolving_at_once`]).
+    resolvers: usize,
     /// The data directory's lock, for a daemon made from its configuration:
     /// no other daemon, `send` or inbox reader runs on the same store.
     _lock: Option<DataDirLock>,
@@ -187,8 +191,17 @@ impl Daemon {
             chronicle_dir: None,
             calm: calm::Calm::default(),
             when_quiet: None,
+            resolvers: std::thread::available_parallelism().map_or(1, |n| n.get()),
             _lock: None,
         }
+    }
+
+    /// Resolves up to `n` due campaigns at once, each on a thread of its
+    /// own (one: one after another). By default, as many as the machine
+    /// has cores.
+    pub fn resolving_at_once(mut self, n: usize) -> Daemon {
+        self.resolvers = n.max(1);
+        self
     }
 
     /// Keeps each campaign's chronicle current in `dir` (see
@@ -622,20 +635,7 @@ impl Daemon {
             }
             Event::DeadlineReached { campaign } => {
                 self.calm.forget(campaign);
-                for r in engine::tick(&mut self.store, campaign, clock)? {
-                    tracing::info!(
-                        %campaign,
-                        k = r.k,
-                        phase = %r.phase_label,
-                        reason = ?r.reason,
-                        rolls = r.rolls,
-                        "resolved"
-                    );
-                    notes.push(format!(
-                        "{campaign}: resolution {} ({}), {} rolls",
-                        r.k, r.phase_label, r.rolls
-                    ));
-                }
+                notes.extend(resolve_due(&mut self.store, campaign, clock)?);
                 notes.extend(self.keep_chronicles());
             }
             Event::ReminderDue { campaign, .. } => {
@@ -680,6 +680,73 @@ impl Daemon {
         Ok(notes)
     }
 
+    /// Resolves the campaigns `events` finds due on up to
+    /// [`Daemon::resolving_at_once`] threads, each with a connection of its
+    /// own to the store, and returns each campaign's outcome. A resolution
+    /// and its reports (three maps drawn, eleven messages written) are work
+    /// between short store transactions, which SQLite takes one at a time:
+    /// one after another, a burst of deadlines kept only one core busy.
+    /// Each campaign is resolved whole on one thread, so what it writes is
+    /// what it would write alone. Returns nothing (the pass then handles the
+    /// campaigns one by one) for fewer than two campaigns or threads, or a
+    /// store with no file to connect to again.
+    fn resolve_together(
+        &mut self,
+        events: &[Event],
+        clock: &dyn Clock,
+        notes: &mut Vec<String>,
+    ) -> BTreeMap<String, Result<Vec<String>, DaemonError>> {
+        let due: Vec<&str> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::DeadlineReached { campaign } => Some(campaign.as_str()),
+                _ => None,
+            })
+            .collect();
+        let threads = self.resolvers.min(due.len());
+        if threads < 2 {
+            return BTreeMap::new();
+        }
+        let mut stores = Vec::with_capacity(threads);
+        for _ in 0..threads {
+            match self.store.another() {
+                Ok(Some(store)) => stores.push(store),
+                Ok(None) => return BTreeMap::new(),
+                Err(e) => {
+                    tracing::warn!("resolving one campaign at a time: {e}");
+                    return BTreeMap::new();
+                }
+            }
+        }
+        for campaign in &due {
+            self.calm.forget(campaign);
+        }
+        let next = AtomicUsize::new(0);
+        let outcomes = Mutex::new(BTreeMap::new());
+        let shutdown = &self.shutdown;
+        std::thread::scope(|scope| {
+            for mut store in stores {
+                let (due, next, outcomes) = (&due, &next, &outcomes);
+                scope.spawn(move || {
+                    while !shutdown.load(Ordering::SeqCst) {
+                        let Some(campaign) = due.get(next.fetch_add(1, Ordering::SeqCst)) else {
+                            break;
+                        };
+                        let outcome = resolve_due(&mut store, campaign, clock);
+                        outcomes
+                            .lock()
+                            .unwrap_or_else(|poisoned| poisoned.into_inner())
+                            .insert(campaign.to_string(), outcome);
+                    }
+                });
+            }
+        });
+        notes.extend(self.keep_chronicles());
+        outcomes
+            .into_inner()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
     /// Finds what is pending and handles it, once. A failing event is logged
     /// and the others still run: one campaign's trouble must not hold up
     /// another's mail.
@@ -687,15 +754,26 @@ impl Daemon {
         let events = self.pending(clock)?;
         let mut failures = Vec::new();
         let mut notes = Vec::new();
+        let mut resolved = self.resolve_together(&events, clock, &mut notes);
         // Mail for a campaign whose phase is closing is held by ingest
         // (`Outcome::Held`) until the phase is closed; an event that found
         // nothing else is neither done nor failed, only waiting.
         let mut waiting = 0;
         for event in &events {
-            if *event == Event::Shutdown {
+            // A shutdown asked for meanwhile stops the pass after the event
+            // in hand; what is left is pending again after a restart.
+            if *event == Event::Shutdown || self.shutdown.load(Ordering::SeqCst) {
                 break;
             }
-            match self.handle(event, clock) {
+            let done = match event {
+                Event::DeadlineReached { campaign } => resolved.remove(campaign),
+                _ => None,
+            };
+            let result = match done {
+                Some(result) => result,
+                None => self.handle(event, clock),
+            };
+            match result {
                 Ok(mut n) => notes.append(&mut n),
                 Err(e @ DaemonError::MailWaits(_)) => {
                     tracing::info!("{e}");
@@ -820,6 +898,31 @@ impl Daemon {
 /// The Message-ID of a reminder: one per phase, side and player, so that it
 /// is queued once however often the loop looks and however often it
 /// restarts.
+/// Resolves what is due in one campaign (`engine::tick`), with a line for
+/// each resolution made.
+fn resolve_due(
+    store: &mut Store,
+    campaign: &str,
+    clock: &dyn Clock,
+) -> Result<Vec<String>, DaemonError> {
+    let mut notes = Vec::new();
+    for r in engine::tick(store, campaign, clock)? {
+        tracing::info!(
+            %campaign,
+            k = r.k,
+            phase = %r.phase_label,
+            reason = ?r.reason,
+            rolls = r.rolls,
+            "resolved"
+        );
+        notes.push(format!(
+            "{campaign}: resolution {} ({}), {} rolls",
+            r.k, r.phase_label, r.rolls
+        ));
+    }
+    Ok(notes)
+}
+
 fn reminder_id(c: &campaign::Campaign, key: &str, side: &str, person: &campaign::Person) -> String {
     mail::message_id(c, &format!("remind.{key}.{side}"), &person.address)
 }

@@ -22,8 +22,9 @@ pub fn local_time(person: &Person, when: DateTime<Utc>) -> String {
     }
 }
 
-/// Where "now" comes from.
-pub trait Clock {
+/// Where "now" comes from. Shared by the threads that resolve several
+/// campaigns at once, so it must be `Sync`.
+pub trait Clock: Sync {
     fn now(&self) -> DateTime<Utc>;
 }
 

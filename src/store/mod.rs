@@ -223,6 +223,22 @@ impl Store {
         Ok(store)
     }
 
+    /// Another connection to the same store, for work done beside this
+    /// one's (the daemon resolves several campaigns at once, each on a
+    /// connection of its own; SQLite takes their writes one at a time).
+    /// `None` for a store that has no file.
+    pub fn another(&self) -> Result<Option<Store>> {
+        let Some(data_dir) = self
+            .conn
+            .path()
+            .filter(|p| !p.is_empty())
+            .and_then(|p| Path::new(p).parent())
+        else {
+            return Ok(None);
+        };
+        Store::open(data_dir).map(Some)
+    }
+
     fn migrate(&mut self) -> Result<()> {
         let known = schema::MIGRATIONS.len() as i64;
         let found: i64 = self
