@@ -24,19 +24,38 @@ fn files(dir: &Path) -> Vec<std::path::PathBuf> {
     names
 }
 
+/// A folder removed when the test ends, unless the test fails with
+/// ADJUTANT_KEEP_DEMO set: a loop of runs keeps only the failures.
+struct KeptOnFailure(Option<tempfile::TempDir>);
+
+impl KeptOnFailure {
+    fn path(&self) -> std::path::PathBuf {
+        self.0
+            .as_ref()
+            .expect("held until dropped")
+            .path()
+            .to_path_buf()
+    }
+}
+
+impl Drop for KeptOnFailure {
+    fn drop(&mut self) {
+        if std::thread::panicking()
+            && std::env::var_os("ADJUTANT_KEEP_DEMO").is_some()
+            && let Some(dir) = self.0.take()
+        {
+            eprintln!("the demo's folder is kept: {}", dir.keep().display());
+        }
+    }
+}
+
 #[test]
 fn the_demo_plays_the_game_to_its_end_by_mail_and_verifies() {
-    let dir = tempfile::tempdir().expect("dir");
     // The demo draws fresh chain secrets each run, so each run plays another
-    // game; ADJUTANT_KEEP_DEMO=1 keeps its folder (the store holds the
-    // secrets) for a failure to be looked into.
-    let root = if std::env::var_os("ADJUTANT_KEEP_DEMO").is_some() {
-        let kept = dir.keep();
-        eprintln!("the demo's folder is kept: {}", kept.display());
-        kept
-    } else {
-        dir.path().to_path_buf()
-    };
+    // game; ADJUTANT_KEEP_DEMO=1 keeps the folder of a run that fails (the
+    // store holds the secrets) for the failure to be looked into.
+    let dir = KeptOnFailure(Some(tempfile::tempdir().expect("dir")));
+    let root = dir.path();
     let mut said = Vec::new();
     let result = adjutant::demo::run(&root.join("demo"), None, &mut said).expect("demo runs");
     let said = String::from_utf8_lossy(&said).into_owned();
