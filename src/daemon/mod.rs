@@ -35,7 +35,6 @@ use crate::outbound::{
     reconcile,
 };
 use crate::resolution;
-use crate::rules::ruleset_for;
 use crate::store::lock::DataDirLock;
 use crate::store::{OutgoingMail, Store, StoreError};
 use crate::templates::{TemplateError, Templates};
@@ -87,8 +86,6 @@ pub enum DaemonError {
         path: std::path::PathBuf,
         problems: String,
     },
-    #[error("this adjutant does not know the ruleset `{0}`")]
-    UnknownRuleset(String),
     #[error(transparent)]
     Lock(#[from] crate::store::lock::LockError),
     #[error(
@@ -470,14 +467,10 @@ impl Daemon {
     /// reminders are due and not yet queued, and else when it may next need
     /// something.
     fn needs(&self, id: &str, now: DateTime<Utc>) -> Result<Needs, DaemonError> {
-        let record = self.store.campaign(id)?;
-        let never = || Needs {
-            quiet_until: Some(DateTime::<Utc>::MAX_UTC),
-            ..Needs::default()
-        };
         if let Some(first) = self.store.pending_resolutions(id)?.first() {
             // A turn waiting for its beacon round is due when the round may
             // be had, not before: the loop does not spin on it.
+            let record = self.store.campaign(id)?;
             return Ok(match engine::beacon::next_try(&record, first) {
                 Some(t) if t > now => Needs {
                     quiet_until: Some(t),
@@ -490,32 +483,33 @@ impl Daemon {
                 },
             });
         }
-        if record.paused {
-            return Ok(never());
+        let open = engine::OpenPhase::read(&self.store, id)?;
+        if open.at_rest() {
+            return Ok(Needs {
+                quiet_until: Some(DateTime::<Utc>::MAX_UTC),
+                ..Needs::default()
+            });
         }
-        let c = &record.campaign;
-        let ruleset = ruleset_for(&c.ruleset.id)
-            .ok_or_else(|| DaemonError::UnknownRuleset(c.ruleset.id.clone()))?;
-        let state = self.store.state(&record.current_state_digest)?;
-        if state.finished.is_some() {
-            return Ok(never());
-        }
-        let key = resolution::phase_key(ruleset, &state);
-        let sent = engine::sides_in_phase(&self.store, id, &key)?;
-        if lifecycle::due(&state, record.deadline, &sent, now).is_some() {
+        if open.due(now).is_some() {
             return Ok(Needs {
                 due: true,
                 ..Needs::default()
             });
         }
+        let (record, c, key) = (&open.record, &open.record.campaign, &open.key);
         let mut reminders = Vec::new();
-        for side in
-            lifecycle::reminders_due(ruleset, &state, &c.schedule, record.deadline, &sent, now)
-        {
+        for side in lifecycle::reminders_due(
+            open.ruleset,
+            &open.state,
+            &c.schedule,
+            record.deadline,
+            &open.sent,
+            now,
+        ) {
             for player in c.players.iter().filter(|p| p.side == side) {
                 if !self
                     .store
-                    .outbox_has(&reminder_id(c, &key, &side, &player.person))?
+                    .outbox_has(&reminder_id(c, key, &side, &player.person))?
                 {
                     reminders.push(side);
                     break;
@@ -544,30 +538,28 @@ impl Daemon {
         id: &str,
         now: DateTime<Utc>,
     ) -> Result<Vec<(String, Vec<OutgoingMail>)>, DaemonError> {
-        let record = self.store.campaign(id)?;
-        if record.paused {
+        let open = engine::OpenPhase::read(&self.store, id)?;
+        if open.at_rest() {
             return Ok(Vec::new());
         }
-        let c = &record.campaign;
-        let ruleset = ruleset_for(&c.ruleset.id)
-            .ok_or_else(|| DaemonError::UnknownRuleset(c.ruleset.id.clone()))?;
-        let state = self.store.state(&record.current_state_digest)?;
-        if state.finished.is_some() {
-            return Ok(Vec::new());
-        }
-        let sent = engine::sides_in(&self.store, id)?;
-        let sides =
-            lifecycle::reminders_due(ruleset, &state, &c.schedule, record.deadline, &sent, now);
+        let (record, c, key) = (&open.record, &open.record.campaign, &open.key);
+        let sides = lifecycle::reminders_due(
+            open.ruleset,
+            &open.state,
+            &c.schedule,
+            record.deadline,
+            &open.sent,
+            now,
+        );
         if sides.is_empty() {
             return Ok(Vec::new());
         }
-        let key = resolution::phase_key(ruleset, &state);
-        let phase = resolution::phase_label(ruleset, &state);
+        let phase = resolution::phase_label(open.ruleset, &open.state);
         // The templates are read only for a reminder not yet queued.
         let mut fresh: Vec<(String, &campaign::Player, String)> = Vec::new();
         for side in sides {
             for player in c.players.iter().filter(|p| p.side == side) {
-                let id = reminder_id(c, &key, &side, &player.person);
+                let id = reminder_id(c, key, &side, &player.person);
                 if !self.store.outbox_has(&id)? {
                     fresh.push((side.clone(), player, id));
                 }

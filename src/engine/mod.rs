@@ -385,20 +385,59 @@ pub fn tick(store: &mut Store, campaign_id: &str, clock: &dyn Clock) -> Result<V
     Ok(done)
 }
 
-/// Why the open phase of a campaign should close at `now`, if it should: its
-/// deadline passed or every side is in, and the GM has not paused it.
+/// A campaign's open phase as the store holds it, read once: what asks
+/// whether the phase is due, and what reminds its silent sides, read the
+/// same things.
+pub struct OpenPhase {
+    pub record: CampaignRecord,
+    pub ruleset: &'static dyn Ruleset,
+    pub state: GameState,
+    /// The key its orders are kept under.
+    pub key: String,
+    /// The sides that are in: sent orders, or said they send none.
+    pub sent: BTreeSet<String>,
+}
+
+impl OpenPhase {
+    pub fn read(store: &Store, campaign_id: &str) -> Result<OpenPhase> {
+        let record = store.campaign(campaign_id)?;
+        let ruleset = ruleset_of(&record.campaign)?;
+        let state = store.state(&record.current_state_digest)?;
+        let key = resolution::phase_key(ruleset, &state);
+        let sent = sides_in_phase(store, campaign_id, &key)?;
+        Ok(OpenPhase {
+            record,
+            ruleset,
+            state,
+            key,
+            sent,
+        })
+    }
+
+    /// Whether nothing will close it or remind anyone until something
+    /// changes: the GM paused the campaign, or the game is over.
+    pub fn at_rest(&self) -> bool {
+        self.record.paused || self.state.finished.is_some()
+    }
+
+    /// Why it should close at `now`, if it should: its deadline passed or
+    /// every side is in, and the GM has not paused it.
+    pub fn due(&self, now: DateTime<Utc>) -> Option<CloseReason> {
+        if self.record.paused {
+            return None;
+        }
+        lifecycle::due(&self.state, self.record.deadline, &self.sent, now)
+    }
+}
+
+/// Why the open phase of a campaign should close at `now`, if it should
+/// (see [`OpenPhase::due`]).
 pub fn due_now(
     store: &Store,
     campaign_id: &str,
     now: DateTime<Utc>,
 ) -> Result<Option<CloseReason>> {
-    let record = store.campaign(campaign_id)?;
-    if record.paused {
-        return Ok(None);
-    }
-    let state = store.state(&record.current_state_digest)?;
-    let sent = sides_in(store, campaign_id)?;
-    Ok(lifecycle::due(&state, record.deadline, &sent, now))
+    Ok(OpenPhase::read(store, campaign_id)?.due(now))
 }
 
 /// Why a campaign takes no more mail until its phase is closed.
