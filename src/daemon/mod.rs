@@ -607,12 +607,21 @@ impl Daemon {
         match event {
             Event::Shutdown => {}
             Event::MailArrived => {
-                // Mail may touch any campaign: orders, a GM's command.
-                self.calm.forget_all();
                 let Some(source) = self.source.as_mut() else {
                     return Ok(notes);
                 };
-                let taken = source.take(&mut self.store, &self.ingest, clock)?;
+                let taken = source.take(&mut self.store, &self.ingest, clock);
+                // Mail may touch any campaign (orders, a GM's command), but
+                // mail held for a phase not yet open touches none: a daemon
+                // waiting for a beacon round, offered the held mail at each
+                // poll, does not work out every campaign's needs again.
+                if taken
+                    .as_ref()
+                    .map_or(true, |t| t.iter().any(|(_, o)| !o.is_held()))
+                {
+                    self.calm.forget_all();
+                }
+                let taken = taken?;
                 let held = taken.iter().filter(|(_, o)| o.is_held()).count();
                 for (name, outcome) in taken.iter().filter(|(_, o)| !o.is_held()) {
                     tracing::info!(message = %name, "{}", outcome.summary());
