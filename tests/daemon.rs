@@ -483,3 +483,94 @@ fn campaigns_due_together_resolve_side_by_side_as_they_would_one_by_one() {
     );
     assert!(results[1].1 == *archives, "the archives differ");
 }
+
+#[test]
+fn the_maps_of_mail_sent_long_ago_leave_the_store_as_the_policy_says() {
+    let s = Setup::new();
+    let mut d = s.daemon();
+    d.run_until_quiet(&FixedClock(t0()), 20).expect("settles");
+    maildir::deliver(&s.path("Maildir"), "1.orders", &orders(1)).expect("delivered");
+    maildir::deliver(&s.path("Maildir"), "2.none", &no_orders(1)).expect("delivered");
+    let sent_at = t0() + Duration::hours(1);
+    d.run_until_quiet(&FixedClock(sent_at), 20)
+        .expect("settles");
+    let attachments = |d: &Daemon| {
+        d.store()
+            .outbox(Some(ID))
+            .expect("outbox")
+            .iter()
+            .map(|e| e.mail.parts.len())
+            .sum::<usize>()
+    };
+    // The attachments of the opening mail, and of the mail sent an hour
+    // later with the results (their maps).
+    let sent_when = |d: &Daemon, when| {
+        d.store()
+            .outbox(Some(ID))
+            .expect("outbox")
+            .iter()
+            .filter(|e| e.sent_at == Some(when))
+            .map(|e| e.mail.parts.len())
+            .sum::<usize>()
+    };
+    let (opening, later) = (sent_when(&d, t0()), sent_when(&d, sent_at));
+    assert!(opening >= 3, "the opening mail carries the map");
+    assert!(later >= 3, "so do the results");
+    assert_eq!(attachments(&d), opening + later);
+
+    // The default keeps them thirty days from their sending.
+    let kept = Duration::days(i64::from(
+        DeliveryPolicy::default().keep_sent_attachments_days,
+    ));
+    assert_eq!(kept, Duration::days(30));
+    let second = Duration::seconds(1);
+    assert_eq!(d.drop_old_attachments(&FixedClock(t0() + kept)), 0);
+    assert_eq!(attachments(&d), opening + later);
+    assert_eq!(
+        d.drop_old_attachments(&FixedClock(t0() + kept + second)),
+        opening
+    );
+    assert_eq!(attachments(&d), later, "the results keep theirs");
+    assert_eq!(d.drop_old_attachments(&FixedClock(sent_at + kept)), 0);
+    assert_eq!(
+        d.drop_old_attachments(&FixedClock(sent_at + kept + second)),
+        later
+    );
+    assert_eq!(attachments(&d), 0);
+    assert!(
+        d.store().outbox(Some(ID)).expect("outbox").iter().any(|e| e
+            .mail
+            .message_id
+            .contains(".r1.result.")
+            && !e.mail.body.is_empty()),
+        "the text of each message stays"
+    );
+}
+
+#[test]
+fn a_policy_of_no_days_keeps_every_map() {
+    let s = Setup::new();
+    let mut d = s.daemon();
+    d.run_until_quiet(&FixedClock(t0()), 20).expect("settles");
+    maildir::deliver(&s.path("Maildir"), "1.orders", &orders(1)).expect("delivered");
+    maildir::deliver(&s.path("Maildir"), "2.none", &no_orders(1)).expect("delivered");
+    d.run_until_quiet(&FixedClock(t0() + Duration::hours(1)), 20)
+        .expect("settles");
+    drop(d);
+    let store = Store::open(&s.path("data")).expect("store");
+    let mut d = Daemon::new(
+        store,
+        None,
+        Box::new(FileTransport::new(s.path("mail"))),
+        DeliveryPolicy {
+            keep_sent_attachments_days: 0,
+            ..DeliveryPolicy::default()
+        },
+        IngestConfig::default(),
+        Duration::seconds(30),
+    );
+    assert_eq!(
+        d.drop_old_attachments(&FixedClock(t0() + Duration::days(4000))),
+        0
+    );
+}

@@ -567,3 +567,60 @@ fn a_group_is_marked_in_one_commit_and_a_message_already_in_flight_is_not_marked
     }
     assert!(store.outbox_due(t0(), 10).expect("due").is_empty());
 }
+
+#[test]
+fn a_sent_message_loses_its_attachments_once_old_and_one_still_to_send_keeps_them() {
+    let with_map = |n: u32| {
+        let mut m = mail(n);
+        m.parts = vec![MailPart {
+            filename: "map.png".into(),
+            content_type: "image/png".into(),
+            content_id: Some("map".into()),
+            bytes: vec![0x89, b'P', b'N', b'G', n as u8],
+        }];
+        m
+    };
+    let (_dir, mut store) = setup(&[with_map(1), with_map(2)]);
+    // The third is queued a day later, so the pass at t0 leaves it waiting.
+    store
+        .queue(None, &[with_map(3)], t0() + Duration::days(1))
+        .expect("queued");
+    let r = deliver_due(&mut store, &RecordingTransport::new(), &policy(), &at(0)).expect("sends");
+    assert_eq!(r.sent.len(), 2);
+    let parts = |store: &Store| -> Vec<(String, usize)> {
+        store
+            .outbox(None)
+            .expect("outbox")
+            .into_iter()
+            .map(|e| (e.mail.message_id, e.mail.parts.len()))
+            .collect()
+    };
+
+    // Sent at t0: kept while "before" is not after it.
+    assert_eq!(store.outbox_drop_sent_attachments(t0()).expect("drops"), 0);
+    assert!(parts(&store).iter().all(|(_, n)| *n == 1));
+
+    let dropped = store
+        .outbox_drop_sent_attachments(t0() + Duration::seconds(1))
+        .expect("drops");
+    assert_eq!(dropped, 2);
+    assert_eq!(
+        parts(&store),
+        vec![
+            ("<test.m1@example.org>".to_string(), 0),
+            ("<test.m2@example.org>".to_string(), 0),
+            ("<test.m3@example.org>".to_string(), 1),
+        ]
+    );
+    // The text of a message whose attachments went stays.
+    let first = store.outbox(None).expect("outbox").remove(0);
+    assert_eq!(first.mail.body, "body 1\n");
+    assert_eq!(first.status, OutboxStatus::Sent);
+    assert_eq!(
+        store
+            .outbox_drop_sent_attachments(t0() + Duration::days(400))
+            .expect("drops"),
+        0,
+        "the message still to send keeps its map however old it is"
+    );
+}

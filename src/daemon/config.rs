@@ -215,6 +215,7 @@ struct RawOutbox {
     max_attempts: Option<u32>,
     batch: Option<usize>,
     in_doubt: Option<InDoubt>,
+    keep_sent_attachments_days: Option<u32>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -317,6 +318,7 @@ impl DaemonConfig {
             max_attempts: None,
             batch: None,
             in_doubt: None,
+            keep_sent_attachments_days: None,
         });
         let outbox = DeliveryPolicy {
             from: raw.mail.from.clone(),
@@ -327,6 +329,9 @@ impl DaemonConfig {
             max_attempts: o.max_attempts.unwrap_or(defaults.max_attempts).max(1),
             batch: o.batch.unwrap_or(defaults.batch).max(1),
             in_doubt: o.in_doubt.unwrap_or(defaults.in_doubt),
+            keep_sent_attachments_days: o
+                .keep_sent_attachments_days
+                .unwrap_or(defaults.keep_sent_attachments_days),
         };
         Ok(DaemonConfig {
             data_dir: at(&raw.data_dir),

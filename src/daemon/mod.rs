@@ -350,6 +350,7 @@ impl Daemon {
         }
         self.check_own_addresses()?;
         self.settle_in_flight(clock, "outbox reconciled after a restart")?;
+        self.drop_old_attachments(clock);
         tracing::info!(
             transport = %self.transport.describe(),
             inbox = %self.source.as_ref().map_or("none".to_string(), |s| s.describe()),
@@ -446,6 +447,34 @@ impl Daemon {
             events.push(Event::OutboxDue);
         }
         Ok(events)
+    }
+
+    /// Drops the attachments of messages sent longer ago than the policy
+    /// keeps them (`keep_sent_attachments_days`), so that the store grows
+    /// by the text of the mail, not its maps. Done when the daemon starts
+    /// and each time the loop goes quiet after work; a failure is logged
+    /// (it is tried again then) and stops nothing.
+    pub fn drop_old_attachments(&mut self, clock: &dyn Clock) -> usize {
+        let days = self.policy.keep_sent_attachments_days;
+        if days == 0 {
+            return 0;
+        }
+        let before = clock.now() - Duration::days(i64::from(days));
+        match self.store.outbox_drop_sent_attachments(before) {
+            Ok(0) => 0,
+            Ok(n) => {
+                tracing::info!(
+                    attachments = n,
+                    days,
+                    "attachments of mail sent long ago dropped from the store"
+                );
+                n
+            }
+            Err(e) => {
+                tracing::warn!("cannot drop old attachments: {e}");
+                0
+            }
+        }
     }
 
     /// Settles the messages marked in flight whose result was never
@@ -885,10 +914,11 @@ impl Daemon {
                 worked = true;
                 continue;
             }
-            if std::mem::take(&mut worked)
-                && let Some(f) = self.when_quiet
-            {
-                f();
+            if std::mem::take(&mut worked) {
+                self.drop_old_attachments(clock);
+                if let Some(f) = self.when_quiet {
+                    f();
+                }
             }
             let wake = self.next_wake(clock.now())?;
             self.wait_until(wake, clock);
@@ -896,9 +926,6 @@ impl Daemon {
     }
 }
 
-/// The Message-ID of a reminder: one per phase, side and player, so that it
-/// is queued once however often the loop looks and however often it
-/// restarts.
 /// Resolves what is due in one campaign (`engine::tick`), with a line for
 /// each resolution made.
 fn resolve_due(
@@ -924,6 +951,9 @@ fn resolve_due(
     Ok(notes)
 }
 
+/// The Message-ID of a reminder: one per phase, side and player, so that it
+/// is queued once however often the loop looks and however often it
+/// restarts.
 fn reminder_id(c: &campaign::Campaign, key: &str, side: &str, person: &campaign::Person) -> String {
     mail::message_id(c, &format!("remind.{key}.{side}"), &person.address)
 }

@@ -57,6 +57,9 @@ pub struct DeliveryPolicy {
     /// the daemon's work.
     pub batch: usize,
     pub in_doubt: InDoubt,
+    /// Days a sent message keeps its attachments in the store (see
+    /// `Store::outbox_drop_sent_attachments`); 0 keeps them for ever.
+    pub keep_sent_attachments_days: u32,
 }
 
 impl Default for DeliveryPolicy {
@@ -68,6 +71,7 @@ impl Default for DeliveryPolicy {
             max_attempts: 10,
             batch: 100,
             in_doubt: InDoubt::Resend,
+            keep_sent_attachments_days: 30,
         }
     }
 }

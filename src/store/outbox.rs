@@ -209,6 +209,21 @@ impl Store {
         )
     }
 
+    /// Drops the attachments (the maps, the orders file) of every message
+    /// sent before `sent_before`, and returns how many it dropped.
+    /// They are most of the store's size (a report's maps are some 200 KB),
+    /// they went out long ago, and the archive and the chronicle draw the
+    /// maps again from the states; the text of each message stays. A message
+    /// queued, in flight or dead keeps all of it: it may still be sent.
+    pub fn outbox_drop_sent_attachments(&mut self, sent_before: DateTime<Utc>) -> Result<usize> {
+        let n = self.conn.execute(
+            "DELETE FROM outbox_parts WHERE outbox_id IN
+                (SELECT id FROM outbox WHERE status = 'sent' AND sent_at < ?1)",
+            [ts(&sent_before)],
+        )?;
+        Ok(n)
+    }
+
     /// The earliest time a queued message is next due, if any is waiting.
     pub fn outbox_next_due(&self) -> Result<Option<DateTime<Utc>>> {
         let next: Option<String> = self.conn.query_row(
