@@ -338,7 +338,7 @@ fn prepare(root: &Path, stack: &MailStack) {
     adjutant::demo::bundled_campaign(&root.join("campaign")).expect("campaign");
     let other = adjutant::demo::demo_of(Some("grande-tactique")).expect("a demo");
     adjutant::demo::demo_campaign(&other, &root.join("other")).expect("other campaign");
-    std::fs::write(root.join("imap.pw"), stack.password(ADJUTANT)).expect("password file");
+    let mail = stack.daemon_mail_config(ADJUTANT, &root.join("imap.pw"));
     std::fs::write(
         root.join("adjutant.toml"),
         format!(
@@ -353,25 +353,9 @@ reply_domain = "example.org"
 # Postfix delivers them in; the ration of refusals is tested on its own
 # (tests/players_mail.rs, tests/mail_e2e.rs).
 max_refusals_per_hour = 100000
-[inbox]
-kind = "imap"
-host = "127.0.0.1"
-port = {imap}
-security = "plain"
-user = "{ADJUTANT}"
-password_file = "imap.pw"
-timeout_seconds = 30
-[transport]
-kind = "smtp"
-host = "127.0.0.1"
-port = {smtp}
-security = "plain"
-timeout_seconds = 30
-[intervals]
+{mail}[intervals]
 poll_seconds = 5
-"#,
-            imap = stack.imap_port,
-            smtp = stack.smtp_port
+"#
         ),
     )
     .expect("config");

@@ -533,6 +533,71 @@ message_size_limit = 10240000
         messages
     }
 
+    /// The `[inbox]` and `[transport]` sections of a daemon's configuration
+    /// that takes `user`'s mail from this stack over IMAP and sends through
+    /// its Postfix, both in plain text on loopback. Writes `user`'s password
+    /// into `password_file`, which the inbox section names.
+    pub fn daemon_mail_config(&self, user: &str, password_file: &Path) -> String {
+        write(password_file, &self.password(user));
+        format!(
+            r#"[inbox]
+kind = "imap"
+host = "127.0.0.1"
+port = {imap}
+security = "plain"
+user = "{user}"
+password_file = "{password_file}"
+timeout_seconds = 30
+[transport]
+kind = "smtp"
+host = "127.0.0.1"
+port = {smtp}
+security = "plain"
+timeout_seconds = 30
+"#,
+            imap = self.imap_port,
+            smtp = self.smtp_port,
+            password_file = password_file.display(),
+        )
+    }
+
+    /// How many messages Postfix holds in its queue, not yet delivered (or
+    /// deferred): the files under its queue folders.
+    pub fn queued(&self) -> usize {
+        fn files(dir: &Path) -> usize {
+            fs::read_dir(dir).map_or(0, |entries| {
+                entries
+                    .flatten()
+                    .map(|e| match e.file_type() {
+                        Ok(t) if t.is_dir() => files(&e.path()),
+                        Ok(_) => 1,
+                        Err(_) => 0,
+                    })
+                    .sum()
+            })
+        }
+        ["maildrop", "incoming", "active", "deferred", "hold"]
+            .iter()
+            .map(|q| files(&self.dir().join("pq").join(q)))
+            .sum()
+    }
+
+    /// Waits until Postfix has handed on every message it took; panics with
+    /// the servers' logs after `timeout`.
+    pub fn wait_until_queue_is_empty(&self, timeout: Duration) {
+        let start = Instant::now();
+        while self.queued() > 0 {
+            if start.elapsed() > timeout {
+                panic!(
+                    "Postfix still holds {} message(s) after {timeout:?}\n{}",
+                    self.queued(),
+                    self.logs()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
     /// Waits until `user`'s INBOX holds at least `n` messages, and returns
     /// them; panics with the servers' logs after `timeout`.
     pub fn wait_for_mail(&self, user: &str, n: usize, timeout: Duration) -> Vec<Vec<u8>> {
