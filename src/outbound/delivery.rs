@@ -16,10 +16,15 @@
 //! the instant before the crash. For them [`InDoubt`] chooses: send it again
 //! (the default: a report arrives, perhaps twice, with the same Message-ID,
 //! which many mail stores and clients fold into one), or set it aside as
-//! dead for the GM to look at and requeue. The window is the time between
-//! the server's final reply and one small SQLite commit: with several
-//! messages going out at once, each result is recorded as it arrives, not
-//! when the slowest of its group is done.
+//! dead for the GM to look at and requeue. The window opens when the last
+//! byte of the message is handed to the server, which may queue it before
+//! its reply reaches us, and closes with one small SQLite commit after the
+//! reply: with several messages going out at once, each result is recorded
+//! as it arrives, not when the slowest of its group is done. On loopback
+//! the reply alone takes some 40 ms (TCP's delayed acknowledgement, see
+//! `smtp::DEFAULT_CONNECTIONS`), so a crash while mail goes out finds most
+//! of the messages in flight already queued by the server
+//! (`tests/kill_schedule_mailstack.rs` counts them).
 
 use chrono::{DateTime, Duration, Utc};
 use serde::Deserialize;
@@ -288,8 +293,15 @@ fn record(
     let attempts = entry.attempts + 1;
     match result {
         Ok(()) => {
+            // Logged once recorded: a crash before the record leaves the
+            // message in flight, and the log then says only what the
+            // reconciliation after it decides.
+            if let Err(e) = store.outbox_sent(entry.id, clock.now()) {
+                tracing::warn!(message_id = %id, to = %entry.mail.recipient,
+                    "sent, but not recorded as sent: {e}");
+                return Err(e);
+            }
             tracing::info!(message_id = %id, to = %entry.mail.recipient, "sent");
-            store.outbox_sent(entry.id, clock.now())?;
             report.sent.push(id);
         }
         Err(e) if e.is_transient() && attempts < policy.max_attempts => {
