@@ -22,6 +22,9 @@ use adjutant::report::audit_footer::NO_LIVE_BEACON;
 use adjutant::rules::ruleset_for;
 use adjutant::store::Store;
 
+mod support;
+use support::secrets::unrevealed;
+
 const ID: &str = "sound-the-charge-demo";
 
 fn at(text: &str) -> FixedClock {
@@ -273,23 +276,6 @@ fn the_data_directory_and_the_store_are_the_owners_alone() {
 }
 
 /// Every hex string of an unrevealed link of either chain.
-fn unrevealed(store: &Store) -> Vec<String> {
-    let record = store.campaign(ID).expect("campaign");
-    let (turns, calls) = store.resolution_counts(ID).expect("counts");
-    let n = record.chain.length();
-    let mut secret = Vec::new();
-    for (chain, used) in [
-        (record.chain.clone(), turns),
-        (record.chain.umpire_chain(), calls),
-    ] {
-        // r_k = h_(N-k) is revealed for k <= used: h_0 .. h_(N-used-1) are not.
-        for i in 0..n - used as u32 {
-            secret.push(chain.link(i).to_hex());
-        }
-    }
-    secret
-}
-
 #[test]
 fn no_unrevealed_secret_is_in_any_mail_archive_or_log() {
     let (dir, mut store) = setup();
@@ -298,7 +284,7 @@ fn no_unrevealed_secret_is_in_any_mail_archive_or_log() {
     let bad = GmCommand::parse("correct nobody shaken yes", "Europe/Paris").expect("reads");
     let _ = execute(&mut store, ID, &bad, &Origin::cli(), &start()).expect("logged");
     let archive = export_to(&store, dir.path(), "archive");
-    let secrets = unrevealed(&store);
+    let secrets = unrevealed(&store, ID);
     assert!(secrets.len() > 150, "{}", secrets.len());
     let mut texts: Vec<(String, Vec<u8>)> = Vec::new();
     for m in store.outbox(Some(ID)).expect("outbox") {

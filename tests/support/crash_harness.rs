@@ -574,18 +574,7 @@ pub fn no_passphrase_in(seed: u64, places: &[PathBuf]) {
 /// mail, the archive or the daemon's log: only the store holds them.
 pub fn no_unrevealed_secret_in(seed: u64, data: &Path, places: &[PathBuf]) {
     let store = adjutant::store::Store::open(data).expect("store");
-    let record = store.campaign(ID).expect("campaign");
-    let (turns, calls) = store.resolution_counts(ID).expect("counts");
-    let n = record.chain.length();
-    let mut secrets = Vec::new();
-    for (chain, used) in [
-        (record.chain.clone(), turns),
-        (record.chain.umpire_chain(), calls),
-    ] {
-        for i in 0..n - used as u32 {
-            secrets.push(chain.link(i).to_hex());
-        }
-    }
+    let secrets = super::secrets::unrevealed(&store, ID);
     assert!(!secrets.is_empty());
     for place in places {
         for (name, bytes) in contents(place) {

@@ -6,4 +6,5 @@ pub mod crash_harness;
 pub mod faults;
 pub mod mailstack;
 pub mod process;
+pub mod secrets;
 pub mod seeded;
