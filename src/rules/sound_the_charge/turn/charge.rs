@@ -256,6 +256,11 @@ pub fn charge(
             &[&id, &tid],
             format!("{name} halts at the point of evasion."),
         );
+        // The point of evasion may be where friendly skirmishers stand,
+        // which the charge passed through: "If two units end movement
+        // intermixed, move one unit slightly apart from the other and mark
+        // both units disordered" (STC-44, STC-49).
+        p.settle(i);
         return;
     }
     finish_move(p, i, &plan, through);
@@ -618,6 +623,9 @@ fn short_charge(
             inches = inches(d)
         ),
     );
+    // It may stop among friendly skirmishers, which it passes through
+    // freely (STC-44).
+    p.settle(i);
 }
 
 /// Disorder on contact: "Infantry not in square contacted by steady enemy
