@@ -713,9 +713,10 @@ impl Daemon {
     /// Resolves the campaigns `events` finds due on up to
     /// [`Daemon::resolving_at_once`] threads, each with a connection of its
     /// own to the store, and returns each campaign's outcome. A resolution
-    /// and its reports (three maps drawn, eleven messages written) are work
+    /// and its reports (its maps drawn, a message for each reader) are work
     /// between short store transactions, which SQLite takes one at a time:
-    /// one after another, a burst of deadlines kept only one core busy.
+    /// made one after another, a burst of deadlines kept only one core of
+    /// two busy.
     /// Each campaign is resolved whole on one thread, so what it writes is
     /// what it would write alone. Returns nothing (the pass then handles the
     /// campaigns one by one) for fewer than two campaigns or threads, or a
