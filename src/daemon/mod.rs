@@ -312,6 +312,17 @@ impl Daemon {
         &self.store
     }
 
+    /// A failed step in words for the log, with what the data directory's
+    /// disk says when it cannot be written: the store's own error may be
+    /// no more than "disk I/O error", and an operator needs the cause.
+    fn failure_in_words(&self, e: &impl std::fmt::Display) -> String {
+        let words = e.to_string();
+        match self.store.disk_trouble() {
+            Some(trouble) if !words.contains(&trouble.to_string()) => format!("{words}; {trouble}"),
+            _ => words,
+        }
+    }
+
     pub fn store_mut(&mut self) -> &mut Store {
         // Whoever writes through it may change any campaign.
         self.calm.forget_all();
@@ -423,7 +434,8 @@ impl Daemon {
                     }
                 }
                 Err(e) => {
-                    tracing::error!(campaign = %id, "cannot tell what the campaign needs: {e}")
+                    let words = self.failure_in_words(&e);
+                    tracing::error!(campaign = %id, "cannot tell what the campaign needs: {words}")
                 }
             }
         }
@@ -811,8 +823,9 @@ impl Daemon {
                     waiting += 1;
                 }
                 Err(e) => {
-                    tracing::error!(?event, "{e}");
-                    failures.push((event.clone(), e.to_string()));
+                    let words = self.failure_in_words(&e);
+                    tracing::error!(?event, "{words}");
+                    failures.push((event.clone(), words));
                 }
             }
         }

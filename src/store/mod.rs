@@ -4,6 +4,7 @@
 //! or none of it.
 
 pub mod access;
+pub mod disk;
 mod gm;
 mod ledger;
 pub mod lock;
@@ -38,6 +39,12 @@ pub enum StoreError {
     Access(#[from] access::AccessError),
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// A database error that the disk under the data directory explains.
+    #[error("database error: {source}: {trouble}")]
+    Disk {
+        source: rusqlite::Error,
+        trouble: disk::DiskTrouble,
+    },
     #[error(
         "the database is at schema version {found}, newer than this program knows ({known}); upgrade adjutant"
     )]
@@ -206,8 +213,19 @@ fn parse_digest(text: &str) -> Result<Digest32> {
 
 impl Store {
     /// Opens (creating if need be) the store in `data_dir` and brings its
-    /// schema up to date.
+    /// schema up to date. A database error that a full or read-only disk
+    /// explains says so.
     pub fn open(data_dir: &Path) -> Result<Store> {
+        Store::open_here(data_dir).map_err(|e| match e {
+            StoreError::Sqlite(source) => match disk::probe(data_dir) {
+                Some(trouble) => StoreError::Disk { source, trouble },
+                None => StoreError::Sqlite(source),
+            },
+            e => e,
+        })
+    }
+
+    fn open_here(data_dir: &Path) -> Result<Store> {
         let db_file = data_dir.join(DB_FILE);
         access::secure(data_dir, &db_file)?;
         let conn = Connection::open(&db_file)?;
@@ -228,15 +246,24 @@ impl Store {
     /// connection of its own; SQLite takes their writes one at a time).
     /// `None` for a store that has no file.
     pub fn another(&self) -> Result<Option<Store>> {
-        let Some(data_dir) = self
-            .conn
-            .path()
-            .filter(|p| !p.is_empty())
-            .and_then(|p| Path::new(p).parent())
-        else {
+        let Some(data_dir) = self.data_dir() else {
             return Ok(None);
         };
         Store::open(data_dir).map(Some)
+    }
+
+    /// The data directory, for a store that has a file.
+    fn data_dir(&self) -> Option<&Path> {
+        self.conn
+            .path()
+            .filter(|p| !p.is_empty())
+            .and_then(|p| Path::new(p).parent())
+    }
+
+    /// Whether the disk under the data directory can take a write now, and
+    /// if not, why: what a failed step's log line needs to name its cause.
+    pub fn disk_trouble(&self) -> Option<disk::DiskTrouble> {
+        disk::probe(self.data_dir()?)
     }
 
     fn migrate(&mut self) -> Result<()> {
