@@ -539,6 +539,9 @@ fn the_hostile_corpus_through_postfix_and_dovecot_gets_its_documented_outcomes()
     let good_after = good_after.elapsed();
     let peak = proc_kb(pid, "VmHWM");
     let end_rss = proc_kb(pid, "VmRSS");
+    // "Sent" in the store is Postfix having taken a reply, not Dovecot
+    // having it: the mailboxes are read once Postfix has handed on all.
+    stack.wait_until_queue_is_empty(WAIT);
 
     // What each case came to: its stored row (found by the queue id
     // Postfix wrote in its Received header), its outcome and its reply.

@@ -8,7 +8,7 @@
 mod support;
 
 use std::process::Command;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 
@@ -302,14 +302,21 @@ fn a_wrong_passphrase_hostile_mail_and_auto_replies_get_the_documented_treatment
             "x".repeat(76).repeat(8000).as_str()
         ),
     );
-    for (from, raw) in [
+    // One at a time, each in the mailbox before the next is sent: Postfix
+    // delivers several at once, in any order, and the outcomes are read in
+    // the order the mailbox holds them.
+    for (i, (from, raw)) in [
         (LANNES, &wrong),
         (HOHENZOLLERN, &auto),
         (HOHENZOLLERN, &bulk),
         (HOHENZOLLERN, &hostile),
         (HOHENZOLLERN, &huge),
-    ] {
+    ]
+    .into_iter()
+    .enumerate()
+    {
         send(&stack, from, raw);
+        stack.wait_for_mail(GM, i + 1, WAIT);
     }
     // The empty return path of a bounce: MAIL FROM:<>.
     let bounce = mail(
@@ -717,7 +724,9 @@ poll_seconds = 600
         .status()
         .expect("kill runs");
     assert!(status.success());
-    // SIGTERM breaks the wait on IDLE: the daemon stops within a second,
+    // SIGTERM breaks the wait on IDLE: the daemon stops within seconds (it
+    // may be finishing the step in hand, in a debug build on a busy
+    // machine), not at the end of its five-minute IDLE or ten-minute poll,
     // so that a restarted one never overlaps it.
     let limit = Duration::from_secs(10);
     let start = std::time::Instant::now();
@@ -733,7 +742,7 @@ poll_seconds = 600
     let exited = exited.unwrap_or_else(|| panic!("no exit within {limit:?} of SIGTERM:\n{log}"));
     assert!(exited.success(), "{log}");
     assert!(
-        stopped_in < Duration::from_secs(1),
+        stopped_in < Duration::from_secs(5),
         "SIGTERM took {stopped_in:?}:\n{log}"
     );
     assert!(log.contains("shutting down"), "{log}");
@@ -987,6 +996,9 @@ fn an_auto_responder_loop_is_cut_after_five_refusals() {
         );
         stack.send(LANNES, &[ADJUTANT], &raw).expect("sent");
     }
+    // The three in the mailbox first: Postfix delivers in any order, and
+    // the outcomes are read in the order the mailbox holds them.
+    stack.wait_for_mail(ADJUTANT, 3, WAIT);
     for n in 0..9 {
         let raw = to_adjutant(
             LANNES,
@@ -1018,11 +1030,16 @@ fn an_auto_responder_loop_is_cut_after_five_refusals() {
         5,
         "five refusals reach the robot"
     );
-    let gm = stack.wait_for_mail(GM, 1, WAIT);
-    assert!(
-        gm.iter().any(|m| text_of(m).contains("stopped answering")),
-        "the GM is told"
-    );
+    // The GM's mailbox holds the opening mail too: wait for the word itself.
+    let told = Instant::now();
+    while !stack
+        .read_mailbox(GM)
+        .iter()
+        .any(|m| text_of(m).contains("stopped answering"))
+    {
+        assert!(told.elapsed() < WAIT, "the GM is told\n{}", stack.logs());
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 /// Defect 11, through Postfix and Dovecot: an address no campaign knows is
