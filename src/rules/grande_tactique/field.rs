@@ -155,6 +155,12 @@ impl Field {
         self.index.within(i, CONTACT)
     }
 
+    /// The first unit in play (lowest index) whose base overlaps `rect`,
+    /// but `except`.
+    pub fn first_on(&self, rect: &Rect, except: &[usize]) -> Option<usize> {
+        self.index.overlapping(rect, except).first().copied()
+    }
+
     /// The units in play within `d` of a base, but `except`.
     pub fn near(&self, rect: &Rect, d: Hundredths, except: &[usize]) -> Vec<usize> {
         self.index.near(rect, d, except)

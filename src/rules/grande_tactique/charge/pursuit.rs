@@ -10,7 +10,12 @@
 //! as infantry is. It stops short at the first unit it would run into,
 //! touching it, and at the edge of any woods or Built-Up Area ("Pursuit to
 //! terrain"); units its base overlaps where it first stands are beside the
-//! fled unit's place and it runs past them.
+//! fled unit's place and it runs past them. It never ends on one of them
+//! (ruling GT-23, a unit is never set on another): where a pursuit is too
+//! short to carry it past them (one to the map edge close by), the pursuer
+//! stays where it stood. (Moving straight, it is on such a unit at every
+//! place of its way up to some point and clear of it after, so no place
+//! short of the end would do.)
 
 use super::super::clauses;
 use super::super::field::Field;
@@ -42,6 +47,9 @@ enum Stop {
     Unit(usize),
     Cover,
     MapEdge,
+    /// Nowhere: it would end on this unit, which stood beside the fled
+    /// unit's place.
+    NoRoom(usize),
 }
 
 pub fn pursue(play: &mut Play, w: usize, fled: &Fled, kind: Pursuit) {
@@ -110,13 +118,19 @@ pub fn pursue(play: &mut Play, w: usize, fled: &Fled, kind: Pursuit) {
     };
     let (stop, moved) = how_far(&play.field, w, &start, distance, plan);
     let end = move_forward(&start, moved);
-    play.field.place(w, end);
+    let stop = match play.field.first_on(&end, &[w]) {
+        Some(j) => Stop::NoRoom(j),
+        None => stop,
+    };
     let mut route: Vec<Point> = vec![here.front_centre];
-    if start.front_centre != here.front_centre {
-        route.push(start.front_centre);
-    }
-    if end.front_centre != start.front_centre {
-        route.push(end.front_centre);
+    if !matches!(stop, Stop::NoRoom(_)) {
+        play.field.place(w, end);
+        if start.front_centre != here.front_centre {
+            route.push(start.front_centre);
+        }
+        if end.front_centre != start.front_centre {
+            route.push(end.front_centre);
+        }
     }
     let passed = &plan.passed;
     match stop {
@@ -165,6 +179,18 @@ pub fn pursue(play: &mut Play, w: usize, fled: &Fled, kind: Pursuit) {
                     inches(moved)
                 ),
                 &route,
+            );
+        }
+        Stop::NoRoom(j) => {
+            play.say(
+                "pursuit",
+                &[w, fled.unit],
+                format!(
+                    "{name} finds no room to pursue {}: {} stands beside the place {} left, where its way ends, and it stays where it is (ruling GT-23).",
+                    fled.name,
+                    play.name(j),
+                    fled.name
+                ),
             );
         }
         Stop::Cover => {

@@ -45,7 +45,9 @@ fn advance_to_contact(from: &Rect, target: &Rect, most: Hundredths) -> Option<Hu
         rect_distance(&r, target) == 0
     };
     if touching(0) {
-        return front_touches(from, target).then_some(0);
+        // A first step (an oblique, a wheel) that cut into the target's
+        // corner ends on it, not in contact with it (ruling STC-97).
+        return (!from.overlaps(target) && front_touches(from, target)).then_some(0);
     }
     if path_hits(from, &[Step::Forward(most.max(0))], &[*target]).is_empty() && !touching(most) {
         return None;
@@ -268,6 +270,11 @@ pub fn charge(
     tell_contact(p, i, t, approach, bonus_used, &targets);
     contact_disorder(p, i, &targets);
     terrain_disorder(p, i, &start, &plan.end, &target);
+    // Contact may be made among friendly skirmishers the charge passed
+    // through: "If two units end movement intermixed, move one unit slightly
+    // apart from the other and mark both units disordered" (STC-44); the
+    // friends are moved, so that the contact stands.
+    p.settle_friends_of(i);
     p.record.charges.push(ChargeMade {
         attacker: p.id(i),
         targets,

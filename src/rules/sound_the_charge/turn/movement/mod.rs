@@ -243,32 +243,11 @@ impl Phase<'_, '_> {
         let Some(rect) = self.field.rect(i) else {
             return;
         };
-        let side = self.state.units[i].side.clone();
-        let hit = self.field.overlapping(&rect, &[i]);
-        let friends: Vec<usize> = hit
-            .iter()
-            .copied()
-            .filter(|&j| self.state.units[j].side == side)
-            .collect();
+        let friends = self.friends_on(i, &rect);
         if friends.is_empty() {
             return;
         }
-        let mut back = 10;
-        let mut placed = None;
-        while back <= 2400 {
-            let r = geometry::backstep(&rect, back);
-            if self.field.overlapping(&r, &[i]).is_empty()
-                && self
-                    .field
-                    .table()
-                    .is_none_or(|(w, d)| r.is_inside_table(w, d))
-            {
-                placed = Some(r);
-                break;
-            }
-            back += 10;
-        }
-        if let Some(r) = placed {
+        if let Some(r) = self.clear_place(i, |back| geometry::backstep(&rect, back)) {
             self.place(i, r);
         }
         let names: Vec<String> = friends.iter().map(|&j| self.name(j)).collect();
@@ -288,6 +267,79 @@ impl Phase<'_, '_> {
                 names.join(" and ")
             ),
         );
+    }
+
+    /// Separates a charger in contact from the friends it ended among
+    /// (friendly skirmishers it passed through): the same rule (STC-44),
+    /// but stepping the charger back would break its contact, so each
+    /// friend is the one moved, back the way the charger came, until it is
+    /// clear.
+    pub fn settle_friends_of(&mut self, i: usize) {
+        let Some(charger) = self.field.rect(i) else {
+            return;
+        };
+        let friends = self.friends_on(i, &charger);
+        if friends.is_empty() {
+            return;
+        }
+        for &j in &friends {
+            let Some(rect) = self.field.rect(j) else {
+                continue;
+            };
+            let clear = self.clear_place(j, |back| {
+                let behind = geometry::backstep(&charger, back).front_centre;
+                Rect {
+                    front_centre: geometry::Point {
+                        x: rect.front_centre.x + behind.x - charger.front_centre.x,
+                        y: rect.front_centre.y + behind.y - charger.front_centre.y,
+                    },
+                    ..rect
+                }
+            });
+            if let Some(r) = clear {
+                self.place(j, r);
+            }
+            self.state.units[j].rules.disordered = true;
+        }
+        self.state.units[i].rules.disordered = true;
+        let names: Vec<String> = friends.iter().map(|&j| self.name(j)).collect();
+        let (id, name) = (self.id(i), self.name(i));
+        let mut units = vec![id];
+        units.extend(friends.iter().map(|&j| self.id(j)));
+        let refs: Vec<&str> = units.iter().map(String::as_str).collect();
+        self.event(
+            "intermixed",
+            &refs,
+            format!(
+                "{name} ended its charge intermixed with {}, {} moved apart behind it; {} disordered.",
+                names.join(" and "),
+                if friends.len() == 1 { "which is" } else { "which are" },
+                if friends.len() == 1 { "both are" } else { "all are" }
+            ),
+        );
+    }
+
+    /// The friends of unit `i` whose bases overlap `rect`.
+    fn friends_on(&self, i: usize, rect: &Rect) -> Vec<usize> {
+        let side = &self.state.units[i].side;
+        self.field
+            .overlapping(rect, &[i])
+            .into_iter()
+            .filter(|&j| self.state.units[j].side == *side)
+            .collect()
+    }
+
+    /// The first place `moved(back)` gives, for `back` from a tenth of an
+    /// inch up to 24 inches by tenths, where unit `i` overlaps no other unit
+    /// and stands on the table.
+    fn clear_place(&self, i: usize, moved: impl Fn(Hundredths) -> Rect) -> Option<Rect> {
+        (1..=240).map(|tenths| moved(tenths * 10)).find(|r| {
+            self.field.overlapping(r, &[i]).is_empty()
+                && self
+                    .field
+                    .table()
+                    .is_none_or(|(w, d)| r.is_inside_table(w, d))
+        })
     }
 
     fn remaining(&self, i: usize) -> Hundredths {
