@@ -5,8 +5,8 @@
 //! process reaches it, it aborts on the spot, as a power cut or `kill -9`
 //! would stop it: no destructor runs, no transaction is committed. Unset (as
 //! it always is outside the crash tests), every point is a no-op. Only the
-//! edges with I/O (ingest, the engine's steps) have points; the rules core
-//! has none.
+//! edges with I/O (ingest, the engine's steps, the outbox) have points; the
+//! rules core has none.
 
 use std::sync::OnceLock;
 

@@ -62,7 +62,10 @@
 //!
 //! The schedule is seeded and reproducible in what it does, not in what a
 //! kill finds (that depends on the machine's speed): each seed prints its
-//! kills, and `ADJUTANT_KILL_FIRST_SEED` replays a seed. `cargo test` runs
+//! kills, and `ADJUTANT_KILL_FIRST_SEED` replays a seed. So that a message
+//! in doubt is met whatever the machine's speed, each seed's first wave
+//! also runs the daemon once stopped at the failpoint `outbox:handed` (it
+//! aborts the moment the server has a message the store has not recorded). `cargo test` runs
 //! one seed of three phases; a long run:
 //!
 //!     ADJUTANT_REQUIRE_MAILSTACK=1 ADJUTANT_KILL_SEEDS=3 ADJUTANT_KILL_PHASES=6 \
@@ -223,6 +226,8 @@ struct Sending {
     kills_while_sending: usize,
     /// Kills aimed at a send in flight that found the daemon at work.
     aimed: usize,
+    /// Runs stopped at the failpoint `outbox:handed`.
+    stopped_handed: usize,
 }
 
 /// After a kill: which messages the store shows in flight (noted in
@@ -299,6 +304,28 @@ fn kill_while_sending(
     true
 }
 
+/// Starts the daemon stopped at the failpoint `outbox:handed`: it aborts,
+/// as a kill would stop it, the moment the transport has a message that the
+/// store has not recorded as sent, the very middle of SMTP's in-doubt
+/// window, which kills at random moments find only as the machine's speed
+/// allows. Returns whether it stopped there (a daemon with nothing to send
+/// ends by itself).
+fn stop_once_handed(root: &Path, into: &mut Killed, sending: &mut Sending) -> bool {
+    into.tried += 1;
+    let status = daemon(root)
+        .env(adjutant::failpoint::VARIABLE, "outbox:handed")
+        .status()
+        .expect("runs");
+    if status.success() {
+        return false;
+    }
+    into.landed += 1;
+    sending.stopped_handed += 1;
+    let noted = note_kill(root, sending);
+    into.taken_at_kills.push(noted);
+    true
+}
+
 fn one_seed(stack: &MailStack, seed: u64, phases: usize, kills_per_wave: u64) {
     let started = Instant::now();
     let copies = Copies::new();
@@ -359,6 +386,14 @@ fn one_seed(stack: &MailStack, seed: u64, phases: usize, kills_per_wave: u64) {
                 }
             }
         };
+        // Once a seed, at the first wave, the daemon stops where a message
+        // is surely in doubt.
+        if n == 0 {
+            assert!(
+                stop_once_handed(rough, &mut killed, &mut sending),
+                "seed {seed}: the daemon had nothing to send in the first wave"
+            );
+        }
         if aimed_first {
             aim(&mut schedule, &mut killed, &mut sending);
         }
@@ -539,7 +574,7 @@ fn one_seed(stack: &MailStack, seed: u64, phases: usize, kills_per_wave: u64) {
 
     let in_flight: usize = sending.in_flight_at_kills.values().sum();
     println!(
-        "seed {seed}: {} waves, {} mail messages in, {} written by the calm copy ({arrived} arrived, {duplicates} duplicate(s)), {answered} order mails answered once, {:?} resolutions; {} of {} starts killed while the daemon worked ({} of them aimed at a send), {} of them finding mail in flight ({in_flight} messages); (messages taken, mail sent) at each kill: {:?}; {:.1} s",
+        "seed {seed}: {} waves, {} mail messages in, {} written by the calm copy ({arrived} arrived, {duplicates} duplicate(s)), {answered} order mails answered once, {:?} resolutions; {} of {} starts killed while the daemon worked ({} of them aimed at a send, {} stopped at outbox:handed), {} of them finding mail in flight ({in_flight} messages); (messages taken, mail sent) at each kill: {:?}; {:.1} s",
         waves.len(),
         messages.len(),
         written.len(),
@@ -547,6 +582,7 @@ fn one_seed(stack: &MailStack, seed: u64, phases: usize, kills_per_wave: u64) {
         killed.landed,
         killed.tried,
         sending.aimed,
+        sending.stopped_handed,
         sending.kills_while_sending,
         killed.taken_at_kills,
         started.elapsed().as_secs_f64(),
@@ -560,6 +596,10 @@ fn one_seed(stack: &MailStack, seed: u64, phases: usize, kills_per_wave: u64) {
     assert!(
         sending.kills_while_sending > 0,
         "seed {seed}: no kill found a message in flight"
+    );
+    assert_eq!(
+        sending.stopped_handed, 1,
+        "seed {seed}: the stop at outbox:handed"
     );
 }
 

@@ -293,6 +293,9 @@ fn record(
     let attempts = entry.attempts + 1;
     match result {
         Ok(()) => {
+            // The transport has the message and the store does not know:
+            // where a crash leaves a message in doubt.
+            crate::failpoint::hit("outbox:handed");
             // Logged once recorded: a crash before the record leaves the
             // message in flight, and the log then says only what the
             // reconciliation after it decides.
