@@ -177,17 +177,11 @@ from = "adjutant <{ADJUTANT}>"
 reply_domain = "host.test"
 [inbox]
 kind = "none"
-[transport]
-kind = "smtp"
-host = "127.0.0.1"
-port = {smtp}
-security = "plain"
-timeout_seconds = 30
-[intervals]
+{transport}[intervals]
 poll_seconds = 60
 "#,
             campaigns = campaigns.join(", "),
-            smtp = stack.smtp_port
+            transport = stack.daemon_transport_config(),
         ),
     )
     .expect("config");

@@ -548,16 +548,25 @@ security = "plain"
 user = "{user}"
 password_file = "{password_file}"
 timeout_seconds = 30
-[transport]
+{transport}"#,
+            imap = self.imap_port,
+            password_file = password_file.display(),
+            transport = self.daemon_transport_config(),
+        )
+    }
+
+    /// The `[transport]` section of a daemon's configuration alone: SMTP
+    /// through this stack's Postfix.
+    pub fn daemon_transport_config(&self) -> String {
+        format!(
+            r#"[transport]
 kind = "smtp"
 host = "127.0.0.1"
 port = {smtp}
 security = "plain"
 timeout_seconds = 30
 "#,
-            imap = self.imap_port,
             smtp = self.smtp_port,
-            password_file = password_file.display(),
         )
     }
 
