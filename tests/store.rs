@@ -60,3 +60,32 @@ fn an_unknown_campaign_is_named_in_the_error() {
     assert!(err.to_string().contains("waterloo"), "{err}");
     assert!(!err.is_transient());
 }
+
+/// A message held while its campaign's phase closes is offered again at
+/// every poll, and stored again each time: with the same bytes, sender and
+/// key that writes nothing, so that a long wait (for a beacon round) does
+/// not write the store at every poll. What is new (a key learnt later) is
+/// still written.
+#[test]
+fn storing_an_unfinished_message_again_writes_nothing_new() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let mut store = Store::open(&data).unwrap();
+    let watcher = Store::open(&data).unwrap();
+    let raw = b"From: lannes@french.invalid\r\nSubject: orders\r\n\r\n1-ligne: hold\r\n";
+    let sender = Some("lannes@french.invalid");
+    let first = store
+        .store_inbound_keyed(raw, "test", now(), None, sender)
+        .unwrap();
+    let seen = watcher.data_version().unwrap();
+    let again = store
+        .store_inbound_keyed(raw, "test", now(), None, sender)
+        .unwrap();
+    assert_eq!(first, again, "the same row");
+    assert_eq!(watcher.data_version().unwrap(), seen, "nothing written");
+    let key = adjutant::audit::Digest32::of(b"the message's key");
+    store
+        .store_inbound_keyed(raw, "test", now(), Some(&key), sender)
+        .unwrap();
+    assert_ne!(watcher.data_version().unwrap(), seen, "the key written");
+}

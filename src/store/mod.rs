@@ -469,10 +469,15 @@ impl Store {
             .optional()?;
         let id = match unfinished {
             Some(id) => {
+                // Only what is new: a message held while its campaign's
+                // phase closes is stored again at every poll, and the same
+                // values would be written (and synced) each time.
                 tx.execute(
                     "UPDATE inbound_messages
                      SET message_key = COALESCE(?2, message_key), sender = COALESCE(?3, sender)
-                     WHERE id = ?1",
+                     WHERE id = ?1
+                       AND (message_key IS NOT COALESCE(?2, message_key)
+                            OR sender IS NOT COALESCE(?3, sender))",
                     params![id, key, sender],
                 )?;
                 id
