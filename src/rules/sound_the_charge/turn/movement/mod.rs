@@ -250,23 +250,12 @@ impl Phase<'_, '_> {
         if let Some(r) = self.clear_place(i, |back| geometry::backstep(&rect, back)) {
             self.place(i, r);
         }
-        let names: Vec<String> = friends.iter().map(|&j| self.name(j)).collect();
-        self.state.units[i].rules.disordered = true;
-        for &j in &friends {
-            self.state.units[j].rules.disordered = true;
-        }
-        let (id, name) = (self.id(i), self.name(i));
-        let mut units = vec![id];
-        units.extend(friends.iter().map(|&j| self.id(j)));
-        let refs: Vec<&str> = units.iter().map(String::as_str).collect();
-        self.event(
-            "intermixed",
-            &refs,
-            format!(
-                "{name} ended its move intermixed with {}; it is moved apart and both are disordered.",
-                names.join(" and ")
-            ),
+        let told = format!(
+            "{} ended its move intermixed with {}; it is moved apart and both are disordered.",
+            self.name(i),
+            self.names_of(&friends)
         );
+        self.disorder_intermixed(i, &friends, told);
     }
 
     /// Separates a charger in contact from the friends it ended among
@@ -299,24 +288,39 @@ impl Phase<'_, '_> {
             if let Some(r) = clear {
                 self.place(j, r);
             }
+        }
+        let (which, all) = if friends.len() == 1 {
+            ("which is", "both are")
+        } else {
+            ("which are", "all are")
+        };
+        let told = format!(
+            "{} ended its charge intermixed with {}, {which} moved apart behind it; {all} disordered.",
+            self.name(i),
+            self.names_of(&friends)
+        );
+        self.disorder_intermixed(i, &friends, told);
+    }
+
+    /// Marks unit `i` and the friends it ended intermixed with disordered,
+    /// and tells it in `told`.
+    fn disorder_intermixed(&mut self, i: usize, friends: &[usize], told: String) {
+        self.state.units[i].rules.disordered = true;
+        for &j in friends {
             self.state.units[j].rules.disordered = true;
         }
-        self.state.units[i].rules.disordered = true;
-        let names: Vec<String> = friends.iter().map(|&j| self.name(j)).collect();
-        let (id, name) = (self.id(i), self.name(i));
-        let mut units = vec![id];
-        units.extend(friends.iter().map(|&j| self.id(j)));
+        let units: Vec<String> = std::iter::once(i)
+            .chain(friends.iter().copied())
+            .map(|j| self.id(j))
+            .collect();
         let refs: Vec<&str> = units.iter().map(String::as_str).collect();
-        self.event(
-            "intermixed",
-            &refs,
-            format!(
-                "{name} ended its charge intermixed with {}, {} moved apart behind it; {} disordered.",
-                names.join(" and "),
-                if friends.len() == 1 { "which is" } else { "which are" },
-                if friends.len() == 1 { "both are" } else { "all are" }
-            ),
-        );
+        self.event("intermixed", &refs, told);
+    }
+
+    /// The names of `units`, joined with "and".
+    fn names_of(&self, units: &[usize]) -> String {
+        let names: Vec<String> = units.iter().map(|&j| self.name(j)).collect();
+        names.join(" and ")
     }
 
     /// The friends of unit `i` whose bases overlap `rect`.
