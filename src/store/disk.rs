@@ -46,6 +46,16 @@ impl std::fmt::Display for DiskTrouble {
 
 impl std::error::Error for DiskTrouble {}
 
+/// Whether a database error is one a full or read-only disk, or a folder
+/// that cannot be written, gives: worth asking the disk about.
+pub fn may_be_the_disk(e: &rusqlite::Error) -> bool {
+    use rusqlite::ErrorCode::{CannotOpen, DiskFull, ReadOnly, SystemIoFailure};
+    matches!(
+        e.sqlite_error_code(),
+        Some(SystemIoFailure | DiskFull | ReadOnly | CannotOpen)
+    )
+}
+
 /// The file written to find out; removed at once.
 const PROBE: &str = ".disk-probe";
 
@@ -95,6 +105,18 @@ mod tests {
             trouble.to_string().contains("cannot be written"),
             "{trouble}"
         );
+    }
+
+    #[test]
+    fn only_errors_a_disk_can_give_send_the_store_to_ask_it() {
+        let failure = |code| rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(code), None);
+        // "disk I/O error" as a full disk gives it at open (its shared
+        // memory could not grow), and "database or disk is full".
+        assert!(may_be_the_disk(&failure(4874)));
+        assert!(may_be_the_disk(&failure(rusqlite::ffi::SQLITE_FULL)));
+        assert!(may_be_the_disk(&failure(rusqlite::ffi::SQLITE_READONLY)));
+        assert!(!may_be_the_disk(&failure(rusqlite::ffi::SQLITE_CORRUPT)));
+        assert!(!may_be_the_disk(&failure(rusqlite::ffi::SQLITE_BUSY)));
     }
 
     #[test]

@@ -217,10 +217,12 @@ impl Store {
     /// explains says so.
     pub fn open(data_dir: &Path) -> Result<Store> {
         Store::open_here(data_dir).map_err(|e| match e {
-            StoreError::Sqlite(source) => match disk::probe(data_dir) {
-                Some(trouble) => StoreError::Disk { source, trouble },
-                None => StoreError::Sqlite(source),
-            },
+            StoreError::Sqlite(source) if disk::may_be_the_disk(&source) => {
+                match disk::probe(data_dir) {
+                    Some(trouble) => StoreError::Disk { source, trouble },
+                    None => StoreError::Sqlite(source),
+                }
+            }
             e => e,
         })
     }
