@@ -152,6 +152,52 @@ fn extend_moves_the_deadline_and_tells_everyone_once() {
     assert!(mail_with(&store, ".gm2.").is_empty());
 }
 
+/// Issue 28: `extend 99999999999d` panicked (`DateTime + TimeDelta
+/// overflowed`) and `extend 95000000d` stored a deadline in the year 262128
+/// that no later read could take. A deadline now lies at most 366 days
+/// ahead: longer extensions are refused where they are read, or where the
+/// deadline they make is worked out, and the campaign is left as it was.
+#[test]
+fn an_extension_past_the_longest_wait_is_refused_and_changes_nothing() {
+    let (_dir, mut store) = setup();
+    let before = store.campaign(ID).expect("campaign").deadline;
+    for text in [
+        "extend 99999999999d",
+        "extend 95000000d",
+        "extend 99999999999999999999999h",
+        "extend 367d",
+    ] {
+        let refused = GmCommand::parse(text, "UTC").expect_err(text);
+        assert!(
+            refused.to_string().contains("is longer than 366d"),
+            "{text}: {refused}"
+        );
+    }
+    for text in [
+        "extend 366d",
+        "extend to 2027-01-07T10:00:01Z",
+        "extend to 9999-12-31T23:59:59Z",
+    ] {
+        let report = gm(&mut store, text, &start());
+        assert!(!report.done, "{text}: {report:?}");
+        assert!(
+            report
+                .outcome
+                .contains("at most 366d ahead of now: 2027-01-06T10:00:00Z at the latest"),
+            "{text}: {}",
+            report.outcome
+        );
+    }
+    assert_eq!(store.campaign(ID).expect("still reads").deadline, before);
+    // Up to the longest wait is taken; a second extension past it is not.
+    assert!(gm(&mut store, "extend to 2027-01-06T10:00:00Z", &start()).done);
+    assert!(!gm(&mut store, "extend 1m", &start()).done);
+    assert!(
+        gm(&mut store, "status", &start()).done,
+        "status still reads"
+    );
+}
+
 #[test]
 fn a_paused_campaign_closes_nothing_and_resuming_pushes_the_deadline_by_the_pause() {
     let (_dir, mut store) = setup();
@@ -464,6 +510,26 @@ fn the_cli_gives_the_same_commands_and_verify_shows_the_acts() {
         "{}",
         said(&extend)
     );
+
+    // Issue 28: this panicked (exit 101). Now a refusal in words, and the
+    // campaign goes on.
+    let huge = adjutant(&[
+        "gm",
+        "--data",
+        data,
+        "--campaign",
+        ID,
+        "extend",
+        "99999999999d",
+    ]);
+    assert_eq!(huge.status.code(), Some(1), "{}", said(&huge));
+    assert!(
+        said(&huge).contains("`99999999999d` is longer than 366d"),
+        "{}",
+        said(&huge)
+    );
+    let status = adjutant(&["status", "--data", data]);
+    assert!(status.status.success(), "{}", said(&status));
 
     let refused = adjutant(&["gm", "--data", data, "--campaign", ID, "resume"]);
     assert!(!refused.status.success());

@@ -89,3 +89,93 @@ fn storing_an_unfinished_message_again_writes_nothing_new() {
         .unwrap();
     assert_ne!(watcher.data_version().unwrap(), seen, "the key written");
 }
+
+/// Issue 28: `extend 95000000d` stored the deadline `+262128-02-03T21:00:00Z`,
+/// which RFC 3339 cannot write, and from then on every read of the campaign
+/// failed ("stored data is damaged: bad timestamp"). Every typed column is
+/// now written through the code that reads it back: the extremes of the
+/// calendar either read back as written or are refused before anything is
+/// stored, and the campaign still reads.
+#[test]
+fn the_extremes_of_each_typed_column_read_back_or_are_refused_unwritten() {
+    use adjutant::audit::Kind;
+    use adjutant::store::OutgoingMail;
+    use chrono::TimeZone;
+
+    let dir = tempfile::tempdir().expect("dir");
+    let campaign = adjutant::demo::bundled_campaign(&dir.path().join("campaign")).expect("loads");
+    let mut store = Store::open(&dir.path().join("data")).expect("store");
+    let clock = adjutant::lifecycle::FixedClock(now());
+    adjutant::engine::init(&mut store, &campaign, &dir.path().join("campaign"), &clock)
+        .expect("init");
+    let id = campaign.id.as_str();
+
+    let first = Utc
+        .with_ymd_and_hms(0, 1, 1, 0, 0, 0)
+        .single()
+        .expect("a time");
+    let last = Utc
+        .with_ymd_and_hms(9999, 12, 31, 23, 59, 59)
+        .single()
+        .expect("a time");
+    for readable in [first, last] {
+        store
+            .set_deadline(id, readable)
+            .expect("a time of the calendar");
+        assert_eq!(store.campaign(id).expect("reads").deadline, readable);
+    }
+    let before = store.campaign(id).expect("reads").deadline;
+    let past_the_calendar = [
+        DateTime::<Utc>::MIN_UTC,
+        Utc.with_ymd_and_hms(-1, 12, 31, 23, 59, 59)
+            .single()
+            .expect("a time"),
+        Utc.with_ymd_and_hms(10000, 1, 1, 0, 0, 0)
+            .single()
+            .expect("a time"),
+        Utc.with_ymd_and_hms(262128, 2, 3, 21, 0, 0)
+            .single()
+            .expect("a time"),
+        DateTime::<Utc>::MAX_UTC,
+    ];
+    for t in past_the_calendar {
+        let unstorable = |e: StoreError| matches!(e, StoreError::Unstorable(_));
+        assert!(
+            store.set_deadline(id, t).is_err_and(unstorable),
+            "deadline {t}"
+        );
+        assert!(
+            store
+                .store_inbound(b"Subject: x\r\n\r\nx", "test", t)
+                .is_err_and(unstorable),
+            "inbound at {t}"
+        );
+        let mail = OutgoingMail::text(
+            format!("<{}@test.invalid>", t.timestamp()),
+            "a@example.org".into(),
+            "s".into(),
+            "b".into(),
+        );
+        assert!(
+            store.queue(Some(id), &[mail], t).is_err_and(unstorable),
+            "queued at {t}"
+        );
+        assert!(
+            store
+                .beacon_tried(id, Kind::Turn, 1, t)
+                .is_err_and(unstorable),
+            "beacon tried at {t}"
+        );
+        assert_eq!(store.campaign(id).expect("still reads").deadline, before);
+    }
+    // A number past what SQLite's signed integers hold is refused, not
+    // stored negative.
+    assert!(matches!(
+        store.beacon_tried(id, Kind::Turn, u64::MAX, now()),
+        Err(StoreError::Unstorable(_))
+    ));
+    store
+        .beacon_tried(id, Kind::Turn, i64::MAX as u64, now())
+        .expect("the largest number stored");
+    assert!(store.outbox(Some(id)).is_ok(), "the outbox still reads");
+}

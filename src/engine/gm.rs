@@ -17,6 +17,7 @@ use std::fmt;
 use super::{EngineError, mail, ruleset_of};
 use crate::audit::{Digest32, Kind};
 use crate::campaign::{Auth, Campaign, passphrase};
+use crate::lifecycle::duration::{self, DurationError};
 use crate::lifecycle::{self, Clock};
 use crate::resolution;
 use crate::rules::correction::{Correction, CorrectionSyntaxError};
@@ -90,6 +91,11 @@ pub enum GmSyntaxError {
     #[error("`{0}` is not a duration such as 24h, 2d, 90m or 1d12h")]
     Duration(String),
     #[error(
+        "`{0}` is longer than {longest}: a deadline may be moved at most that far ahead",
+        longest = duration::text(duration::LONGEST_WAIT_MINUTES)
+    )]
+    TooLong(String),
+    #[error(
         "`{0}` is not a time such as 2026-11-25T18:00:00Z or 2026-11-25 18:00 (the campaign's time zone)"
     )]
     Time(String),
@@ -99,39 +105,20 @@ pub enum GmSyntaxError {
     Correction(#[from] CorrectionSyntaxError),
 }
 
-fn parse_duration(word: &str) -> Option<Duration> {
-    let mut total = Duration::zero();
-    let mut digits = String::new();
-    let mut any = false;
-    for c in word.chars() {
-        if c.is_ascii_digit() {
-            digits.push(c);
-            continue;
-        }
-        let n: i64 = digits.parse().ok()?;
-        digits.clear();
-        let part = match c {
-            'd' => Duration::try_days(n)?,
-            'h' => Duration::try_hours(n)?,
-            'm' => Duration::try_minutes(n)?,
-            _ => return None,
-        };
-        total = total.checked_add(&part)?;
-        any = true;
+/// An extension's length: the campaign files' grammar and bound
+/// (`lifecycle::duration`), and more than nothing.
+fn parse_duration(word: &str) -> Result<Duration, GmSyntaxError> {
+    match duration::parse(word) {
+        Ok(0) | Err(DurationError::NotADuration(_)) => Err(GmSyntaxError::Duration(word.into())),
+        Ok(minutes) => Ok(Duration::minutes(i64::from(minutes))),
+        Err(DurationError::TooLong(_)) => Err(GmSyntaxError::TooLong(word.into())),
     }
-    (any && digits.is_empty() && total > Duration::zero()).then_some(total)
 }
 
+/// A duration as the log shows it, in the grammar the command reads.
 fn show_duration(d: Duration) -> String {
-    let minutes = d.num_minutes();
-    let (days, hours, mins) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
-    let mut out = String::new();
-    for (n, unit) in [(days, 'd'), (hours, 'h'), (mins, 'm')] {
-        if n > 0 {
-            out.push_str(&format!("{n}{unit}"));
-        }
-    }
-    if out.is_empty() { "0m".into() } else { out }
+    let minutes = u32::try_from(d.num_minutes().max(0)).unwrap_or(u32::MAX);
+    duration::text(minutes)
 }
 
 fn parse_time(text: &str, zone: &str) -> Option<DateTime<Utc>> {
@@ -194,9 +181,9 @@ impl GmCommand {
                     .map(|t| GmCommand::Extend(Extension::To(t)))
                     .ok_or(GmSyntaxError::Time(when))
             }
-            ("extend", ["by", d] | [d]) => parse_duration(d)
-                .map(|d| GmCommand::Extend(Extension::By(d)))
-                .ok_or_else(|| GmSyntaxError::Duration((*d).to_string())),
+            ("extend", ["by", d] | [d]) => {
+                parse_duration(d).map(|d| GmCommand::Extend(Extension::By(d)))
+            }
             ("extend", _) => Err(GmSyntaxError::Usage(
                 "extend 24h (or 2d, 90m, 1d12h), or extend to 2026-11-25 18:00",
             )),
@@ -517,9 +504,20 @@ fn plan_extend(at: &Standing, how: &Extension) -> Planned {
     if let Some(why) = &at.state.finished {
         return refuse(format!("the game is over ({why}); there is no deadline"));
     }
+    // A deadline lies at most the longest wait ahead of now, so that no
+    // run of extensions can carry it out of the store's calendar.
+    let furthest = at.now + duration::longest_wait();
     let deadline = match how {
-        Extension::By(d) => at.record.deadline + *d,
-        Extension::To(t) => *t,
+        Extension::By(d) => at.record.deadline.checked_add_signed(*d),
+        Extension::To(t) => Some(*t),
+    };
+    let Some(deadline) = deadline.filter(|d| *d <= furthest) else {
+        return refuse(format!(
+            "a deadline may be at most {} ahead of now: {} at the latest (it is {})",
+            duration::text(duration::LONGEST_WAIT_MINUTES),
+            utc(furthest),
+            utc(at.record.deadline)
+        ));
     };
     if deadline <= at.now {
         return refuse(format!(

@@ -3,6 +3,8 @@
 //! always passed in through a [`Clock`]; nothing here reads the system clock
 //! except [`SystemClock`] itself.
 
+pub mod duration;
+
 use chrono::{DateTime, Duration, NaiveTime, TimeZone, Utc};
 use chrono_tz::Tz;
 use std::collections::BTreeSet;

@@ -170,8 +170,8 @@ impl Store {
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             params![
                 campaign,
-                entry.n as i64,
-                ts(&entry.at),
+                super::int(entry.n)?,
+                ts(&entry.at)?,
                 entry.source,
                 entry.origin,
                 entry.command,
@@ -184,7 +184,7 @@ impl Store {
             GmChange::Deadline(deadline) => {
                 tx.execute(
                     "UPDATE campaigns SET deadline = ?2 WHERE id = ?1",
-                    params![campaign, ts(deadline)],
+                    params![campaign, ts(deadline)?],
                 )?;
             }
             GmChange::WaiveBeacon { kind, k } => {
@@ -192,7 +192,12 @@ impl Store {
                     "UPDATE resolutions SET beacon_signature = ?4
                      WHERE campaign_id = ?1 AND kind = ?2 AND k = ?3 AND resolved_at IS NULL
                        AND beacon_round IS NOT NULL",
-                    params![campaign, kind.as_str(), *k as i64, super::BEACON_WAIVED],
+                    params![
+                        campaign,
+                        kind.as_str(),
+                        super::int(*k)?,
+                        super::BEACON_WAIVED
+                    ],
                 )?;
                 if n != 1 {
                     return Err(StoreError::Changed(campaign.to_string()));
@@ -209,14 +214,14 @@ impl Store {
             GmChange::Pause => {
                 tx.execute(
                     "UPDATE campaigns SET paused = 1, paused_since = ?2 WHERE id = ?1",
-                    params![campaign, ts(&entry.at)],
+                    params![campaign, ts(&entry.at)?],
                 )?;
             }
             GmChange::Resume { deadline } => {
                 tx.execute(
                     "UPDATE campaigns SET paused = 0, paused_since = NULL, deadline = ?2
                      WHERE id = ?1",
-                    params![campaign, ts(deadline)],
+                    params![campaign, ts(deadline)?],
                 )?;
             }
             GmChange::Campaign(updated) => {
@@ -262,12 +267,12 @@ impl Store {
                         acts.map_or(1, |n| n + 1),
                         kind.as_str(),
                         entry.command,
-                        *after_turn as i64,
-                        undoes_turn.map(|t| t as i64),
+                        super::int(*after_turn)?,
+                        undoes_turn.map(super::int).transpose()?,
                         prior.to_hex(),
                         digest.to_hex(),
-                        ts(&entry.at),
-                        entry.n as i64
+                        ts(&entry.at)?,
+                        super::int(entry.n)?
                     ],
                 )?;
                 tx.execute(
@@ -286,7 +291,7 @@ impl Store {
                 if let Some((opened, deadline)) = phase {
                     tx.execute(
                         "UPDATE campaigns SET phase_opened_at = ?2, deadline = ?3 WHERE id = ?1",
-                        params![campaign, ts(opened), ts(deadline)],
+                        params![campaign, ts(opened)?, ts(deadline)?],
                     )?;
                 }
             }

@@ -142,7 +142,7 @@ pub(super) fn append(
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         params![
             campaign,
-            link.entry as i64,
+            super::int(link.entry)?,
             link.folder,
             link.text(),
             sealed.digest().to_hex(),

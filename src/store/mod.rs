@@ -63,6 +63,9 @@ pub enum StoreError {
     Changed(String),
     #[error("stored data is damaged: {0}")]
     Damaged(String),
+    /// A value that could not be read back as written; nothing was stored.
+    #[error("cannot store {0}")]
+    Unstorable(String),
 }
 
 impl StoreError {
@@ -197,8 +200,30 @@ pub struct Store {
     conn: Connection,
 }
 
-fn ts(t: &DateTime<Utc>) -> String {
-    t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+/// A time as the store writes it, checked by the very code that reads it
+/// back: a time that would not read back (a year past 9999, which RFC 3339
+/// cannot write, or before year 0) is refused here, before anything is
+/// written, rather than found damaged by every later read.
+fn ts(t: &DateTime<Utc>) -> Result<String> {
+    let text = t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    match parse_ts(&text) {
+        // Written to the second: what reads back is the same second.
+        Ok(back) if back.timestamp() == t.timestamp() => Ok(text),
+        _ => Err(StoreError::Unstorable(format!(
+            "the time {text} (the store keeps times from 0000-01-01 to 9999-12-31, to the second)"
+        ))),
+    }
+}
+
+/// A count or number as the store writes it (SQLite's integers are signed):
+/// one past `i64::MAX` is refused rather than stored negative.
+fn int(n: u64) -> Result<i64> {
+    i64::try_from(n).map_err(|_| {
+        StoreError::Unstorable(format!(
+            "the number {n} (the store keeps numbers up to {})",
+            i64::MAX
+        ))
+    })
 }
 
 fn parse_ts(text: &str) -> Result<DateTime<Utc>> {
@@ -332,9 +357,9 @@ impl Store {
                 chain.origin().as_bytes().to_vec(),
                 chain.length(),
                 chain.commitment().to_hex(),
-                ts(&now),
+                ts(&now)?,
                 state_digest.to_hex(),
-                ts(&deadline),
+                ts(&deadline)?,
                 chain.umpire_origin().map(|u| u.as_bytes().to_vec()),
             ],
         )?;
@@ -489,7 +514,7 @@ impl Store {
                     "INSERT INTO inbound_messages
                         (received_at, source, raw, raw_digest, message_key, sender)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                    params![ts(&now), source, raw, digest, key, sender],
+                    params![ts(&now)?, source, raw, digest, key, sender],
                 )?;
                 tx.last_insert_rowid()
             }
@@ -547,7 +572,7 @@ impl Store {
         let n: i64 = self.conn.query_row(
             "SELECT COUNT(*) FROM inbound_messages
              WHERE sender = ?1 AND status = 'refused' AND received_at >= ?2",
-            params![sender, ts(&since)],
+            params![sender, ts(&since)?],
             |r| r.get(0),
         )?;
         Ok(n as usize)
@@ -600,7 +625,7 @@ impl Store {
                 campaign,
                 phase_key,
                 side,
-                ts(&now),
+                ts(&now)?,
                 raw_text,
                 canonical_text,
                 Digest32::of(canonical_text.as_bytes()).to_hex(),
@@ -629,7 +654,7 @@ impl Store {
         tx.execute(
             "INSERT OR REPLACE INTO no_orders (campaign_id, phase_key, side, declared_at, message_id)
              VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![campaign, phase_key, side, ts(&now), message],
+            params![campaign, phase_key, side, ts(&now)?, message],
         )?;
         tx.commit()?;
         Ok(withdrawn > 0)
@@ -720,20 +745,20 @@ impl Store {
             params![
                 campaign,
                 kind,
-                record.k as i64,
+                int(record.k)?,
                 record.phase_label,
-                ts(&record.closed_at),
+                ts(&record.closed_at)?,
                 record.manifest_text,
                 record.manifest_digest.to_hex(),
                 record.prior_state_digest.to_hex(),
-                record.beacon_round.map(|r| r as i64),
+                record.beacon_round.map(int).transpose()?,
             ],
         )?;
         for (side, text) in &record.orders {
             tx.execute(
                 "INSERT INTO resolution_orders (campaign_id, kind, k, side, canonical_text)
                  VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![campaign, kind, record.k as i64, side, text],
+                params![campaign, kind, int(record.k)?, side, text],
             )?;
         }
         for m in mail {
@@ -773,8 +798,8 @@ impl Store {
             params![
                 campaign,
                 kind.as_str(),
-                k as i64,
-                ts(&result.resolved_at),
+                int(k)?,
+                ts(&result.resolved_at)?,
                 result.secret.to_hex(),
                 result.seed.to_hex(),
                 digest.to_hex(),
@@ -789,13 +814,13 @@ impl Store {
         for (seq, json) in result.events.iter().enumerate() {
             tx.execute(
                 "INSERT INTO events (campaign_id, kind, k, seq, json) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![campaign, kind.as_str(), k as i64, seq as i64, json],
+                params![campaign, kind.as_str(), int(k)?, int(seq as u64)?, json],
             )?;
         }
         for (idx, json) in result.rolls.iter().enumerate() {
             tx.execute(
                 "INSERT INTO rolls (campaign_id, kind, k, idx, json) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![campaign, kind.as_str(), k as i64, idx as i64, json],
+                params![campaign, kind.as_str(), int(k)?, int(idx as u64)?, json],
             )?;
         }
         tx.execute(
@@ -805,7 +830,7 @@ impl Store {
         if let Some((opened, deadline)) = next_phase {
             tx.execute(
                 "UPDATE campaigns SET phase_opened_at = ?2, deadline = ?3 WHERE id = ?1",
-                params![campaign, ts(&opened), ts(&deadline)],
+                params![campaign, ts(&opened)?, ts(&deadline)?],
             )?;
         }
         if let Some(sealed) = sealed {
@@ -943,7 +968,7 @@ impl Store {
         );
         let mut stmt = self.conn.prepare(&sql)?;
         let rows = stmt
-            .query_map(params![campaign, kind.as_str(), k as i64], |r| r.get(0))?
+            .query_map(params![campaign, kind.as_str(), int(k)?], |r| r.get(0))?
             .collect::<std::result::Result<Vec<String>, _>>()?;
         Ok(rows)
     }
@@ -959,7 +984,7 @@ impl Store {
              WHERE campaign_id = ?1 AND kind = ?2 AND k = ?3",
         )?;
         let rows = stmt
-            .query_map(params![campaign, kind.as_str(), k as i64], |r| {
+            .query_map(params![campaign, kind.as_str(), int(k)?], |r| {
                 Ok((r.get(0)?, r.get(1)?))
             })?
             .collect::<std::result::Result<BTreeMap<String, String>, _>>()?;
@@ -978,7 +1003,7 @@ impl Store {
         self.conn.execute(
             "UPDATE resolutions SET beacon_tried_at = ?4
              WHERE campaign_id = ?1 AND kind = ?2 AND k = ?3 AND resolved_at IS NULL",
-            params![campaign, kind.as_str(), k as i64, ts(&at)],
+            params![campaign, kind.as_str(), int(k)?, ts(&at)?],
         )?;
         Ok(())
     }
@@ -987,7 +1012,7 @@ impl Store {
     pub fn set_deadline(&mut self, campaign: &str, deadline: DateTime<Utc>) -> Result<()> {
         let n = self.conn.execute(
             "UPDATE campaigns SET deadline = ?2 WHERE id = ?1",
-            params![campaign, ts(&deadline)],
+            params![campaign, ts(&deadline)?],
         )?;
         if n == 0 {
             return Err(StoreError::NoCampaign(campaign.to_string()));
@@ -1032,7 +1057,7 @@ fn queue_mail(
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?2, ?7, ?8)",
         params![
             campaign,
-            ts(&now),
+            ts(&now)?,
             mail.message_id,
             mail.recipient,
             mail.subject,
@@ -1051,7 +1076,7 @@ fn queue_mail(
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![
                 id,
-                seq as i64,
+                int(seq as u64)?,
                 part.filename,
                 part.content_type,
                 part.content_id,

@@ -197,7 +197,7 @@ impl Store {
         self.entries(
             "WHERE status = 'queued' AND attempt_started_at IS NULL AND next_attempt_at <= ?1
              ORDER BY next_attempt_at, id LIMIT ?2",
-            &[&ts(&now), &limit],
+            &[&ts(&now)?, &limit],
         )
     }
 
@@ -219,7 +219,7 @@ impl Store {
         let n = self.conn.execute(
             "DELETE FROM outbox_parts WHERE outbox_id IN
                 (SELECT id FROM outbox WHERE status = 'sent' AND sent_at < ?1)",
-            [ts(&sent_before)],
+            [ts(&sent_before)?],
         )?;
         Ok(n)
     }
@@ -243,7 +243,7 @@ impl Store {
         let n = self.conn.execute(
             "UPDATE outbox SET attempts = attempts + 1, attempt_started_at = ?2
              WHERE id = ?1 AND status = 'queued' AND attempt_started_at IS NULL",
-            params![id, ts(&now)],
+            params![id, ts(&now)?],
         )?;
         Ok(n == 1)
     }
@@ -261,7 +261,7 @@ impl Store {
                  WHERE id = ?1 AND status = 'queued' AND attempt_started_at IS NULL",
             )?;
             for id in ids {
-                marked.push(update.execute(params![id, ts(&now)])? == 1);
+                marked.push(update.execute(params![id, ts(&now)?])? == 1);
             }
         }
         tx.commit()?;
@@ -273,7 +273,7 @@ impl Store {
         self.outbox_update(
             "UPDATE outbox SET status = 'sent', sent_at = ?2, attempt_started_at = NULL
              WHERE id = ?1 AND status = 'queued'",
-            params![id, ts(&now)],
+            params![id, ts(&now)?],
         )
     }
 
@@ -282,7 +282,7 @@ impl Store {
         self.outbox_update(
             "UPDATE outbox SET next_attempt_at = ?2, last_error = ?3, attempt_started_at = NULL
              WHERE id = ?1 AND status = 'queued'",
-            params![id, ts(&next), error],
+            params![id, ts(&next)?, error],
         )
     }
 
@@ -303,7 +303,7 @@ impl Store {
             "UPDATE outbox SET status = 'queued', attempts = 0, next_attempt_at = ?2,
                 attempt_started_at = NULL
              WHERE message_id = ?1 AND status = 'dead'",
-            params![message_id, ts(&now)],
+            params![message_id, ts(&now)?],
         )?;
         Ok(n == 1)
     }

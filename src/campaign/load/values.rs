@@ -159,49 +159,14 @@ pub fn time_zone(source: &Source, value: &Spanned<String>, problems: &mut Vec<Pr
     good
 }
 
-/// Reads a duration written `48h`, `2d`, `90m` or `1d12h`, in minutes.
+/// Reads a duration written `48h`, `2d`, `90m` or `1d12h`, in minutes, up
+/// to the longest wait (`lifecycle::duration`, the one grammar the GM's
+/// commands read too).
 pub fn parse_duration(text: &str) -> Result<u32, String> {
-    let wrong = || format!("`{text}` is not a duration");
-    let mut minutes: u64 = 0;
-    let mut number = String::new();
-    for c in text.trim().chars() {
-        if c.is_ascii_digit() {
-            number.push(c);
-            continue;
-        }
-        let scale = match c {
-            'd' => 24 * 60,
-            'h' => 60,
-            'm' => 1,
-            _ => return Err(wrong()),
-        };
-        let n: u64 = number.parse().map_err(|_| wrong())?;
-        minutes = n
-            .checked_mul(scale)
-            .and_then(|m| minutes.checked_add(m))
-            .ok_or_else(wrong)?;
-        number.clear();
-    }
-    if !number.is_empty() || text.trim().is_empty() {
-        return Err(wrong());
-    }
-    u32::try_from(minutes).map_err(|_| wrong())
+    crate::lifecycle::duration::parse(text).map_err(|e| e.to_string())
 }
 
-/// Minutes as a duration is written: `2d`, `1d12h`, `90m` as `1h30m`.
-pub fn duration_text(minutes: u32) -> String {
-    let (days, hours, minutes) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
-    let mut text = String::new();
-    for (n, unit) in [(days, 'd'), (hours, 'h'), (minutes, 'm')] {
-        if n > 0 {
-            text.push_str(&format!("{n}{unit}"));
-        }
-    }
-    if text.is_empty() {
-        text.push_str("0m");
-    }
-    text
-}
+pub use crate::lifecycle::duration::text as duration_text;
 
 /// Reads a time of day `HH:MM`, 24-hour.
 pub fn parse_time_of_day(text: &str) -> Option<(u32, u32)> {
@@ -217,26 +182,6 @@ pub fn parse_time_of_day(text: &str) -> Option<(u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn durations_in_days_hours_and_minutes() {
-        assert_eq!(parse_duration("48h"), Ok(2880));
-        assert_eq!(parse_duration("2d"), Ok(2880));
-        assert_eq!(parse_duration("90m"), Ok(90));
-        assert_eq!(parse_duration("1d12h"), Ok(2160));
-        assert_eq!(parse_duration("0m"), Ok(0));
-        for bad in ["", "48", "h", "48 h", "2w", "-1h", "1.5h", "99999999999d"] {
-            assert!(parse_duration(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn durations_written_back() {
-        assert_eq!(duration_text(2880), "2d");
-        assert_eq!(duration_text(2160), "1d12h");
-        assert_eq!(duration_text(90), "1h30m");
-        assert_eq!(duration_text(0), "0m");
-    }
 
     #[test]
     fn times_of_day() {
