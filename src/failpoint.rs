@@ -20,10 +20,18 @@ fn armed() -> Option<&'static str> {
         .as_deref()
 }
 
-/// Stops the process here if the test asked for `name`.
+/// Stops the process here if the test asked for `name`; panics here if it
+/// asked for `panic:name` (a fault in adjutant's own code, which the step
+/// around the point must contain).
 pub fn hit(name: &str) {
-    if armed() == Some(name) {
+    let Some(asked) = armed() else {
+        return;
+    };
+    if asked == name {
         eprintln!("adjutant: stopped at failpoint {name}");
         std::process::abort();
+    }
+    if asked.strip_prefix("panic:") == Some(name) {
+        panic!("failpoint {name}");
     }
 }

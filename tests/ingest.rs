@@ -381,3 +381,157 @@ fn orders_that_come_after_the_deadline_wait_for_the_next_phase() {
         "it counts for the phase that opened"
     );
 }
+
+/// Issue 28, defect 3: a message whose only readable line was its `salt`
+/// (every order line misspelt) was "partly accepted" and replaced the
+/// side's earlier orders with nothing. A message with no order accepted
+/// replaces nothing, whatever salt or comments it carries, and says so.
+#[test]
+fn a_salt_line_alone_replaces_nothing_and_the_reply_says_the_earlier_orders_stand() {
+    let (_dir, mut store) = setup();
+    let good = mail(
+        LANNES,
+        SUBJECT,
+        "",
+        "passphrase: vive-l-empereur\n1-ligne: hold\n",
+    );
+    let first = ingest(&mut store, &good, "test", &config(), &now()).expect("ingest");
+    let Outcome::Accepted { digest, .. } = first else {
+        panic!("{first:?}");
+    };
+    let standing = |store: &Store| {
+        store
+            .accepted_submissions(ID, &engine::phase_key(store, ID).expect("phase"))
+            .expect("submissions")
+    };
+    let before = standing(&store);
+    for body in [
+        "passphrase: vive-l-empereur\n1-ligen: hold\nsalt 7\n",
+        "passphrase: vive-l-empereur\nsalt 7\n# a comment\n",
+    ] {
+        let raw = mail(LANNES, SUBJECT, "", body);
+        let outcome = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+        let Outcome::Refused { reason } = &outcome else {
+            panic!("{body:?}: {outcome:?}");
+        };
+        assert!(
+            reason.contains("a salt line is no order")
+                && reason.contains("orders you sent earlier for this phase stand"),
+            "{reason}"
+        );
+    }
+    assert_eq!(standing(&store), before, "the earlier orders stand");
+    assert_eq!(before["french"].digest, digest);
+}
+
+/// Issue 28, defect 4: corrected orders sent under the Message-ID of the
+/// first message (some clients reuse it on "send again") were logged as a
+/// duplicate: no reply, and the old orders stayed. The same Message-ID with
+/// other words is a new message; the very same message is still taken once.
+#[test]
+fn corrected_orders_under_the_same_message_id_are_a_new_message() {
+    let (_dir, mut store) = setup();
+    let with_id = |received: &str, body: &str| {
+        format!(
+            "Received: {received}\r\nFrom: {LANNES}\r\nTo: umpire@example.org\r\nSubject: {SUBJECT}\r\n\
+             Message-ID: <same-id@french.invalid>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}",
+            body.replace('\n', "\r\n")
+        )
+        .into_bytes()
+    };
+    let first = with_id("by mx1", "passphrase: vive-l-empereur\n1-ligne: hold\n");
+    assert!(matches!(
+        ingest(&mut store, &first, "test", &config(), &now()).expect("ingest"),
+        Outcome::Accepted {
+            replaced: false,
+            ..
+        }
+    ));
+    // The same message by another route: other bytes, the same words.
+    let again = with_id("by mx2", "passphrase: vive-l-empereur\n1-ligne: hold\n");
+    assert!(matches!(
+        ingest(&mut store, &again, "test", &config(), &now()).expect("ingest"),
+        Outcome::Duplicate { .. }
+    ));
+    let corrected = with_id(
+        "by mx1",
+        "passphrase: vive-l-empereur\n1-ligne: hold\n2-ligne: hold\n",
+    );
+    let outcome = ingest(&mut store, &corrected, "test", &config(), &now()).expect("ingest");
+    assert!(
+        matches!(outcome, Outcome::Accepted { replaced: true, .. }),
+        "{outcome:?}"
+    );
+    let acks = replies(&store);
+    assert_eq!(acks.len(), 2, "the correction is answered");
+    assert!(
+        acks[1]
+            .body
+            .contains("they replace the orders you sent earlier for this phase"),
+        "{}",
+        acks[1].body
+    );
+}
+
+/// Issue 28: a message whose handling fails in a way that trying again
+/// would repeat (here the campaign's row holds a deadline that does not
+/// read, as `extend 95000000d` once stored) jammed the inbox: it had no
+/// outcome, was offered again at every poll, and held back the mail behind
+/// it. It is now set aside: its outcome says why, its GM is told once, its
+/// sender that nothing was taken, and another delivery of it is a repeat.
+#[test]
+fn a_message_that_cannot_be_handled_is_set_aside_and_the_gm_told_once() {
+    let (dir, store) = setup();
+    drop(store);
+    let db = dir.path().join("data").join(adjutant::store::DB_FILE);
+    rusqlite::Connection::open(&db)
+        .expect("raw open")
+        .execute(
+            "UPDATE campaigns SET deadline = '+262128-02-03T21:00:00Z'",
+            [],
+        )
+        .expect("damaged");
+    let mut store = Store::open(&dir.path().join("data")).expect("store");
+    let message = |received: &str| {
+        format!(
+            "Received: {received}\r\nFrom: {LANNES}\r\nTo: umpire@example.org\r\nSubject: {SUBJECT}\r\n\
+             Message-ID: <poison@french.invalid>\r\n\r\npassphrase: vive-l-empereur\r\n1-ligne: hold\r\n"
+        )
+        .into_bytes()
+    };
+    let outcome =
+        ingest(&mut store, &message("by mx1"), "test", &config(), &now()).expect("set aside");
+    let Outcome::Failed { campaign, why } = &outcome else {
+        panic!("{outcome:?}");
+    };
+    assert_eq!(campaign.as_deref(), Some(ID));
+    assert!(why.contains("bad timestamp"), "{why}");
+    let again = ingest(&mut store, &message("by mx2"), "test", &config(), &now()).expect("ingest");
+    assert!(matches!(again, Outcome::Duplicate { .. }), "{again:?}");
+
+    let outbox = store.outbox(Some(ID)).expect("outbox");
+    let to = |who: &str| -> Vec<_> {
+        outbox
+            .iter()
+            .filter(|e| e.mail.recipient == who && !e.mail.message_id.contains(".opening."))
+            .map(|e| &e.mail)
+            .collect()
+    };
+    let gm = to("umpire@example.org");
+    assert_eq!(gm.len(), 1, "the GM told once: {gm:?}");
+    assert!(
+        gm[0]
+            .body
+            .contains("could not handle a message for sound-the-charge-demo")
+            && gm[0].body.contains("bad timestamp"),
+        "{}",
+        gm[0].body
+    );
+    let player = to("lannes@french.invalid");
+    assert_eq!(player.len(), 1, "{player:?}");
+    assert!(
+        player[0].body.contains("Nothing in it was taken") && !player[0].body.contains("timestamp"),
+        "{}",
+        player[0].body
+    );
+}

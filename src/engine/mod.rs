@@ -311,9 +311,12 @@ pub fn submit(
     let sheet = ruleset.check_orders(&state, side, text);
     let canonical = sheet.canonical_text();
     let phase_key = resolution::phase_key(ruleset, &state);
-    // A text with nothing accepted (every line refused, or no line at all) is
-    // not the side's orders: it must not replace good ones or close the phase.
-    if sheet.accepted.is_empty() && sheet.salt.is_empty() {
+    // A text with no order accepted (every line refused, or no line at all)
+    // is not the side's orders, whatever salt or comments it carries: it
+    // must not replace good ones or close the phase. A salt line is no
+    // order; alone it once wiped a side's orders when every order line
+    // beside it had a typo.
+    if sheet.accepted.is_empty() {
         return Ok(Submitted {
             digest: Digest32::of(canonical.as_bytes()),
             sheet,

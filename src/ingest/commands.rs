@@ -30,6 +30,7 @@ pub(super) fn gm_commands(
     commands: &[(usize, String)],
     clock: &dyn Clock,
 ) -> Result<Handled, IngestError> {
+    crate::failpoint::hit("ingest:gm-commands");
     let campaign = &record.campaign;
     if commands.is_empty() {
         let reason =

@@ -10,6 +10,7 @@
 mod answer;
 mod batch;
 mod commands;
+mod failed;
 mod letter;
 mod orders;
 mod who;
@@ -96,6 +97,13 @@ pub enum Outcome {
     /// says belongs to the phase after it. It is stored, left in the inbox,
     /// and taken once the phase is closed; nothing is answered until then.
     Held { campaign: String, why: String },
+    /// Handling it failed in a way that trying again would repeat (see
+    /// [`IngestError::may_pass`]), or panicked: nothing in it was taken; it
+    /// is set aside, its campaign's GM told once, and the inbox goes on.
+    Failed {
+        campaign: Option<String>,
+        why: String,
+    },
 }
 
 /// A failure of ours (the store, a template): the message is stored and will
@@ -109,6 +117,33 @@ pub enum IngestError {
     Template(#[from] TemplateError),
     #[error(transparent)]
     Engine(#[from] EngineError),
+}
+
+impl IngestError {
+    /// Whether handling the same message again may go otherwise: the store
+    /// busy, locked, out of room, read-only or otherwise failing to read or
+    /// write (SQLite's own errors), or a campaign changed under the step.
+    /// What fails for a reason of the message or of its campaign's data (a
+    /// value that no longer reads, a template that does not render, a rule
+    /// of the engine) fails the same way each time.
+    pub fn may_pass(&self) -> bool {
+        let store = |e: &StoreError| {
+            matches!(
+                e,
+                StoreError::Sqlite(_)
+                    | StoreError::Disk { .. }
+                    | StoreError::Access(_)
+                    | StoreError::TooNew { .. }
+                    | StoreError::PhaseClosed(_)
+                    | StoreError::Changed(_)
+            )
+        };
+        match self {
+            IngestError::Store(e) | IngestError::Engine(EngineError::Store(e)) => store(e),
+            IngestError::Engine(EngineError::BeaconWaiting { .. }) => true,
+            IngestError::Template(_) | IngestError::Engine(_) => false,
+        }
+    }
 }
 
 impl Outcome {
@@ -161,6 +196,7 @@ impl Outcome {
             Outcome::Held { campaign, why } => {
                 format!("held until the phase of {campaign} is closed ({why})")
             }
+            Outcome::Failed { why, .. } => format!("failed: {why}"),
         }
     }
 }
@@ -214,33 +250,51 @@ pub fn ingest_sized(
     let sender = parsed.as_ref().ok().and_then(|m| m.from.clone());
     let id = store.store_inbound_keyed(raw, source, now, key.as_ref(), sender.as_deref())?;
     failpoint::hit("ingest:stored");
-    let outcome = store.atomically(|store| -> Result<Outcome, IngestError> {
-        let handled = handle(store, raw, parsed, key, config, clock)?;
-        if let (held @ Outcome::Held { .. }, _, _) = handled {
-            // Nothing is recorded: the message stays unfinished, and is
-            // handled from the start when the source offers it again.
-            return Ok(held);
+    // A panic anywhere in handling one message is caught here (the
+    // transaction it was in is rolled back), so that one message can never
+    // stop the loop that takes every campaign's mail.
+    let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        store.atomically(|store| -> Result<Outcome, IngestError> {
+            let handled = handle(store, raw, parsed, key, config, clock)?;
+            if let (held @ Outcome::Held { .. }, _, _) = handled {
+                // Nothing is recorded: the message stays unfinished, and is
+                // handled from the start when the source offers it again.
+                return Ok(held);
+            }
+            let (outcome, campaign, reply) =
+                answer::ration(store, sender.as_deref(), handled, &config.limits, now)?;
+            answer::copy_to_gm(store, campaign.as_deref(), reply.as_ref(), now)?;
+            failpoint::hit("ingest:handled");
+            let status = match outcome {
+                Outcome::Accepted { .. } | Outcome::NoOrders { .. } => "accepted",
+                Outcome::Refused { .. } => "refused",
+                Outcome::Commands { .. } => "gm",
+                _ => "ignored",
+            };
+            store.finish_inbound(
+                id,
+                status,
+                &outcome.summary(),
+                campaign.as_deref(),
+                reply.as_ref(),
+                now,
+            )?;
+            Ok(outcome)
+        })
+    }));
+    let outcome = match handled {
+        Ok(Ok(outcome)) => outcome,
+        Ok(Err(e)) if e.may_pass() => return Err(e),
+        Ok(Err(e)) => {
+            tracing::error!(inbound = id, "a message could not be handled: {e}");
+            failed::set_aside(store, id, raw, key, &e.to_string(), config, now)?
         }
-        let (outcome, campaign, reply) =
-            answer::ration(store, sender.as_deref(), handled, &config.limits, now)?;
-        answer::copy_to_gm(store, campaign.as_deref(), reply.as_ref(), now)?;
-        failpoint::hit("ingest:handled");
-        let status = match outcome {
-            Outcome::Accepted { .. } | Outcome::NoOrders { .. } => "accepted",
-            Outcome::Refused { .. } => "refused",
-            Outcome::Commands { .. } => "gm",
-            _ => "ignored",
-        };
-        store.finish_inbound(
-            id,
-            status,
-            &outcome.summary(),
-            campaign.as_deref(),
-            reply.as_ref(),
-            now,
-        )?;
-        Ok(outcome)
-    })?;
+        Err(panic) => {
+            let why = failed::panic_words(panic.as_ref());
+            tracing::error!(inbound = id, "{why}");
+            failed::set_aside(store, id, raw, key, &why, config, now)?
+        }
+    };
     failpoint::hit("ingest:finished");
     Ok(outcome)
 }

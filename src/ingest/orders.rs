@@ -92,7 +92,7 @@ pub(super) fn take_orders(
     }
     let templates = Templates::for_campaign(&record.source_dir)?;
     if !submitted.stored {
-        let reason = "no line of it is an order that can be accepted".to_string();
+        let reason = "no line of it is an order that can be accepted (a salt line is no order), so it replaces nothing: orders you sent earlier for this phase stand as they were".to_string();
         let hint = refused.join("\n");
         return letter.refuse_with(&templates, Some(campaign), reason, Some(&hint));
     }

@@ -148,25 +148,30 @@ pub struct Inbound {
 }
 
 impl Inbound {
-    /// What makes two deliveries one message: who sent it and its
-    /// Message-ID, or, for a message without one, who sent it and what it
-    /// says. An MTA adds its own headers to each delivery (Received,
+    /// What makes two deliveries one message: who sent it, its Message-ID
+    /// and what it says (its text and attachments), or, for a message
+    /// without a Message-ID, who sent it and what it says, subject included.
+    /// An MTA adds its own headers to each delivery (Received,
     /// Delivered-To), so the bytes of two deliveries differ; this does not.
-    /// `None` without a sender, when there is no one to tell apart.
+    /// A client that sends corrected orders under the Message-ID of the
+    /// first (some do, on "send again") sends a new message: its words
+    /// differ, and so does its key. `None` without a sender, when there is
+    /// no one to tell apart.
     pub fn key(&self) -> Option<crate::audit::Digest32> {
         let from = self.from.as_deref()?;
+        let attachments: Vec<&str> = self.attachments.iter().map(|a| a.text.as_str()).collect();
         let what = match self.message_id.as_deref().map(str::trim) {
-            Some(id) if !id.is_empty() => format!("message-id\n{from}\n{id}"),
-            _ => {
-                let attachments: Vec<&str> =
-                    self.attachments.iter().map(|a| a.text.as_str()).collect();
-                format!(
-                    "content\n{from}\n{}\n{}\n{}",
-                    self.subject,
-                    self.body,
-                    attachments.join("\n")
-                )
-            }
+            Some(id) if !id.is_empty() => format!(
+                "message-id\n{from}\n{id}\n{}\n{}",
+                self.body,
+                attachments.join("\n")
+            ),
+            _ => format!(
+                "content\n{from}\n{}\n{}\n{}",
+                self.subject,
+                self.body,
+                attachments.join("\n")
+            ),
         };
         Some(crate::audit::Digest32::of(what.as_bytes()))
     }

@@ -387,6 +387,23 @@ impl Store {
         Ok(ids)
     }
 
+    /// A registered campaign's definition alone (its sides, players, GM
+    /// and schedule), read without the rest of its row: who plays where, and
+    /// whom to tell of a failure, can still be known of a campaign whose
+    /// other columns no longer read.
+    pub fn campaign_definition(&self, id: &str) -> Result<Campaign> {
+        let json: String = self
+            .conn
+            .query_row(
+                "SELECT campaign_json FROM campaigns WHERE id = ?1",
+                [id],
+                |r| r.get(0),
+            )
+            .optional()?
+            .ok_or_else(|| StoreError::NoCampaign(id.to_string()))?;
+        serde_json::from_str(&json).map_err(|e| StoreError::Damaged(e.to_string()))
+    }
+
     pub fn campaign(&self, id: &str) -> Result<CampaignRecord> {
         let row = self
             .conn
@@ -535,7 +552,7 @@ impl Store {
             .query_row(
                 "SELECT outcome FROM inbound_messages
                  WHERE outcome IS NOT NULL
-                   AND (raw_digest = ?1 OR (message_key = ?2 AND status IN ('accepted', 'gm')))
+                   AND (raw_digest = ?1 OR (message_key = ?2 AND status IN ('accepted', 'gm', 'failed')))
                  ORDER BY id LIMIT 1",
                 params![Digest32::of(raw).to_hex(), key.map(Digest32::to_hex)],
                 |r| r.get(0),
@@ -582,7 +599,13 @@ impl Store {
     pub fn campaigns_of(&self, address: &str) -> Result<Vec<String>> {
         let mut found = Vec::new();
         for id in self.campaign_ids()? {
-            let c = self.campaign(&id)?.campaign;
+            // A campaign whose definition cannot be read is no one's: it must
+            // not stop the mail of every other campaign.
+            let c = match self.campaign_definition(&id) {
+                Ok(c) => c,
+                Err(StoreError::Damaged(_)) => continue,
+                Err(e) => return Err(e),
+            };
             let matches = |a: &str| a.eq_ignore_ascii_case(address);
             if matches(&c.gm.address) || c.players.iter().any(|p| matches(&p.person.address)) {
                 found.push(id);

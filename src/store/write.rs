@@ -92,7 +92,18 @@ impl Store {
         self.conn
             .execute_batch("BEGIN IMMEDIATE")
             .map_err(|e| E::from(StoreError::from(e)))?;
-        match work(self) {
+        // A panic inside the unit rolls it back before it goes on up: a
+        // caller that catches it (ingest sets a message aside) must find the
+        // connection out of the transaction, as after any failed step.
+        let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&mut *self)));
+        let done = match done {
+            Ok(done) => done,
+            Err(panic) => {
+                let _ = self.conn.execute_batch("ROLLBACK");
+                std::panic::resume_unwind(panic);
+            }
+        };
+        match done {
             Ok(value) => {
                 self.conn
                     .execute_batch("COMMIT")
