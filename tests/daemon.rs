@@ -574,3 +574,33 @@ fn a_policy_of_no_days_keeps_every_map() {
         0
     );
 }
+
+/// Issue 28: a daemon that refused to start because a campaign's GM writes
+/// from the daemon's own address had registered the campaign first (its
+/// chain drawn, its opening mail queued). Everything is now checked before
+/// anything is registered.
+#[test]
+fn a_daemon_that_refuses_to_start_registers_nothing() {
+    let s = Setup::new();
+    let store = Store::open(&s.path("data")).expect("store");
+    let mut d = Daemon::new(
+        store,
+        None,
+        Box::new(FileTransport::new(s.path("mail"))),
+        DeliveryPolicy::default(),
+        IngestConfig {
+            own_addresses: vec!["umpire@example.org".into()],
+            ..IngestConfig::default()
+        },
+        Duration::seconds(30),
+    );
+    let refused = d
+        .start(&[s.path("campaign").as_path()], &FixedClock(t0()))
+        .expect_err("the GM writes from adjutant's own address");
+    assert!(
+        refused.to_string().contains("umpire@example.org"),
+        "{refused}"
+    );
+    assert!(d.store().campaign_ids().expect("ids").is_empty());
+    assert!(d.store().outbox(None).expect("outbox").is_empty());
+}

@@ -253,6 +253,13 @@ fn resolve_now_resolves_the_current_phase_once() {
             .body
             .contains("The report of the resolution follows")
     );
+    // Issue 28: on the last turn this promised a next phase that never
+    // came; whether one comes is known only once the turn is resolved.
+    assert!(
+        announced[0].body.contains("or says that the game is over"),
+        "{}",
+        announced[0].body
+    );
 }
 
 /// Defect 16: an announcement once the game is over gave a deadline.

@@ -535,3 +535,33 @@ fn a_message_that_cannot_be_handled_is_set_aside_and_the_gm_told_once() {
         player[0].body
     );
 }
+
+/// Issue 28, smaller defects: a turn number too long to read in the subject
+/// was passed over (the orders taken for the current turn), and comment
+/// lines counted against the cap on order lines.
+#[test]
+fn an_unreadable_turn_is_a_wrong_turn_and_comments_are_no_order_lines() {
+    let (_dir, mut store) = setup();
+    let raw = mail(
+        LANNES,
+        "[sound-the-charge-demo] orders for turn 99999999999999999999",
+        "",
+        "passphrase: vive-l-empereur\n1-ligne: hold\n",
+    );
+    let outcome = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+    let Outcome::Refused { reason } = &outcome else {
+        panic!("{outcome:?}");
+    };
+    assert!(
+        reason.contains("they are for turn 99999999999999999999, but the current phase is"),
+        "{reason}"
+    );
+
+    let mut body = String::from("passphrase: vive-l-empereur\n1-ligne: hold\n");
+    for n in 0..600 {
+        body.push_str(&format!("# a note on the plan, {n}\n"));
+    }
+    let raw = mail(LANNES, SUBJECT, "", &body);
+    let outcome = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+    assert!(matches!(outcome, Outcome::Accepted { .. }), "{outcome:?}");
+}

@@ -348,18 +348,28 @@ impl Daemon {
     /// what a crash left in flight in the outbox. Run once, before the loop.
     pub fn start(&mut self, campaigns: &[&Path], clock: &dyn Clock) -> Result<(), DaemonError> {
         let known = self.store.campaign_ids()?;
+        let mut new = Vec::new();
         for dir in campaigns {
             let loaded = campaign::load(dir).map_err(|p| DaemonError::Campaign {
                 path: dir.to_path_buf(),
                 problems: p.to_string(),
             })?;
-            if known.contains(&loaded.id) {
-                continue;
+            if !known.contains(&loaded.id) {
+                new.push((dir, loaded));
             }
+        }
+        // Everything is checked before anything is registered: a daemon
+        // that refuses to start leaves the store as it found it.
+        for id in &known {
+            self.check_own_addresses(&self.store.campaign_definition(id)?)?;
+        }
+        for (_, loaded) in &new {
+            self.check_own_addresses(loaded)?;
+        }
+        for (dir, loaded) in new {
             let record = engine::init(&mut self.store, &loaded, dir, clock)?;
             tracing::info!(campaign = %loaded.id, commitment = %record.commitment, "registered");
         }
-        self.check_own_addresses()?;
         self.settle_in_flight(clock, "outbox reconciled after a restart")?;
         self.drop_old_attachments(clock);
         tracing::info!(
@@ -373,28 +383,25 @@ impl Daemon {
     /// Refuses to run when a campaign's GM or player writes from an address
     /// of adjutant's own: that mail would be ignored as adjutant's, without
     /// a word (a GM reading orders from the mailbox adjutant sends from).
-    fn check_own_addresses(&self) -> Result<(), DaemonError> {
-        for id in self.store.campaign_ids()? {
-            let campaign = self.store.campaign(&id)?.campaign;
-            let people = std::iter::once(("the GM".to_string(), &campaign.gm)).chain(
-                campaign
-                    .players
-                    .iter()
-                    .map(|p| (format!("the player of {}", p.side), &p.person)),
-            );
-            for (who, person) in people {
-                if self
-                    .ingest
-                    .own_addresses
-                    .iter()
-                    .any(|a| a.eq_ignore_ascii_case(&person.address))
-                {
-                    return Err(DaemonError::OwnAddress {
-                        campaign: id.clone(),
-                        who,
-                        address: person.address.clone(),
-                    });
-                }
+    fn check_own_addresses(&self, campaign: &campaign::Campaign) -> Result<(), DaemonError> {
+        let people = std::iter::once(("the GM".to_string(), &campaign.gm)).chain(
+            campaign
+                .players
+                .iter()
+                .map(|p| (format!("the player of {}", p.side), &p.person)),
+        );
+        for (who, person) in people {
+            let own = self
+                .ingest
+                .own_addresses
+                .iter()
+                .any(|a| a.eq_ignore_ascii_case(&person.address));
+            if own {
+                return Err(DaemonError::OwnAddress {
+                    campaign: campaign.id.clone(),
+                    who,
+                    address: person.address.clone(),
+                });
             }
         }
         Ok(())

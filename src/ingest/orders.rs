@@ -49,10 +49,15 @@ pub(super) fn take_orders(
             let hint = "Read the latest report, then reply to it (or write with the campaign id in brackets in the subject).";
             return letter.refuse(Some(campaign), reason, Some(hint));
         }
-        Some(_) => text.turn,
-        None => turn_from_subject(&letter.message.subject).or(text.turn),
+        Some(_) => text.turn.map(Ok),
+        None => turn_from_subject(&letter.message.subject).or(text.turn.map(Ok)),
     };
-    if let Some(turn) = named_turn.filter(|t| *t != state.turn) {
+    let wrong_turn = match named_turn {
+        Some(Ok(turn)) if turn != state.turn => Some(turn.to_string()),
+        Some(Err(unreadable)) => Some(unreadable),
+        _ => None,
+    };
+    if let Some(turn) = wrong_turn {
         let reason = format!(
             "they are for turn {turn}, but the current phase is {phase}, with its deadline {deadline}"
         );
@@ -62,10 +67,16 @@ pub(super) fn take_orders(
         return declare_none(store, letter, record, side, &phase, &deadline, clock);
     }
     let limits = &letter.config.limits;
-    if text.lines.len() > limits.max_lines {
+    // Comment lines are no orders, and a player who explains each order
+    // must not be cut short by them.
+    let order_lines = text
+        .lines
+        .iter()
+        .filter(|(_, line)| !line.starts_with('#'))
+        .count();
+    if order_lines > limits.max_lines {
         let reason = format!(
-            "it holds {} order lines, more than the {} one message may carry",
-            text.lines.len(),
+            "it holds {order_lines} order lines, more than the {} one message may carry",
             limits.max_lines
         );
         let hint = "Send one line for each order you give; no side has that many units.";

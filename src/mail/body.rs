@@ -121,17 +121,22 @@ pub fn campaign_from_subject(subject: &str) -> Option<String> {
     valid.then_some(id)
 }
 
-/// The turn named in a subject as `turn <n>`, if any.
-pub fn turn_from_subject(subject: &str) -> Option<u32> {
+/// The turn named in a subject as `turn <n>`, if any; `Err` with the digits
+/// when they are more than any turn number holds.
+pub fn turn_from_subject(subject: &str) -> Option<Result<u32, String>> {
     let lower = subject.to_lowercase();
     let words: Vec<&str> = lower
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .collect();
-    words
-        .windows(2)
-        .find(|w| w[0] == "turn")
-        .and_then(|w| w[1].parse().ok())
+    words.windows(2).find_map(|w| {
+        if w[0] != "turn" || !w[1].chars().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        // A number too long to be any turn is still the turn the writer
+        // named: it is refused as a wrong turn, not passed over.
+        Some(w[1].parse().map_err(|_| w[1].to_string()))
+    })
 }
 
 /// The resolution whose report a subject answers: our reports are titled
@@ -190,8 +195,13 @@ mod tests {
             Some("muhlbach-1809".into())
         );
         assert_eq!(campaign_from_subject("[Fwd: hello there]"), None);
-        assert_eq!(turn_from_subject("Re: orders for Turn 12"), Some(12));
+        assert_eq!(turn_from_subject("Re: orders for Turn 12"), Some(Ok(12)));
         assert_eq!(turn_from_subject("no number"), None);
+        assert_eq!(turn_from_subject("the turn of the tide"), None);
+        assert_eq!(
+            turn_from_subject("[c] turn 99999999999999999999"),
+            Some(Err("99999999999999999999".into()))
+        );
         assert_eq!(
             report_from_subject("Re: [muhlbach-1809] Resolution 3: turn 2 orders"),
             Some(3)
