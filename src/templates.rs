@@ -17,6 +17,10 @@ pub const DEFAULTS: &[(&str, &str)] = &[
     ("refused.txt", include_str!("../templates/refused.txt")),
     ("stranger.txt", include_str!("../templates/stranger.txt")),
     ("quiet.txt", include_str!("../templates/quiet.txt")),
+    (
+        "quiet-acks.txt",
+        include_str!("../templates/quiet-acks.txt"),
+    ),
     ("failed.txt", include_str!("../templates/failed.txt")),
     ("failed-gm.txt", include_str!("../templates/failed-gm.txt")),
     ("reminder.txt", include_str!("../templates/reminder.txt")),

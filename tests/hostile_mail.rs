@@ -350,9 +350,10 @@ log_level = "info"
 from = "adjutant <{ADJUTANT}>"
 reply_domain = "example.org"
 # Each message of the corpus must get its own answer, whatever order
-# Postfix delivers them in; the ration of refusals is tested on its own
-# (tests/players_mail.rs, tests/mail_e2e.rs).
+# Postfix delivers them in; the rations of refusals and acknowledgements
+# are tested on their own (tests/players_mail.rs, tests/mail_e2e.rs).
 max_refusals_per_hour = 100000
+max_acknowledgements_per_hour = 100000
 {mail}[intervals]
 poll_seconds = 5
 "#

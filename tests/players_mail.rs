@@ -695,6 +695,72 @@ fn refusals_to_one_sender_stop_after_five_an_hour_and_the_gm_is_told_once() {
     assert!(matches!(outcome, Outcome::Accepted { .. }), "{outcome:?}");
 }
 
+/// Issue 28: 500 valid order mails (0.17 MB in) brought 500
+/// acknowledgements with maps (35 MB out). One address gets so many
+/// acknowledgements an hour; its orders are still taken after that, and the
+/// GM is told once.
+#[test]
+fn acknowledgements_to_one_sender_stop_after_thirty_an_hour_and_the_gm_is_told_once() {
+    let (_dir, mut store) = setup();
+    let units = ["1-ligne", "2-ligne"];
+    for n in 0..40 {
+        let raw = delivered(
+            "",
+            LANNES,
+            &format!("<flood-{n}@french.invalid>"),
+            SUBJECT,
+            &format!(
+                "passphrase: vive-l-empereur\n{}: hold\nsalt {n}\n",
+                units[n % 2]
+            ),
+        );
+        let outcome = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+        assert!(matches!(outcome, Outcome::Accepted { .. }), "{outcome:?}");
+    }
+    let acks = replies(&store);
+    assert_eq!(acks.len(), 30, "thirty acknowledgements, then silence");
+    // The orders past the ration were taken: the latest stands.
+    let standing = store
+        .accepted_submissions(ID, &engine::phase_key(&store, ID).expect("phase"))
+        .expect("submissions");
+    assert!(
+        standing["french"].canonical_text.contains("salt 39"),
+        "{}",
+        standing["french"].canonical_text
+    );
+    let told: Vec<OutgoingMail> = store
+        .queued_mail(ID)
+        .expect("outbox")
+        .into_iter()
+        .filter(|m| m.recipient == "umpire@example.org" && m.message_id.contains(".quiet-acks."))
+        .collect();
+    assert_eq!(told.len(), 1, "the GM is told once");
+    assert!(
+        told[0]
+            .body
+            .contains("stopped acknowledging lannes@french.invalid"),
+        "{}",
+        told[0].body
+    );
+    // An hour later the sender is answered again.
+    let later = delivered(
+        "",
+        LANNES,
+        "<after-flood@french.invalid>",
+        SUBJECT,
+        "passphrase: vive-l-empereur\n1-ligne: hold\n",
+    );
+    ingest(
+        &mut store,
+        &later,
+        "test",
+        &config(),
+        &at("2026-01-05T11:01:00Z"),
+    )
+    .expect("ingest");
+    assert_eq!(replies(&store).len(), 31);
+}
+
 /// Defect 11: refusals went to any From address, forged or not, with the
 /// sender's subject reflected. An address no campaign knows is answered at
 /// most once a day, briefly, quoting nothing of what it sent.

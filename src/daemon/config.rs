@@ -58,6 +58,10 @@ pub struct MailConfig {
     /// adjutant stays silent to it and tells the GM.
     #[serde(default = "default_max_refusals_per_hour")]
     pub max_refusals_per_hour: u32,
+    /// The most acknowledgements one address gets in an hour; past it its
+    /// orders are still taken, unanswered, and the GM is told.
+    #[serde(default = "default_max_acknowledgements_per_hour")]
+    pub max_acknowledgements_per_hour: u32,
 }
 
 impl MailConfig {
@@ -67,6 +71,7 @@ impl MailConfig {
             max_bytes: self.max_message_kb as usize * 1024,
             max_lines: self.max_order_lines as usize,
             max_refusals_per_hour: self.max_refusals_per_hour as usize,
+            max_acknowledgements_per_hour: self.max_acknowledgements_per_hour as usize,
             ..crate::mail::Limits::default()
         }
     }
@@ -82,6 +87,10 @@ fn default_max_order_lines() -> u32 {
 
 fn default_max_refusals_per_hour() -> u32 {
     crate::mail::Limits::default().max_refusals_per_hour as u32
+}
+
+fn default_max_acknowledgements_per_hour() -> u32 {
+    crate::mail::Limits::default().max_acknowledgements_per_hour as u32
 }
 
 fn default_reply_domain() -> String {

@@ -24,10 +24,29 @@ pub(super) fn ration(
     limits: &Limits,
     now: DateTime<Utc>,
 ) -> Result<Handled, IngestError> {
-    let (Outcome::Refused { .. }, campaign, Some(reply)) = &handled else {
+    let Some(sender) = sender else {
         return Ok(handled);
     };
-    let Some(sender) = sender else {
+    match &handled {
+        (Outcome::Refused { .. }, _, Some(_)) => {
+            ration_refusal(store, sender, handled, limits, now)
+        }
+        (Outcome::Accepted { .. } | Outcome::NoOrders { .. }, Some(_), Some(_)) => {
+            ration_acknowledgement(store, sender, handled, limits, now)
+        }
+        _ => Ok(handled),
+    }
+}
+
+/// A refusal to `sender`, or a shorter one, or silence.
+fn ration_refusal(
+    store: &mut Store,
+    sender: &str,
+    handled: Handled,
+    limits: &Limits,
+    now: DateTime<Utc>,
+) -> Result<Handled, IngestError> {
+    let (_, campaign, Some(reply)) = &handled else {
         return Ok(handled);
     };
     if store.campaigns_of(sender)?.is_empty() {
@@ -116,4 +135,54 @@ pub(super) fn copy_to_gm(
     );
     store.queue(Some(id), &[copy], now)?;
     Ok(())
+}
+
+/// An acknowledgement to `sender`, or silence once the address has had
+/// `max_acknowledgements_per_hour` of them in the last hour. Its orders are
+/// taken either way: only the answer (with its map) is held back, and the
+/// GM is told once a day.
+fn ration_acknowledgement(
+    store: &mut Store,
+    sender: &str,
+    handled: Handled,
+    limits: &Limits,
+    now: DateTime<Utc>,
+) -> Result<Handled, IngestError> {
+    let (outcome, Some(id), Some(_)) = &handled else {
+        return Ok(handled);
+    };
+    let accepted = store.acceptances_to(sender, now - Duration::hours(1))?;
+    if accepted < limits.max_acknowledgements_per_hour {
+        return Ok(handled);
+    }
+    let record = store.campaign(id)?;
+    let c = &record.campaign;
+    let templates = Templates::for_campaign(&record.source_dir)?;
+    let body = templates.render(
+        "quiet-acks.txt",
+        json!({
+            "sender": sender,
+            "campaign": c.id,
+            "accepted": accepted,
+            "limit": limits.max_acknowledgements_per_hour,
+        }),
+    )?;
+    let purpose = format!(
+        "quiet-acks.{}.{}",
+        &crate::audit::Digest32::of(sender.as_bytes()).to_hex()[..12],
+        now.format("%Y%m%d")
+    );
+    let notice = OutgoingMail::text(
+        mail::message_id(c, &purpose, &c.gm.address),
+        c.gm.address.clone(),
+        format!("[{}] adjutant stopped acknowledging {sender}", c.id),
+        body,
+    );
+    store.queue(Some(id), &[notice], now)?;
+    tracing::info!(
+        %sender,
+        campaign = %c.id,
+        "orders taken, not acknowledged: {accepted} acknowledgements in the last hour"
+    );
+    Ok((outcome.clone(), Some(id.clone()), None))
 }

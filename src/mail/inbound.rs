@@ -21,6 +21,11 @@ pub struct Limits {
     /// that adjutant stays silent (a robot answering each refusal would
     /// otherwise loop with it) and tells the GM once.
     pub max_refusals_per_hour: usize,
+    /// The most acknowledgements one address gets in an hour. Past it its
+    /// orders are still taken (the latest replaces the earlier, as ever),
+    /// unanswered, and the GM is told once a day: a script or a stolen
+    /// passphrase must not turn a few bytes in into megabytes of maps out.
+    pub max_acknowledgements_per_hour: usize,
 }
 
 impl Default for Limits {
@@ -30,6 +35,7 @@ impl Default for Limits {
             max_lines: 500,
             max_refusals_listed: 50,
             max_refusals_per_hour: 5,
+            max_acknowledgements_per_hour: 30,
         }
     }
 }

@@ -586,10 +586,20 @@ impl Store {
 
     /// How many refusals were sent to `sender` since `since`.
     pub fn refusals_to(&self, sender: &str, since: DateTime<Utc>) -> Result<usize> {
+        self.handled_from(sender, "refused", since)
+    }
+
+    /// How many messages from `sender` since `since` had their orders (or
+    /// their word that they send none) taken.
+    pub fn acceptances_to(&self, sender: &str, since: DateTime<Utc>) -> Result<usize> {
+        self.handled_from(sender, "accepted", since)
+    }
+
+    fn handled_from(&self, sender: &str, status: &str, since: DateTime<Utc>) -> Result<usize> {
         let n: i64 = self.conn.query_row(
             "SELECT COUNT(*) FROM inbound_messages
-             WHERE sender = ?1 AND status = 'refused' AND received_at >= ?2",
-            params![sender, ts(&since)?],
+             WHERE sender = ?1 AND status = ?2 AND received_at >= ?3",
+            params![sender, status, ts(&since)?],
             |r| r.get(0),
         )?;
         Ok(n as usize)
