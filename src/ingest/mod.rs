@@ -47,6 +47,20 @@ pub struct IngestConfig {
     pub prechecked: std::sync::Arc<Prechecked>,
     /// Passphrases found right before, kept while the program runs.
     pub remembered: std::sync::Arc<crate::campaign::passphrase::Remembered>,
+    /// Rung when a message is done (its reply queued), so that the reply
+    /// leaves at once where a thread sends the outbox (the running daemon).
+    pub queued: std::sync::Arc<crate::outbound::Doorbell>,
+    /// Set when the program is to stop: a source taking a batch stops
+    /// between two messages, and leaves the rest to be taken after a
+    /// restart.
+    pub stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl IngestConfig {
+    /// Whether the program is to stop.
+    pub fn stopping(&self) -> bool {
+        self.stop.load(std::sync::atomic::Ordering::SeqCst)
+    }
 }
 
 impl Default for IngestConfig {
@@ -58,6 +72,8 @@ impl Default for IngestConfig {
             dkim_keys: dkim::dns(),
             prechecked: std::sync::Arc::default(),
             remembered: std::sync::Arc::default(),
+            queued: std::sync::Arc::default(),
+            stop: std::sync::Arc::default(),
         }
     }
 }
@@ -296,6 +312,7 @@ pub fn ingest_sized(
         }
     };
     failpoint::hit("ingest:finished");
+    config.queued.ring();
     Ok(outcome)
 }
 

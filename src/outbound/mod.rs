@@ -9,6 +9,7 @@
 //! is how a restart avoids sending a message twice.
 
 pub mod delivery;
+pub mod doorbell;
 pub mod file;
 pub mod message;
 pub mod recording;
@@ -16,6 +17,7 @@ pub mod sendmail;
 pub mod smtp;
 
 pub use delivery::{DeliveryPolicy, DeliveryReport, InDoubt, deliver_due, reconcile};
+pub use doorbell::Doorbell;
 pub use file::FileTransport;
 pub use message::{BuiltMessage, build};
 pub use recording::RecordingTransport;
