@@ -12,8 +12,9 @@
 //!   them with them;
 //! - a BOM at the start of a line is ignored;
 //! - a line reading `orders` (alone, optionally framed by `-`, `=` or `#`)
-//!   starts the orders: everything before it is ignored; a line `end orders`
-//!   ends them;
+//!   starts the orders: the lines before it are ignored, but a passphrase,
+//!   campaign or turn above it stands unless written again below; a line
+//!   `end orders` ends them;
 //! - `campaign <id>`, `turn <n>` and `passphrase <words>` lines (with or without
 //!   a colon) are taken as such, wherever they stand, and are not orders; the
 //!   template's `passphrase <your passphrase>` is neither.
@@ -223,8 +224,18 @@ pub fn order_text(body: &str) -> OrderText {
         }
         match bare(line).as_str() {
             "orders" => {
-                // What came before was a pasted report, keys included.
-                text = OrderText::default();
+                // What came before was a pasted report, and its lines are
+                // not orders. A passphrase, campaign or turn above the
+                // marker is the player's own (a report holds none but the
+                // template's placeholder, never taken) and stands unless
+                // written again below it; a pasted opening's `campaign id
+                // = ...` line names no campaign.
+                text = OrderText {
+                    lines: Vec::new(),
+                    campaign: text.campaign.take().filter(|id| is_campaign_id(id)),
+                    turn: text.turn,
+                    passphrase: text.passphrase.take(),
+                };
                 continue;
             }
             "end orders" | "end of orders" => break,
@@ -250,11 +261,16 @@ pub fn campaign_from_subject(subject: &str) -> Option<String> {
     let start = subject.find('[')?;
     let end = start + subject[start..].find(']')?;
     let id = subject[start + 1..end].trim().to_lowercase();
-    let valid = !id.is_empty()
+    is_campaign_id(&id).then_some(id)
+}
+
+/// Whether `id` is written as campaign ids are: lower-case letters, digits
+/// and hyphens.
+fn is_campaign_id(id: &str) -> bool {
+    !id.is_empty()
         && id
             .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
-    valid.then_some(id)
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
 /// The turn named in a subject as `turn <n>`, if any.
@@ -309,6 +325,27 @@ mod tests {
         assert_eq!(t.passphrase.as_deref(), Some("vive l'empereur"));
         assert_eq!(t.as_numbered_text().lines().count(), 8);
         assert_eq!(t.as_numbered_text().lines().nth(7), Some("hold 1-ligne"));
+    }
+
+    #[test]
+    fn a_passphrase_above_the_orders_marker_is_kept() {
+        let body = "passphrase gott-erhalte-franz\ncampaign muhlbach\nturn 4\nReport of turn 3\nir-1: hold\n=== ORDERS ===\nir-4: forward 2\n";
+        let t = order_text(body);
+        assert_eq!(t.passphrase.as_deref(), Some("gott-erhalte-franz"));
+        assert_eq!(t.campaign.as_deref(), Some("muhlbach"));
+        assert_eq!(t.turn, Some(4));
+        assert_eq!(t.lines, vec![(7, "ir-4: forward 2".to_string())]);
+        // One written below the marker replaces it.
+        let t = order_text("passphrase old\nturn 3\nORDERS\npassphrase new\nturn 4\n");
+        assert_eq!(t.passphrase.as_deref(), Some("new"));
+        assert_eq!(t.turn, Some(4));
+        // A pasted opening's `campaign id = ...` line names no campaign,
+        // and the template's placeholder is no passphrase, above or below.
+        let t = order_text(
+            "campaign id = muhlbach\n    passphrase <your passphrase>\nORDERS\nir-1: hold\n",
+        );
+        assert_eq!(t.campaign, None);
+        assert_eq!(t.passphrase, None);
     }
 
     #[test]
