@@ -137,7 +137,8 @@ pub struct Inbound {
     pub from: Option<String>,
     pub subject: String,
     /// The first text body (decoded from any charset and transfer encoding),
-    /// with line ends as LF.
+    /// with line ends as LF, `format=flowed` lines joined (RFC 3676) and
+    /// byte order marks left out.
     pub body: String,
     /// Whether `body` came from an HTML part.
     pub from_html: bool,
@@ -247,6 +248,11 @@ pub fn parse(raw: &[u8], limits: &Limits) -> Result<Inbound, InboundError> {
     // NUL is no character of a text (RFC 5322), and must not be carried
     // into a reply that quotes a line.
     .replace('\0', "");
+    let body = without_byte_order_marks(&body);
+    let body = match text_part.and_then(flowed) {
+        Some(delsp) => super::flowed::unflow(&body, delsp),
+        None => body,
+    };
     let unreadable = match text_part {
         Some(part) => undecodable(raw, part),
         None => without_boundary(&message),
@@ -290,6 +296,35 @@ pub fn parse(raw: &[u8], limits: &Limits) -> Result<Inbound, InboundError> {
         attachments,
         automatic,
     })
+}
+
+/// `text` without the byte order marks (U+FEFF) that start it or any of
+/// its lines: some editors and clients write one before the text, and a
+/// pasted piece may bring its own; no reader sees them, and a
+/// `passphrase` line behind one must still be read as one.
+fn without_byte_order_marks(text: &str) -> String {
+    if !text.contains('\u{feff}') {
+        return text.to_string();
+    }
+    text.split('\n')
+        .map(|line| line.trim_start_matches('\u{feff}'))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// For a plain text part sent as `format=flowed` (RFC 3676), whether it
+/// says `delsp=yes`; `None` for any other part.
+fn flowed(part: &mail_parser::MessagePart<'_>) -> Option<bool> {
+    if !matches!(part.body, PartType::Text(_)) {
+        return None;
+    }
+    let content_type = part.content_type()?;
+    let is = |name: &str, value: &str| {
+        content_type
+            .attribute(name)
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case(value))
+    };
+    is("format", "flowed").then(|| is("delsp", "yes"))
 }
 
 /// mail-parser's parse, kept from taking the process down with it: the

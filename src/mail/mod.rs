@@ -4,6 +4,7 @@
 
 pub mod body;
 pub mod dkim;
+pub mod flowed;
 pub mod html;
 pub mod inbound;
 
