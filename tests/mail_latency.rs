@@ -1,8 +1,16 @@
-//! A measurement, not a check: how long from Postfix accepting a player's
-//! order email over SMTP until adjutant has stored the orders and queued the
-//! acknowledgement, and until that acknowledgement, sent back through
-//! Postfix, is in the player's mailbox, with 50 senders at once. It asserts nothing about time
-//! and is ignored by default; run it with
+//! A measurement, not a check: what fifty players writing at once feel of a
+//! running `adjutant daemon`. The private Postfix and Dovecot of the
+//! end-to-end tests run on 127.0.0.1; the daemon reads its mailbox over IMAP
+//! (IDLE) and sends through Postfix, as a host runs it. Fifty players of one
+//! side, each with an address and a passphrase of their own, send one order
+//! email each at the same moment; the time from Postfix accepting each
+//! message over SMTP until the acknowledgement is in that player's mailbox
+//! is measured (Dovecot's Maildir files are counted, without a word to the
+//! server, every 5 ms). The first burst is every player's first message
+//! since the daemon started (each pays for argon2); the second is the same
+//! players again (their passphrases remembered). Then the daemon's memory
+//! after the burst, and how long SIGTERM takes in the middle of a third.
+//! It asserts nothing about time and is ignored by default; run it with
 //!
 //!     cargo test --release --test mail_latency -- --ignored --nocapture
 //!
@@ -11,37 +19,27 @@
 mod support;
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Barrier, Mutex};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
-use chrono::{DateTime, Utc};
-
-use adjutant::campaign::passphrase::Remembered;
-use adjutant::engine;
-use adjutant::inbox::imap::{ImapConfig, ImapInbox, Security};
-use adjutant::ingest::IngestConfig;
-use adjutant::lifecycle::FixedClock;
-use adjutant::outbound::{DeliveryPolicy, SmtpConfig, SmtpSecurity, SmtpTransport, deliver_due};
-use adjutant::store::Store;
 use support::mailstack::{MailStack, smtp_send};
+use support::process::{Running, proc_kb};
 
-const ID: &str = "sound-the-charge-demo";
+const ADJUTANT: &str = "adjutant@example.org";
 const GM: &str = "umpire@example.org";
-const LANNES: &str = "lannes@french.invalid";
-const SENDERS: usize = 50;
+/// The passive side's one player, who writes nothing: the phase stays open
+/// however many of the active side write.
+const HOHENZOLLERN: &str = "hohenzollern@austrian.invalid";
+const PLAYERS: usize = 50;
 
-fn now() -> FixedClock {
-    FixedClock(
-        DateTime::parse_from_rfc3339("2026-01-05T10:00:00Z")
-            .expect("valid")
-            .with_timezone(&Utc),
-    )
+fn player(i: usize) -> String {
+    format!("officer{i}@french.invalid")
 }
 
-/// The salt line a message's text echoes, which names its sender thread.
-fn salt_of(text: &str) -> Option<usize> {
-    text.lines()
-        .find_map(|l| l.trim().strip_prefix("salt ")?.parse::<usize>().ok())
+fn passphrase(i: usize) -> String {
+    format!("en-avant-{i}")
 }
 
 fn percentile(sorted: &[Duration], p: usize) -> Duration {
@@ -50,193 +48,191 @@ fn percentile(sorted: &[Duration], p: usize) -> Duration {
     sorted[rank - 1]
 }
 
-#[test]
-#[ignore = "a measurement; run with --ignored --nocapture"]
-fn smtp_acceptance_to_queued_acknowledgement_with_50_senders() {
-    // The player's passphrase is remembered once found right, as in a
-    // running daemon: the first message of the burst pays for argon2.
-    round_trip("passphrase remembered", Remembered::default());
+/// The Sound the Charge demo with fifty players on the French side, each
+/// with a passphrase of their own, and the Austrian side's one player.
+fn campaign_of_fifty(dir: &Path) {
+    adjutant::demo::bundled_campaign(dir).expect("campaign");
+    let file = dir.join("campaign.toml");
+    let text = std::fs::read_to_string(&file).expect("campaign.toml");
+    let head = &text[..text.find("[[player]]").expect("players")];
+    let tail = &text[text.find("[schedule]").expect("schedule")..];
+    let hash = |p: &str| adjutant::campaign::passphrase::hash(p).expect("hashed");
+    let mut players = String::new();
+    for i in 0..PLAYERS {
+        players.push_str(&format!(
+            "[[player]]\nname = \"Officer {i}\"\naddress = \"{}\"\nside = \"french\"\n\
+             time_zone = \"Europe/Paris\"\npassphrase_hash = \"{}\"\n\n",
+            player(i),
+            hash(&passphrase(i))
+        ));
+    }
+    players.push_str(&format!(
+        "[[player]]\nname = \"FML Hohenzollern\"\naddress = \"{HOHENZOLLERN}\"\nside = \"austrian\"\n\
+         time_zone = \"Europe/Vienna\"\npassphrase_hash = \"{}\"\n\n",
+        hash("gott-erhalte-franz")
+    ));
+    std::fs::write(&file, format!("{head}{players}{tail}")).expect("written");
 }
 
-#[test]
-#[ignore = "a measurement; run with --ignored --nocapture"]
-fn smtp_acceptance_to_queued_acknowledgement_with_50_senders_none_remembered() {
-    // As if each message were a player's first since the daemon started:
-    // every one pays for argon2, the batch's on both cores.
-    round_trip("nothing remembered", Remembered::nothing());
-}
-
-fn round_trip(label: &str, remembered: Remembered) {
-    let Some(stack) = MailStack::start(&[(GM, "gm-pw"), (LANNES, "lannes-pw")]) else {
-        return;
-    };
-    let dir = tempfile::tempdir().expect("dir");
-    let campaign = adjutant::demo::bundled_campaign(&dir.path().join("campaign")).expect("loads");
-    let data = dir.path().join("data");
-    let mut store = Store::open(&data).expect("store");
-    engine::init(&mut store, &campaign, &dir.path().join("campaign"), &now()).expect("init");
-
-    let mut config = ImapConfig::new("127.0.0.1", stack.imap_port, GM, "gm-pw");
-    config.security = Security::Plain;
-    let mut inbox = ImapInbox::connect(config).expect("IMAP login");
-    let ingest_config = IngestConfig {
-        own_addresses: vec![GM.into()],
-        remembered: Arc::new(remembered),
-        ..IngestConfig::default()
-    };
-
-    let transport = SmtpTransport::new(&SmtpConfig {
-        host: "127.0.0.1".into(),
-        port: Some(stack.smtp_port),
-        security: SmtpSecurity::Plain,
-        username: None,
-        password_file: None,
-        ca_file: None,
-        timeout_seconds: Some(20),
-        connections: None,
-    })
-    .expect("SMTP transport");
-    let policy = DeliveryPolicy {
-        from: format!("The Umpire <{GM}>"),
-        ..DeliveryPolicy::default()
-    };
-    // The campaign's opening mail went out when it began, long before any
-    // orders: it is sent here, before the clock starts.
-    deliver_due(&mut store, &transport, &policy, &now()).expect("opening mail");
-
-    let accepted: Arc<Mutex<BTreeMap<usize, Instant>>> = Arc::default();
-    let barrier = Arc::new(Barrier::new(SENDERS));
+/// Every player sends one order email at the same moment; returns, for
+/// each, when Postfix accepted it.
+fn burst(stack: &MailStack, round: usize) -> BTreeMap<usize, Instant> {
+    let barrier = Arc::new(Barrier::new(PLAYERS));
     let port = stack.smtp_port;
-    let senders: Vec<_> = (0..SENDERS)
+    let senders: Vec<_> = (0..PLAYERS)
         .map(|i| {
-            let accepted = Arc::clone(&accepted);
             let barrier = Arc::clone(&barrier);
             std::thread::spawn(move || {
                 let raw = format!(
-                    "From: {LANNES}\r\nTo: {GM}\r\nSubject: [sound-the-charge-demo] orders for turn 1\r\n\
-                     Message-ID: <latency.{i}@test>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\
-                     passphrase: vive-l-empereur\r\n1-ligne: hold\r\nsalt {i}\r\n"
+                    "From: {from}\r\nTo: {ADJUTANT}\r\nSubject: [sound-the-charge-demo] orders for turn 1\r\n\
+                     Message-ID: <latency.{round}.{i}@french.invalid>\r\n\
+                     Content-Type: text/plain; charset=utf-8\r\n\r\n\
+                     passphrase: {pass}\r\n1-ligne: hold\r\nsalt {round}.{i}\r\n",
+                    from = player(i),
+                    pass = passphrase(i)
                 );
                 barrier.wait();
-                smtp_send(port, LANNES, &[GM], raw.as_bytes()).expect("SMTP accepted");
-                accepted
-                    .lock()
-                    .expect("lock")
-                    .insert(i, Instant::now());
+                smtp_send(port, &player(i), &[ADJUTANT], raw.as_bytes()).expect("SMTP accepted");
+                (i, Instant::now())
             })
         })
         .collect();
+    senders
+        .into_iter()
+        .map(|s| s.join().expect("sender"))
+        .collect()
+}
 
-    // A second connection to the store watches for each acknowledgement, as
-    // the outbox would; the inbox loop below does the work. It looks every
-    // 20 ms (the resolution of the first two figures): reading the outbox
-    // more often took a tenth of the machine from the work it times.
-    let queued: Arc<Mutex<BTreeMap<usize, Instant>>> = Arc::default();
-    let sent: Arc<Mutex<BTreeMap<usize, Instant>>> = Arc::default();
-    let watcher = {
-        let queued = Arc::clone(&queued);
-        let sent = Arc::clone(&sent);
-        let data = data.clone();
-        std::thread::spawn(move || {
-            let store = Store::open(&data).expect("store");
-            let deadline = Instant::now() + Duration::from_secs(300);
-            while sent.lock().expect("lock").len() < SENDERS && Instant::now() < deadline {
-                for entry in store.outbox(Some(ID)).expect("outbox") {
-                    if let Some(i) = salt_of(&entry.mail.body) {
-                        queued
-                            .lock()
-                            .expect("lock")
-                            .entry(i)
-                            .or_insert_with(Instant::now);
-                        if entry.status == adjutant::store::OutboxStatus::Sent {
-                            sent.lock()
-                                .expect("lock")
-                                .entry(i)
-                                .or_insert_with(Instant::now);
-                        }
-                    }
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        })
-    };
-
-    // A mail client of the player's watches its mailbox for the replies.
-    let delivered: Arc<Mutex<BTreeMap<usize, Instant>>> = Arc::default();
-    let reader = {
-        let delivered = Arc::clone(&delivered);
-        let mut session = stack.session(LANNES);
-        std::thread::spawn(move || {
-            let deadline = Instant::now() + Duration::from_secs(300);
-            let mut next_uid = 1u32;
-            while delivered.lock().expect("lock").len() < SENDERS && Instant::now() < deadline {
-                session.select("INBOX").expect("SELECT");
-                let fetches = session
-                    .uid_fetch(format!("{next_uid}:*"), "(UID BODY.PEEK[])")
-                    .expect("FETCH");
-                for f in fetches.iter() {
-                    let (Some(uid), Some(body)) = (f.uid, f.body()) else {
-                        continue;
-                    };
-                    if uid < next_uid {
-                        continue;
-                    }
-                    next_uid = uid + 1;
-                    let text = mail_parser::MessageParser::default()
-                        .parse(body)
-                        .and_then(|m| m.body_text(0).map(|t| t.into_owned()))
-                        .unwrap_or_default();
-                    if let Some(i) = salt_of(&text) {
-                        delivered
-                            .lock()
-                            .expect("lock")
-                            .entry(i)
-                            .or_insert_with(Instant::now);
-                    }
-                }
-                std::thread::sleep(Duration::from_millis(5));
-            }
-        })
-    };
-
+/// When each player's mailbox came to hold `n` messages.
+fn arrivals(stack: &MailStack, n: usize) -> BTreeMap<usize, Instant> {
+    let mut arrived = BTreeMap::new();
     let deadline = Instant::now() + Duration::from_secs(300);
-    while delivered.lock().expect("lock").len() < SENDERS && Instant::now() < deadline {
-        // The daemon's order of work: take the mail, then send what is due.
-        inbox
-            .fetch_once(&mut store, &ingest_config, &now())
-            .expect("fetch");
-        deliver_due(&mut store, &transport, &policy, &now()).expect("deliver");
-        inbox.idle_wait(Duration::from_millis(200)).expect("IDLE");
+    while arrived.len() < PLAYERS && Instant::now() < deadline {
+        for i in 0..PLAYERS {
+            if !arrived.contains_key(&i) && stack.delivered_count(&player(i)) >= n {
+                arrived.insert(i, Instant::now());
+            }
+        }
+        std::thread::sleep(Duration::from_millis(5));
     }
-    reader.join().expect("reader");
-    for s in senders {
-        s.join().expect("sender");
-    }
-    watcher.join().expect("watcher");
+    assert_eq!(
+        arrived.len(),
+        PLAYERS,
+        "every player answered:\n{}",
+        stack.logs()
+    );
+    arrived
+}
 
-    let accepted = accepted.lock().expect("lock");
-    for (what, done) in [
-        ("acknowledgement queued", queued.lock().expect("lock")),
-        (
-            "acknowledgement recorded as sent",
-            sent.lock().expect("lock"),
+fn report(label: &str, sent: &BTreeMap<usize, Instant>, arrived: &BTreeMap<usize, Instant>) {
+    let mut latencies: Vec<Duration> = sent
+        .iter()
+        .map(|(i, at)| arrived[i].saturating_duration_since(*at))
+        .collect();
+    latencies.sort();
+    println!(
+        "{label}, {PLAYERS} players at once, SMTP acceptance -> acknowledgement in the player's mailbox: \
+         p50 {:.2} s, p95 {:.2} s, max {:.2} s",
+        percentile(&latencies, 50).as_secs_f64(),
+        percentile(&latencies, 95).as_secs_f64(),
+        latencies[latencies.len() - 1].as_secs_f64()
+    );
+}
+
+#[test]
+#[ignore = "a measurement; run with --ignored --nocapture"]
+fn fifty_first_time_players_at_once_through_a_running_daemon() {
+    let mut users: Vec<(String, String)> = vec![
+        (ADJUTANT.into(), "adjutant-pw".into()),
+        (GM.into(), "gm-pw".into()),
+        (HOHENZOLLERN.into(), "h-pw".into()),
+    ];
+    users.extend((0..PLAYERS).map(|i| (player(i), format!("pw-{i}"))));
+    let users: Vec<(&str, &str)> = users
+        .iter()
+        .map(|(u, p)| (u.as_str(), p.as_str()))
+        .collect();
+    let Some(stack) = MailStack::start(&users) else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    campaign_of_fifty(&dir.path().join("campaign"));
+    let config = dir.path().join("adjutant.toml");
+    std::fs::write(
+        &config,
+        format!(
+            r#"data_dir = "var"
+campaigns = ["campaign"]
+log_level = "warn"
+[mail]
+from = "adjutant <{ADJUTANT}>"
+[intervals]
+poll_seconds = 600
+{mail}"#,
+            mail = stack.daemon_mail_config(ADJUTANT, &dir.path().join("imap.pw")),
         ),
-        (
-            "acknowledgement in the player's mailbox",
-            delivered.lock().expect("lock"),
-        ),
-    ] {
-        let mut latencies: Vec<Duration> = accepted
-            .iter()
-            .filter_map(|(i, at)| Some(done.get(i)?.saturating_duration_since(*at)))
-            .collect();
-        latencies.sort();
-        assert_eq!(latencies.len(), SENDERS, "{what}: every message measured");
-        println!(
-            "{label}, {SENDERS} concurrent senders, SMTP acceptance -> {what}: p50 {:?}, p95 {:?}, max {:?}",
-            percentile(&latencies, 50),
-            percentile(&latencies, 95),
-            latencies[latencies.len() - 1]
-        );
+    )
+    .expect("config");
+    let mut daemon = Running(Some(
+        Command::new(env!("CARGO_BIN_EXE_adjutant"))
+            .args(["daemon", "--config", &config.to_string_lossy()])
+            .env_remove(adjutant::failpoint::VARIABLE)
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("starts"),
+    ));
+    let pid = daemon.0.as_ref().expect("running").id();
+    // Every player has the opening mail: the daemon is up, and waits on IDLE.
+    arrivals(&stack, 1);
+    stack.wait_until_queue_is_empty(Duration::from_secs(60));
+    std::thread::sleep(Duration::from_secs(2));
+
+    let sent = burst(&stack, 1);
+    report(
+        "first messages (each pays for argon2)",
+        &sent,
+        &arrivals(&stack, 2),
+    );
+    stack.wait_until_queue_is_empty(Duration::from_secs(60));
+    // The loop goes quiet and gives back what the burst freed.
+    std::thread::sleep(Duration::from_secs(3));
+    println!(
+        "the daemon after the burst: VmRSS {} kB, VmHWM (peak) {} kB",
+        proc_kb(pid, "VmRSS"),
+        proc_kb(pid, "VmHWM")
+    );
+
+    let sent = burst(&stack, 2);
+    report(
+        "second messages (passphrases remembered)",
+        &sent,
+        &arrivals(&stack, 3),
+    );
+    stack.wait_until_queue_is_empty(Duration::from_secs(60));
+    std::thread::sleep(Duration::from_secs(2));
+
+    // SIGTERM in the middle of a batch: once the first acknowledgement of a
+    // third burst is out, the rest being handled.
+    let _ = burst(&stack, 3);
+    let started = Instant::now();
+    while (0..PLAYERS).all(|i| stack.delivered_count(&player(i)) < 4) {
+        assert!(started.elapsed() < Duration::from_secs(60), "no answer");
+        std::thread::sleep(Duration::from_millis(2));
     }
+    let answered = (0..PLAYERS)
+        .filter(|i| stack.delivered_count(&player(*i)) >= 4)
+        .count();
+    let mut child = daemon.0.take().expect("running");
+    let term = Instant::now();
+    let status = Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let exited = child.wait().expect("waits");
+    println!(
+        "SIGTERM with {answered} of {PLAYERS} answered: the daemon stopped in {:.2} s ({exited})",
+        term.elapsed().as_secs_f64()
+    );
 }

@@ -16,6 +16,7 @@
 
 mod calm;
 pub mod config;
+mod sender;
 pub mod source;
 
 use std::collections::BTreeMap;
@@ -100,6 +101,8 @@ pub enum DaemonError {
     Signals(std::io::Error),
     #[error("the loop did not settle after {0} passes; see the log")]
     Unsettled(usize),
+    #[error("cannot start the outbox's thread: {0}")]
+    Thread(std::io::Error),
     /// Every message waiting is held until its campaign's phase is closed
     /// (a resolution waiting for its beacon round): nothing to do yet.
     #[error("{0} message(s) wait until their campaign's phase is closed")]
@@ -132,8 +135,11 @@ impl Pass {
 pub struct Daemon {
     store: Store,
     source: Option<Box<dyn InboxSource>>,
-    transport: Box<dyn Transport>,
+    transport: Arc<dyn Transport>,
     policy: DeliveryPolicy,
+    /// Set while [`Daemon::run`] sends the outbox from a thread of its own
+    /// (`sender`): the loop's passes then leave the outbox alone.
+    sending_apart: bool,
     ingest: IngestConfig,
     poll: Duration,
     shutdown: Arc<AtomicBool>,
@@ -177,14 +183,22 @@ impl Daemon {
         ingest: IngestConfig,
         poll: Duration,
     ) -> Daemon {
+        let shutdown = Arc::new(AtomicBool::new(false));
+        // A batch of mail being taken stops between two messages when the
+        // daemon is to stop.
+        let ingest = IngestConfig {
+            stop: Arc::clone(&shutdown),
+            ..ingest
+        };
         Daemon {
             store,
             source,
-            transport,
+            transport: Arc::from(transport),
             policy,
+            sending_apart: false,
             ingest,
             poll,
-            shutdown: Arc::new(AtomicBool::new(false)),
+            shutdown,
             chronicle_dir: None,
             calm: calm::Calm::default(),
             when_quiet: None,
@@ -461,8 +475,10 @@ impl Daemon {
         // A message left marked in flight by this process (its send's result
         // could not be recorded: a full disk) is settled by the outbox pass,
         // not only after a restart.
-        if !self.store.outbox_due(now, 1)?.is_empty() || !self.store.outbox_in_flight()?.is_empty()
-        {
+        let outbox_due = !self.sending_apart
+            && (!self.store.outbox_due(now, 1)?.is_empty()
+                || !self.store.outbox_in_flight()?.is_empty());
+        if outbox_due {
             events.push(Event::OutboxDue);
         }
         Ok(events)
@@ -881,7 +897,8 @@ impl Daemon {
         {
             wake = t;
         }
-        if let Some(t) = self.store.outbox_next_due()?
+        if !self.sending_apart
+            && let Some(t) = self.store.outbox_next_due()?
             && t < wake
         {
             wake = t.max(now);
@@ -918,12 +935,50 @@ impl Daemon {
     }
 
     /// The daemon's life: passes until a shutdown is asked for, sleeping in
-    /// between. Errors of single events are logged and the loop goes on; an
-    /// error of the loop itself (the store cannot be read) stops it.
+    /// between, while a thread of its own sends the outbox as mail is
+    /// queued (`sender`; in the loop's passes for a store with no file to
+    /// connect to again). Errors of single events are logged and the loop
+    /// goes on; an error of the loop itself (the store cannot be read) stops
+    /// it.
     pub fn run(&mut self, clock: &dyn Clock) -> Result<(), DaemonError> {
+        let Some(store) = self.store.another()? else {
+            return self.run_loop(clock);
+        };
+        let sender = sender::Sender {
+            store,
+            transport: Arc::clone(&self.transport),
+            policy: self.policy.clone(),
+            queued: Arc::clone(&self.ingest.queued),
+            stop: Arc::clone(&self.shutdown),
+            poll: self.poll,
+        };
+        std::thread::scope(|scope| {
+            let sending = std::thread::Builder::new()
+                .name("outbox".into())
+                .spawn_scoped(scope, move || sender.run(clock))
+                .map_err(DaemonError::Thread)?;
+            self.sending_apart = true;
+            let ran = self.run_loop(clock);
+            self.sending_apart = false;
+            // The sender stops after the group in hand, however the loop
+            // ended.
+            self.shutdown.store(true, Ordering::SeqCst);
+            self.ingest.queued.ring();
+            if sending.join().is_err() {
+                tracing::error!(
+                    "the outbox's thread failed; what it left in flight is settled at the next start"
+                );
+            }
+            ran
+        })
+    }
+
+    fn run_loop(&mut self, clock: &dyn Clock) -> Result<(), DaemonError> {
         let mut worked = false;
         loop {
             let pass = self.pass(clock)?;
+            // What the pass queued (reports, reminders, replies) leaves now.
+            self.ingest.queued.ring();
             if pass.events.contains(&Event::Shutdown) {
                 tracing::info!("shutting down");
                 return Ok(());

@@ -369,9 +369,14 @@ impl ImapInbox {
         let window = ingest_config.limits.max_bytes.saturating_add(1);
         let mut summary = Summary::default();
         // Fetched a batch at a time, so that the passphrases of a batch are
-        // checked on every core at once (`ingest::precheck`); each message
-        // is still ingested, then let go, one after another.
+        // checked on other cores beside its ingest (`ingest::precheck`);
+        // each message is still ingested, then let go, one after another,
+        // and a stop asked for meanwhile ends the round between two.
         for batch in uids.chunks(BATCH) {
+            if ingest_config.stopping() {
+                // What is left stays unseen, for after the restart.
+                break;
+            }
             let mut fetched: Vec<(u32, Vec<u8>, Option<usize>)> = Vec::with_capacity(batch.len());
             for &uid in batch {
                 let fetches = self
@@ -394,6 +399,9 @@ impl ImapInbox {
             precheck(store, &raws, ingest_config);
             let mut outcome_of_batch = Ok(());
             for (uid, raw, size) in &fetched {
+                if ingest_config.stopping() {
+                    break;
+                }
                 match ingest_sized(store, raw, *size, "imap", ingest_config, clock) {
                     Ok(outcome) => {
                         // A message held for its campaign's closing phase

@@ -69,9 +69,14 @@ pub fn scan(
     names.sort();
     let mut outcomes = Vec::with_capacity(names.len());
     // Read a batch at a time, so that the passphrases of a batch are checked
-    // on every core at once (`ingest::precheck`); each message is still
-    // ingested, then moved, one after another.
+    // on other cores beside its ingest (`ingest::precheck`); each message is
+    // still ingested, then moved, one after another, and a stop asked for
+    // meanwhile ends the scan between two messages.
     for batch in names.chunks(BATCH) {
+        if config.stopping() {
+            // What is left stays in new/, for after the restart.
+            break;
+        }
         let mut read = Vec::with_capacity(batch.len());
         for name in batch {
             let path = new.join(name);
@@ -102,6 +107,9 @@ fn take_batch(
     outcomes: &mut Vec<(String, Outcome)>,
 ) -> Result<(), MaildirError> {
     for (name, raw) in read {
+        if config.stopping() {
+            break;
+        }
         let path = new.join(name);
         let outcome = ingest(store, raw, "maildir", config, clock)?;
         if outcome.is_held() {
