@@ -75,6 +75,9 @@ fn every_template_renders_for_every_shipped_campaign() {
             "refused.txt",
             "stranger.txt",
             "quiet.txt",
+            "quiet-acks.txt",
+            "failed.txt",
+            "failed-gm.txt",
             "reminder.txt",
             "report.txt",
             "report.html",
@@ -203,6 +206,41 @@ fn every_template_renders_for_every_shipped_campaign() {
             )
             .expect("quiet.txt");
         assert!(quiet.contains("robot@example.invalid"));
+        // The GM's notice that an address is no longer acknowledged
+        // (quiet-acks.txt), with the context ingest gives it.
+        let quiet_acks = templates
+            .render(
+                "quiet-acks.txt",
+                serde_json::json!({
+                    "sender": "script@example.invalid",
+                    "campaign": campaign.id,
+                    "accepted": 30,
+                    "limit": 30,
+                }),
+            )
+            .expect("quiet-acks.txt");
+        assert!(quiet_acks.contains("script@example.invalid"));
+        // A message set aside (failed.txt to its sender, failed-gm.txt to
+        // the GM), with the context ingest gives them.
+        let failed = templates
+            .render("failed.txt", serde_json::json!({}))
+            .expect("failed.txt");
+        assert!(failed.contains("Nothing in it was taken"));
+        let failed_gm = templates
+            .render(
+                "failed-gm.txt",
+                serde_json::json!({
+                    "campaign": campaign.id,
+                    "sender": "player@example.invalid",
+                    "subject": "orders",
+                    "received": "2026-01-05T10:00:00Z",
+                    "why": "stored data is damaged",
+                    "inbound": 7,
+                    "told_sender": true,
+                }),
+            )
+            .expect("failed-gm.txt");
+        assert!(failed_gm.contains("stored data is damaged"));
         let mail = store.queued_mail(&campaign.id).expect("outbox");
         for purpose in [".opening.", ".r1.manifest.", ".r1.result.", ".r1.umpire."] {
             assert!(

@@ -280,6 +280,29 @@ fn send_and_record(
     });
 }
 
+/// How long the record of a message handed over is tried while the store is
+/// busy (another connection of the daemon holding its write lock): a record
+/// lost would leave the message in flight, and a transport that cannot be
+/// asked (SMTP) would then send it again.
+const PERSIST_FOR: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Runs `write` again while the store answers that it is busy or locked,
+/// waiting a little longer each time, for up to [`PERSIST_FOR`]; any other
+/// error, or the last busy one, is returned.
+fn persist(mut write: impl FnMut() -> Result<(), StoreError>) -> Result<(), StoreError> {
+    let started = std::time::Instant::now();
+    let mut pause = std::time::Duration::from_millis(20);
+    loop {
+        match write() {
+            Err(e) if e.is_transient() && started.elapsed() < PERSIST_FOR => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(std::time::Duration::from_secs(1));
+            }
+            done => return done,
+        }
+    }
+}
+
 /// Records what came of one attempt: sent, tried again later, or dead.
 fn record(
     store: &mut Store,
@@ -299,7 +322,7 @@ fn record(
             // Logged once recorded: a crash before the record leaves the
             // message in flight, and the log then says only what the
             // reconciliation after it decides.
-            if let Err(e) = store.outbox_sent(entry.id, clock.now()) {
+            if let Err(e) = persist(|| store.outbox_sent(entry.id, clock.now())) {
                 tracing::warn!(message_id = %id, to = %entry.mail.recipient,
                     "sent, but not recorded as sent: {e}");
                 return Err(e);

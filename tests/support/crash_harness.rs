@@ -152,6 +152,10 @@ campaigns = ["campaign"]
 log_level = "debug"
 [mail]
 from = "adjutant <adjutant@example.org>"
+# The script's French player writes some forty times at one fixed moment,
+# and each message must be answered once; the hourly ration of
+# acknowledgements is tested on its own (tests/players_mail.rs).
+max_acknowledgements_per_hour = 100000
 [inbox]
 kind = "maildir"
 path = "Maildir"
