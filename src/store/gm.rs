@@ -155,7 +155,7 @@ impl Store {
         sealed: Option<&crate::archive::ledger::Sealed>,
         mail: &[super::OutgoingMail],
     ) -> Result<()> {
-        let tx = Write::begin(&self.conn)?;
+        let tx = self.write()?;
         let mut act_states = None;
         let last: Option<i64> = tx.query_row(
             "SELECT MAX(n) FROM gm_log WHERE campaign_id = ?1",

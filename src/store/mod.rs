@@ -10,6 +10,7 @@ mod ledger;
 pub mod lock;
 mod outbox;
 mod schema;
+mod turns;
 mod write;
 
 pub use gm::{ActKind, GmAct, GmChange, GmEntry};
@@ -198,6 +199,9 @@ impl OutgoingMail {
 
 pub struct Store {
     conn: Connection,
+    /// Shared by the connections opened from one another, so that their
+    /// writers take turns in order (`turns`).
+    writers: std::sync::Arc<turns::Queue>,
 }
 
 /// A time as the store writes it, checked by the very code that reads it
@@ -263,7 +267,10 @@ impl Store {
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
-        let mut store = Store { conn };
+        let mut store = Store {
+            conn,
+            writers: std::sync::Arc::default(),
+        };
         store.migrate()?;
         Ok(store)
     }
@@ -276,7 +283,9 @@ impl Store {
         let Some(data_dir) = self.data_dir() else {
             return Ok(None);
         };
-        Store::open(data_dir).map(Some)
+        let mut other = Store::open(data_dir)?;
+        other.writers = std::sync::Arc::clone(&self.writers);
+        Ok(Some(other))
     }
 
     /// The data directory, for a store that has a file.
@@ -302,7 +311,7 @@ impl Store {
             return Err(StoreError::TooNew { found, known });
         }
         for (i, sql) in schema::MIGRATIONS.iter().enumerate().skip(found as usize) {
-            let tx = Write::begin(&self.conn)?;
+            let tx = self.write()?;
             tx.execute_batch(sql)?;
             tx.pragma_update(None, "user_version", (i + 1) as i64)?;
             tx.commit()?;
@@ -330,7 +339,7 @@ impl Store {
         deadline: DateTime<Utc>,
         opening_mail: &[OutgoingMail],
     ) -> Result<()> {
-        let tx = Write::begin(&self.conn)?;
+        let tx = self.write()?;
         let exists: bool = tx
             .query_row(
                 "SELECT 1 FROM campaigns WHERE id = ?1",
@@ -502,7 +511,7 @@ impl Store {
     ) -> Result<i64> {
         let digest = Digest32::of(raw).to_hex();
         let key = key.map(Digest32::to_hex);
-        let tx = Write::begin(&self.conn)?;
+        let tx = self.write()?;
         let unfinished: Option<i64> = tx
             .query_row(
                 "SELECT id FROM inbound_messages
@@ -572,7 +581,7 @@ impl Store {
         reply: Option<&OutgoingMail>,
         now: DateTime<Utc>,
     ) -> Result<()> {
-        let tx = Write::begin(&self.conn)?;
+        let tx = self.write()?;
         tx.execute(
             "UPDATE inbound_messages SET status = ?2, outcome = ?3 WHERE id = ?1",
             params![id, status, outcome],
@@ -642,7 +651,7 @@ impl Store {
         // IMMEDIATE takes the write lock before reading, so no phase can
         // close between the check below and the insert: an order that is
         // acknowledged is an order in the next manifest.
-        let tx = Write::begin(&self.conn)?;
+        let tx = self.write()?;
         phase_still_open(&tx, campaign, checked_against)?;
         let replaced = supersede(&tx, campaign, phase_key, side)?;
         // Orders take the place of an earlier word that the side sends none.
@@ -681,7 +690,7 @@ impl Store {
         now: DateTime<Utc>,
         message: Option<i64>,
     ) -> Result<bool> {
-        let tx = Write::begin(&self.conn)?;
+        let tx = self.write()?;
         phase_still_open(&tx, campaign, checked_against)?;
         let withdrawn = supersede(&tx, campaign, phase_key, side)?;
         tx.execute(
@@ -758,7 +767,7 @@ impl Store {
         phase_key: Option<&str>,
         mail: &[OutgoingMail],
     ) -> Result<()> {
-        let tx = Write::begin(&self.conn)?;
+        let tx = self.write()?;
         let kind = record.kind.as_str();
         if let Some(key) = phase_key {
             tx.execute(
@@ -816,7 +825,7 @@ impl Store {
         sealed: Option<&crate::archive::ledger::Sealed>,
         mail: &[OutgoingMail],
     ) -> Result<()> {
-        let tx = Write::begin(&self.conn)?;
+        let tx = self.write()?;
         let digest = put_state(&tx, next_state)?;
         if digest != result.next_state_digest {
             return Err(StoreError::Damaged(format!(
@@ -1033,7 +1042,7 @@ impl Store {
         k: u64,
         at: DateTime<Utc>,
     ) -> Result<()> {
-        self.conn.execute(
+        self.execute(
             "UPDATE resolutions SET beacon_tried_at = ?4
              WHERE campaign_id = ?1 AND kind = ?2 AND k = ?3 AND resolved_at IS NULL",
             params![campaign, kind.as_str(), int(k)?, ts(&at)?],
@@ -1043,7 +1052,7 @@ impl Store {
 
     /// Sets the current phase's deadline (a GM's extension).
     pub fn set_deadline(&mut self, campaign: &str, deadline: DateTime<Utc>) -> Result<()> {
-        let n = self.conn.execute(
+        let n = self.execute(
             "UPDATE campaigns SET deadline = ?2 WHERE id = ?1",
             params![campaign, ts(&deadline)?],
         )?;

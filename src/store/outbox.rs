@@ -103,7 +103,7 @@ impl Store {
         mail: &[OutgoingMail],
         now: DateTime<Utc>,
     ) -> Result<usize> {
-        let tx = Write::begin(&self.conn)?;
+        let tx = self.write()?;
         let mut new = 0;
         for m in mail {
             if queue_mail(&tx, campaign, m, now)? {
@@ -216,7 +216,7 @@ impl Store {
     /// maps again from the states; the text of each message stays. A message
     /// queued, in flight or dead keeps all of it: it may still be sent.
     pub fn outbox_drop_sent_attachments(&mut self, sent_before: DateTime<Utc>) -> Result<usize> {
-        let n = self.conn.execute(
+        let n = self.execute(
             "DELETE FROM outbox_parts WHERE outbox_id IN
                 (SELECT id FROM outbox WHERE status = 'sent' AND sent_at < ?1)",
             [ts(&sent_before)?],
@@ -240,7 +240,7 @@ impl Store {
     /// process took it, or it is already done), in which case it must not be
     /// sent.
     pub fn outbox_begin_attempt(&mut self, id: i64, now: DateTime<Utc>) -> Result<bool> {
-        let n = self.conn.execute(
+        let n = self.execute(
             "UPDATE outbox SET attempts = attempts + 1, attempt_started_at = ?2
              WHERE id = ?1 AND status = 'queued' AND attempt_started_at IS NULL",
             params![id, ts(&now)?],
@@ -253,7 +253,7 @@ impl Store {
     /// each is marked, or none is. Returns, for each id in turn, whether it
     /// was marked (and so may be sent).
     pub fn outbox_begin_attempts(&mut self, ids: &[i64], now: DateTime<Utc>) -> Result<Vec<bool>> {
-        let tx = Write::begin(&self.conn)?;
+        let tx = self.write()?;
         let mut marked = Vec::with_capacity(ids.len());
         {
             let mut update = tx.prepare_cached(
@@ -299,7 +299,7 @@ impl Store {
     /// counted from zero again (the GM's "send it again" once the cause is
     /// fixed).
     pub fn outbox_requeue(&mut self, message_id: &str, now: DateTime<Utc>) -> Result<bool> {
-        let n = self.conn.execute(
+        let n = self.execute(
             "UPDATE outbox SET status = 'queued', attempts = 0, next_attempt_at = ?2,
                 attempt_started_at = NULL
              WHERE message_id = ?1 AND status = 'dead'",
@@ -309,7 +309,7 @@ impl Store {
     }
 
     fn outbox_update(&mut self, sql: &str, args: impl rusqlite::Params) -> Result<()> {
-        let n = self.conn.execute(sql, args)?;
+        let n = self.execute(sql, args)?;
         if n != 1 {
             return Err(StoreError::Damaged(
                 "an outbox message changed state under the sender".to_string(),

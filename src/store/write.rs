@@ -13,6 +13,7 @@ use std::ops::Deref;
 
 use rusqlite::Connection;
 
+use super::turns::{Queue, Turn};
 use super::{Result, Store, StoreError};
 
 type Outcome<T, E> = std::result::Result<T, E>;
@@ -23,11 +24,15 @@ pub(crate) struct Write<'a> {
     /// Whether it is the transaction itself rather than a savepoint in one.
     outer: bool,
     finished: bool,
+    /// This process's turn to write, held until the transaction is over;
+    /// dropped after it (fields drop after `Drop::drop` has rolled back).
+    _turn: Option<Turn<'a>>,
 }
 
 impl<'a> Write<'a> {
-    pub(crate) fn begin(conn: &'a Connection) -> Result<Write<'a>> {
+    fn begin(conn: &'a Connection, writers: &'a Queue) -> Result<Write<'a>> {
         let outer = conn.is_autocommit();
+        let turn = if outer { writers.wait_turn() } else { None };
         conn.execute_batch(if outer {
             "BEGIN IMMEDIATE"
         } else {
@@ -37,6 +42,7 @@ impl<'a> Write<'a> {
             conn,
             outer,
             finished: false,
+            _turn: turn,
         })
     }
 
@@ -75,6 +81,22 @@ impl Deref for Write<'_> {
 }
 
 impl Store {
+    /// A write of its own, or a savepoint of the transaction under way.
+    pub(crate) fn write(&self) -> Result<Write<'_>> {
+        Write::begin(&self.conn, &self.writers)
+    }
+
+    /// One statement that writes, in its own turn when it is not part of a
+    /// transaction under way (see `turns`).
+    pub(crate) fn execute(&self, sql: &str, args: impl rusqlite::Params) -> Result<usize> {
+        let _turn = if self.conn.is_autocommit() {
+            self.writers.wait_turn()
+        } else {
+            None
+        };
+        Ok(self.conn.execute(sql, args)?)
+    }
+
     /// Runs `work` as one transaction: every write it makes through the
     /// store commits with the others when it returns `Ok`, and none does
     /// when it returns an error (or the process stops before it returns).
@@ -89,6 +111,10 @@ impl Store {
             // Already inside one: the outer unit commits or rolls back all.
             return work(self);
         }
+        // The turn is held by a handle of its own to the queue, since `work`
+        // takes the whole store.
+        let writers = std::sync::Arc::clone(&self.writers);
+        let _turn = writers.wait_turn();
         self.conn
             .execute_batch("BEGIN IMMEDIATE")
             .map_err(|e| E::from(StoreError::from(e)))?;
