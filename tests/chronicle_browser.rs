@@ -2,7 +2,10 @@
 //! phone-sized window: every page fits the width and loads every picture,
 //! the stepper goes through every turn with the arrow keys, the dice check
 //! marks every resolution checked, and a copy with one die changed is
-//! marked not checked; no console error, exception or failed load on the way.
+//! marked not checked; each resolution's page checks its own dice and
+//! marks itself, and a copy of a page with a die or its despatch changed is
+//! marked not checked there, showing the checked dice; no console error,
+//! exception or failed load on the way.
 
 mod support;
 
@@ -48,6 +51,79 @@ fn verdict(browser: &mut Browser) -> (String, String, Vec<String>) {
     )
 }
 
+/// A resolution page's own check, once it has run: its verdict, what it
+/// says, and each die the page then shows.
+fn page_verdict(browser: &mut Browser) -> (String, String, Vec<String>) {
+    let v = browser.eval(
+        "window.adjutantDice.then(() => ({
+            verdict: document.body.getAttribute('data-dice-verdict'),
+            text: document.getElementById('verdict').textContent,
+            dice: Array.from(document.querySelectorAll('tr[data-roll]')).map(r => r.cells[1].textContent),
+        }))",
+    );
+    let dice = v["dice"]
+        .as_array()
+        .expect("dice")
+        .iter()
+        .map(|d| d.as_str().unwrap_or_default().to_string())
+        .collect();
+    (
+        v["verdict"].as_str().unwrap_or_default().to_string(),
+        v["text"].as_str().unwrap_or_default().to_string(),
+        dice,
+    )
+}
+
+/// The page's first die written otherwise (`d6 = 4` as `d6 = 3`): the page,
+/// the die as written and as changed.
+fn change_first_die(html: &str) -> (String, String, String) {
+    let row = html.find("<tr data-roll=").expect("a die on the page");
+    let cell = row + html[row..].find("</td><td>").expect("its roll") + "</td><td>".len();
+    let end = cell + html[cell..].find("</td>").expect("its end");
+    let was = &html[cell..end];
+    let (die, rest) = was.split_once(" = ").expect("die = value");
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let value: u32 = digits.parse().expect("a value");
+    let other = if value > 1 { value - 1 } else { value + 1 };
+    let changed = format!("{die} = {other}{}", &rest[digits.len()..]);
+    (
+        format!("{}{changed}{}", &html[..cell], &html[end..]),
+        was.to_string(),
+        changed,
+    )
+}
+
+/// A number the page's despatch or call tells written otherwise: one that
+/// quotes dice (after `rolled `) if there is one, else the first; `None`
+/// when they tell no number.
+fn change_a_told_number(html: &str) -> Option<String> {
+    let told: Vec<(usize, &str)> = html
+        .match_indices(" data-told=")
+        .filter_map(|(at, _)| {
+            let open = at + html[at..].find('>')? + 1;
+            let end = open + html[open..].find("</")?;
+            Some((open, &html[open..end]))
+        })
+        .collect();
+    let quoted = told.iter().find_map(|&(at, words)| {
+        let d = words.find("rolled ")? + "rolled ".len();
+        words[d..]
+            .starts_with(|c: char| c.is_ascii_digit())
+            .then_some(at + d)
+    });
+    let first = || {
+        told.iter()
+            .find_map(|&(at, words)| words.find(|c: char| c.is_ascii_digit()).map(|d| at + d))
+    };
+    let at = quoted.or_else(first)?;
+    let new = if html[at..].starts_with('1') {
+        '2'
+    } else {
+        '1'
+    };
+    Some(format!("{}{new}{}", &html[..at], &html[at + 1..]))
+}
+
 #[test]
 fn the_demos_chronicle_in_a_browser() {
     let Some(mut browser) = Browser::start() else {
@@ -75,6 +151,15 @@ fn the_demos_chronicle_in_a_browser() {
     pages.extend(resolutions.iter().cloned());
     for page in &pages {
         browser.open(page);
+        if resolutions.contains(page) {
+            let written = std::fs::read_to_string(page)
+                .expect("the page")
+                .matches("<tr data-roll=")
+                .count();
+            let (verdict, text, dice) = page_verdict(&mut browser);
+            assert_eq!(verdict, "checked", "{}: {text}", page.display());
+            assert_eq!(dice.len(), written, "{}: its dice", page.display());
+        }
         let fit = browser.eval(
             "({ wide: document.documentElement.scrollWidth, window: window.innerWidth,
                 images: Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src) })",
@@ -191,6 +276,58 @@ fn the_demos_chronicle_in_a_browser() {
             assert_eq!(mark, "checked", "only {slug} was changed");
         }
     }
+
+    // A copy with one die changed on a turn page: that page marks itself
+    // not checked and shows the checked die; the dice page, which checks
+    // the data, has nothing to say of it.
+    let copy = tmp.path().join("page-changed");
+    copy_dir(&site, &copy);
+    let page = resolutions
+        .iter()
+        .map(|p| copy.join("r").join(p.file_name().expect("name")))
+        .find(|p| {
+            p.to_string_lossy().contains("turn-")
+                && std::fs::read_to_string(p).is_ok_and(|t| t.contains("<tr data-roll="))
+        })
+        .expect("a turn with dice");
+    let html = std::fs::read_to_string(&page).expect("the page");
+    let (changed, was, now) = change_first_die(&html);
+    std::fs::write(&page, changed).expect("write");
+    browser.open(&page);
+    let (verdict_page, text, dice) = page_verdict(&mut browser);
+    assert_eq!(verdict_page, "not-checked", "{text}");
+    assert!(text.contains(&now) && text.contains(&was), "{text}");
+    assert_eq!(dice[0], was, "the page shows the checked die");
+    browser.open(&copy.join("dice.html"));
+    assert_eq!(verdict(&mut browser).0, "checked", "the data is unchanged");
+
+    // The same page with a number of its despatch changed instead, its dice
+    // as written: marked not checked.
+    let told = change_a_told_number(&html).expect("a despatch that tells a number");
+    std::fs::write(&page, told).expect("write");
+    browser.open(&page);
+    let (verdict_told, text, _) = page_verdict(&mut browser);
+    assert_eq!(verdict_told, "not-checked", "{text}");
+    assert!(text.contains("despatch"), "{text}");
+
+    // With JavaScript off, a page says its dice are not checked.
+    browser.call(
+        "Emulation.setScriptExecutionDisabled",
+        serde_json::json!({ "value": true }),
+    );
+    browser.open(&resolutions[0]);
+    let off = browser.eval(
+        "Array.from(document.querySelectorAll('#dice noscript, #dice .not-checked')).map(e => e.textContent).join(' ')",
+    );
+    browser.call(
+        "Emulation.setScriptExecutionDisabled",
+        serde_json::json!({ "value": false }),
+    );
+    assert!(
+        off.as_str()
+            .is_some_and(|t| t.contains("Not checked: JavaScript is off")),
+        "{off}"
+    );
 
     let errors = browser.errors();
     assert!(errors.is_empty(), "errors in the browser: {errors:#?}");

@@ -8,6 +8,12 @@
 // fixed-length fields of section 4, and every die shown is the ChaCha20
 // stream of that seed read as section 5 says. SHA-256 is the browser's own
 // (Web Crypto); ChaCha20 and the dice are written out below.
+//
+// The dice page checks every resolution. A resolution's own page (the one
+// with `[data-resolution]`) checks its own, then writes its dice from the
+// checked entry and says whether the page as written agrees with it: its
+// dice, secret and seed, and the words it tells beside them. A page cannot
+// read another from the disk, so a page changed on its own is caught there.
 (function () {
   "use strict";
 
@@ -228,6 +234,106 @@
     return { resolutions: data.resolutions.length, failed: failed, dice: dice };
   }
 
+  // The secret a resolution's must hash to: the one revealed before it in
+  // its chain, or the chain's commitment for the first.
+  function chainBefore(data, at) {
+    var r = data.resolutions[at];
+    for (var i = at - 1; i >= 0; i--) {
+      if (data.resolutions[i].kind === r.kind) return data.resolutions[i].secret;
+    }
+    return data.commitments[r.kind];
+  }
+
+  // A roll as the page writes it: its number, the die and value (and the
+  // faces of more than one), what it was for.
+  function rollCells(roll) {
+    var faces = roll.faces.length > 1 ? " (" + roll.faces.join("+") + ")" : "";
+    return [String(roll.index), roll.die + " = " + roll.value + faces, roll.purpose];
+  }
+
+  function cellsOf(row) {
+    return Array.from(row.cells).map(function (c) { return c.textContent; });
+  }
+
+  // Where the page as written differs from the checked entry: the reason,
+  // or null when it shows the same dice, secret, seed and words.
+  function pageDiffers(section, r) {
+    var rows = Array.from(section.querySelectorAll("tr[data-roll]"));
+    if (rows.length !== r.rolls.length) {
+      return "this page lists " + rows.length + " dice; the checked data has " + r.rolls.length;
+    }
+    for (var i = 0; i < rows.length; i++) {
+      var want = rollCells(r.rolls[i]);
+      var have = cellsOf(rows[i]);
+      if (have[1] !== want[1]) {
+        return "this page showed roll " + want[0] + " as " + have[1] + "; the checked dice say " + want[1];
+      }
+      if (!same(have, want)) return "this page showed roll " + want[0] + " otherwise than the checked data";
+    }
+    for (var field of ["secret", "seed"]) {
+      var shown = section.querySelector('[data-field="' + field + '"]');
+      if (!shown || shown.textContent !== r[field]) return "the " + field + " on this page is not the checked one";
+    }
+    var told = Array.from(document.querySelectorAll("[data-told]"));
+    var words = told.map(function (e) { return e.textContent; });
+    if (!same(words, r.told)) {
+      var off = told.find(function (e, i) { return e.textContent !== r.told[i]; });
+      var which = off ? off.getAttribute("data-told") : "text";
+      return "the " + which + " on this page is not the one written with these dice";
+    }
+    return null;
+  }
+
+  // Writes the page's dice from the checked entry, so that what the reader
+  // sees is what was checked, whatever the page said.
+  function showRolls(section, r) {
+    var rows = Array.from(section.querySelectorAll("tr[data-roll], tr[data-no-roll]"));
+    var table = rows.length ? rows[0].parentNode : section.querySelector("table");
+    if (!table) return;
+    rows.forEach(function (row) { row.remove(); });
+    r.rolls.forEach(function (roll) {
+      var row = document.createElement("tr");
+      row.setAttribute("data-roll", String(roll.index));
+      rollCells(roll).forEach(function (text) {
+        row.insertCell().textContent = text;
+      });
+      table.appendChild(row);
+    });
+    if (r.rolls.length === 0) {
+      var none = table.appendChild(document.createElement("tr"));
+      none.setAttribute("data-no-roll", "");
+      var cell = none.insertCell();
+      cell.colSpan = 3;
+      cell.textContent = "No dice shown.";
+    }
+  }
+
+  async function checkPage(data, section) {
+    var slug = section.getAttribute("data-resolution");
+    var at = data.resolutions.findIndex(function (r) { return r.slug === slug; });
+    if (at < 0) {
+      say("not-checked", "Not checked: the dice data has no entry for this page.");
+      return { resolutions: 1, failed: 1, dice: 0 };
+    }
+    var r = data.resolutions[at];
+    var why;
+    try {
+      why = (await checkOne(data, r, chainBefore(data, at))) || pageDiffers(section, r);
+    } catch (e) {
+      why = e.message;
+    }
+    showRolls(section, r);
+    if (why) {
+      say("not-checked", "Not checked: " + why + ".");
+    } else {
+      var dice = r.rolls.length === 1 ? "the die below" : "the " + r.rolls.length + " dice below";
+      say("checked", r.rolls.length
+        ? "Checked: " + dice + ", re-derived in your browser from the revealed secret; this page agrees with the checked data."
+        : "Checked: the revealed secret and the seed below; no dice are shown.");
+    }
+    return { resolutions: 1, failed: why ? 1 : 0, dice: r.rolls.length };
+  }
+
   function say(verdict, text) {
     var out = document.getElementById("verdict");
     if (out) {
@@ -247,6 +353,8 @@
       say("not-checked", "Not checked: this browser offers no Web Crypto here.");
       return Promise.resolve(null);
     }
+    var page = document.querySelector("[data-resolution]");
+    if (page) return checkPage(data, page);
     var began = performance.now();
     return checkAll(data).then(function (result) {
       var ms = Math.round(performance.now() - began);

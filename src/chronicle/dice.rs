@@ -1,7 +1,9 @@
 //! The dice page and its data (`dice-data.js`): for every resolution the
 //! reader may see, the seed inputs of docs/AUDIT.md section 4, the manifest,
 //! the orders texts shown and the rolls shown, which `check.js` re-derives
-//! in the browser.
+//! in the browser, on the dice page for every resolution and on each
+//! resolution's page for its own; and the words that page tells beside its
+//! dice, which its script compares with the page's.
 
 use serde_json::{Value, json};
 
@@ -54,6 +56,7 @@ pub fn data(record: &Record, shown: &[Shown]) -> Value {
                 "orders": s.orders,
                 "rolls": s.rolls,
                 "withheld": s.withheld,
+                "told": page::told(s),
             })
         })
         .collect();

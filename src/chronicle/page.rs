@@ -1,6 +1,8 @@
 //! A page for each resolution: the map (a turn's, as the reader's report
 //! drew it), the despatch, each side's orders with their digests, the dice
-//! with their purposes, the revealed secret and the seed.
+//! with their purposes, the revealed secret and the seed. The page loads
+//! the dice data and `check.js`, which checks its dice, writes them from
+//! the checked entry and marks whether what the page says agrees with it.
 
 use serde_json::{Value, json};
 
@@ -32,6 +34,36 @@ pub fn path(slug: &str) -> String {
 /// The path of a turn's map from the site's top.
 pub fn map_path(slug: &str) -> String {
     format!("maps/{slug}.svg")
+}
+
+/// The words a resolution's page tells beside its dice, each as one element
+/// of the page holds it (`data-told` in `resolution.html`): a turn's
+/// despatch, a sector's title and then its sentences as one paragraph; an
+/// umpire call's report. `check.js` compares the page's with these, which
+/// `dice-data.js` carries, so that a page whose words were changed alone is
+/// caught: the despatch quotes dice the rules read, and nothing else ties
+/// those numbers to the dice checked.
+pub(crate) fn told(s: &Shown) -> Vec<String> {
+    match s.r.kind {
+        Kind::Turn => s.context["sectors"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|sector| {
+                let sentences: Vec<&str> = sector["sentences"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .collect();
+                [
+                    sector["title"].as_str().unwrap_or_default().to_string(),
+                    sentences.join(" "),
+                ]
+            })
+            .collect(),
+        Kind::Umpire => s.call.iter().cloned().collect(),
+    }
 }
 
 pub(crate) fn write_all(
@@ -107,7 +139,7 @@ pub(crate) fn write_all(
             &path(&slug),
             ("../", &title(r.kind, r.k)),
             context,
-            &[],
+            &["dice-data.js", "check.js"],
         )?;
     }
     Ok(())
