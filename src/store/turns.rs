@@ -121,6 +121,47 @@ mod tests {
         waiter.join().expect("joins");
     }
 
+    /// Two connections of one store: while one writes transaction after
+    /// transaction, the other's single write goes in within a turn or two,
+    /// not after the loop (SQLite's busy wait alone let the loop starve it).
+    #[test]
+    fn a_write_on_another_connection_is_not_starved_by_a_loop_of_writes() {
+        let dir = tempfile::tempdir().expect("dir");
+        let mut looping = crate::store::Store::open(&dir.path().join("data")).expect("store");
+        let other = looping.another().expect("opens").expect("a file store");
+        let written = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let writer = {
+            let (written, stop) = (Arc::clone(&written), Arc::clone(&stop));
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::SeqCst) && written.load(Ordering::SeqCst) < 2000 {
+                    looping
+                        .atomically(|s| -> crate::store::Result<()> {
+                            s.execute("UPDATE outbox SET attempts = attempts WHERE id = -1", [])?;
+                            std::thread::sleep(Duration::from_millis(2));
+                            Ok(())
+                        })
+                        .expect("writes");
+                    written.fetch_add(1, Ordering::SeqCst);
+                }
+            })
+        };
+        while written.load(Ordering::SeqCst) < 5 {
+            std::thread::yield_now();
+        }
+        let before = written.load(Ordering::SeqCst);
+        other
+            .execute("UPDATE outbox SET attempts = attempts WHERE id = -2", [])
+            .expect("the other connection writes");
+        let waited = written.load(Ordering::SeqCst) - before;
+        stop.store(true, Ordering::SeqCst);
+        writer.join().expect("joins");
+        assert!(
+            waited <= 3,
+            "the write waited for {waited} of the loop's transactions"
+        );
+    }
+
     #[test]
     fn an_abandoned_ticket_is_skipped() {
         let queue = Queue::default();
