@@ -5,7 +5,6 @@
 use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, params};
 
-use super::write::Write;
 use super::{Result, Store, StoreError, parse_digest, parse_ts, put_state, queue_mail, ts};
 use crate::audit::Digest32;
 use crate::campaign::Campaign;

@@ -21,7 +21,6 @@ use chrono::{DateTime, Utc};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use write::Write;
 
 use crate::audit::{Digest32, HashChain, Kind};
 use crate::campaign::Campaign;

@@ -9,7 +9,6 @@
 use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, params};
 
-use super::write::Write;
 use super::{MailPart, OutgoingMail, Result, Store, StoreError, parse_ts, queue_mail, ts};
 
 /// Where a message stands.
