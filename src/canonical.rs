@@ -59,6 +59,7 @@ mod tests {
             value: 4,
             first_word: 0,
             words: 1,
+            about: None,
         };
         let expected = r#"{"die":"d6","faces":[4],"first_word":0,"index":0,"purpose":"...","sides":6,"value":4,"words":1}"#;
         assert_eq!(to_string(&roll), expected);

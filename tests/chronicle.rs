@@ -96,7 +96,7 @@ fn hidden_by_page(
         .turns()
         .map(|r| {
             let visible = report::visibility(record.ruleset, &r.next, audience, &r.events);
-            let hidden = report::hidden_names(&r.next, visible.as_ref())
+            let hidden = report::heard::hidden_names(&r.next, visible.as_ref())
                 .into_iter()
                 .map(|(id, name)| (id.to_string(), name.to_string()))
                 .collect();
@@ -110,7 +110,7 @@ fn names(text: &str, hidden: &[(String, String)]) -> bool {
         .iter()
         .map(|(i, n)| (i.as_str(), n.as_str()))
         .collect();
-    report::names_hidden(text, &pairs)
+    report::heard::names_hidden(text, &pairs)
 }
 
 #[test]

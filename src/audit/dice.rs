@@ -8,6 +8,7 @@ use rand_core::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use super::digest::Digest32;
+use crate::rules::told::About;
 
 /// The dice the rulesets use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -89,6 +90,11 @@ pub struct Roll {
     pub value: u32,
     pub first_word: u64,
     pub words: u64,
+    /// Whom it concerns and who may be told it, as the rules made it;
+    /// `None` for a roll read back from an archive, which keeps none of it,
+    /// and for one made without saying (see [`Dice::throw`]).
+    #[serde(skip)]
+    pub about: Option<About>,
 }
 
 impl Roll {
@@ -104,6 +110,7 @@ impl Roll {
             value,
             first_word: u64::from(index),
             words: 1,
+            about: None,
         }
     }
 }
@@ -111,12 +118,44 @@ impl Roll {
 /// Where the rules get their dice. The audited stream is the real source;
 /// forced dice exist so that a rules case can pin the exact outcome.
 pub trait Dice {
-    /// Throws `die` for `purpose` (which rule, which unit), logs it, and
-    /// returns the value.
-    fn roll(&mut self, die: Die, purpose: &str) -> u32;
+    /// Throws `die` for `purpose` (which rule, which unit), logs it with
+    /// whom it concerns, and returns the value.
+    fn throw(&mut self, die: Die, purpose: &str, about: Option<About>) -> u32;
+
+    /// Throws `die` for `purpose`, concerning whatever the dice it is made
+    /// through say (see [`Concerning`]).
+    fn roll(&mut self, die: Die, purpose: &str) -> u32 {
+        self.throw(die, purpose, None)
+    }
 
     /// Every roll so far, in order.
     fn log(&self) -> &[Roll];
+}
+
+impl<'d> dyn Dice + 'd {
+    /// These dice, with every roll made through them that does not say whom
+    /// it concerns taken to concern `about`: how a step of a turn marks the
+    /// rolls of the rules procedure it calls, which know nothing of ids.
+    pub fn concerning(&mut self, about: About) -> Concerning<'_, 'd> {
+        Concerning { dice: self, about }
+    }
+}
+
+/// Dice that mark each roll made through them (see [`Dice::concerning`]).
+pub struct Concerning<'a, 'd> {
+    dice: &'a mut (dyn Dice + 'd),
+    about: About,
+}
+
+impl Dice for Concerning<'_, '_> {
+    fn throw(&mut self, die: Die, purpose: &str, about: Option<About>) -> u32 {
+        let about = about.unwrap_or_else(|| self.about.clone());
+        self.dice.throw(die, purpose, Some(about))
+    }
+
+    fn log(&self) -> &[Roll] {
+        self.dice.log()
+    }
 }
 
 /// The audited dice of one resolution.
@@ -167,7 +206,7 @@ impl DiceStream {
 }
 
 impl Dice for DiceStream {
-    fn roll(&mut self, die: Die, purpose: &str) -> u32 {
+    fn throw(&mut self, die: Die, purpose: &str, about: Option<About>) -> u32 {
         let first_word = self.next_word;
         let faces: Vec<u32> = (0..die.count())
             .map(|_| die.face(self.below(die.sides())))
@@ -183,6 +222,7 @@ impl Dice for DiceStream {
             value,
             first_word,
             words: self.next_word - first_word,
+            about,
         });
         value
     }
@@ -228,7 +268,7 @@ impl ForcedDice {
 }
 
 impl Dice for ForcedDice {
-    fn roll(&mut self, die: Die, purpose: &str) -> u32 {
+    fn throw(&mut self, die: Die, purpose: &str, about: Option<About>) -> u32 {
         let (low, high) = die.range();
         let value = match self.values.get(self.next) {
             Some(&v) => {
@@ -259,6 +299,7 @@ impl Dice for ForcedDice {
             value,
             first_word: 0,
             words: 0,
+            about,
         });
         value
     }

@@ -36,7 +36,7 @@ pub struct Shown<'r> {
 /// Whether text names a unit or general of `state` that `visible` leaves
 /// out: the report's own test for a roll's purpose.
 pub fn names_unseen(text: &str, state: &GameState, visible: Option<&BTreeSet<String>>) -> bool {
-    report::names_hidden(text, &report::hidden_names(state, visible))
+    report::heard::names_hidden(text, &report::heard::hidden_names(state, visible))
 }
 
 /// Every resolution of `record` as `audience` sees it, in order.

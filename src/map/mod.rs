@@ -93,8 +93,8 @@ impl MapInput<'_> {
             .unwrap_or(style::UNKNOWN_TERRAIN)
     }
 
-    fn class(&self, kind: &str) -> EventClass {
-        self.ruleset.event_class(kind)
+    fn class(&self, event: &Event) -> EventClass {
+        event.class(|k| self.ruleset.event_class(k))
     }
 }
 
@@ -243,19 +243,16 @@ fn draw(input: &MapInput, detail: Detail) -> String {
     let (pw, ph) = frame.pixels();
     let mut s = Svg::new(w, h, pw, ph);
     let aims = input.aims();
-    // The declarations' style joins the others only where there are some,
-    // so that a map without any keeps its bytes.
-    if aims.is_empty() {
-        s.defs_arrows(&[style::MOVE, style::CHARGE, style::RETREAT, style::FIRE]);
-    } else {
-        s.defs_arrows(&[
-            style::MOVE,
-            style::CHARGE,
-            style::RETREAT,
-            style::FIRE,
-            style::AIM,
-        ]);
+    // The declarations' and the shots not made's styles join the others
+    // only where there are some, so that a map without any keeps its bytes.
+    let mut heads = vec![style::MOVE, style::CHARGE, style::RETREAT, style::FIRE];
+    if !aims.is_empty() {
+        heads.push(style::AIM);
     }
+    if draws_no_shot(input) {
+        heads.push(style::NO_SHOT);
+    }
+    s.defs_arrows(&heads);
     s.raw(&format!(
         "<rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" fill=\"#ffffff\"/>\n"
     ));
@@ -488,7 +485,9 @@ fn slots(frame: &Frame, input: &MapInput) -> BTreeMap<String, Slot> {
     out
 }
 
-/// Dashed lines from each firer to each of its targets, both in sight.
+/// Dashed lines from each firer to each of its targets, both in sight; a
+/// shot not made (which only its own side and the GM are told of) as a
+/// grey line crossed at its end.
 fn fire_lines(
     s: &mut Svg,
     frame: &Frame,
@@ -496,11 +495,12 @@ fn fire_lines(
     look: &Look,
     slots: &BTreeMap<String, Slot>,
 ) {
-    for event in input
-        .events
-        .iter()
-        .filter(|e| input.class(&e.kind) == EventClass::Fire)
-    {
+    for event in input.events {
+        let st = match input.class(event) {
+            EventClass::Fire => &style::FIRE,
+            EventClass::NoShot => &style::NO_SHOT,
+            _ => continue,
+        };
         let Some((firer, targets)) = event.units.split_first() else {
             continue;
         };
@@ -509,10 +509,21 @@ fn fire_lines(
         };
         for target in targets {
             if let Some(to) = anchor(frame, input, look, slots, target, true) {
-                s.arrow(from, to, &style::FIRE);
+                s.arrow(from, to, st);
+                if st.id == style::NO_SHOT.id {
+                    s.cross_mark(to, st);
+                }
             }
         }
     }
+}
+
+/// Whether the map draws a shot not made, for its legend and its arrowheads.
+fn draws_no_shot(input: &MapInput) -> bool {
+    input
+        .events
+        .iter()
+        .any(|e| input.class(e) == EventClass::NoShot)
 }
 
 /// Where a line to or from a unit starts: its front centre, or the centre of
@@ -554,7 +565,7 @@ fn arrows(s: &mut Svg, frame: &Frame, input: &MapInput) {
             continue;
         };
         let style_of = |class: EventClass| match class {
-            EventClass::Charge => &style::CHARGE,
+            EventClass::Charge | EventClass::ChargeShort => &style::CHARGE,
             EventClass::Retreat => &style::RETREAT,
             _ => &style::MOVE,
         };
@@ -569,7 +580,13 @@ fn arrows(s: &mut Svg, frame: &Frame, input: &MapInput) {
             for event in routes {
                 let points: Vec<(i64, i64)> =
                     event.path.iter().map(|l| frame.location(*l)).collect();
-                s.route_arrow(&points, style_of(input.class(&event.kind)));
+                let class = input.class(event);
+                s.route_arrow(&points, style_of(class));
+                if class == EventClass::ChargeShort
+                    && let [.., from, to] = points[..]
+                {
+                    s.halt_mark(from, to, &style::CHARGE);
+                }
             }
             continue;
         }
@@ -580,15 +597,22 @@ fn arrows(s: &mut Svg, frame: &Frame, input: &MapInput) {
             input
                 .events
                 .iter()
-                .any(|e| input.class(&e.kind) == class && e.units.first() == Some(id))
+                .any(|e| input.class(e) == class && e.units.first() == Some(id))
         };
-        let class = [EventClass::Charge, EventClass::Retreat]
-            .into_iter()
-            .find(|c| named_first(*c))
-            .unwrap_or(EventClass::Other);
+        let class = [
+            EventClass::Charge,
+            EventClass::ChargeShort,
+            EventClass::Retreat,
+        ]
+        .into_iter()
+        .find(|c| named_first(*c))
+        .unwrap_or(EventClass::Other);
         let from = frame.location(before.location);
         let to = frame.location(unit.location);
         s.arrow(from, to, style_of(class));
+        if class == EventClass::ChargeShort {
+            s.halt_mark(from, to, &style::CHARGE);
+        }
     }
 }
 
@@ -921,6 +945,9 @@ fn legend_entries<'a>(input: &MapInput<'a>) -> Vec<Entry<'a>> {
     entries.extend([&style::MOVE, &style::CHARGE, &style::RETREAT, &style::FIRE].map(Entry::Arrow));
     if !input.aims().is_empty() {
         entries.push(Entry::Arrow(&style::AIM));
+    }
+    if draws_no_shot(input) {
+        entries.push(Entry::Arrow(&style::NO_SHOT));
     }
     entries
 }

@@ -59,6 +59,15 @@ pub const FIRE: ArrowStyle = ArrowStyle {
     label: "fire",
 };
 
+/// Fire ordered and not made, on the map of the side that ordered it.
+pub const NO_SHOT: ArrowStyle = ArrowStyle {
+    id: "no-shot",
+    colour: "#8a8a8a",
+    width: 4,
+    dash: "6 10",
+    label: "shot not made",
+};
+
 /// A declared attack not yet carried out (`rules::look::Aim`).
 pub const AIM: ArrowStyle = ArrowStyle {
     id: "aim",

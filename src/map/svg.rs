@@ -135,6 +135,38 @@ impl Svg {
         ));
     }
 
+    /// A bar across the end of an arrow from `from` to `to`: where a
+    /// charge stopped short.
+    pub fn halt_mark(&mut self, from: (i64, i64), to: (i64, i64), st: &ArrowStyle) {
+        let (dx, dy) = ((to.0 - from.0) as f64, (to.1 - from.1) as f64);
+        let len = libm::sqrt(dx * dx + dy * dy);
+        if len < 1.0 {
+            return;
+        }
+        let half = f64::from(st.width) * 3.0;
+        let (px, py) = (-dy / len * half, dx / len * half);
+        let a = (to.0 + px.round() as i64, to.1 + py.round() as i64);
+        let b = (to.0 - px.round() as i64, to.1 - py.round() as i64);
+        self.out.push_str(&format!(
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"{}\"/>\n",
+            a.0, a.1, b.0, b.1, st.colour, st.width
+        ));
+    }
+
+    /// A cross at `at`: the target of a shot not made.
+    pub fn cross_mark(&mut self, at: (i64, i64), st: &ArrowStyle) {
+        let r = i64::from(st.width) * 5;
+        for (a, b) in [
+            ((at.0 - r, at.1 - r), (at.0 + r, at.1 + r)),
+            ((at.0 - r, at.1 + r), (at.0 + r, at.1 - r)),
+        ] {
+            self.out.push_str(&format!(
+                "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"{}\"/>\n",
+                a.0, a.1, b.0, b.1, st.colour, st.width
+            ));
+        }
+    }
+
     pub fn text(&mut self, x: i64, y: i64, size: u32, anchor: &str, fill: &str, text: &str) {
         self.out.push_str(&format!(
             "<text x=\"{x}\" y=\"{y}\" font-size=\"{size}\" text-anchor=\"{anchor}\" fill=\"{fill}\">{}</text>\n",

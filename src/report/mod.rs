@@ -8,6 +8,7 @@
 //! time zone the deadline is given in.
 
 pub mod audit_footer;
+pub mod heard;
 pub mod narrative;
 pub mod opening;
 pub mod sample;
@@ -22,9 +23,10 @@ use crate::audit::dice::Roll;
 use crate::audit::manifest::orders_digest;
 use crate::campaign::{Campaign, Person};
 use crate::map::{self, MapError, MapInput};
-use crate::rules::look::Look;
+use crate::rules::look::{EventClass, Look};
 use crate::rules::ruleset::Event;
 use crate::rules::state::UnitState;
+use crate::rules::told::Heard;
 use crate::rules::{GameState, PhaseKind, Ruleset};
 use crate::store::MailPart;
 use crate::templates::{TemplateError, Templates};
@@ -144,18 +146,6 @@ fn side_name(campaign: &Campaign, id: &str) -> String {
     campaign.side(id).map_or(id.to_string(), |s| s.name.clone())
 }
 
-/// Whether a roll's purpose names a unit out of sight: its id as a whole
-/// word, or its name anywhere (case does not matter).
-pub fn names_hidden(purpose: &str, hidden: &[(&str, &str)]) -> bool {
-    let lower = purpose.to_lowercase();
-    let words: BTreeSet<&str> = lower
-        .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
-        .collect();
-    hidden.iter().any(|(id, name)| {
-        words.contains(id.to_lowercase().as_str()) || lower.contains(&name.to_lowercase())
-    })
-}
-
 fn roll_line(r: &Roll) -> Value {
     let faces = if r.faces.len() > 1 {
         format!(
@@ -197,27 +187,6 @@ pub fn visibility(
     }
 }
 
-/// The units and generals of `state` out of sight, by id and name, as
-/// [`names_hidden`] takes them.
-pub fn hidden_names<'a>(
-    state: &'a GameState,
-    visible: Option<&BTreeSet<String>>,
-) -> Vec<(&'a str, &'a str)> {
-    let sees = |id: &str| visible.is_none_or(|v| v.contains(id));
-    state
-        .units
-        .iter()
-        .map(|u| (u.id.as_str(), u.name.as_str()))
-        .chain(
-            state
-                .generals
-                .iter()
-                .map(|g| (g.id.as_str(), g.name.as_str())),
-        )
-        .filter(|(id, _)| !sees(id))
-        .collect()
-}
-
 /// The work of one audience's report: what it sees, its despatch, its map.
 pub fn prepare(input: &ReportInput, audience: Audience) -> Result<Prepared, ReportError> {
     let view = view(input, audience);
@@ -241,17 +210,27 @@ pub fn view(input: &ReportInput, audience: Audience) -> View {
     let visible = visibility(input.ruleset, next, &audience, input.events);
     let look = input.ruleset.look(next);
     let sees = |id: &str| visible.as_ref().is_none_or(|v| v.contains(id));
-    let reader = narrative::Reader {
+    let hearer = heard::Audience {
         side,
         visible: visible.as_ref(),
+        prior: input.prior,
+        next,
     };
+    let heard: Vec<(Heard, EventClass)> = input
+        .events
+        .iter()
+        .map(|e| {
+            let class = e.class(|k| input.ruleset.event_class(k));
+            (hearer.event(e), class)
+        })
+        .collect();
     let prior_look = input.ruleset.look(input.prior);
     let sectors = narrative::despatch(
-        input.prior,
-        next,
+        (input.prior, next),
         (&prior_look, &look),
         input.events,
-        &reader,
+        &heard,
+        &hearer,
     );
 
     // The order of battle: the reader's own side first, then the others as
@@ -293,12 +272,8 @@ pub fn view(input: &ReportInput, audience: Audience) -> View {
         })
         .collect();
 
-    // The units and generals out of the reader's sight, by id and name.
-    let hidden = hidden_names(next, visible.as_ref());
-    let (shown, withheld): (Vec<&Roll>, Vec<&Roll>) = input
-        .rolls
-        .iter()
-        .partition(|r| !names_hidden(&r.purpose, &hidden));
+    let (shown, withheld): (Vec<&Roll>, Vec<&Roll>) =
+        input.rolls.iter().partition(|r| hearer.roll(r));
     let dice: Vec<Value> = shown.iter().copied().map(roll_line).collect();
     let shown_rolls = shown;
 
@@ -339,6 +314,15 @@ pub fn view(input: &ReportInput, audience: Audience) -> View {
         input.k,
         side.unwrap_or("gm")
     );
+    // The map draws what the reader learnt of, even only that its own
+    // troops were in action: their arrows keep their style.
+    let drawn: Vec<Event> = input
+        .events
+        .iter()
+        .zip(&heard)
+        .filter(|(_, (h, _))| *h != Heard::Nothing)
+        .map(|(e, _)| e.clone())
+        .collect();
     let svg = map::svg(&MapInput {
         title: &format!(
             "{}: after {} ({})",
@@ -347,7 +331,7 @@ pub fn view(input: &ReportInput, audience: Audience) -> View {
         ruleset: input.ruleset,
         prior: input.prior,
         next,
-        events: input.events,
+        events: &drawn,
         visible: visible.as_ref(),
     });
     let context = json!({

@@ -8,19 +8,23 @@
 //! cause and its effect are never told apart. Within a sector they keep the
 //! log's order, except that every unit that stood fast is named once, in
 //! one sentence, at the sector's end. A move is told from the two states
-//! (how far, which way, whether forward); every other kind is told by the
+//! (how far, which way, whether forward); every other class is told by the
 //! text the rules wrote for it, so a kind added later reads well without a
-//! change here.
+//! change here. What a reader is told of each event is decided before
+//! (`report::heard`): here it is only put into words.
 
-use std::collections::BTreeSet;
+
 
 use serde::Serialize;
 
 use crate::rules::GameState;
 use crate::rules::board::{Location, MapSpec};
-use crate::rules::look::Look;
+use crate::rules::look::{EventClass, Look};
 use crate::rules::ruleset::Event;
 use crate::rules::state::UnitState;
+use crate::rules::told::Heard;
+
+use super::heard::Audience;
 
 /// One sector's paragraph.
 #[derive(Debug, Clone, Serialize)]
@@ -29,18 +33,6 @@ pub struct Sector {
     pub sentences: Vec<String>,
     /// The sentences as one paragraph wrapped for a plain-text mail.
     pub text: String,
-}
-
-/// Who reads: the units they may see, `None` for everything.
-pub struct Reader<'a> {
-    pub side: Option<&'a str>,
-    pub visible: Option<&'a BTreeSet<String>>,
-}
-
-impl Reader<'_> {
-    fn sees(&self, id: &str) -> bool {
-        self.visible.is_none_or(|v| v.contains(id))
-    }
 }
 
 const SECTORS: [&str; 4] = [
@@ -111,8 +103,19 @@ fn verb(dx: i64, dy: i64, facing: u32) -> &'static str {
     }
 }
 
+/// A unit's or a general's name.
 fn name(state: &GameState, id: &str) -> String {
-    state.unit(id).map_or(id.to_string(), |u| u.name.clone())
+    state
+        .unit(id)
+        .map(|u| u.name.clone())
+        .or_else(|| {
+            state
+                .generals
+                .iter()
+                .find(|g| g.id == id)
+                .map(|g| g.name.clone())
+        })
+        .unwrap_or_else(|| id.to_string())
 }
 
 /// A move told from the two states (and the formation each shows, where
@@ -179,22 +182,19 @@ pub fn join_names(names: &[String]) -> String {
 }
 
 /// The despatch for `reader`, from the states either side of the
-/// resolution and how the ruleset shows each.
+/// resolution and how the ruleset shows each, telling each event as much as
+/// the reader `heard` of it, each by what its class means.
 pub fn despatch(
-    prior: &GameState,
-    next: &GameState,
+    (prior, next): (&GameState, &GameState),
     (prior_look, next_look): (&Look, &Look),
     events: &[Event],
-    reader: &Reader,
+    heard: &[(Heard, EventClass)],
+    reader: &Audience,
 ) -> Vec<Sector> {
     let mut sentences: [Vec<String>; 4] = Default::default();
     let mut stood: [Vec<String>; 4] = Default::default();
     let mut previous: Option<(usize, &[String])> = None;
-    // An event's text may name a unit it does not list (the enemy whose zone
-    // barred a move): a sentence naming anyone out of sight is kept back as
-    // if that unit were in it, as the dice lines are.
-    let out_of_sight = super::hidden_names(next, reader.visible);
-    for event in events {
+    for (event, (heard, class)) in events.iter().zip(heard) {
         let sector = match previous {
             Some((sector, units))
                 if !event.units.is_empty() && event.units.iter().all(|u| units.contains(u)) =>
@@ -208,39 +208,35 @@ pub fn despatch(
                 .map_or(0, |u| sector_of(&next.map, u.location)),
         };
         previous = Some((sector, &event.units));
-        let hidden = event.units.iter().any(|u| !reader.sees(u))
-            || super::names_hidden(&event.text, &out_of_sight);
-        if hidden {
-            // A unit out of the reader's sight is never named. If the
-            // reader's own troops were in it, they hear that much.
-            let own: Vec<String> = event
-                .units
-                .iter()
-                .filter(|u| {
-                    reader.side.is_some()
-                        && next
-                            .unit(u)
-                            .is_some_and(|s| Some(s.side.as_str()) == reader.side)
-                })
-                .map(|u| name(next, u))
-                .collect();
-            if !own.is_empty() {
-                sentences[sector].push(format!(
-                    "{} {} in action against troops out of sight.",
-                    join_names(&own),
-                    if own.len() == 1 { "was" } else { "were" }
-                ));
+        match heard {
+            Heard::Told => {}
+            Heard::Nothing => continue,
+            Heard::OwnInAction => {
+                // A unit out of the reader's sight is never named: its own
+                // troops in the event hear that much.
+                let own: Vec<String> = event
+                    .names()
+                    .filter(|id| reader.side_of(id).as_deref() == reader.side)
+                    .map(|id| name(next, id))
+                    .collect();
+                if !own.is_empty() {
+                    sentences[sector].push(format!(
+                        "{} {} in action against troops out of sight.",
+                        join_names(&own),
+                        if own.len() == 1 { "was" } else { "were" }
+                    ));
+                }
+                continue;
             }
-            continue;
         }
-        let told = match event.kind.as_str() {
-            "hold" => {
+        let told = match class {
+            EventClass::Hold => {
                 for id in &event.units {
                     stood[sector].push(name(next, id));
                 }
                 continue;
             }
-            "move" => event
+            EventClass::Move => event
                 .units
                 .first()
                 .and_then(|id| Some((id, prior.unit(id)?, next.unit(id)?)))

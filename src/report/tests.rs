@@ -154,6 +154,7 @@ fn a_consequence_is_told_in_the_sector_of_its_cause() {
         kind: kind.to_string(),
         units: units.iter().map(|u| u.to_string()).collect(),
         path: Vec::new(),
+        shows: None,
         text: text.to_string(),
     };
     turn.events.push(event(
@@ -180,6 +181,7 @@ fn an_action_against_hidden_troops_names_only_ones_own() {
         kind: "combat".to_string(),
         units: vec!["12-dragons".to_string(), "jaeger".to_string()],
         path: Vec::new(),
+        shows: None,
         text: "12e Dragons fight the 2. Jäger-Bataillon.".to_string(),
     });
     // A combat reveals both sides to each other; a shooting from a hidden
@@ -209,6 +211,7 @@ fn a_sentence_naming_a_hidden_enemy_is_not_told_though_the_event_lists_only_ones
         kind: "order-impossible".to_string(),
         units: vec!["12-dragons".to_string()],
         path: Vec::new(),
+        shows: None,
         text: format!(
             "12e Dragons cannot move: the move would come within 1\" of the enemy {jaeger} (Movement, Zones of Control)."
         ),

@@ -96,13 +96,25 @@ pub struct TerrainStyle {
 pub enum EventClass {
     /// Shooting: the event names the firer first, then its targets.
     Fire,
-    /// A charge or its kin: the event names the charger first, then whom it
-    /// charges.
+    /// Fire ordered and not made (out of range, out of the arc, no target
+    /// in sight): the event names the unit that was to fire first, then
+    /// its target. Nobody fired, so nobody is revealed and no fire line is
+    /// drawn; the acting side's map marks the shot not made.
+    NoShot,
+    /// A charge or its kin that met its target: the event names the charger
+    /// first, then whom it charges.
     Charge,
+    /// A charge that ended short of its target: drawn as a charge, its end
+    /// marked; nobody met.
+    ChargeShort,
     /// A move away from the enemy that the player did not choose.
     Retreat,
     /// Fighting hand to hand.
     Combat,
+    /// A move the player chose, told from the states either side of it.
+    Move,
+    /// A unit that stood fast: told once for every such unit of a sector.
+    Hold,
     /// Anything else: told by its text, its units drawn where they stand.
     Other,
 }

@@ -7,7 +7,7 @@
 //! traits a ruleset implements (`ruleset`), how it reads its set-up
 //! (`setup`) and is drawn (`look`), orders (`orders`), words and lengths
 //! (`words`), the GM's corrections (`correction`), umpire call reports
-//! (`umpire`), table pieces (`kernel`), and the list of rulesets
+//! (`umpire`), what an event or a roll shows and to whom (`told`), table pieces (`kernel`), and the list of rulesets
 //! (`registry`, which declares each ruleset's folder, seen here as
 //! `rules::<ruleset>`).
 
@@ -21,6 +21,7 @@ pub mod registry;
 pub mod ruleset;
 pub mod setup;
 pub mod state;
+pub mod told;
 pub mod umpire;
 pub mod words;
 

@@ -20,6 +20,7 @@ use super::look::{Aim, EventClass, Look, Marker, TerrainStyle};
 use super::orders::{LineError, OrderSheet, order_lines};
 use super::setup::{Keys, SetupContext, UnitBasics, Vocabulary};
 use super::state::{GameState, PartError, Parts, RawPart, UnitState};
+use super::told::{EventKind, Shows};
 use super::umpire::{UmpireError, UmpireReport};
 use crate::audit::dice::{Dice, Roll};
 use crate::geometry::Rect;
@@ -59,6 +60,11 @@ pub struct Event {
     /// archive's bytes then, so events written before it read the same.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub path: Vec<Location>,
+    /// What it shows and to whom, as the rules made it; `None` for an
+    /// event read back from an archive, which keeps none of it, and for an
+    /// event made without a kind of its ruleset's (see [`Event::of`]).
+    #[serde(skip)]
+    pub shows: Option<Shows>,
 }
 
 impl Event {
@@ -68,7 +74,52 @@ impl Event {
             units,
             text: text.into(),
             path: Vec::new(),
+            shows: None,
         }
+    }
+
+    /// An event of one of its ruleset's kinds, naming `units` (the one who
+    /// acted first, then the ones it touched).
+    pub fn of<K: EventKind>(kind: K, units: &[&str], text: impl Into<String>) -> Event {
+        Event {
+            shows: Some(Shows {
+                class: kind.class(),
+                told: kind.told(),
+                also: Vec::new(),
+            }),
+            ..Event::naming(kind.name(), units, text)
+        }
+    }
+
+    /// The event with more units and generals its words name (see
+    /// [`Shows::also`]). An event made without a kind has nowhere to keep
+    /// them, and stays as it is.
+    pub fn also_naming<S: AsRef<str>>(mut self, ids: &[S]) -> Event {
+        if let Some(shows) = &mut self.shows {
+            for id in ids {
+                let id = id.as_ref();
+                if !self.units.iter().any(|u| u == id) && !shows.also.iter().any(|a| a == id) {
+                    shows.also.push(id.to_string());
+                }
+            }
+        }
+        self
+    }
+
+    /// What it means to the map and to sight: as the rules made it, else
+    /// (read back from an archive) as `by_kind` says of the kind it was
+    /// written with.
+    pub fn class(&self, by_kind: impl FnOnce(&str) -> EventClass) -> EventClass {
+        self.shows.as_ref().map_or_else(|| by_kind(&self.kind), |s| s.class)
+    }
+
+    /// Every unit and general it names, by id: its units, then the rest its
+    /// words name.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.units
+            .iter()
+            .chain(self.shows.iter().flat_map(|s| s.also.iter()))
+            .map(String::as_str)
     }
 
     /// The event with the route its first unit took (see [`Event::path`]).

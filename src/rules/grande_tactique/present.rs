@@ -78,6 +78,8 @@ impl Presentation for GrandeTactique {
             "charge" | "follow-up" | "countercharge" | "pursuit" => EventClass::Charge,
             "flight" => EventClass::Retreat,
             "locked" => EventClass::Combat,
+            "move" => EventClass::Move,
+            "hold" => EventClass::Hold,
             _ => EventClass::Other,
         }
     }
@@ -169,7 +171,7 @@ fn visible_to(
         .collect();
     let mut seen: BTreeSet<String> = own.iter().map(|s| s.to_string()).collect();
     for e in events {
-        let class = rules.event_class(&e.kind);
+        let class = e.class(|k| rules.event_class(k));
         if class == EventClass::Fire
             && let Some(firer) = e.units.first()
         {

@@ -51,6 +51,8 @@ impl Presentation for Kulikovo {
             "charge" => EventClass::Charge,
             "shock" => EventClass::Combat,
             "retreat" => EventClass::Retreat,
+            "move" => EventClass::Move,
+            "hold" => EventClass::Hold,
             _ => EventClass::Other,
         }
     }
@@ -130,7 +132,7 @@ fn visible_to(rules: &Kulikovo, state: &State, side: &str, events: &[Event]) -> 
         .map(|u| u.id.clone())
         .collect();
     for event in events {
-        let class = rules.event_class(&event.kind);
+        let class = event.class(|k| rules.event_class(k));
         if class == EventClass::Fire
             && let Some(firer) = event.units.first()
         {

@@ -71,6 +71,8 @@ impl Presentation for PercentileFire {
             "fire" | "opportunity-fire" | "passby-fire" | "final-shock-fire"
             | "supportive-fire" => EventClass::Fire,
             "charge" | "shock" => EventClass::Charge,
+            "move" => EventClass::Move,
+            "hold" => EventClass::Hold,
             _ => EventClass::Other,
         }
     }

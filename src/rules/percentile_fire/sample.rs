@@ -10,6 +10,7 @@ use super::phase::Phase;
 use super::state::State;
 use crate::audit::dice::{Dice, Die, Roll};
 use crate::rules::ruleset::{Preview, Rules, check_typed};
+use crate::rules::told::About;
 
 /// Made-up dice, each kind from its own round of values, logged as the
 /// audited dice log them.
@@ -19,7 +20,7 @@ struct Made {
 }
 
 impl Dice for Made {
-    fn roll(&mut self, die: Die, purpose: &str) -> u32 {
+    fn throw(&mut self, die: Die, purpose: &str, about: Option<About>) -> u32 {
         const PERCENT: [u32; 8] = [37, 12, 88, 4, 61, 25, 95, 7];
         const SIX: [u32; 6] = [4, 2, 6, 1, 5, 3];
         let n = self.log.len();
@@ -37,6 +38,7 @@ impl Dice for Made {
             value,
             first_word: u64::from(index),
             words: 1,
+            about,
         });
         value
     }

@@ -39,8 +39,8 @@ pub fn visible_to(state: &State, side: &str, events: &[Event]) -> BTreeSet<Strin
     let rules = super::PercentileFire;
     for e in events {
         if matches!(
-            rules.event_class(&e.kind),
-            EventClass::Fire | EventClass::Charge
+            e.class(|k| rules.event_class(k)),
+            EventClass::Fire | EventClass::Charge | EventClass::ChargeShort
         ) {
             seen.extend(e.units.iter().cloned());
         }

@@ -10,6 +10,7 @@
 pub mod basing;
 pub mod bot;
 pub mod combat;
+pub mod events;
 pub mod general;
 pub mod morale;
 pub mod orders;
@@ -230,12 +231,11 @@ fn advance_phase(state: &mut State, phases: usize, events: &mut Vec<Event>) {
         state.phase = 0;
         if state.turn_limit.is_some_and(|limit| state.turn >= limit) {
             state.finished = Some(format!("the turn limit ({}) was reached", state.turn));
-            events.push(Event {
-                kind: "game-over".to_string(),
-                units: Vec::new(),
-                path: Vec::new(),
-                text: format!("The game ends after turn {}.", state.turn),
-            });
+            events.push(events::event(
+                events::Kind::GameOver,
+                &[],
+                format!("The game ends after turn {}.", state.turn),
+            ));
             return;
         }
         state.turn += 1;

@@ -20,6 +20,7 @@ use crate::geometry::{
     Hundredths, Point, is_sight_blocked_by_lines, point_in_polygon, sees_through,
 };
 use crate::rules::board::{Location, TerrainShape};
+use crate::rules::told::EventKind;
 use crate::rules::look::{EventClass, Look, Marker, Outline, Shape, TerrainStyle, UnitLook};
 use crate::rules::ruleset::{Event, Presentation, Preview};
 
@@ -56,15 +57,10 @@ impl Presentation for SoundTheCharge {
         terrain_style(kind)
     }
 
+    /// An event read back from an archive, by the kind it was written with
+    /// (`events::Kind`).
     fn event_class(&self, kind: &str) -> EventClass {
-        match kind {
-            "shooting" | "bounce-through" | "regimental-gun" => EventClass::Fire,
-            k if k.contains("shoot") => EventClass::Fire,
-            "charge" | "follow-up" => EventClass::Charge,
-            "retreat" | "rout" | "evade" => EventClass::Retreat,
-            "combat" => EventClass::Combat,
-            _ => EventClass::Other,
-        }
+        super::events::Kind::class_of_name(kind)
     }
 
     fn visible_to(&self, state: &State, side: &str, events: &[Event]) -> BTreeSet<String> {
@@ -295,7 +291,7 @@ fn visible_to(
         .collect();
     let mut seen: BTreeSet<String> = own_ids.iter().map(|s| s.to_string()).collect();
     for event in events {
-        let class = rules.event_class(&event.kind);
+        let class = event.class(|k| rules.event_class(k));
         // Light Woods: troops hidden on the edge are seen "unless they
         // fire, in which case they are revealed".
         if class == EventClass::Fire
@@ -363,6 +359,7 @@ mod tests {
             kind: "shooting".to_string(),
             units: vec!["jaeger".to_string(), "12-dragons".to_string()],
             path: Vec::new(),
+            shows: None,
             text: String::new(),
         });
         let seen = visible_to(&SoundTheCharge, &typed(&turn.next), "french", &turn.events);

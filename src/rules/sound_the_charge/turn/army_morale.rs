@@ -5,6 +5,7 @@ use crate::audit::dice::Dice;
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::state::{State, Unit};
 use crate::rules::sound_the_charge::tables::Arm;
+use crate::rules::sound_the_charge::events::Kind;
 
 /// The optional rule's name in `state.options`.
 pub const ARMY_MORALE: &str = "army-morale";
@@ -31,7 +32,7 @@ pub fn remove_shattered(state: &mut State, events: &mut Vec<Event>) {
         if is_shattered(u) {
             u.eliminated = Some("shattered".to_string());
             events.push(event(
-                "shattered",
+                Kind::Shattered,
                 &[&u.id],
                 format!(
                     "{} is shattered ({} of {} {}) and removed from play (Shattered Units: \"A unit reduced to one quarter of its original strength is shattered and removed from play at the end of the current phase\").",
@@ -88,7 +89,7 @@ pub fn check(state: &mut State, _dice: &mut dyn Dice, events: &mut Vec<Event>) {
         let active = state.active_side.clone();
         if let Some((side, ..)) = broken.iter().find(|(s, ..)| *s == active) {
             events.push(event(
-                "army-morale",
+                Kind::ArmyMorale,
                 &[],
                 format!(
                     "Both armies end the turn broken; {side} is the active side and its morale holds (Army Morale: \"If both sides end the turn with their morale broken, then the passive side's morale breaks but the active side's morale holds.\")."
@@ -103,7 +104,7 @@ pub fn check(state: &mut State, _dice: &mut dyn Dice, events: &mut Vec<Event>) {
     let text = format!(
         "{side}'s army morale breaks: {gone} of its {total} units eliminated and {shaken} shaken, half or more (Army Morale: \"An army's overall will to fight will break if that side ends any turn (active or passive) with half or more of its units eliminated (shattered or forced off-table) or in shaken status.\"). The game ends with {side} losing."
     );
-    events.push(event("army-morale", &[], text.clone()));
+    events.push(event(Kind::ArmyMorale, &[], text.clone()));
     state.finished = Some(text);
 }
 

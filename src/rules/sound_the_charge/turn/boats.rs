@@ -31,6 +31,7 @@ use crate::rules::sound_the_charge::orders::StcOrder;
 use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::state::Unit;
 use crate::rules::sound_the_charge::tables::Arm;
+use crate::rules::sound_the_charge::events::Kind;
 
 /// The clause every boat refusal and outcome cites.
 pub const CLAUSE: &str = "Optional Rules, Boats";
@@ -257,7 +258,7 @@ pub fn embark(p: &mut Phase, i: usize, boat_id: &str) {
     if guns && !begun {
         p.state.units[i].rules.status.embarking = Some(boat_id.to_string());
         p.event(
-            "embark",
+            Kind::Embark,
             &[&id],
             format!("{name} begins to embark in {boat_id}: the first of the two turns artillery takes ({CLAUSE})."),
         );
@@ -282,7 +283,12 @@ pub fn embark(p: &mut Phase, i: usize, boat_id: &str) {
         .rects_near_except(crate::geometry::bounds(&end), 0, &[i]);
     if let Some(k) = rects.iter().position(|r| r.overlaps(&end)) {
         let other = p.name(others[k]);
-        p.impossible(i, what, &format!("{other} stands where the boat lies"));
+        p.impossible_naming(
+            i,
+            what,
+            &format!("{other} stands where the boat lies"),
+            &[others[k]],
+        );
         return;
     }
     p.place(i, end);
@@ -292,7 +298,7 @@ pub fn embark(p: &mut Phase, i: usize, boat_id: &str) {
     u.rules.disordered = true;
     carry_boat(p.state, boat_id, &end);
     p.event(
-        "embark",
+        Kind::Embark,
         &[&id],
         format!("{name} embarks in {boat_id} and is disordered ({CLAUSE}: \"Units in boats are disordered.\")."),
     );
@@ -336,7 +342,12 @@ pub fn row(p: &mut Phase, i: usize, steps: &[Step]) {
     let (others, rects) = p.field.rects_except(&[i]);
     if let Some(&k) = path_hits(&start, steps, &rects).first() {
         let other = p.name(others[k]);
-        p.impossible(i, what, &format!("the way is blocked by {other}"));
+        p.impossible_naming(
+            i,
+            what,
+            &format!("the way is blocked by {other}"),
+            &[others[k]],
+        );
         return;
     }
     let side = p.state.units[i].side.clone();
@@ -345,10 +356,11 @@ pub fn row(p: &mut Phase, i: usize, steps: &[Step]) {
             && rect_distance(&end, r) < super::deployment::ZONE_OF_CONTROL
         {
             let other = p.name(*k);
-            p.impossible(
+            p.impossible_naming(
                 i,
                 what,
                 &format!("the move would come within 1\" of the enemy {other} (Zones of Control); troops in boats attack only as they disembark"),
+                &[*k],
             );
             return;
         }
@@ -361,7 +373,7 @@ pub fn row(p: &mut Phase, i: usize, steps: &[Step]) {
     }
     let (id, name) = (p.id(i), p.name(i));
     p.event(
-        "move",
+        Kind::Move,
         &[&id],
         format!(
             "{name} rows to {},{} facing {}.",
@@ -387,7 +399,7 @@ pub fn disembark(p: &mut Phase, i: usize) {
     if guns && !begun {
         p.state.units[i].rules.status.disembarking = true;
         p.event(
-            "disembark",
+            Kind::Disembark,
             &[&id],
             format!(
                 "{name} begins to disembark: the first of the two turns artillery takes ({CLAUSE})."
@@ -444,7 +456,7 @@ pub fn disembark(p: &mut Phase, i: usize) {
             from: start,
         });
         p.event(
-            "disembark",
+            Kind::Disembark,
             &[&id, &target],
             format!("{name} attacks {tname} as it disembarks ({CLAUSE}: \"Troops in boats may attack an enemy as they disembark, but may only strike with one die.\")."),
         );
@@ -461,7 +473,12 @@ pub fn disembark(p: &mut Phase, i: usize) {
     }
     if let Some(k) = rects.iter().position(|r| r.overlaps(&end)) {
         let other = p.name(others[k]);
-        p.impossible(i, what, &format!("{other} stands where it would land"));
+        p.impossible_naming(
+            i,
+            what,
+            &format!("{other} stands where it would land"),
+            &[others[k]],
+        );
         return;
     }
     p.place(i, end);
@@ -469,7 +486,7 @@ pub fn disembark(p: &mut Phase, i: usize) {
     status.disembarking = false;
     status.boat = None;
     p.event(
-        "disembark",
+        Kind::Disembark,
         &[&id],
         format!(
             "{name} disembarks at {},{}.",

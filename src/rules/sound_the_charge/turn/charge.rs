@@ -21,6 +21,8 @@ use crate::rules::board::TerrainShape;
 use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::tables::Arm;
 use crate::rules::sound_the_charge::tables::Nation;
+use crate::rules::sound_the_charge::events::Kind;
+use crate::rules::told::About;
 
 const CHARGING: &str = "Charging and Evading";
 
@@ -225,14 +227,14 @@ pub fn charge(
         // and Disorder, 5: "If it uses its charge bonus movement but fails
         // to contact the enemy"); a wheel or oblique charge is not made.
         if approach == Approach::Straight && bonus > 0 {
-            let tname = p.name(t);
-            short_charge(p, i, &start, normal + bonus, through, &tname);
+            short_charge(p, i, &start, normal + bonus, through, t);
         } else {
             let tname = p.name(t);
-            p.impossible(
+            p.impossible_naming(
                 i,
                 what,
                 &format!("{tname} cannot be reached this way within its allowance of {} ({MOVEMENT_TABLE})", inches(normal)),
+                &[t],
             );
         }
         return;
@@ -254,7 +256,7 @@ pub fn charge(
             from: start,
         });
         p.event(
-            "charge-halts",
+            Kind::ChargeHalts,
             &[&id, &tid],
             format!("{name} halts at the point of evasion."),
         );
@@ -319,15 +321,19 @@ fn launched(p: &mut Phase, i: usize, t: usize, dice: &mut dyn Dice) -> bool {
     if !(cavalry && nation_of(p.state, &u.side) == Some(Nation::Spain)) {
         return true;
     }
-    let (id, name, tname) = (p.id(i), p.name(i), p.name(t));
-    let roll = dice.roll(
+    let (id, name, tid, tname) = (p.id(i), p.name(i), p.id(t), p.name(t));
+    // The roll, like a charge not launched, is the charging side's alone:
+    // the enemy sees a charge come, or nothing.
+    let roll = dice.throw(
         Die::D6,
         &format!("Spanish cavalry launches a charge: {name}"),
+        Some(About::own(&[&id, &tid])),
     );
     if roll < 3 {
-        p.event(
-            "charge-not-launched",
+        p.event_naming(
+            Kind::ChargeNotLaunched,
             &[&id],
+            &[&tid],
             format!("{name} rolls {roll} and does not launch its charge at {tname} (National Modifiers, Spain, Naples: 3-6 needed)."),
         );
         return false;
@@ -382,7 +388,7 @@ fn way_is_clear(
         let other = &p.state.units[j];
         if other.side != side {
             let why = format!("the enemy {} stands in the way", other.name);
-            p.impossible(i, what, &why);
+            p.impossible_naming(i, what, &why, &[j]);
             return false;
         }
         if other.rules.formation != Formation::Skirmish && !through.contains(&j) {
@@ -390,7 +396,7 @@ fn way_is_clear(
                 "{} stands in the way; name it with `through` to charge through it at half speed",
                 other.name
             );
-            p.impossible(i, what, &why);
+            p.impossible_naming(i, what, &why, &[j]);
             return false;
         }
         if (p.movers[j].moved || p.movers[j].maneuvered)
@@ -400,14 +406,14 @@ fn way_is_clear(
                 "{} has moved this turn; \"the other unit must stand still while you move through it\"",
                 other.name
             );
-            p.impossible(i, what, &why);
+            p.impossible_naming(i, what, &why, &[j]);
             return false;
         }
     }
     // Ground that stops the charger.
     let u = p.state.units[i].clone();
     if let Err(b) = ground(&p.field, &u, &plan.end) {
-        p.impossible(i, what, &b.reason);
+        p.impossible_naming(i, what, &b.reason, b.by.as_slice());
         return false;
     }
     true
@@ -431,7 +437,7 @@ fn target_evades(
     if p.state.units[t].rules.status.skirmishers_out {
         p.state.units[t].rules.status.skirmishers_out = false;
         p.event(
-            "skirmishers-in",
+            Kind::SkirmishersIn,
             &[&tid],
             format!("The skirmishers of {tname} rejoin their battalion as it is charged (Skirmish Screens)."),
         );
@@ -493,7 +499,7 @@ fn tell_contact(
 ) {
     let (id, name, tid, tname) = (p.id(i), p.name(i), p.id(t), p.name(t));
     p.event(
-        "charge",
+        Kind::Charge,
         &[&id, &tid],
         format!(
             "{name} charges {tname}{} and makes contact.",
@@ -511,7 +517,7 @@ fn tell_contact(
             .unit(extra)
             .map_or(extra.clone(), |o| o.name.clone());
         p.event(
-            "charge-also",
+            Kind::ChargeAlso,
             &[&id, extra],
             format!("{name} ends within 1\" of {other} and counts as attacking it too (Zones of Control)."),
         );
@@ -541,7 +547,7 @@ fn terrain_disorder(p: &mut Phase, i: usize, start: &Rect, end: &Rect, target: &
         let (id, name) = (p.id(i), p.name(i));
         p.state.units[i].rules.disordered = true;
         p.event(
-            "disordered",
+            Kind::Disordered,
             &[&id],
             format!(
                 "{name} is disordered by {} (Terrain Suggestions).",
@@ -572,9 +578,9 @@ fn short_charge(
     start: &Rect,
     reach: Hundredths,
     through: &[usize],
-    tname: &str,
+    t: usize,
 ) {
-    let (id, name) = (p.id(i), p.name(i));
+    let (id, name, tid, tname) = (p.id(i), p.name(i), p.id(t), p.name(t));
     let area = super::movement::swept_box(start, &[Step::Forward(reach)]);
     let (others, rects) = p.field.rects_near_except(area, ZONE_OF_CONTROL, &[i]);
     let mut d = reach;
@@ -602,10 +608,11 @@ fn short_charge(
         d -= 10;
     }
     if d <= 0 {
-        p.impossible(
+        p.impossible_naming(
             i,
             "charge",
             &format!("{tname} is out of reach and there is no room to advance"),
+            &[t],
         );
         return;
     }
@@ -622,9 +629,10 @@ fn short_charge(
         bonus_used: true,
         from: *start,
     });
-    p.event(
-        "charge-fails",
+    p.event_naming(
+        Kind::ChargeFails,
         &[&id],
+        &[&tid],
         format!(
             "{name} charges {inches} toward {tname} but fails to make contact, and is disordered (Steadiness and Disorder, 5).",
             inches = inches(d)
@@ -662,7 +670,7 @@ fn contact_disorder(p: &mut Phase, i: usize, targets: &[String]) {
             if !prussian {
                 p.state.units[t].rules.disordered = true;
                 p.event(
-                    "disordered",
+                    Kind::Disordered,
                     &[tid],
                     format!(
                         "{} is contacted by steady cavalry and is disordered (Steadiness and Disorder, 2).",
@@ -677,7 +685,7 @@ fn contact_disorder(p: &mut Phase, i: usize, targets: &[String]) {
         {
             p.state.units[i].rules.disordered = true;
             p.event(
-                "disordered",
+                Kind::Disordered,
                 &[&u.id],
                 format!(
                     "{} charged cavalry and is disordered ({CHARGING}, rule 6).",
@@ -730,7 +738,7 @@ fn skirmishers_evade(p: &mut Phase, t: usize, charger: &Rect) -> bool {
                 p.place(t, end);
                 p.record.evaded.insert(tid.clone());
                 p.event(
-                    "evade",
+                    Kind::Evade,
                     &[&tid],
                     format!(
                         "{tname} evades {} to {},{}.",
@@ -745,7 +753,7 @@ fn skirmishers_evade(p: &mut Phase, t: usize, charger: &Rect) -> bool {
         d += 25;
     }
     p.event(
-        "evade-fails",
+        Kind::EvadeFails,
         &[&tid],
         format!("{tname} has no room to evade within 8\" and is caught."),
     );
@@ -767,10 +775,11 @@ fn gunners_evade(p: &mut Phase, t: usize, charger: &Rect, square: Option<usize>)
         let at = sq.centre();
         p.state.units[t].rules.status.gunners_at = Some(at);
         p.record.evaded.insert(tid.clone());
-        let sname = p.name(s);
-        p.event(
-            "gunners-evade",
+        let (sid, sname) = (p.id(s), p.name(s));
+        p.event_naming(
+            Kind::GunnersEvade,
             &[&tid],
+            &[&sid],
             format!(
                 "The gunners of {tname} abandon their guns and evade into the square of {sname}."
             ),
@@ -793,7 +802,7 @@ fn gunners_evade(p: &mut Phase, t: usize, charger: &Rect, square: Option<usize>)
                 p.state.units[t].rules.status.gunners_at = Some(q);
                 p.record.evaded.insert(tid.clone());
                 p.event(
-                    "gunners-evade",
+                    Kind::GunnersEvade,
                     &[&tid],
                     format!(
                         "The gunners of {tname} abandon their guns and evade {} to {},{}.",
@@ -808,7 +817,7 @@ fn gunners_evade(p: &mut Phase, t: usize, charger: &Rect, square: Option<usize>)
         d += 25;
     }
     p.event(
-        "evade-fails",
+        Kind::GunnersEvadeFail,
         &[&tid],
         format!("The gunners of {tname} have no room to evade within 8\" and stay with the guns."),
     );
@@ -836,23 +845,24 @@ pub fn reinforce(p: &mut Phase, i: usize, f: usize) {
     }
     let Some(plan) = straight(p, i, &start, &friend, normal + bonus) else {
         let fname = p.name(f);
-        p.impossible(
+        p.impossible_naming(
             i,
             what,
             &format!("{fname} is not straight ahead within reach"),
+            &[f],
         );
         return;
     };
     if let Some(&j) = in_the_way(p, i, &start, &plan.steps, f).first() {
         let other = p.name(j);
-        p.impossible(i, what, &format!("{other} stands in the way"));
+        p.impossible_naming(i, what, &format!("{other} stands in the way"), &[j]);
         return;
     }
     finish_move(p, i, &plan, &[]);
     let (id, name, fid, fname) = (p.id(i), p.name(i), p.id(f), p.name(f));
     p.record.reinforcements.push((id.clone(), fid.clone()));
     p.event(
-        "reinforce",
+        Kind::Reinforce,
         &[&id, &fid],
         format!("{name} charges up behind {fname} to reinforce its combat."),
     );

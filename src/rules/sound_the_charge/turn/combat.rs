@@ -35,6 +35,8 @@ use crate::rules::sound_the_charge::combat::{
 use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::tables::{self, Arm, Nation};
+use crate::rules::sound_the_charge::events::Kind;
+use crate::rules::told::About;
 
 /// Blown Cavalry: "After completing its second round of combat during a
 /// game, a cavalry regiment is blown".
@@ -454,15 +456,19 @@ fn dice_shares(state: &State, table: &Deployment, contacts: &Contacts) -> (Share
 fn tell_reinforcements(state: &State, reinforced: &Reinforced, events: &mut Vec<Event>) {
     for (i, who) in reinforced {
         let names: Vec<String> = who.iter().map(|&f| state.units[f].name.clone()).collect();
-        events.push(event(
-            "combat",
-            &[&state.units[*i].id],
-            format!(
-                "{} reinforce {} and fight with their front rank (Reinforcing a Combat).",
-                names.join(", "),
-                state.units[*i].name
-            ),
-        ));
+        let ids: Vec<&str> = who.iter().map(|&f| state.units[f].id.as_str()).collect();
+        events.push(
+            event(
+                Kind::Combat,
+                &[&state.units[*i].id],
+                format!(
+                    "{} reinforce {} and fight with their front rank (Reinforcing a Combat).",
+                    names.join(", "),
+                    state.units[*i].name
+                ),
+            )
+            .also_naming(&ids),
+        );
     }
 }
 
@@ -536,11 +542,11 @@ fn fight_pair(
         // rolls it only when both units fight no one else.
         general_dice: contacts[&a].len() == 1 && contacts[&d].len() == 1,
     };
-    let called = match table::resolve(&call, dice) {
+    let called = match table::resolve(&call, &mut dice.concerning(About::units(&[&aid, &did]))) {
         Ok(c) => c,
         Err(e) => {
             events.push(event(
-                "combat",
+                Kind::Combat,
                 &[&aid, &did],
                 format!(
                     "{} and {} do not fight: {e}.",
@@ -576,7 +582,7 @@ fn fight_pair(
         called.report.outcome.clone()
     };
     events.push(event(
-        "combat",
+        Kind::Combat,
         &[&aid, &did],
         format!(
             "{} ({} points, {} dice needing {}, rolled {:?}) against {} ({} points, {} dice needing {}, rolled {:?}): {}{}{}",
@@ -702,7 +708,7 @@ fn settle(
     }
     for (i, why) in removals {
         let id = state.units[i].id.clone();
-        eliminate(state, table, i, "combat", &[&id], &why, events);
+        eliminate(state, table, i, (Kind::EliminatedInCombat, &[&id], &[]), &why, events);
     }
     let before = carry_out_retreats(state, table, retreats, tally, events);
     follow_ups(state, table, tally, apart, &before, dice, events);
@@ -836,7 +842,7 @@ fn lose_round(
     u.rules.shaken = true;
     apply_rout_hits(u, rout);
     events.push(event(
-        "rout",
+        Kind::Rout,
         &[&id],
         format!(
             "{name} lost the round ({} hits suffered against {} inflicted) and suffers {rout} rout {} ({why}).",
@@ -865,7 +871,7 @@ fn lose_round(
         state.units[i].rules.status.regimental_gun_lost =
             Some("abandoned when the battalion lost a round of combat".to_string());
         events.push(event(
-            "gun-abandoned",
+            Kind::GunAbandoned,
             &[&id],
             format!("{name} must retreat and abandons its regimental gun (Regimental Guns: \"If the infantry unit loses a round of combat and must retreat, it must abandon the gun.\")."),
         ));
@@ -976,7 +982,7 @@ fn next_turn_status(
             u.rules.status.blown = true;
             let (id, name) = (u.id.clone(), u.name.clone());
             events.push(event(
-                "combat",
+                Kind::Combat,
                 &[&id],
                 format!("{name} is blown (Blown Cavalry: \"After completing its second round of combat during a game, a cavalry regiment is blown\")."),
             ));

@@ -11,7 +11,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::geometry::Point;
 use crate::geometry::{Rect, point_in_polygon};
 use crate::rules::board::TerrainShape;
-use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::basing;
 use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::setup::WIDER_CAVALRY_BASING;
@@ -319,10 +318,7 @@ pub fn on_steep_slope(state: &State, rect: &Rect) -> bool {
     kinds_under(state, rect).contains(&"steep-slope")
 }
 
-/// An event in the turn's log.
-pub fn event(kind: &str, units: &[&str], text: impl Into<String>) -> Event {
-    Event::naming(kind, units, text)
-}
+pub use crate::rules::sound_the_charge::events::{Kind, event};
 
 /// "Each hit a unit suffers removes one figure from the unit"; "Each hit
 /// against an artillery unit removes one gunner figure. The gun models

@@ -40,6 +40,7 @@ use crate::audit::dice::Dice;
 use crate::geometry::Hundredths;
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::state::State;
+use crate::rules::sound_the_charge::events::{Kind, event};
 
 pub use field::Field;
 
@@ -184,12 +185,14 @@ pub fn run(
         orders.get(&active_side).map_or(&[][..], Vec::as_slice),
     );
     if !orders.contains_key(&active_side) {
-        events.push(Event {
-            kind: "no-orders".to_string(),
-            units: Vec::new(),
-            path: Vec::new(),
-            text: format!("{active_side} sent no orders; every unit stands fast."),
-        });
+        events.push(
+            event(
+                Kind::NoOrders,
+                &[],
+                format!("{active_side} sent no orders; every unit stands fast."),
+            )
+            .also_naming(&[&active_side]),
+        );
     }
     // The passive side's standing orders (evade), every passive side in the
     // state's order of sides.

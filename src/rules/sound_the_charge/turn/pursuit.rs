@@ -16,6 +16,8 @@ use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::basing;
 use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::tables::{Arm, Nation};
+use crate::rules::sound_the_charge::events::Kind;
+use crate::rules::told::About;
 
 /// Why a unit is out of play while it is off the table following up.
 pub const LEFT_FOLLOWING: &str = "left the table following up";
@@ -63,11 +65,15 @@ pub fn follow_up(
     if held {
         return;
     }
-    let roll = dice.roll(Die::D6, &format!("follow up: {name}"));
+    let roll = dice.throw(
+        Die::D6,
+        &format!("follow up: {name}"),
+        Some(About::units(&[&id, &eid])),
+    );
     let units = [id.as_str(), eid.as_str()];
     if roll >= 5 {
         events.push(event(
-            "follow-up",
+            Kind::FollowUp,
             &units,
             format!("{name} rolls {roll} and holds its ground instead of following up {ename} ({CLAUSE}: \"Cavalry must follow up a retreating enemy in combat on a die score of 1-4\")."),
         ));
@@ -83,7 +89,7 @@ pub fn follow_up(
         u.rules.status.in_combat = false;
         table.refresh(state, i);
         events.push(event(
-            "follow-up",
+            Kind::FollowUp,
             &units,
             format!("{name} rolls {roll} and follows {ename} off the table ({CLAUSE}: \"If the enemy retreats off the table, the cavalry must also leave; test at the start of each active turn to see if it returns. It returns on a 5-6.\")."),
         ));
@@ -145,19 +151,22 @@ pub fn follow_up(
         MapSpec::Hex { .. } => true,
     };
     if let Some(j) = blocked.filter(|_| !off) {
-        events.push(event(
-            "follow-up",
-            &units,
-            format!(
-                "{name} rolls {roll} but cannot follow up {ename}: {} is in the way.",
-                state.units[j].name
-            ),
-        ));
+        events.push(
+            event(
+                Kind::FollowUp,
+                &units,
+                format!(
+                    "{name} rolls {roll} but cannot follow up {ename}: {} is in the way.",
+                    state.units[j].name
+                ),
+            )
+            .also_naming(&[&state.units[j].id]),
+        );
         return;
     }
     if off {
         events.push(event(
-            "follow-up",
+            Kind::FollowUp,
             &units,
             format!("{name} rolls {roll} but cannot follow up {ename} without leaving the table."),
         ));
@@ -165,7 +174,7 @@ pub fn follow_up(
     }
     if !in_contact {
         events.push(event(
-            "follow-up",
+            Kind::FollowUp,
             &units,
             format!("{name} rolls {roll} but cannot close with {ename} again."),
         ));
@@ -177,7 +186,7 @@ pub fn follow_up(
     };
     table.refresh(state, i);
     events.push(event(
-        "follow-up",
+        Kind::FollowUp,
         &units,
         format!("{name} rolls {roll} and follows up {ename}; they fight another round next turn ({CLAUSE}: \"Cavalry must follow up a retreating enemy in combat on a die score of 1-4, and fight another round of combat next turn.\")."),
     ));
@@ -200,10 +209,14 @@ pub fn returns(state: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>) 
             continue;
         };
         let (id, name) = (u.id.clone(), u.name.clone());
-        let roll = dice.roll(Die::D6, &format!("return to the table: {name}"));
+        let roll = dice.throw(
+            Die::D6,
+            &format!("return to the table: {name}"),
+            Some(About::units(&[&id])),
+        );
         if roll < 5 {
             events.push(event(
-                "return",
+                Kind::Return,
                 &[&id],
                 format!("{name} rolls {roll} and stays off the table ({CLAUSE}: \"It returns on a 5-6.\")."),
             ));
@@ -223,13 +236,13 @@ pub fn returns(state: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>) 
                 u.rules.status.left_from = None;
                 u.rules.status.in_combat = false;
                 events.push(event(
-                    "return",
+                    Kind::Return,
                     &[&id],
                     format!("{name} rolls {roll} and returns to the table at its edge, in good order and morale ({CLAUSE}: \"Place the unit on the edge of the table. It is in good order and morale when it returns, and in any formation. It returns as near as possible to where it left.\")."),
                 ));
             }
             None => events.push(event(
-                "return",
+                Kind::Return,
                 &[&id],
                 format!("{name} rolls {roll} but finds no room at the edge of the table to return; it tests again next turn."),
             )),

@@ -22,6 +22,8 @@ use crate::rules::sound_the_charge::rally::{RallyCall, resolve};
 use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::tables::Arm;
 use crate::rules::umpire::UmpireError;
+use crate::rules::sound_the_charge::events::{Kind, event};
+use crate::rules::told::About;
 
 /// Whether unit `i` stands in cover: woods, a town block, a chateau or
 /// fieldworks.
@@ -158,42 +160,40 @@ pub fn phase(
             continue;
         };
         record.rallied.insert(id.clone());
-        match resolve(&call, dice) {
+        // A rally's die, like a rally that fails, is its own side's: the
+        // enemy sees a unit rally, or nothing.
+        match resolve(&call, &mut dice.concerning(About::own(&[&id]))) {
             Ok(called) => {
                 let r = called.result;
                 let needed = crate::rules::sound_the_charge::tables::needed_text(r.needed);
                 if r.passed {
                     state.units[i].rules.shaken = false;
-                    events.push(Event {
-                        kind: "rally".to_string(),
-                        units: vec![id],
-                        path: Vec::new(),
-                        text: format!(
+                    events.push(event(
+                        Kind::Rally,
+                        &[&id],
+                        format!(
                             "{name} rolls {} needing {needed} and rallies to good morale.",
                             r.roll
                         ),
-                    });
+                    ));
                 } else {
-                    events.push(Event {
-                        kind: "rally-fails".to_string(),
-                        units: vec![id],
-                        path: Vec::new(),
-                        text: format!("{name} rolls {} needing {needed} and stays shaken.", r.roll),
-                    });
+                    events.push(event(
+                        Kind::RallyFails,
+                        &[&id],
+                        format!("{name} rolls {} needing {needed} and stays shaken.", r.roll),
+                    ));
                 }
             }
-            Err(UmpireError::Forbidden { problem, .. }) => events.push(Event {
-                kind: "no-rally".to_string(),
-                units: vec![id],
-                path: Vec::new(),
-                text: format!("{name} cannot rally: {problem}."),
-            }),
-            Err(e) => events.push(Event {
-                kind: "no-rally".to_string(),
-                units: vec![id],
-                path: Vec::new(),
-                text: format!("{name} cannot rally: {e}."),
-            }),
+            Err(UmpireError::Forbidden { problem, .. }) => events.push(event(
+                Kind::NoRally,
+                &[&id],
+                format!("{name} cannot rally: {problem}."),
+            )),
+            Err(e) => events.push(event(
+                Kind::NoRally,
+                &[&id],
+                format!("{name} cannot rally: {e}."),
+            )),
         }
     }
 }

@@ -8,6 +8,7 @@ use super::field::Field;
 use super::{SideOrders, TurnRecord};
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::state::State;
+use crate::rules::sound_the_charge::events::{Kind, event};
 
 /// Reforms the active side's disordered units that stood this turn: they did
 /// not move, maneuver, charge or shoot, and are not in contact with the
@@ -55,19 +56,17 @@ pub fn phase(
         match why {
             None => {
                 u.rules.disordered = false;
-                events.push(Event {
-                    kind: "reform".to_string(),
-                    units: vec![id],
-                    path: Vec::new(),
-                    text: format!("{name} stood this turn and reforms from disorder."),
-                });
+                events.push(event(
+                    Kind::Reform,
+                    &[&id],
+                    format!("{name} stood this turn and reforms from disorder."),
+                ));
             }
-            Some(why) if record.reforming.contains(&id) => events.push(Event {
-                kind: "reform-fails".to_string(),
-                units: vec![id],
-                path: Vec::new(),
-                text: format!("{name} cannot reform: {why} (Steadiness and Disorder)."),
-            }),
+            Some(why) if record.reforming.contains(&id) => events.push(event(
+                Kind::ReformFails,
+                &[&id],
+                format!("{name} cannot reform: {why} (Steadiness and Disorder)."),
+            )),
             Some(_) => {}
         }
     }

@@ -24,6 +24,7 @@ use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::basing;
 use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::state::State;
+use crate::rules::sound_the_charge::events::Kind;
 
 /// Restriction 3: "A retreating unit needs a four-inch gap to retreat
 /// between unengaged enemy units, or it is eliminated."
@@ -133,7 +134,7 @@ fn try_line(
     axis: Point,
     degrees: i32,
     min: Hundredths,
-) -> Result<(Rect, Hundredths), String> {
+) -> Result<(Rect, Hundredths), (String, Vec<String>)> {
     let side = &state.units[i].side;
     let mut d = min;
     loop {
@@ -168,9 +169,13 @@ fn try_line(
             .filter_map(|&j| table.index.rects[j])
             .collect();
         if let Some(&k) = straight_move_hits(base, end.front_centre, &rects).first() {
-            return Err(format!(
-                "its retreat runs into {} (Retreat Moves, restriction 2: \"A retreating unit is eliminated if any part of it must contact an enemy unit during its retreat\")",
-                state.units[in_way[k]].name
+            let j = in_way[k];
+            return Err((
+                format!(
+                    "its retreat runs into {} (Retreat Moves, restriction 2: \"A retreating unit is eliminated if any part of it must contact an enemy unit during its retreat\")",
+                    state.units[j].name
+                ),
+                vec![state.units[j].id.clone()],
             ));
         }
         let unengaged: Vec<usize> = enemies
@@ -189,9 +194,12 @@ fn try_line(
                 if rect_distance(&ra, &rb) < RETREAT_GAP
                     && segments_intersect(c0, c1, ra.centre(), rb.centre())
                 {
-                    return Err(format!(
-                        "the gap between {} and {} is less than four inches (Retreat Moves, restriction 3: \"A retreating unit needs a four-inch gap to retreat between unengaged enemy units, or it is eliminated.\")",
-                        state.units[a].name, state.units[b].name
+                    return Err((
+                        format!(
+                            "the gap between {} and {} is less than four inches (Retreat Moves, restriction 3: \"A retreating unit needs a four-inch gap to retreat between unengaged enemy units, or it is eliminated.\")",
+                            state.units[a].name, state.units[b].name
+                        ),
+                        vec![state.units[a].id.clone(), state.units[b].id.clone()],
                     ));
                 }
             }
@@ -207,9 +215,12 @@ fn try_line(
                     continue;
                 };
                 if s > FREE_START && rect_distance(&at, &r) < ENEMY_CLEARANCE {
-                    return Err(format!(
-                        "past its first two inches it would come within one inch of {} (Retreat Moves, restriction 4: \"Except during the first two inches of its retreat, no part of a retreating unit may come within one inch of an unengaged enemy unit, or it is eliminated.\")",
-                        state.units[j].name
+                    return Err((
+                        format!(
+                            "past its first two inches it would come within one inch of {} (Retreat Moves, restriction 4: \"Except during the first two inches of its retreat, no part of a retreating unit may come within one inch of an unengaged enemy unit, or it is eliminated.\")",
+                            state.units[j].name
+                        ),
+                        vec![state.units[j].id.clone()],
                     ));
                 }
             }
@@ -221,7 +232,7 @@ fn try_line(
         if let MapSpec::Table { width, depth } = state.map
             && !end.is_inside_table(width, depth)
         {
-            return Err("it is forced off the table".to_string());
+            return Err(("it is forced off the table".to_string(), Vec::new()));
         }
         // "A retreating unit may move freely through friendly units" but
         // may not end on top of one: it carries on, up to 18 inches.
@@ -236,11 +247,12 @@ fn try_line(
             return Ok((end, d));
         }
         if d >= RETREAT_ZONE_LENGTH {
-            return Err(if in_block {
-                "no way out of the block within 18 inches (Terrain Suggestions, Towns: \"A unit in a block that fails a fire test or loses a round of combat must retreat out of the block it occupies.\")".to_string()
+            let why = if in_block {
+                "no way out of the block within 18 inches (Terrain Suggestions, Towns: \"A unit in a block that fails a fire test or loses a round of combat must retreat out of the block it occupies.\")"
             } else {
-                "no room to end the retreat clear of friendly units within 18 inches".to_string()
-            });
+                "no room to end the retreat clear of friendly units within 18 inches"
+            };
+            return Err((why.to_string(), Vec::new()));
         }
         d = (d + 50).min(RETREAT_ZONE_LENGTH);
     }
@@ -339,7 +351,7 @@ pub fn retreat_in(
             };
             u.rules.shaken = true;
             events.push(event(
-                "retreat",
+                Kind::Retreat,
                 &units,
                 format!(
                     "{name} retreats {} inches{}, shaken, facing the enemy.",
@@ -357,8 +369,9 @@ pub fn retreat_in(
             RetreatOutcome::Retreated { distance: d }
         }
         None => {
-            let why = first_err.unwrap_or_else(|| "it cannot retreat".to_string());
-            eliminate(state, table, i, "retreat", &units, &why, events);
+            let (why, named) =
+                first_err.unwrap_or_else(|| ("it cannot retreat".to_string(), Vec::new()));
+            eliminate(state, table, i, (Kind::EliminatedRetreating, &units, &named), &why, events);
             RetreatOutcome::Eliminated { reason: why }
         }
     }
@@ -369,12 +382,13 @@ pub fn retreat_in(
 /// (Army Morale: "(shattered or forced off-table)").
 pub const FORCED_OFF_TABLE: &str = "forced off-table";
 
+/// Removes unit `i` from play, telling it as an event of `kind` naming
+/// `units` and the units its reason names (`named`).
 pub fn eliminate(
     state: &mut State,
     table: &mut Deployment,
     i: usize,
-    kind: &str,
-    units: &[&str],
+    (kind, units, named): (Kind, &[&str], &[String]),
     why: &str,
     events: &mut Vec<Event>,
 ) {
@@ -382,13 +396,13 @@ pub fn eliminate(
     let u = &mut state.units[i];
     u.eliminated = Some(if why.contains("off the table") {
         FORCED_OFF_TABLE.to_string()
-    } else if kind == "retreat" {
+    } else if kind == Kind::EliminatedRetreating {
         "eliminated retreating".to_string()
     } else {
         "eliminated in close combat".to_string()
     });
     u.rules.shaken = true;
-    events.push(event(kind, units, format!("{name} is eliminated: {why}.")));
+    events.push(event(kind, units, format!("{name} is eliminated: {why}.")).also_naming(named));
     table.refresh(state, i);
 }
 

@@ -35,6 +35,8 @@ use crate::rules::sound_the_charge::orders::{StcOrder, UnitId};
 use crate::rules::sound_the_charge::shooting::{self as table, ShootingCall, ShootingTarget};
 use crate::rules::sound_the_charge::state::{State, Unit};
 use crate::rules::sound_the_charge::tables::{self, Arm, Troop};
+use crate::rules::sound_the_charge::events::Kind;
+use crate::rules::told::About;
 
 const GENERAL: &str = "Shooting, General Rules";
 const SPLITTING: &str = "Splitting Fire";
@@ -61,11 +63,15 @@ pub struct Shot {
 pub struct NoShot {
     pub problem: String,
     pub clause: String,
+    /// The units the problem names besides the firer and its target (the
+    /// unit standing in the line of fire), by id.
+    pub naming: Vec<String>,
 }
 
 impl NoShot {
     fn new(problem: impl Into<String>, heading: &str, quote: &str) -> NoShot {
         NoShot {
+            naming: Vec::new(),
             problem: problem.into(),
             clause: if quote.is_empty() {
                 heading.to_string()
@@ -468,7 +474,8 @@ fn woods_visibility(kind: &str) -> Option<Hundredths> {
     }
 }
 
-/// What blocks one figure's line of fire, if anything.
+/// What blocks one figure's line of fire, if anything: why, and the unit
+/// that stands in the way, by id, where one does.
 #[allow(clippy::too_many_arguments)]
 fn blocked(
     state: &State,
@@ -479,7 +486,7 @@ fn blocked(
     to: Point,
     through_skirmishers: bool,
     screened: &mut bool,
-) -> Option<String> {
+) -> Option<(String, Option<String>)> {
     let crests: Vec<Vec<Point>> = state
         .terrain
         .iter()
@@ -490,7 +497,7 @@ fn blocked(
         })
         .collect();
     if is_sight_blocked_by_lines(from, to, &crests) {
-        return Some("a crest line blocks the line of sight (Gentle Hill Slopes: \"block sighting past their crestlines\")".to_string());
+        return Some(("a crest line blocks the line of sight (Gentle Hill Slopes: \"block sighting past their crestlines\")".to_string(), None));
     }
     for t in &state.terrain {
         let (Some(vis), TerrainShape::Area { points }) = (woods_visibility(&t.kind), &t.shape)
@@ -498,12 +505,15 @@ fn blocked(
             continue;
         };
         if !sees_through(from, to, points, vis) {
-            return Some(format!(
-                "the line of sight runs more than {} inches through {} (\"Visibility and range inside {} is {} inches\")",
-                vis / 100,
-                t.kind,
-                t.kind.replace('-', " "),
-                if vis == 600 { "six" } else { "four" }
+            return Some((
+                format!(
+                    "the line of sight runs more than {} inches through {} (\"Visibility and range inside {} is {} inches\")",
+                    vis / 100,
+                    t.kind,
+                    t.kind.replace('-', " "),
+                    if vis == 600 { "six" } else { "four" }
+                ),
+                None,
             ));
         }
     }
@@ -531,7 +541,7 @@ fn blocked(
                 *screened = true;
                 continue;
             }
-            return Some(if guns {
+            let why = if guns {
                 format!(
                     "{} screens the target; order `through skirmishers` to fire through them (Shooting Through Skirmishers)",
                     other.name
@@ -541,15 +551,19 @@ fn blocked(
                     "{} screens the target: \"Infantry may not shoot through skirmishers.\"",
                     other.name
                 )
-            });
+            };
+            return Some((why, Some(other.id.clone())));
         }
         if guns && let Some(own) = table.index.rects[fi] {
             match super::overhead::fire_over(state, &own, from, to, &r, &other.name, !enemy) {
                 Ok(()) => continue,
-                Err(why) => return Some(why),
+                Err(why) => return Some((why, Some(other.id.clone()))),
             }
         }
-        return Some(format!("{} stands in the line of fire", other.name));
+        return Some((
+            format!("{} stands in the line of fire", other.name),
+            Some(other.id.clone()),
+        ));
     }
     None
 }
@@ -691,15 +705,14 @@ fn aim_at(
                 &format!("{} {} / {}", row.fire, row.close, row.far),
             )
         } else {
-            NoShot::new(
-                format!(
-                    "no line of sight to {}: {}",
-                    target.name,
-                    sight.unwrap_or_default()
-                ),
+            let (why, by) = sight.unwrap_or_default();
+            let mut no = NoShot::new(
+                format!("no line of sight to {}: {why}", target.name),
                 "Shooting",
                 "",
-            )
+            );
+            no.naming.extend(by);
+            no
         });
     }
     let Some(frect) = table.index.rects[fi] else {
@@ -906,7 +919,7 @@ pub fn phase(
         };
         if record.reforming.contains(unit.as_str()) {
             events.push(event(
-                "shooting",
+                Kind::NoShot,
                 &[unit.as_str(), target.as_str()],
                 format!(
                     "{} stands to reform and does not shoot (Steadiness and Disorder: \"The unit may not move, shoot, or be in combat on a turn during which it wishes to reform.\").",
@@ -952,6 +965,7 @@ pub fn allowed_in_sheet(
         .map_err(|r| NoShot {
             problem: r.problem,
             clause: r.clause.unwrap_or_default(),
+            naming: Vec::new(),
         })
 }
 
@@ -969,14 +983,17 @@ fn fire(
     };
     let fname = state.units[fi].name.clone();
     let no_shot = |why: NoShot, events: &mut Vec<Event>| {
-        events.push(event(
-            "shooting",
-            &[&shot.firer, &shot.target],
-            format!(
-                "{fname} does not shoot at {}: {} ({}).",
-                shot.target, why.problem, why.clause
-            ),
-        ));
+        events.push(
+            event(
+                Kind::NoShot,
+                &[&shot.firer, &shot.target],
+                format!(
+                    "{fname} does not shoot at {}: {} ({}).",
+                    shot.target, why.problem, why.clause
+                ),
+            )
+            .also_naming(&why.naming),
+        );
     };
     if let Err(why) = eligibility(state, fi, shot.through_skirmishers, false, false, facts) {
         return no_shot(why, events);
@@ -1101,16 +1118,16 @@ fn fire_at_gun(
     let fname = state.units[fi].name.clone();
     let tid = state.units[ti].id.clone();
     let tname = state.units[ti].name.clone();
-    match table::resolve(call, dice) {
+    match table::resolve(call, &mut dice.concerning(About::units(&[&fid, &tid]))) {
         Err(e) => events.push(event(
-            "regimental-gun",
+            Kind::RegimentalGunNoAim,
             &[&fid, &tid],
             format!("{fname} cannot aim a die at the regimental gun of {tname}: {e}."),
         )),
         Ok(called) => {
             let disabled = called.result.hits > 0;
             events.push(event(
-                "regimental-gun",
+                Kind::RegimentalGun,
                 &[&fid, &tid],
                 format!(
                     "{fname} aims one die at the regimental gun of {tname}: {}{}",
@@ -1151,11 +1168,12 @@ fn volley(
     let fname = state.units[fi].name.clone();
     let tid = state.units[ti].id.clone();
     let tname = state.units[ti].name.clone();
-    let called = match table::resolve(call, dice) {
+    let mut dice = dice.concerning(About::units(&[&fid, &tid]));
+    let called = match table::resolve(call, &mut dice) {
         Ok(c) => c,
         Err(e) => {
             events.push(event(
-                "shooting",
+                Kind::NoShot,
                 &[&fid, &tid],
                 format!("{fname} does not shoot at {tname}: {e}."),
             ));
@@ -1166,7 +1184,7 @@ fn volley(
     let modifiers = called.report.modifiers();
     // The battalion's own regimental gun adds its die to the same fire, so
     // the target tests once for both.
-    let (gun_hits, gun_text) = match gun.map(|g| table::resolve(g, dice)) {
+    let (gun_hits, gun_text) = match gun.map(|g| table::resolve(g, &mut dice)) {
         None => (0, String::new()),
         Some(Ok(g)) => (
             g.result.hits,
@@ -1191,7 +1209,7 @@ fn volley(
         ),
     };
     events.push(event(
-        "shooting",
+        Kind::Shot,
         &[&fid, &tid],
         format!(
             "{fname} {} {tname}: {}{}{gun_text}",
@@ -1228,7 +1246,7 @@ fn volley(
         ti,
         hits,
         hits_this_turn,
-        dice,
+        &mut dice,
         events,
         cause,
     );
@@ -1266,7 +1284,7 @@ fn take_hits(
     }
     if super::boats::in_boats(&state.units[ti]) {
         events.push(event(
-            "morale",
+            Kind::Morale,
             &[&tid, &fid],
             format!("{tname} takes no morale test: \"Troops in boats are a dense target, but take no morale test.\" (Optional Rules, Boats)."),
         ));
@@ -1289,11 +1307,11 @@ fn take_hits(
         in_cover,
         wider_basing: wider_basing(state),
     };
-    let called = match morale::resolve(&call, dice) {
+    let called = match morale::resolve(&call, &mut dice.concerning(About::units(&[&tid, &fid]))) {
         Ok(c) => c,
         Err(e) => {
             events.push(event(
-                "morale",
+                Kind::Morale,
                 &[&tid, &fid],
                 format!("{tname} takes no morale test: {e}."),
             ));
@@ -1302,7 +1320,7 @@ fn take_hits(
     };
     let r = called.result;
     events.push(event(
-        "morale",
+        Kind::Morale,
         &[&tid, &fid],
         format!(
             "{tname}, hit by shooting ({total} this turn): {}",
@@ -1316,7 +1334,7 @@ fn take_hits(
     u.rules.shaken = true;
     apply_rout_hits(u, r.rout_hits);
     events.push(event(
-        "rout",
+        Kind::Rout,
         &[&tid, &fid],
         format!(
             "{tname} suffers {} rout {} (Morale Test if Hit by Shooting: \"If the unit fails, it must retreat two inches shaken, and suffers one rout hit. If already shaken, it retreats four inches, remains shaken, and suffers two rout hits.\").",
@@ -1359,12 +1377,11 @@ pub(super) fn general_risk(
         .map(|(n, _)| n)
         .collect();
     for n in attached {
-        let roll = dice.roll(
+        let gid = state.generals[n].id.clone();
+        let roll = dice.throw(
             crate::audit::dice::Die::D6,
-            &format!(
-                "general: {} attached to {tid}, {hits} hits",
-                state.generals[n].id
-            ),
+            &format!("general: {gid} attached to {tid}, {hits} hits"),
+            Some(About::units(&[&gid, &tid])),
         );
         general_rolled(state, n, ti, hits, combat, roll, events);
     }
@@ -1389,7 +1406,7 @@ pub(super) fn general_rolled(
         g.lost = Some("killed or disabled".to_string());
     }
     events.push(event(
-        "general",
+        Kind::GeneralHit,
         &[&g.id, &tid],
         format!(
             "{} is with {tid}, which suffered {hits} hits{}: rolled {roll}, {} (Generals: \"On a '1' the general is killed/disabled and removed from play\").",
@@ -1462,7 +1479,7 @@ fn bounce(
         let mut call = call_for(state, facts, fi, j, &aim, first.figures, range);
         call.formation = first.formation;
         events.push(event(
-            "shooting",
+            Kind::Shot,
             &[&state.units[fi].id, &t.id],
             format!(
                 "Artillery Bounce-Through: the line of fire carries on {} inches and touches {}.",

@@ -2,6 +2,7 @@
 //! leaving and returning to their guns.
 
 use super::*;
+use crate::rules::sound_the_charge::events::Kind;
 
 /// The point a place names: a spot, or a unit's front centre (a general's
 /// spot).
@@ -47,7 +48,7 @@ pub(super) fn free_move(p: &mut Phase, i: usize, to: &Place, toward: Option<&Pla
         p.state.units[i].rules.status.gunners_at = Some(target);
         let (id, name) = (p.id(i), p.name(i));
         p.event(
-            "gunners-move",
+            Kind::GunnersMove,
             &[&id],
             format!(
                 "The gunners of {name} move to {},{}.",
@@ -76,7 +77,7 @@ pub(super) fn free_move(p: &mut Phase, i: usize, to: &Place, toward: Option<&Pla
         match ground(&p.field, &u, r) {
             Ok(g) => factor = factor.max(g.factor),
             Err(b) => {
-                p.impossible(i, what, &b.reason);
+                p.impossible_naming(i, what, &b.reason, b.by.as_slice());
                 return;
             }
         }
@@ -108,16 +109,22 @@ pub(super) fn free_move(p: &mut Phase, i: usize, to: &Place, toward: Option<&Pla
     hits.retain(|&k| p.state.units[others[k]].side != side);
     if let Some(&k) = hits.first() {
         let other = p.name(others[k]);
-        p.impossible(i, what, &format!("the way is blocked by the enemy {other}"));
+        p.impossible_naming(
+            i,
+            what,
+            &format!("the way is blocked by the enemy {other}"),
+            &[others[k]],
+        );
         return;
     }
     let bypass = p.bypassable(&side, area);
     if let Some(&j) = p.field.zone_of_control(&end, &side, &bypass).first() {
         let other = p.name(j);
-        p.impossible(
+        p.impossible_naming(
             i,
             what,
             &format!("the move would end within 1\" of the enemy {other} ({ZONES})"),
+            &[j],
         );
         return;
     }
@@ -126,7 +133,7 @@ pub(super) fn free_move(p: &mut Phase, i: usize, to: &Place, toward: Option<&Pla
     p.place(i, end);
     let (id, name) = (p.id(i), p.name(i));
     p.event(
-        "move",
+        Kind::Move,
         &[&id],
         format!(
             "{name} moves to {},{} facing {facing}.",
@@ -153,7 +160,7 @@ pub(super) fn leave_guns(p: &mut Phase, i: usize, to: Option<&Place>) {
     p.movers[i].moved = true;
     let (id, name) = (p.id(i), p.name(i));
     p.event(
-        "gunners-leave",
+        Kind::GunnersLeave,
         &[&id],
         format!(
             "The gunners of {name} leave their guns for {},{}.",
@@ -183,7 +190,7 @@ pub(super) fn man_guns(p: &mut Phase, i: usize) {
     p.movers[i].moved = true;
     let (id, name) = (p.id(i), p.name(i));
     p.event(
-        "gunners-return",
+        Kind::GunnersReturn,
         &[&id],
         format!("The gunners of {name} return to their guns."),
     );

@@ -2,6 +2,8 @@
 //! enemy.
 
 use super::*;
+use crate::rules::sound_the_charge::events::{Kind, event};
+use crate::rules::told::About;
 
 pub(super) fn general_order(p: &mut Phase, g: usize, order: &StcOrder) {
     let gid = p.state.generals[g].id.clone();
@@ -10,12 +12,11 @@ pub(super) fn general_order(p: &mut Phase, g: usize, order: &StcOrder) {
         return;
     };
     let refuse = |p: &mut Phase, reason: String| {
-        p.events.push(Event {
-            kind: "order-impossible".to_string(),
-            units: vec![gid.clone()],
-            path: Vec::new(),
-            text: format!("{gname} cannot go there: {reason}."),
-        });
+        p.events.push(event(
+            Kind::GeneralCannotGo,
+            &[&gid],
+            format!("{gname} cannot go there: {reason}."),
+        ));
     };
     match order {
         StcOrder::MoveTo { to, .. } => {
@@ -45,12 +46,11 @@ pub(super) fn general_order(p: &mut Phase, g: usize, order: &StcOrder) {
                 x: target.x,
                 y: target.y,
             };
-            p.events.push(Event {
-                kind: "general-move".to_string(),
-                units: vec![gid.clone()],
-                path: Vec::new(),
-                text: format!("{gname} rides to {},{}.", coord(target.x), coord(target.y)),
-            });
+            p.events.push(event(
+                Kind::GeneralMove,
+                &[&gid],
+                format!("{gname} rides to {},{}.", coord(target.x), coord(target.y)),
+            ));
         }
         StcOrder::Attach { to, .. } => {
             let Some(i) = p.field.index(to.as_str()) else {
@@ -75,12 +75,11 @@ pub(super) fn general_order(p: &mut Phase, g: usize, order: &StcOrder) {
             gs.attached_to = Some(to.as_str().to_string());
             gs.location = Location::Table { x: at.x, y: at.y };
             let uname = p.name(i);
-            p.events.push(Event {
-                kind: "general-attach".to_string(),
-                units: vec![gid.clone(), to.as_str().to_string()],
-                path: Vec::new(),
-                text: format!("{gname} attaches himself to {uname}."),
-            });
+            p.events.push(event(
+                Kind::GeneralAttach,
+                &[&gid, to.as_str()],
+                format!("{gname} attaches himself to {uname}."),
+            ));
         }
         StcOrder::Detach { .. } => {
             let gs = &mut p.state.generals[g];
@@ -89,12 +88,11 @@ pub(super) fn general_order(p: &mut Phase, g: usize, order: &StcOrder) {
                 x: from.x,
                 y: from.y,
             };
-            p.events.push(Event {
-                kind: "general-detach".to_string(),
-                units: vec![gid.clone()],
-                path: Vec::new(),
-                text: format!("{gname} leaves the unit he was with."),
-            });
+            p.events.push(event(
+                Kind::GeneralDetach,
+                &[&gid],
+                format!("{gname} leaves the unit he was with."),
+            ));
         }
         _ => {}
     }
@@ -129,18 +127,25 @@ pub(super) fn generals_contacted(p: &mut Phase, dice: &mut dyn Dice) {
             continue;
         };
         let (gid, gname) = (general.id.clone(), general.name.clone());
-        let roll = dice.roll(Die::D6, &format!("lone general contacted: {gname}"));
+        let jid = p.id(j);
+        let roll = dice.throw(
+            Die::D6,
+            &format!("lone general contacted: {gname}"),
+            Some(About::units(&[&gid, &jid])),
+        );
         if roll == 1 {
             p.state.generals[g].lost = Some("captured".to_string());
-            p.events.push(Event {
-                kind: "general-captured".to_string(),
-                units: vec![gid],
-                path: Vec::new(),
-                text: format!(
-                    "{gname} is caught alone by {} and captured (rolled 1) (Generals).",
-                    p.state.units[j].name
-                ),
-            });
+            p.events.push(
+                event(
+                    Kind::GeneralCaptured,
+                    &[&gid],
+                    format!(
+                        "{gname} is caught alone by {} and captured (rolled 1) (Generals).",
+                        p.state.units[j].name
+                    ),
+                )
+                .also_naming(&[jid]),
+            );
             continue;
         }
         // Out of harm's way: straight away from the enemy, 1" clear of every
@@ -171,29 +176,21 @@ pub(super) fn generals_contacted(p: &mut Phase, dice: &mut dyn Dice) {
         match placed {
             Some(q) => {
                 p.state.generals[g].location = Location::Table { x: q.x, y: q.y };
-                p.events.push(Event {
-                    kind: "general-escapes".to_string(),
-                    units: vec![gid],
-                    path: Vec::new(),
-                    text: format!(
-                        "{gname} is contacted by {} but escapes (rolled {roll}) to {},{}.",
-                        p.state.units[j].name,
-                        coord(q.x),
-                        coord(q.y)
-                    ),
-                });
+                let text = format!(
+                    "{gname} is contacted by {} but escapes (rolled {roll}) to {},{}.",
+                    p.state.units[j].name,
+                    coord(q.x),
+                    coord(q.y)
+                );
+                p.event_naming(Kind::GeneralEscapes, &[&gid], &[&p.id(j)], text);
             }
             None => {
                 p.state.generals[g].lost = Some("captured".to_string());
-                p.events.push(Event {
-                    kind: "general-captured".to_string(),
-                    units: vec![gid],
-                    path: Vec::new(),
-                    text: format!(
-                        "{gname} is contacted by {} and has nowhere within 9\" to go: captured.",
-                        p.state.units[j].name
-                    ),
-                });
+                let text = format!(
+                    "{gname} is contacted by {} and has nowhere within 9\" to go: captured.",
+                    p.state.units[j].name
+                );
+                p.event_naming(Kind::GeneralCaptured, &[&gid], &[&p.id(j)], text);
             }
         }
     }

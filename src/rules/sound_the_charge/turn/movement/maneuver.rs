@@ -2,6 +2,7 @@
 //! grade and steadiness, and carrying one out.
 
 use super::*;
+use crate::rules::sound_the_charge::events::Kind;
 
 /// A grade as a number, A = 0 .. D = 3.
 pub(super) fn grade_rank(grade: Grade) -> u32 {
@@ -98,10 +99,11 @@ pub fn maneuver(p: &mut Phase, i: usize, formation: Option<Formation>, facing: O
     let hit = p.field.overlapping(&rect, &[i]);
     if let Some(&j) = hit.first() {
         let other = p.name(j);
-        p.impossible(
+        p.impossible_naming(
             i,
             what,
             &format!("the new formation would run into {other}"),
+            &[j],
         );
         return;
     }
@@ -137,7 +139,7 @@ pub fn maneuver(p: &mut Phase, i: usize, formation: Option<Formation>, facing: O
         "the whole turn"
     };
     p.event(
-        "maneuver",
+        Kind::Maneuver,
         &[&id],
         format!(
             "{name} forms {} facing {} ({time}).",
@@ -149,14 +151,14 @@ pub fn maneuver(p: &mut Phase, i: usize, formation: Option<Formation>, facing: O
     if u.rules.disordered {
         p.state.units[i].rules.shaken = true;
         p.event(
-            "shaken",
+            Kind::Shaken,
             &[&id],
             format!("{name} maneuvered while disordered and is shaken (Maneuvers)."),
         );
     } else if disorders {
         p.state.units[i].rules.disordered = true;
         p.event(
-            "disordered",
+            Kind::Disordered,
             &[&id],
             format!("{name} is Grade D and is disordered by the maneuver (Maneuvers)."),
         );
@@ -178,7 +180,7 @@ pub fn maneuver(p: &mut Phase, i: usize, formation: Option<Formation>, facing: O
         if near && !p.state.units[i].rules.shaken {
             p.state.units[i].rules.shaken = true;
             p.event(
-                "shaken",
+                Kind::Shaken,
                 &[&id],
                 format!("{name} maneuvered within 4\" of the enemy and is shaken (Optional Rules, Pinning)."),
             );

@@ -50,6 +50,7 @@ use crate::rules::sound_the_charge::state::TroopType;
 use crate::rules::sound_the_charge::state::{State, Unit};
 use crate::rules::sound_the_charge::tables::Arm;
 use crate::rules::sound_the_charge::tables::{Grade, Nation};
+use crate::rules::sound_the_charge::events::{Kind, event};
 
 /// Generals: "Generals move freely at 18" per turn."
 pub const GENERAL_MOVE: Hundredths = 1800;
@@ -169,13 +170,14 @@ pub struct Phase<'s, 'e> {
 }
 
 impl Phase<'_, '_> {
-    pub fn event(&mut self, kind: &str, units: &[&str], text: String) {
-        self.events.push(Event {
-            kind: kind.to_string(),
-            units: units.iter().map(|u| u.to_string()).collect(),
-            path: Vec::new(),
-            text,
-        });
+    pub fn event(&mut self, kind: Kind, units: &[&str], text: String) {
+        self.events.push(event(kind, units, text));
+    }
+
+    /// An event whose words also name `also` (units or generals its units
+    /// do not list).
+    pub fn event_naming(&mut self, kind: Kind, units: &[&str], also: &[&str], text: String) {
+        self.events.push(event(kind, units, text).also_naming(also));
     }
 
     pub fn name(&self, i: usize) -> String {
@@ -201,11 +203,21 @@ impl Phase<'_, '_> {
 
     /// Refuses an order in resolution with an event.
     pub fn impossible(&mut self, i: usize, what: &str, reason: &str) {
+        self.impossible_naming(i, what, reason, &[]);
+    }
+
+    /// Refuses an order in resolution with an event whose reason names
+    /// other units, by index.
+    pub fn impossible_naming(&mut self, i: usize, what: &str, reason: &str, named: &[usize]) {
         let (id, name) = (self.id(i), self.name(i));
-        self.event(
-            "order-impossible",
-            &[&id],
-            format!("{name} cannot {what}: {reason}."),
+        let named: Vec<String> = named.iter().map(|&j| self.id(j)).collect();
+        self.events.push(
+            event(
+                Kind::OrderImpossible,
+                &[&id],
+                format!("{name} cannot {what}: {reason}."),
+            )
+            .also_naming(&named),
         );
     }
 
@@ -314,7 +326,7 @@ impl Phase<'_, '_> {
             .map(|j| self.id(j))
             .collect();
         let refs: Vec<&str> = units.iter().map(String::as_str).collect();
-        self.event("intermixed", &refs, told);
+        self.event(Kind::Intermixed, &refs, told);
     }
 
     /// The names of `units`, joined with "and".
@@ -489,7 +501,7 @@ fn carry_out(
     match order {
         StcOrder::Hold { .. } => {
             let (id, name) = (p.id(i), p.name(i));
-            p.event("hold", &[&id], format!("{name} stands fast."));
+            p.event(Kind::Hold, &[&id], format!("{name} stands fast."));
         }
         StcOrder::Move {
             road,
@@ -541,7 +553,7 @@ fn carry_out(
             p.state.units[i].rules.status.skirmishers_out = true;
             let (id, name) = (p.id(i), p.name(i));
             p.event(
-                "skirmishers-out",
+                Kind::SkirmishersOut,
                 &[&id],
                 format!("{name} sends out its skirmishers."),
             );
@@ -550,7 +562,7 @@ fn carry_out(
             p.state.units[i].rules.status.skirmishers_out = false;
             let (id, name) = (p.id(i), p.name(i));
             p.event(
-                "skirmishers-in",
+                Kind::SkirmishersIn,
                 &[&id],
                 format!("{name} calls in its skirmishers."),
             );
@@ -568,9 +580,11 @@ fn carry_out(
                 };
             }
             let (id, name) = (p.id(i), p.name(i));
-            p.event(
-                "screen",
+            let screened_ids: Vec<&str> = screened.iter().map(|s| s.as_str()).collect();
+            p.event_naming(
+                Kind::Screen,
                 &[&id],
+                &screened_ids,
                 format!(
                     "{name} screens {}.",
                     screened
@@ -651,7 +665,7 @@ pub fn move_unit(
                     ),
                 );
             } else {
-                p.impossible(i, what, &b.reason);
+                p.impossible_naming(i, what, &b.reason, b.by.as_slice());
             }
             return;
         }
@@ -722,10 +736,11 @@ pub fn move_unit(
     for &j in &close_order_passed {
         if p.movers[j].moved || p.movers[j].maneuvered {
             let name = p.name(j);
-            p.impossible(
+            p.impossible_naming(
                 i,
                 what,
                 &format!("{name} has moved this turn; \"the other unit must stand still while you move through it\" ({INTERPENETRATION})"),
+                &[j],
             );
             return;
         }
@@ -738,7 +753,7 @@ pub fn move_unit(
         p.state.units[i].rules.disordered = true;
         let (id, name) = (p.id(i), p.name(i));
         p.event(
-            "disordered",
+            Kind::Disordered,
             &[&id],
             format!("{name} is disordered by the ground it crossed (Steadiness and Disorder, 1)."),
         );
@@ -746,7 +761,7 @@ pub fn move_unit(
     let (id, name) = (p.id(i), p.name(i));
     let end = plan.end.front_centre;
     p.event(
-        "move",
+        Kind::Move,
         &[&id],
         format!(
             "{name} moves to {},{} facing {}.",

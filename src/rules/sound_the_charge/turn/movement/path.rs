@@ -31,11 +31,22 @@ pub fn kernel_step(step: &OrderStep) -> Step {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Blocked {
     pub reason: String,
+    /// The unit the reason names (the enemy in the way), by index.
+    pub by: Option<usize>,
 }
 
 pub(super) fn blocked<T>(reason: impl Into<String>) -> Result<T, Blocked> {
     Err(Blocked {
         reason: reason.into(),
+        by: None,
+    })
+}
+
+/// [`blocked`] by unit `j`, which the reason names.
+fn blocked_by<T>(reason: impl Into<String>, j: usize) -> Result<T, Blocked> {
+    Err(Blocked {
+        reason: reason.into(),
+        by: Some(j),
     })
 }
 
@@ -313,7 +324,7 @@ pub fn plan_path(
                 continue;
             }
             if other.side != side {
-                return blocked(format!("the way is blocked by the enemy {}", other.name));
+                return blocked_by(format!("the way is blocked by the enemy {}", other.name), j);
             }
             let friend_skirmishers = other.rules.formation == Formation::Skirmish;
             if skirmish || friend_skirmishers || rules.through.contains(&j) {
@@ -322,10 +333,13 @@ pub fn plan_path(
                 }
                 continue;
             }
-            return blocked(format!(
-                "the way is blocked by {}; name it with `through` to pass through it at half speed",
-                other.name
-            ));
+            return blocked_by(
+                format!(
+                    "the way is blocked by {}; name it with `through` to pass through it at half speed",
+                    other.name
+                ),
+                j,
+            );
         }
         // Zones of Control: "You may not move a unit within 1" of an enemy
         // unit unless it is charging that unit, or unless the enemy it
@@ -345,10 +359,13 @@ pub fn plan_path(
             .find(|&&k| !at.overlaps(&zone_rects[k]))
         {
             let j = zones[k].0;
-            return blocked(format!(
-                "the move would come within 1\" of the enemy {} ({ZONES})",
-                field.unit(j).name
-            ));
+            return blocked_by(
+                format!(
+                    "the move would come within 1\" of the enemy {} ({ZONES})",
+                    field.unit(j).name
+                ),
+                j,
+            );
         }
         at = next;
     }

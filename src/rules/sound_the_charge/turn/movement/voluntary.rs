@@ -1,6 +1,7 @@
 //! Optional rule Voluntary Retreat: a unit that falls back of its own will.
 
 use super::*;
+use crate::rules::sound_the_charge::events::Kind;
 
 /// Voluntary Retreat (optional rule): "up to 18" long, taken on a line away
 /// from the nearest enemy unit [...] The unit must end the retreat farther
@@ -73,10 +74,11 @@ pub(super) fn voluntary_retreat(p: &mut Phase, i: usize, wanted: Option<u32>) {
         .find(|&&k| p.state.units[others[k]].side != side)
     {
         let other = p.name(others[k]);
-        p.impossible(
+        p.impossible_naming(
             i,
             what,
             &format!("the way back is blocked by the enemy {other}"),
+            &[others[k]],
         );
         return;
     }
@@ -90,7 +92,7 @@ pub(super) fn voluntary_retreat(p: &mut Phase, i: usize, wanted: Option<u32>) {
     u.strength = u.strength.saturating_sub(hits_taken);
     let (id, name) = (p.id(i), p.name(i));
     p.event(
-        "voluntary-retreat",
+        Kind::VoluntaryRetreat,
         &[&id],
         format!(
             "{name} retreats {} to {},{}, shaken, and suffers {hits_taken} rout hit{}.",

@@ -1,0 +1,167 @@
+//! What an event or a roll shows, and to whom, as data: the form the report,
+//! the map, the chronicle and the bots read (docs/RULINGS.md REP-3).
+//!
+//! None of it is archived. The archive keeps an event's kind, units and
+//! words and a roll's purpose, byte for byte as they always were; the typed
+//! form is made by the rules as they resolve, and made again when a
+//! resolution is run again from the archive (the chronicle does).
+
+use super::look::EventClass;
+
+/// Who may be told of an event or a roll besides the GM, who is told
+/// everything.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Told {
+    /// Every side that sees every unit it names once the resolution is
+    /// over: what happened in sight (a volley, a move, a charge met, a
+    /// rout).
+    InSight,
+    /// The side of the unit it names first alone: what only the acting side
+    /// knows (an order's target when nothing came of it, why an order
+    /// failed, a standing order, a test its own troops passed unseen).
+    ActingSide,
+    /// Every side: what the whole field knows (the weather, a turn's end,
+    /// the end of the game).
+    Everyone,
+}
+
+/// A ruleset's kinds of event, as an enum of its own: each says how the
+/// archive writes it, what it means to the map and sight, and who is told.
+/// A match over the enum is what makes every kind a ruleset emits have a
+/// class; a kind spelt wrong does not compile.
+pub trait EventKind: Copy + std::fmt::Debug + 'static {
+    /// Every kind, for the checks that run over them all.
+    const ALL: &'static [Self];
+
+    /// The kind as the archive writes it. Kinds told apart after archives
+    /// were written (a shot made, a shot not made) may share one.
+    fn name(self) -> &'static str;
+
+    fn class(self) -> EventClass;
+
+    fn told(self) -> Told;
+
+    /// The class of an event read back from an archive, by the name it was
+    /// written with: the first kind of that name.
+    fn class_of_name(name: &str) -> EventClass {
+        Self::ALL
+            .iter()
+            .find(|k| k.name() == name)
+            .map_or(EventClass::Other, |k| k.class())
+    }
+}
+
+/// What one event shows (see [`crate::rules::ruleset::Event::shows`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shows {
+    pub class: EventClass,
+    pub told: Told,
+    /// Every unit and general its words name that its units do not list,
+    /// by id: the enemy whose zone barred a move, the general who fell.
+    pub also: Vec<String>,
+}
+
+/// Whom one roll concerns (see [`crate::audit::dice::Roll::about`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct About {
+    /// Every unit and general the roll is for or its purpose names, by id.
+    pub ids: Vec<String>,
+    pub told: Told,
+}
+
+impl About {
+    /// A roll for these units, told to whoever sees them all.
+    pub fn units(ids: &[&str]) -> About {
+        About {
+            ids: ids.iter().map(|id| id.to_string()).collect(),
+            told: Told::InSight,
+        }
+    }
+
+    /// A roll only the side of the first unit named learns of.
+    pub fn own(ids: &[&str]) -> About {
+        About {
+            told: Told::ActingSide,
+            ..About::units(ids)
+        }
+    }
+
+    /// A roll the whole field learns of.
+    pub fn everyone() -> About {
+        About {
+            ids: Vec::new(),
+            told: Told::Everyone,
+        }
+    }
+}
+
+/// What a reader learns of one event or roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Heard {
+    /// The whole of it.
+    Told,
+    /// Only that the reader's own troops were in action against troops out
+    /// of its sight (REP-1).
+    OwnInAction,
+    /// Nothing.
+    Nothing,
+}
+
+/// Who reads, as [`heard`] asks: `side` is `None` for the GM; `sees` says
+/// whether a unit or general is in the reader's sight, `side_of` whose it
+/// is (a side's own id is its own).
+pub struct Hearer<'a> {
+    pub side: Option<&'a str>,
+    pub sees: &'a dyn Fn(&str) -> bool,
+    pub side_of: &'a dyn Fn(&str) -> Option<String>,
+}
+
+/// What `hearer` learns of something `told` as it is, naming `ids` (the one
+/// who acted first) (REP-3).
+pub fn heard<'i>(told: Told, ids: impl IntoIterator<Item = &'i str>, hearer: &Hearer) -> Heard {
+    let Some(side) = hearer.side else {
+        return Heard::Told;
+    };
+    let ids: Vec<&str> = ids.into_iter().collect();
+    match told {
+        Told::Everyone => Heard::Told,
+        Told::ActingSide => {
+            let acting = ids.first().and_then(|id| (hearer.side_of)(id));
+            if acting.as_deref() == Some(side) {
+                Heard::Told
+            } else {
+                Heard::Nothing
+            }
+        }
+        Told::InSight => {
+            if ids.iter().all(|id| (hearer.sees)(id)) {
+                Heard::Told
+            } else if ids
+                .iter()
+                .any(|id| (hearer.side_of)(id).as_deref() == Some(side))
+            {
+                Heard::OwnInAction
+            } else {
+                Heard::Nothing
+            }
+        }
+    }
+}
+
+/// Declares a ruleset's enum of event kinds and its list of every kind
+/// ([`EventKind::ALL`]) from one list, so that no kind is left out of the
+/// checks that run over them all. The `EventKind` impl's other methods
+/// are written by hand beside it, as matches with no wildcard.
+#[macro_export]
+macro_rules! event_kinds {
+    ($(#[$meta:meta])* $vis:vis enum $name:ident { $($(#[$vmeta:meta])* $variant:ident,)+ }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        $vis enum $name { $($(#[$vmeta])* $variant,)+ }
+
+        impl $name {
+            /// Every kind, in the order declared.
+            pub const LIST: &'static [$name] = &[$($name::$variant,)+];
+        }
+    };
+}
