@@ -202,6 +202,48 @@ pub fn run(inputs: &Inputs<'_>) -> Result<Output, RunError> {
     })
 }
 
+/// A turn resolved again from its prior state, its orders and the seed it
+/// was resolved with: its events and rolls with what each shows and to whom
+/// (`rules::told`), which the archive does not keep, for what is told from
+/// an archive (the chronicle). `None` unless the bytes come out as
+/// `archived` (events, then rolls, as stored): a turn that does not replay
+/// is told from what was stored.
+pub fn typed_again(
+    ruleset: &dyn Ruleset,
+    prior_state: &GameState,
+    orders: &BTreeMap<String, String>,
+    policy: NoOrdersPolicy,
+    seed: &Digest32,
+    archived: (&[String], &[String]),
+) -> Option<(Vec<Event>, Vec<Roll>)> {
+    let inputs = Inputs {
+        ruleset,
+        kind: Kind::Turn,
+        campaign: "",
+        k: 0,
+        secret: Digest32::ZERO,
+        manifest_digest: Digest32::ZERO,
+        prior_state_digest: Digest32::ZERO,
+        beacon: None,
+        drawn: None,
+        policy,
+        prior_state,
+        orders,
+    };
+    let mut dice = DiceStream::new(seed);
+    let (_, events) = run_turn(&inputs, &mut dice).ok()?;
+    let rolls = dice.log().to_vec();
+    let same = events
+        .iter()
+        .map(canonical::to_string)
+        .eq(archived.0.iter().cloned())
+        && rolls
+            .iter()
+            .map(canonical::to_string)
+            .eq(archived.1.iter().cloned());
+    same.then_some((events, rolls))
+}
+
 fn run_turn(
     inputs: &Inputs<'_>,
     dice: &mut DiceStream,

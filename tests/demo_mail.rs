@@ -125,6 +125,7 @@ fn the_demo_plays_the_game_to_its_end_by_mail_and_verifies() {
     );
 
     no_side_report_names_a_unit_hidden_from_it(&result);
+    no_side_is_told_what_only_the_enemy_knows(&result);
 
     // Running it again replaces its own folder.
     let mut sink = Vec::new();
@@ -470,4 +471,113 @@ fn no_side_report_names_a_unit_hidden_from_it(result: &adjutant::demo::DemoResul
         "the demo hid no unit from any side, so this check checked nothing"
     );
     assert!(visible_found > 0, "no visible enemy was found either");
+}
+
+/// docs/RULINGS.md REP-3: what only the acting side knows (an order's target
+/// when nothing came of it, why an order could not be carried out, a
+/// standing order) is told to it and the GM, never to another side. Each
+/// turn is resolved again from the store, as the chronicle does, to learn
+/// what each event shows; its words are then looked for in every report
+/// mail of the turn.
+fn no_side_is_told_what_only_the_enemy_knows(result: &adjutant::demo::DemoResult) {
+    use adjutant::audit::Kind;
+    use adjutant::rules::told::Told;
+    let store = adjutant::store::Store::open(&result.data_dir).expect("store");
+    let folder = tempfile::tempdir().expect("dir");
+    let campaign = adjutant::demo::bundled_campaign(folder.path()).expect("campaign");
+    let ruleset = adjutant::rules::ruleset_for(&campaign.ruleset.id).expect("ruleset");
+    let mail: Vec<(String, Vec<u8>)> = files(&result.outbox_dir)
+        .into_iter()
+        .map(|p| {
+            (
+                p.file_name().expect("name").to_string_lossy().into_owned(),
+                std::fs::read(&p).expect("reads"),
+            )
+        })
+        .collect();
+    let flat = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let report_to = |k: u64, address: &str| -> String {
+        let prefix = format!("{}.r{k}.result.", campaign.id);
+        let raw = mail
+            .iter()
+            .filter(|(name, _)| name.starts_with(&prefix))
+            .map(|(_, raw)| raw)
+            .find(|raw| {
+                MessageParser::default()
+                    .parse(raw)
+                    .and_then(|m| {
+                        m.to()
+                            .and_then(|t| t.first())
+                            .and_then(|a| a.address.clone())
+                    })
+                    .is_some_and(|a| a == address)
+            })
+            .unwrap_or_else(|| panic!("no report {k} to {address}"));
+        flat(&readable(raw).0)
+    };
+    // The demo draws fresh secrets, so each run is another game: what the
+    // acting side alone is told differs from run to run, and every such
+    // event of the run is checked (a shot refused at resolution is pinned
+    // by `a_shot_refused_at_resolution_is_told_to_its_side_alone`).
+    for r in store.resolutions(&campaign.id).expect("resolutions") {
+        if r.kind != Kind::Turn {
+            continue;
+        }
+        let done = r.result.as_ref().expect("resolved");
+        let prior = store.state(&r.prior_state_digest).expect("state");
+        let (events, _) = adjutant::resolution::typed_again(
+            ruleset,
+            &prior,
+            &r.orders,
+            campaign.no_orders_policy,
+            &done.seed,
+            (&done.events, &done.rolls),
+        )
+        .expect("the turn resolves again to its stored bytes");
+        for event in &events {
+            let shows = event
+                .shows
+                .as_ref()
+                .expect("every event says what it shows");
+            if shows.told != Told::ActingSide {
+                continue;
+            }
+            let acting = event
+                .names()
+                .next()
+                .and_then(|id| {
+                    prior
+                        .unit(id)
+                        .map(|u| u.side.clone())
+                        .or_else(|| prior.sides.iter().find(|s| *s == id).cloned())
+                })
+                .or_else(|| {
+                    event.names().next().and_then(|id| {
+                        prior
+                            .generals
+                            .iter()
+                            .find(|g| g.id == id)
+                            .map(|g| g.side.clone())
+                    })
+                });
+            let words = flat(&event.text);
+            for player in &campaign.players {
+                if Some(&player.side) == acting.as_ref() {
+                    continue;
+                }
+                let report = report_to(r.k, &player.person.address);
+                assert!(
+                    !report.contains(&words),
+                    "the report of resolution {} to {} tells the enemy's: {words}",
+                    r.k,
+                    player.side
+                );
+            }
+            assert!(
+                report_to(r.k, &campaign.gm.address).contains(&words),
+                "the GM's report of resolution {} leaves out: {words}",
+                r.k
+            );
+        }
+    }
 }

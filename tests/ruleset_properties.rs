@@ -7,6 +7,7 @@
 //! - Replay gives identical bytes.
 //! - Strengths never go negative.
 //! - No unit ends inside another.
+//! - No side is told of what it cannot see (REP-1, REP-3).
 //!
 //! What is resolved: every turn case of the case catalog (its position, its
 //! orders and its forced dice, `tests/cases/<ruleset>/turns/`), each
@@ -47,6 +48,133 @@ use serde_json::Value;
 use catalog::{TurnCase, case_files};
 
 // ---- the properties ----
+
+/// docs/RULINGS.md REP-1 and REP-3, for every side after every resolution:
+/// every event and every roll says, as data, what it shows and to whom;
+/// and nothing a side is told (an event's words, a roll's purpose) or shown
+/// (its map) names a unit or general out of its sight at that moment. What
+/// is told is decided from the data; the names are looked for in the words
+/// here only, as the check. A name found only inside the name of a unit
+/// the side does see (a "Guard" inside "Guard Grenadiers") is not counted.
+#[test]
+fn no_side_is_told_of_what_it_cannot_see() {
+    every_resolution("what a side is told", told_problems);
+}
+
+fn told_problems(step: &Step<'_>) -> Vec<String> {
+    use adjutant::report::heard::Audience as Hearer;
+    use adjutant::rules::told::Heard;
+    let mut problems = Vec::new();
+    let (prior, next) = (step.prior, &step.next.state);
+    let events = &step.next.events;
+    for e in events.iter().filter(|e| e.shows.is_none()) {
+        problems.push(format!(
+            "the event `{}` ({}) says nothing of what it shows",
+            e.text, e.kind
+        ));
+    }
+    for r in step.next.rolls.iter().filter(|r| r.about.is_none()) {
+        problems.push(format!(
+            "roll {} ({}) says nothing of whom it concerns",
+            r.index, r.purpose
+        ));
+    }
+    for side in &next.sides {
+        let audience = adjutant::report::Audience::Side(side.clone());
+        let visible = adjutant::report::visibility(step.ruleset, next, &audience, events);
+        let hearer = Hearer {
+            side: Some(side),
+            visible: visible.as_ref(),
+            prior,
+            next,
+        };
+        let sees = |id: &str| visible.as_ref().is_none_or(|v| v.contains(id));
+        let pieces = |state: &GameState| -> Vec<(String, String)> {
+            state
+                .units
+                .iter()
+                .map(|u| (u.id.clone(), u.name.clone()))
+                .chain(
+                    state
+                        .generals
+                        .iter()
+                        .map(|g| (g.id.clone(), g.name.clone())),
+                )
+                .collect()
+        };
+        let mut all = pieces(next);
+        all.extend(pieces(prior));
+        all.sort();
+        all.dedup();
+        let (seen, hidden): (Vec<_>, Vec<_>) = all.into_iter().partition(|(id, _)| sees(id));
+        let names_hidden = |words: &str| -> Option<String> {
+            hidden.iter().find_map(|(id, name)| {
+                (mentions(words, id, &seen) || mentions(words, name, &seen))
+                    .then(|| format!("{name} ({id})"))
+            })
+        };
+        for e in events {
+            if hearer.event(e) != Heard::Told {
+                continue;
+            }
+            if let Some(who) = names_hidden(&e.text) {
+                problems.push(format!(
+                    "{side} is told `{}`, which names {who}, out of its sight",
+                    e.text
+                ));
+            }
+        }
+        for r in &step.next.rolls {
+            if hearer.roll(r) {
+                if let Some(who) = names_hidden(&r.purpose) {
+                    problems.push(format!(
+                        "{side} is shown roll {} `{}`, which names {who}, out of its sight",
+                        r.index, r.purpose
+                    ));
+                }
+            }
+        }
+        let drawn: Vec<Event> = events
+            .iter()
+            .filter(|e| hearer.event(e) != Heard::Nothing)
+            .cloned()
+            .collect();
+        let svg = adjutant::map::svg(&adjutant::map::MapInput {
+            title: "",
+            ruleset: step.ruleset,
+            prior,
+            next,
+            events: &drawn,
+            visible: visible.as_ref(),
+        });
+        if let Some(who) = names_hidden(&svg) {
+            problems.push(format!("{side}'s map shows {who}, out of its sight"));
+        }
+    }
+    problems
+}
+
+/// Whether `words` name `name` as a word of its own (no letter, digit, `-`
+/// or `_` either side), other than inside a name in `seen`.
+fn mentions(words: &str, name: &str, seen: &[(String, String)]) -> bool {
+    if name.is_empty() {
+        return false;
+    }
+    let part = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+    let inside_seen = |at: usize| {
+        seen.iter().flat_map(|(id, n)| [id, n]).any(|s| {
+            s.len() > name.len()
+                && words
+                    .match_indices(s.as_str())
+                    .any(|(from, m)| from <= at && at + name.len() <= from + m.len())
+        })
+    };
+    words.match_indices(name).any(|(at, m)| {
+        let before = words[..at].chars().next_back();
+        let after = words[at + m.len()..].chars().next();
+        !before.is_some_and(part) && !after.is_some_and(part) && !inside_seen(at)
+    })
+}
 
 /// The sides' orders reach the ruleset as a map keyed by side, so the order
 /// in which they were handed over cannot show by construction; what can is

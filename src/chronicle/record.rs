@@ -120,12 +120,29 @@ pub fn gather(store: &Store, campaign_id: &str) -> Result<Record, ChronicleError
                 }
             }
         }
-        let rolls = result
+        let mut rolls = result
             .rolls
             .iter()
             .map(|line| serde_json::from_str::<Roll>(line))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| damaged(format!("a roll of {}: {e}", slug(r.kind, r.k))))?;
+        let prior = state(&r.prior_state_digest)?;
+        // What each event and roll shows, and to whom, is not archived: the
+        // turn is resolved again from its inputs to learn it, as `verify`
+        // resolves it, and kept only where it gives the stored bytes.
+        if r.kind == Kind::Turn
+            && let Some((typed_events, typed_rolls)) = crate::resolution::typed_again(
+                ruleset,
+                &prior,
+                &r.orders,
+                campaign.campaign.no_orders_policy,
+                &result.seed,
+                (&result.events, &result.rolls),
+            )
+        {
+            events = typed_events;
+            rolls = typed_rolls;
+        }
         resolutions.push(Resolved {
             kind: r.kind,
             k: r.k,
@@ -142,7 +159,7 @@ pub fn gather(store: &Store, campaign_id: &str) -> Result<Record, ChronicleError
                 .clone()
                 .filter(|s| s != crate::store::BEACON_WAIVED),
             orders: r.orders,
-            prior: state(&r.prior_state_digest)?,
+            prior,
             next: state(&result.next_state_digest)?,
             events,
             rolls,

@@ -11,7 +11,9 @@ use crate::mail::Inbound;
 use crate::mail::body::{OrderText, turn_from_subject};
 use crate::map::{self, MapInput};
 use crate::resolution;
+use crate::rules::ruleset::Event;
 use crate::rules::ruleset_for;
+use crate::rules::told::Heard;
 use crate::rules::{GameState, Ruleset};
 use crate::store::{CampaignRecord, MailPart, Store};
 use crate::templates::Templates;
@@ -172,18 +174,26 @@ fn tried(
 ) -> Option<Tried> {
     let (planned, events) = ruleset.planned(state, side, canonical)?;
     let visible = map::with_generals(state, side, ruleset.visible_to(state, side, &[]));
-    // Only what the side may know: no word of a unit it cannot see.
-    let notes = events
+    // Only what the side may know, as its report would tell it: no word of
+    // a unit it cannot see.
+    let hearer = crate::report::heard::Audience {
+        side: Some(side),
+        visible: Some(&visible),
+        prior: state,
+        next: &planned,
+    };
+    let told: Vec<&Event> = events
         .iter()
-        .filter(|e| e.units.iter().all(|u| visible.contains(u)))
-        .map(|e| e.text.clone())
+        .filter(|e| hearer.event(e) == Heard::Told)
         .collect();
+    let notes = told.iter().map(|e| e.text.clone()).collect();
+    let drawn: Vec<Event> = told.into_iter().cloned().collect();
     let svg = map::glance_svg(&MapInput {
         title: &format!("{}: your orders as they will be tried", campaign.title),
         ruleset,
         prior: state,
         next: &planned,
-        events: &events,
+        events: &drawn,
         visible: Some(&visible),
     });
     Some(Tried {

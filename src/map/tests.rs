@@ -324,3 +324,112 @@ fn no_declared_attack_no_aim_in_the_defs_or_legend() {
     assert!(!text.contains("head-aim"));
     assert!(!text.contains("declared charge"));
 }
+
+/// Two kinds of a made-up ruleset: a volley, and fire ordered and not made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fire {
+    Made,
+    NotMade,
+}
+
+impl crate::rules::told::EventKind for Fire {
+    const ALL: &'static [Fire] = &[Fire::Made, Fire::NotMade];
+    fn name(self) -> &'static str {
+        "shooting"
+    }
+    fn class(self) -> EventClass {
+        match self {
+            Fire::Made => EventClass::Fire,
+            Fire::NotMade => EventClass::NoShot,
+        }
+    }
+    fn told(self) -> crate::rules::told::Told {
+        crate::rules::told::Told::InSight
+    }
+}
+
+/// A shot not made is no fire line (issue: a refused shot was drawn as
+/// fire): it is drawn grey, crossed at its target, with its own legend
+/// entry, and only where there is one.
+#[test]
+fn a_shot_not_made_is_not_drawn_as_fire() {
+    let mut turn = sample::demo_turn().expect("the demo campaign loads");
+    let shots: Vec<Event> = turn
+        .events
+        .iter()
+        .filter(|e| e.kind == "shooting")
+        .cloned()
+        .collect();
+    assert!(!shots.is_empty(), "the sample turn has fire");
+    turn.events.retain(|e| e.kind != "shooting");
+    let with = |kind: Fire, turn: &mut sample::SampleTurn| {
+        turn.events.retain(|e| e.kind != "shooting");
+        for e in &shots {
+            let units: Vec<&str> = e.units.iter().map(String::as_str).collect();
+            turn.events.push(Event::of(kind, &units, e.text.clone()));
+        }
+        svg(&input(turn, None))
+    };
+    // The legend's own fire arrow is one of them.
+    let fire_lines = |svg: &str| svg.matches("marker-end=\"url(#head-fire)\"").count() - 1;
+    let made = with(Fire::Made, &mut turn);
+    assert_eq!(fire_lines(&made), shots.len());
+    assert!(!made.contains("no-shot"));
+    let refused = with(Fire::NotMade, &mut turn);
+    assert_eq!(fire_lines(&refused), 0);
+    assert!(refused.contains("marker-end=\"url(#head-no-shot)\""));
+    assert!(refused.contains(">shot not made<"));
+}
+
+/// A charge kind of a made-up ruleset that met its target, and one that
+/// fell short.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Charge {
+    Met,
+    Short,
+}
+
+impl crate::rules::told::EventKind for Charge {
+    const ALL: &'static [Charge] = &[Charge::Met, Charge::Short];
+    fn name(self) -> &'static str {
+        "charge"
+    }
+    fn class(self) -> EventClass {
+        match self {
+            Charge::Met => EventClass::Charge,
+            Charge::Short => EventClass::ChargeShort,
+        }
+    }
+    fn told(self) -> crate::rules::told::Told {
+        crate::rules::told::Told::InSight
+    }
+}
+
+/// A charge that fell short is drawn as a charge (not as a move), and its
+/// end is barred; one that met its target is not.
+#[test]
+fn a_charge_that_fell_short_is_a_charge_barred_at_its_end() {
+    let mut turn = sample::demo_turn().expect("the demo campaign loads");
+    let charge = turn
+        .events
+        .iter()
+        .position(|e| e.kind == "charge")
+        .expect("the sample turn has a charge");
+    let units: Vec<String> = turn.events[charge].units.clone();
+    let refs: Vec<&str> = units.iter().map(String::as_str).collect();
+    let text = turn.events[charge].text.clone();
+    let bars = |svg: &str| {
+        svg.lines()
+            .filter(|l| {
+                l.starts_with("<line") && l.contains("#c0392b") && !l.contains("marker-end")
+            })
+            .count()
+    };
+    turn.events[charge] = Event::of(Charge::Met, &refs, text.clone());
+    let met = svg(&input(&turn, None));
+    turn.events[charge] = Event::of(Charge::Short, &refs, text);
+    let short = svg(&input(&turn, None));
+    let charges = |svg: &str| svg.matches("marker-end=\"url(#head-charge)\"").count();
+    assert_eq!(charges(&met), charges(&short));
+    assert_eq!(bars(&short), bars(&met) + 1);
+}

@@ -13,8 +13,6 @@
 //! change here. What a reader is told of each event is decided before
 //! (`report::heard`): here it is only put into words.
 
-
-
 use serde::Serialize;
 
 use crate::rules::GameState;

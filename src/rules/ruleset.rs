@@ -110,7 +110,9 @@ impl Event {
     /// (read back from an archive) as `by_kind` says of the kind it was
     /// written with.
     pub fn class(&self, by_kind: impl FnOnce(&str) -> EventClass) -> EventClass {
-        self.shows.as_ref().map_or_else(|| by_kind(&self.kind), |s| s.class)
+        self.shows
+            .as_ref()
+            .map_or_else(|| by_kind(&self.kind), |s| s.class)
     }
 
     /// Every unit and general it names, by id: its units, then the rest its

@@ -291,3 +291,52 @@ mod tests {
         assert_eq!(Kind::class_of_name("retreat"), EventClass::Retreat);
     }
 }
+
+#[cfg(test)]
+mod preview {
+    use super::*;
+    use crate::rules::sound_the_charge::orders::{StcOrder, UnitId, parse};
+    use crate::rules::sound_the_charge::turn::fighting::testing::{state, unit};
+    use crate::rules::sound_the_charge::turn::planned_moves;
+
+    /// Steadiness and Disorder, 5: "If it uses its charge bonus movement
+    /// but fails to contact the enemy". The acknowledgement's preview of a
+    /// charge that falls short draws it as a charge (the issue: it was a
+    /// plain black move arrow), its end barred.
+    #[test]
+    fn a_charge_that_falls_short_is_previewed_as_a_charge() {
+        let s = state(vec![
+            unit(
+                "1-line",
+                "blue",
+                "line-infantry",
+                "C",
+                12,
+                "line",
+                (3600, 1000),
+                0,
+            ),
+            unit(
+                "9-line",
+                "red",
+                "line-infantry",
+                "C",
+                12,
+                "line",
+                (3600, 1700),
+                180,
+            ),
+        ]);
+        let order: StcOrder = parse("1-line: charge 9-line")
+            .expect("parses")
+            .try_map(|r, _| Ok::<_, ()>(UnitId::of(r.as_str())))
+            .expect("ids");
+        let (_, events) = planned_moves(&s, "blue", &[order]);
+        let short = events
+            .iter()
+            .find(|e| e.kind == "charge-fails")
+            .expect("the charge falls short");
+        assert_eq!(short.class(|_| EventClass::Other), EventClass::ChargeShort);
+        assert_eq!(short.names().collect::<Vec<_>>(), ["1-line", "9-line"]);
+    }
+}

@@ -20,9 +20,9 @@ use crate::geometry::{
     Hundredths, Point, is_sight_blocked_by_lines, point_in_polygon, sees_through,
 };
 use crate::rules::board::{Location, TerrainShape};
-use crate::rules::told::EventKind;
 use crate::rules::look::{EventClass, Look, Marker, Outline, Shape, TerrainStyle, UnitLook};
 use crate::rules::ruleset::{Event, Presentation, Preview};
+use crate::rules::told::EventKind;
 
 pub const SHAKEN: Marker = Marker {
     letter: "S",

@@ -3,9 +3,9 @@
 use super::fighting::{arm_of, event, option};
 use crate::audit::dice::Dice;
 use crate::rules::ruleset::Event;
+use crate::rules::sound_the_charge::events::Kind;
 use crate::rules::sound_the_charge::state::{State, Unit};
 use crate::rules::sound_the_charge::tables::Arm;
-use crate::rules::sound_the_charge::events::Kind;
 
 /// The optional rule's name in `state.options`.
 pub const ARMY_MORALE: &str = "army-morale";

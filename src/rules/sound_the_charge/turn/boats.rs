@@ -27,11 +27,11 @@ use crate::geometry::{
     point_in_polygon, rect_distance,
 };
 use crate::rules::board::{Terrain, TerrainShape};
+use crate::rules::sound_the_charge::events::Kind;
 use crate::rules::sound_the_charge::orders::StcOrder;
 use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::state::Unit;
 use crate::rules::sound_the_charge::tables::Arm;
-use crate::rules::sound_the_charge::events::Kind;
 
 /// The clause every boat refusal and outcome cites.
 pub const CLAUSE: &str = "Optional Rules, Boats";

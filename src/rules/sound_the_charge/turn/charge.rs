@@ -18,10 +18,10 @@ use crate::geometry::{
 };
 use crate::geometry::{Hundredths, Point};
 use crate::rules::board::TerrainShape;
+use crate::rules::sound_the_charge::events::Kind;
 use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::tables::Arm;
 use crate::rules::sound_the_charge::tables::Nation;
-use crate::rules::sound_the_charge::events::Kind;
 use crate::rules::told::About;
 
 const CHARGING: &str = "Charging and Evading";

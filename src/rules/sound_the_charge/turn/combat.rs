@@ -32,10 +32,10 @@ use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::combat::{
     self as table, CombatCall, CombatResult, CombatSide, Decision,
 };
+use crate::rules::sound_the_charge::events::Kind;
 use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::tables::{self, Arm, Nation};
-use crate::rules::sound_the_charge::events::Kind;
 use crate::rules::told::About;
 
 /// Blown Cavalry: "After completing its second round of combat during a
@@ -708,7 +708,14 @@ fn settle(
     }
     for (i, why) in removals {
         let id = state.units[i].id.clone();
-        eliminate(state, table, i, (Kind::EliminatedInCombat, &[&id], &[]), &why, events);
+        eliminate(
+            state,
+            table,
+            i,
+            (Kind::EliminatedInCombat, &[&id], &[]),
+            &why,
+            events,
+        );
     }
     let before = carry_out_retreats(state, table, retreats, tally, events);
     follow_ups(state, table, tally, apart, &before, dice, events);

@@ -39,8 +39,8 @@ use super::orders::StcOrder;
 use crate::audit::dice::Dice;
 use crate::geometry::Hundredths;
 use crate::rules::ruleset::Event;
-use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::events::{Kind, event};
+use crate::rules::sound_the_charge::state::State;
 
 pub use field::Field;
 

@@ -14,9 +14,9 @@ use crate::geometry::{Rect, rect_distance, straight_move_hits};
 use crate::rules::board::{Location, MapSpec};
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::basing;
+use crate::rules::sound_the_charge::events::Kind;
 use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::tables::{Arm, Nation};
-use crate::rules::sound_the_charge::events::Kind;
 use crate::rules::told::About;
 
 /// Why a unit is out of play while it is off the table following up.

@@ -17,13 +17,13 @@ use crate::geometry::{
 };
 use crate::rules::board::TerrainShape;
 use crate::rules::ruleset::Event;
+use crate::rules::sound_the_charge::events::{Kind, event};
 use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::rally::{RallyCall, resolve};
 use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::tables::Arm;
-use crate::rules::umpire::UmpireError;
-use crate::rules::sound_the_charge::events::{Kind, event};
 use crate::rules::told::About;
+use crate::rules::umpire::UmpireError;
 
 /// Whether unit `i` stands in cover: woods, a town block, a chateau or
 /// fieldworks.

@@ -7,8 +7,8 @@ use super::super::orders::StcOrder;
 use super::field::Field;
 use super::{SideOrders, TurnRecord};
 use crate::rules::ruleset::Event;
-use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::events::{Kind, event};
+use crate::rules::sound_the_charge::state::State;
 
 /// Reforms the active side's disordered units that stood this turn: they did
 /// not move, maneuver, charge or shoot, and are not in contact with the

@@ -22,9 +22,9 @@ use crate::geometry::{
 use crate::rules::board::{Location, MapSpec};
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::basing;
+use crate::rules::sound_the_charge::events::Kind;
 use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::state::State;
-use crate::rules::sound_the_charge::events::Kind;
 
 /// Restriction 3: "A retreating unit needs a four-inch gap to retreat
 /// between unengaged enemy units, or it is eliminated."
@@ -371,7 +371,14 @@ pub fn retreat_in(
         None => {
             let (why, named) =
                 first_err.unwrap_or_else(|| ("it cannot retreat".to_string(), Vec::new()));
-            eliminate(state, table, i, (Kind::EliminatedRetreating, &units, &named), &why, events);
+            eliminate(
+                state,
+                table,
+                i,
+                (Kind::EliminatedRetreating, &units, &named),
+                &why,
+                events,
+            );
             RetreatOutcome::Eliminated { reason: why }
         }
     }

@@ -29,13 +29,13 @@ use crate::geometry::{Hundredths, Point};
 use crate::rules::board::TerrainShape;
 use crate::rules::orders::Rejection;
 use crate::rules::ruleset::Event;
+use crate::rules::sound_the_charge::events::Kind;
 use crate::rules::sound_the_charge::morale::{self, MoraleCall};
 use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::orders::{StcOrder, UnitId};
 use crate::rules::sound_the_charge::shooting::{self as table, ShootingCall, ShootingTarget};
 use crate::rules::sound_the_charge::state::{State, Unit};
 use crate::rules::sound_the_charge::tables::{self, Arm, Troop};
-use crate::rules::sound_the_charge::events::Kind;
 use crate::rules::told::About;
 
 const GENERAL: &str = "Shooting, General Rules";

@@ -46,11 +46,11 @@ use crate::geometry::{Hundredths, Point};
 use crate::rules::board::{Location, TerrainShape};
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::basing;
+use crate::rules::sound_the_charge::events::{Kind, event};
 use crate::rules::sound_the_charge::state::TroopType;
 use crate::rules::sound_the_charge::state::{State, Unit};
 use crate::rules::sound_the_charge::tables::Arm;
 use crate::rules::sound_the_charge::tables::{Grade, Nation};
-use crate::rules::sound_the_charge::events::{Kind, event};
 
 /// Generals: "Generals move freely at 18" per turn."
 pub const GENERAL_MOVE: Hundredths = 1800;

@@ -448,3 +448,39 @@ fn firing_into_a_close_combat_needs_a_hanging_flank() {
     let e = can_shoot_at(&s, "bat", "red-1").unwrap_err();
     assert!(e.clause.starts_with("Firing into a Close Combat"), "{e:?}");
 }
+
+/// REP-3: a shot checked when the orders came in and refused at resolution
+/// (the target has moved out of range since) is an intent that came to
+/// nothing: its side and the GM are told why, the enemy is told nothing,
+/// though it sees both units; and it is not fire, so no map draws it as a
+/// volley and it reveals nobody.
+#[test]
+fn a_shot_refused_at_resolution_is_told_to_its_side_alone() {
+    use crate::report::heard::Audience;
+    use crate::rules::look::EventClass;
+    use crate::rules::told::Heard;
+    let s = duel(350);
+    let planned = shots(&s, "blue", &["blue-1: shoot red-1"]).expect("in range when sent");
+    let mut s = duel(450);
+    let prior = s.clone();
+    let events = run(&mut s, &planned, &TurnFacts::default(), &[]);
+    let refused = events
+        .iter()
+        .find(|e| e.text.contains("does not shoot at"))
+        .expect("the shot is refused");
+    assert_eq!(refused.class(|_| EventClass::Fire), EventClass::NoShot);
+    let (prior, next) = (prior.raw(), s.raw());
+    let everyone: std::collections::BTreeSet<String> = ["blue-1", "red-1"].map(String::from).into();
+    let heard = |side: Option<&str>| {
+        Audience {
+            side,
+            visible: side.map(|_| &everyone),
+            prior: &prior,
+            next: &next,
+        }
+        .event(refused)
+    };
+    assert_eq!(heard(Some("red")), Heard::Nothing);
+    assert_eq!(heard(Some("blue")), Heard::Told);
+    assert_eq!(heard(None), Heard::Told);
+}
