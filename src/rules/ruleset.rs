@@ -20,7 +20,7 @@ use super::look::{Aim, EventClass, Look, Marker, TerrainStyle};
 use super::orders::{LineError, OrderSheet, order_lines};
 use super::setup::{Keys, SetupContext, UnitBasics, Vocabulary};
 use super::state::{GameState, PartError, Parts, RawPart, UnitState};
-use super::told::{EventKind, Shows};
+use super::told::{EventKind, Shows, Told};
 use super::umpire::{UmpireError, UmpireReport};
 use crate::audit::dice::{Dice, Roll};
 use crate::geometry::Rect;
@@ -134,6 +134,38 @@ impl Event {
     /// &["1-ligne"], "...")`.
     pub fn naming(kind: &str, units: &[&str], text: impl Into<String>) -> Event {
         Event::new(kind, units.iter().map(|u| u.to_string()).collect(), text)
+    }
+}
+
+crate::event_kinds! {
+    /// The events every ruleset's resolution tells, told here rather than
+    /// by a ruleset.
+    pub enum SharedKind {
+        /// A side that sent no orders, whose last orders were repeated: its
+        /// own (REP-3), as the enemy sees only its units act.
+        StandingOrders,
+    }
+}
+
+impl EventKind for SharedKind {
+    const ALL: &'static [SharedKind] = SharedKind::LIST;
+
+    fn name(self) -> &'static str {
+        match self {
+            SharedKind::StandingOrders => "standing-orders",
+        }
+    }
+
+    fn class(self) -> EventClass {
+        match self {
+            SharedKind::StandingOrders => EventClass::Other,
+        }
+    }
+
+    fn told(self) -> Told {
+        match self {
+            SharedKind::StandingOrders => Told::ActingSide,
+        }
     }
 }
 
@@ -514,18 +546,21 @@ pub fn resolve_typed<R: Rules>(
                 // rather than stopping the resolution.
                 let sheet = check_typed(rules, state, side, text);
                 let lapsed = sheet.parse_errors.len() + sheet.rejections.len();
-                notes.push(Event::new(
-                    "standing-orders",
-                    Vec::new(),
-                    format!(
-                        "{side} sent no orders; its last orders stand{}.",
-                        if lapsed == 0 {
-                            String::new()
-                        } else {
-                            format!(", less {lapsed} that no longer apply")
-                        }
-                    ),
-                ));
+                notes.push(
+                    Event::of(
+                        SharedKind::StandingOrders,
+                        &[],
+                        format!(
+                            "{side} sent no orders; its last orders stand{}.",
+                            if lapsed == 0 {
+                                String::new()
+                            } else {
+                                format!(", less {lapsed} that no longer apply")
+                            }
+                        ),
+                    )
+                    .also_naming(&[side]),
+                );
                 orders.insert(side.clone(), sheet.accepted);
             }
         }
