@@ -117,7 +117,10 @@ fn names(text: &str, hidden: &[(String, String)]) -> bool {
 fn a_sides_chronicle_names_no_unit_hidden_from_it_until_the_game_is_over() {
     let tmp = tempfile::tempdir().expect("tmp");
     let (mut store, id) = campaign(tmp.path(), 5, None);
-    let now = play(&mut store, &id, 3, start());
+    let mut now = play(&mut store, &id, 3, start());
+    // A turn whose active side sends nothing: that it sent none is its own.
+    now += Duration::hours(1);
+    engine::resolve_now(&mut store, &id, &FixedClock(now)).expect("resolves");
     engine::umpire(
         &mut store,
         &id,
@@ -130,6 +133,7 @@ fn a_sides_chronicle_names_no_unit_hidden_from_it_until_the_game_is_over() {
     let sides = record.initial.sides.clone();
     let mut some_hidden = 0;
     let mut never_seen = 0;
+    let mut enemy_intent = 0;
     for side in &sides {
         let out = tmp.path().join(format!("site-{side}"));
         let written =
@@ -144,6 +148,42 @@ fn a_sides_chronicle_names_no_unit_hidden_from_it_until_the_game_is_over() {
                 !names(&text, &hidden),
                 "{side}'s {page} names a unit hidden from it: {hidden:?}"
             );
+        }
+        // Nor does it tell what only the enemy knows (REP-3): the record's
+        // turns were resolved again, so each event says who is told.
+        for r in record.turns() {
+            let text = std::fs::read_to_string(out.join(format!("r/{}.html", r.slug())))
+                .expect("the page");
+            for e in &r.events {
+                let shows = e
+                    .shows
+                    .as_ref()
+                    .expect("the chronicle's events say what they show");
+                let acting = e.names().next().and_then(|id| {
+                    r.prior
+                        .unit(id)
+                        .map(|u| u.side.clone())
+                        .or_else(|| r.prior.sides.iter().find(|s| *s == id).cloned())
+                });
+                if shows.told != adjutant::rules::told::Told::ActingSide
+                    || acting.as_deref() == Some(side.as_str())
+                {
+                    continue;
+                }
+                // The words up to the first that HTML escapes.
+                let plain: String = e
+                    .text
+                    .chars()
+                    .take_while(|c| !matches!(c, '"' | '&' | '<' | '>' | '\''))
+                    .collect();
+                assert!(
+                    !text.contains(plain.trim()),
+                    "{side}'s {} tells the enemy's: {}",
+                    r.slug(),
+                    e.text
+                );
+                enemy_intent += 1;
+            }
         }
         // The whole site names no unit the side never saw.
         let mut ever_seen = BTreeSet::new();
@@ -182,6 +222,10 @@ fn a_sides_chronicle_names_no_unit_hidden_from_it_until_the_game_is_over() {
     }
     assert!(some_hidden > 0, "some unit is out of some side's sight");
     assert!(never_seen > 0, "some side never saw some enemy unit");
+    assert!(
+        enemy_intent > 0,
+        "no sentence of the enemy's own was checked"
+    );
 
     // Once the game is over, a side's chronicle shows everything.
     play(&mut store, &id, 10, now + Duration::hours(1));
