@@ -127,10 +127,14 @@ pub fn heard<'i>(told: Told, ids: impl IntoIterator<Item = &'i str>, hearer: &He
         Told::Everyone => Heard::Told,
         Told::ActingSide => {
             let acting = ids.first().and_then(|id| (hearer.side_of)(id));
-            if acting.as_deref() == Some(side) {
+            if acting.as_deref() != Some(side) {
+                Heard::Nothing
+            } else if ids.iter().all(|id| (hearer.sees)(id)) {
                 Heard::Told
             } else {
-                Heard::Nothing
+                // Its own order, barred by an enemy it does not see: the
+                // words would name that enemy.
+                Heard::OwnInAction
             }
         }
         Told::InSight => {

@@ -299,6 +299,70 @@ mod preview {
     use crate::rules::sound_the_charge::turn::fighting::testing::{state, unit};
     use crate::rules::sound_the_charge::turn::planned_moves;
 
+    /// Zones of Control: "You may not move a unit within 1" of an enemy
+    /// unit". The move refused names the enemy whose zone barred it, as
+    /// data: a side that does not see that enemy hears only that its unit
+    /// was in action against troops out of sight (REP-1), and the enemy is
+    /// told nothing of the order (REP-3).
+    #[test]
+    fn a_move_barred_by_an_enemy_names_it() {
+        use crate::report::heard::Audience;
+        use crate::rules::told::Heard;
+        let s = state(vec![
+            unit(
+                "1-line",
+                "blue",
+                "line-infantry",
+                "C",
+                12,
+                "line",
+                (3600, 1000),
+                0,
+            ),
+            unit(
+                "9-line",
+                "red",
+                "line-infantry",
+                "C",
+                12,
+                "line",
+                (3600, 1250),
+                180,
+            ),
+        ]);
+        let order: StcOrder = parse("1-line: forward 2")
+            .expect("parses")
+            .try_map(|r, _| Ok::<_, ()>(UnitId::of(r.as_str())))
+            .expect("ids");
+        let (next, events) = planned_moves(&s, "blue", &[order]);
+        let barred = events
+            .iter()
+            .find(|e| e.kind == "order-impossible")
+            .expect("the move is refused");
+        assert_eq!(
+            barred.names().collect::<Vec<_>>(),
+            ["1-line", "9-line"],
+            "{}",
+            barred.text
+        );
+        let (prior, next) = (s.raw(), next.raw());
+        let own: std::collections::BTreeSet<String> = ["1-line".to_string()].into();
+        let both: std::collections::BTreeSet<String> =
+            ["1-line".to_string(), "9-line".to_string()].into();
+        let heard = |side, visible| {
+            Audience {
+                side: Some(side),
+                visible: Some(visible),
+                prior: &prior,
+                next: &next,
+            }
+            .event(barred)
+        };
+        assert_eq!(heard("blue", &own), Heard::OwnInAction);
+        assert_eq!(heard("blue", &both), Heard::Told);
+        assert_eq!(heard("red", &both), Heard::Nothing);
+    }
+
     /// Steadiness and Disorder, 5: "If it uses its charge bonus movement
     /// but fails to contact the enemy". The acknowledgement's preview of a
     /// charge that falls short draws it as a charge (the issue: it was a
