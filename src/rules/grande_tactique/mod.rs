@@ -24,6 +24,8 @@ pub mod present;
 pub mod sample;
 pub mod setup;
 pub mod state;
+#[cfg(test)]
+mod told_tests;
 pub mod turn;
 pub mod umpire;
 

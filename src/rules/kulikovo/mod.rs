@@ -23,6 +23,8 @@ pub mod setup;
 pub mod sight;
 pub mod state;
 pub mod tables;
+#[cfg(test)]
+mod told_tests;
 pub mod turn;
 pub mod umpire;
 pub mod words;
