@@ -15,6 +15,7 @@ pub mod basing;
 pub mod bot;
 pub mod charge;
 pub mod clauses;
+pub mod events;
 pub mod field;
 pub mod morale;
 pub mod movement;

@@ -13,7 +13,8 @@ use crate::rules::ruleset::{Event, Presentation, Rules};
 use crate::rules::told::Heard;
 
 fn demo() -> State {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/grande-tactique-demo");
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/grande-tactique-demo");
     let campaign = crate::campaign::load(&dir).expect("the demo campaign loads");
     campaign
         .initial_state(&GrandeTactique)
@@ -69,12 +70,25 @@ fn a_failed_rally_and_a_refused_order_are_told_to_their_own_side_alone() {
     assert!(austrians_see.contains("5-hussards") && austrians_see.contains("7-chasseurs"));
     let gm = audience(&prior_raw, &next_raw, None, None);
     let french = audience(&prior_raw, &next_raw, Some(&french_sees), Some("french"));
-    let austrians = audience(&prior_raw, &next_raw, Some(&austrians_see), Some("austrian"));
+    let austrians = audience(
+        &prior_raw,
+        &next_raw,
+        Some(&austrians_see),
+        Some("austrian"),
+    );
     let told: Vec<&Event> = events
         .iter()
-        .filter(|e| e.units.iter().any(|u| u == "5-hussards" || u == "7-chasseurs"))
+        .filter(|e| {
+            e.units
+                .iter()
+                .any(|u| u == "5-hussards" || u == "7-chasseurs")
+        })
         .collect();
-    assert_eq!(told.len(), 3, "the check, the rally, the refusal: {events:#?}");
+    assert_eq!(
+        told.len(),
+        3,
+        "the check, the rally, the refusal: {events:#?}"
+    );
     for e in told {
         assert_eq!(gm.event(e), Heard::Told, "{}", e.text);
         assert_eq!(french.event(e), Heard::Told, "{}", e.text);

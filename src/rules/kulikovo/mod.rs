@@ -11,6 +11,7 @@ pub mod allowed;
 pub mod bot;
 pub mod clauses;
 pub mod combat;
+pub mod events;
 pub mod field;
 pub mod fire;
 pub mod ground;

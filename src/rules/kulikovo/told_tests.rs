@@ -73,4 +73,15 @@ fn an_order_that_lapses_is_told_to_its_own_side_alone() {
         assert_eq!(horde[k], Heard::Told, "{text}");
         assert_eq!(russians[k], Heard::Nothing, "{text}");
     }
+    // The enemy each lapsed order was aimed at is named by id, not left to
+    // a search of the words.
+    let named: Vec<Vec<&str>> = events
+        .iter()
+        .filter(|e| e.kind == "order-lapsed")
+        .map(|e| e.names().collect())
+        .collect();
+    assert_eq!(
+        named,
+        [["l-horse-3", "r-advance-2"], ["m-tatar-1", "r-advance-1"]]
+    );
 }
