@@ -15,6 +15,7 @@ pub mod basing;
 pub mod bot;
 pub mod charge;
 pub mod clauses;
+pub mod events;
 pub mod field;
 pub mod morale;
 pub mod movement;
@@ -24,6 +25,8 @@ pub mod present;
 pub mod sample;
 pub mod setup;
 pub mod state;
+#[cfg(test)]
+mod told_tests;
 pub mod turn;
 pub mod umpire;
 

@@ -21,6 +21,8 @@ pub struct Stopped {
     pub clause: String,
     /// How far it could go, where that is the question.
     pub at_most: Option<Hundredths>,
+    /// The unit the problem names (the one in the way), by index.
+    pub by: Option<usize>,
 }
 
 fn ruling(problem: String, at_most: Option<Hundredths>) -> Stopped {
@@ -28,6 +30,7 @@ fn ruling(problem: String, at_most: Option<Hundredths>) -> Stopped {
         problem,
         clause: "ruling GT-6".to_string(),
         at_most,
+        by: None,
     }
 }
 
@@ -61,14 +64,17 @@ pub fn straight(field: &Field, i: usize, d: Hundredths) -> Result<Rect, Stopped>
     if let Some((k, reach)) = first_hit_along(&from, to.front_centre, &rects)
         && reach < d.abs()
     {
-        return Err(ruling(
-            format!(
-                "{} stands in the way after {} inches",
-                field.name(ids[k]),
-                inches(reach)
-            ),
-            Some(reach),
-        ));
+        return Err(Stopped {
+            by: Some(ids[k]),
+            ..ruling(
+                format!(
+                    "{} stands in the way after {} inches",
+                    field.name(ids[k]),
+                    inches(reach)
+                ),
+                Some(reach),
+            )
+        });
     }
     cavalry_not_to_contact(field, i, &to)?;
     Ok(to)
@@ -92,6 +98,7 @@ fn cavalry_not_to_contact(field: &Field, i: usize, to: &Rect) -> Result<(), Stop
             ),
             clause: format!("Charging: \"{}\"", clauses::CAVALRY_CONTACT),
             at_most: None,
+            by: Some(j),
         });
     }
     Ok(())
@@ -130,6 +137,7 @@ pub fn form(field: &Field, i: usize, formation: Formation) -> Result<Rect, Stopp
             problem: "only infantry forms square".to_string(),
             clause: clauses::SQUARE_INFANTRY_ONLY.to_string(),
             at_most: None,
+            by: None,
         });
     }
     let (width, depth) = basing::size(field.arm(i), formation);
@@ -153,10 +161,13 @@ fn room(field: &Field, i: usize, to: &Rect) -> Result<(), Stopped> {
         .filter(|&j| field.rect(j).is_some_and(|r| r.overlaps(to)))
         .collect();
     if let Some(&j) = on.first() {
-        return Err(ruling(
-            format!("there is no room: {} stands there", field.name(j)),
-            None,
-        ));
+        return Err(Stopped {
+            by: Some(j),
+            ..ruling(
+                format!("there is no room: {} stands there", field.name(j)),
+                None,
+            )
+        });
     }
     Ok(())
 }

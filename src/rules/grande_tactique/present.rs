@@ -22,6 +22,7 @@ use super::state::{Formation, Morale, State, Unit};
 use crate::geometry::Point;
 use crate::rules::look::{Aim, EventClass, Look, Marker, Outline, Shape, TerrainStyle, UnitLook};
 use crate::rules::ruleset::{Event, Presentation, Preview};
+use crate::rules::told::EventKind;
 
 pub const SHAKEN: Marker = Marker {
     letter: "S",
@@ -72,16 +73,10 @@ impl Presentation for GrandeTactique {
         })
     }
 
+    /// An event read back from an archive, by the kind it was written with
+    /// (`events::Kind`).
     fn event_class(&self, kind: &str) -> EventClass {
-        match kind {
-            "fire" => EventClass::Fire,
-            "charge" | "follow-up" | "countercharge" | "pursuit" => EventClass::Charge,
-            "flight" => EventClass::Retreat,
-            "locked" => EventClass::Combat,
-            "move" => EventClass::Move,
-            "hold" => EventClass::Hold,
-            _ => EventClass::Other,
-        }
+        super::events::Kind::class_of_name(kind)
     }
 
     fn visible_to(&self, state: &State, side: &str, events: &[Event]) -> BTreeSet<String> {

@@ -117,10 +117,7 @@ pub fn may_fire(
         return Err(Refusal::new("it is retired", RETIRED_NO_ACTION));
     }
     if !field.in_play(j) || t.side == u.side {
-        return Err(Refusal::plain(format!(
-            "{} is not an enemy unit in play",
-            t.id
-        )));
+        return Err(Refusal::plain(format!("{} is not an enemy unit in play", t.id)).naming(&t.id));
     }
     let (from, to) = (field.hex(i), field.hex(j));
     let range = from.distance(to);
@@ -131,13 +128,15 @@ pub fn may_fire(
                 t.id
             ),
             format!("{}: \"Range in Hexes 1 2\"", clauses::RANGE_DRM),
-        ));
+        )
+        .naming(&t.id));
     }
     if !leaves_by_front(field, i, from, to) {
         return Err(Refusal::new(
             format!("{} in {} is not ahead of it", t.id, to.label()),
             FRONT_ONLY,
-        ));
+        )
+        .naming(&t.id));
     }
     line_of_fire(field, from, to)?;
     let mut mp = 0;
@@ -219,10 +218,7 @@ pub fn may_attack(
         ));
     }
     if !field.in_play(j) || t.side == u.side {
-        return Err(Refusal::plain(format!(
-            "{} is not an enemy unit in play",
-            t.id
-        )));
+        return Err(Refusal::plain(format!("{} is not an enemy unit in play", t.id)).naming(&t.id));
     }
     let (from, to) = (field.hex(i), field.hex(j));
     let Some(side) = from.side_towards(to) else {
@@ -234,13 +230,15 @@ pub fn may_attack(
                 from.label()
             ),
             FRONT_ONLY,
-        ));
+        )
+        .naming(&t.id));
     };
     if aspect(field.facing(i), side) != Aspect::Front {
         return Err(Refusal::new(
             format!("{} in {} is not ahead of it", t.id, to.label()),
             FRONT_ONLY,
-        ));
+        )
+        .naming(&t.id));
     }
     let crossing = field.ground.crossing(from, side);
     if let Some((problem, clause)) = crossing.no_shock() {
@@ -251,10 +249,10 @@ pub fn may_attack(
             return Err(Refusal::new(problem, clause));
         }
         if field.ground.is_woods(to) {
-            return Err(Refusal::new(
-                format!("{} stands in woods", t.id),
-                clauses::WOODS_CHARGE,
-            ));
+            return Err(
+                Refusal::new(format!("{} stands in woods", t.id), clauses::WOODS_CHARGE)
+                    .naming(&t.id),
+            );
         }
     }
     Ok(aspect(field.facing(j), side.opposite()))

@@ -189,14 +189,17 @@ impl Field {
 
     /// The leaders in play of `side` in a hex: those attached to a unit
     /// there, and those standing there alone.
-    pub fn leaders_at(&self, hex: Hex, side: &str) -> Vec<String> {
+    pub fn leaders_at(&self, hex: Hex, side: &str) -> Vec<super::fire::Leader> {
         self.leaders
             .get(&hex)
             .into_iter()
             .flatten()
             .map(|&k| &self.state.generals[k])
             .filter(|g| g.lost.is_none() && g.side == side)
-            .map(|g| g.name.clone())
+            .map(|g| super::fire::Leader {
+                id: g.id.clone(),
+                name: g.name.clone(),
+            })
             .collect()
     }
 

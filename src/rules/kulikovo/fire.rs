@@ -11,6 +11,7 @@ use super::state::{Condition, Weapon};
 use super::tables::{self, Missile};
 use crate::audit::dice::{Dice, Die};
 use crate::rules::kernel::{Modifier, total};
+use crate::rules::told::About;
 use crate::rules::umpire::Trace;
 
 /// One unit's fire, as the tables need it.
@@ -24,15 +25,26 @@ pub struct FireCall {
     pub range: u32,
     /// The fire comes in through the target's flank or rear (ruling KUL-20).
     pub angled: bool,
-    /// The leaders in the target's hex, by name.
-    pub leaders: Vec<String>,
+    /// The leaders in the target's hex.
+    pub leaders: Vec<Leader>,
     /// Who fires at whom, for the dice's purposes: `b-1 at t-3`.
     pub who: String,
+}
+
+/// A leader in the target's hex: his id, which an umpire call, naming no
+/// leader of the state, leaves empty, and his name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Leader {
+    pub id: String,
+    pub name: String,
 }
 
 /// One Death of Leader check.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LeaderCheck {
+    /// The leader's id, as [`Leader::id`].
+    #[serde(skip)]
+    pub id: String,
     pub leader: String,
     pub roll: u32,
     pub killed: bool,
@@ -121,7 +133,19 @@ pub fn resolve(
             }
         ));
         for leader in &call.leaders {
-            leader_checks.push(death_of_leader(leader, params, dice, trace));
+            // The check is the leader's: whoever sees him learns of it.
+            let mut check = if leader.id.is_empty() {
+                death_of_leader(&leader.name, params, dice, trace)
+            } else {
+                death_of_leader(
+                    &leader.name,
+                    params,
+                    &mut dice.concerning(About::units(&[&leader.id])),
+                    trace,
+                )
+            };
+            check.id.clone_from(&leader.id);
+            leader_checks.push(check);
         }
     }
     FireOutcome {
@@ -153,6 +177,7 @@ pub fn death_of_leader(
         if killed { "killed" } else { "unharmed" },
     );
     LeaderCheck {
+        id: String::new(),
         leader: leader.to_string(),
         roll,
         killed,

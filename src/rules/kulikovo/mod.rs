@@ -11,6 +11,7 @@ pub mod allowed;
 pub mod bot;
 pub mod clauses;
 pub mod combat;
+pub mod events;
 pub mod field;
 pub mod fire;
 pub mod ground;
@@ -23,6 +24,8 @@ pub mod setup;
 pub mod sight;
 pub mod state;
 pub mod tables;
+#[cfg(test)]
+mod told_tests;
 pub mod turn;
 pub mod umpire;
 pub mod words;

@@ -14,6 +14,10 @@ use crate::geometry::{Direction, Hex};
 pub struct Refusal {
     pub problem: String,
     pub clause: Option<String>,
+    /// The units the problem names, by id (the target out of range), so
+    /// that what is told of it is decided by who sees them, not by its
+    /// words.
+    pub naming: Vec<String>,
 }
 
 impl Refusal {
@@ -21,6 +25,7 @@ impl Refusal {
         Refusal {
             problem: problem.into(),
             clause: Some(clause.into()),
+            naming: Vec::new(),
         }
     }
 
@@ -28,7 +33,14 @@ impl Refusal {
         Refusal {
             problem: problem.into(),
             clause: None,
+            naming: Vec::new(),
         }
+    }
+
+    /// The refusal, its problem naming unit `id`.
+    pub fn naming(mut self, id: &str) -> Refusal {
+        self.naming.push(id.to_string());
+        self
     }
 }
 

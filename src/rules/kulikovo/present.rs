@@ -16,6 +16,7 @@ use super::orders::direction_name;
 use super::state::{State, Unit};
 use crate::rules::look::{EventClass, Look, Marker, Shape, TerrainStyle, UnitLook};
 use crate::rules::ruleset::{Event, Presentation, Preview};
+use crate::rules::told::EventKind;
 
 pub const DISORDERED: Marker = Marker {
     letter: "D",
@@ -45,16 +46,10 @@ impl Presentation for Kulikovo {
         terrain_style(kind)
     }
 
+    /// An event read back from an archive, by the kind it was written with
+    /// (`events::Kind`).
     fn event_class(&self, kind: &str) -> EventClass {
-        match kind {
-            "fire" => EventClass::Fire,
-            "charge" => EventClass::Charge,
-            "shock" => EventClass::Combat,
-            "retreat" => EventClass::Retreat,
-            "move" => EventClass::Move,
-            "hold" => EventClass::Hold,
-            _ => EventClass::Other,
-        }
+        super::events::Kind::class_of_name(kind)
     }
 
     fn visible_to(&self, state: &State, side: &str, events: &[Event]) -> BTreeSet<String> {

@@ -227,7 +227,10 @@ fn fire_call(
         range,
         angled,
         leaders: if leader {
-            vec!["the leader".to_string()]
+            vec![fire::Leader {
+                id: String::new(),
+                name: "the leader".to_string(),
+            }]
         } else {
             Vec::new()
         },

@@ -14,6 +14,7 @@
 //! the follow-up clauses of Cavalry pursuit are not its), and is shaken.
 
 use super::super::clauses;
+use super::super::events;
 use super::outcome::{Fled, flee};
 use super::pursuit::{self, Pursuit};
 use super::{Play, joined};
@@ -42,7 +43,7 @@ pub fn countercharge(play: &mut Play, attackers: &[usize], t: usize, began: &[(u
     play.field.place(t, meeting);
     let (pn, tn) = (play.name(p), play.name(t));
     play.say_along(
-        "countercharge",
+        events::Kind::Countercharge,
         &[t, p],
         format!(
             "{pn} fails its check against cavalry: {tn} countercharges, meeting it a third of the way back towards where its charge began (\"{}\").",

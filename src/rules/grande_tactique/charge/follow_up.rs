@@ -18,6 +18,7 @@
 use serde::Serialize;
 
 use super::super::clauses;
+use super::super::events;
 use super::super::field::Field;
 use super::checks;
 use super::contact;
@@ -39,6 +40,9 @@ pub struct Candidate {
     pub distance: Hundredths,
     /// `None` when it is a target; else what rules it out.
     pub refused: Option<String>,
+    /// The unit in its way, by index, where that is what rules it out.
+    #[serde(skip)]
+    pub by: Option<usize>,
 }
 
 /// Every enemy within 8" of where the prior target stood, as a new target
@@ -55,6 +59,7 @@ pub fn candidates(field: &Field, p: usize, prior: &Rect) -> Vec<(usize, Candidat
         .filter(|&c| field.enemies(p, c))
         .filter_map(|c| {
             let cr = field.rect(c)?;
+            let mut by = None;
             let refused = if field
                 .unit(p)
                 .rules
@@ -80,6 +85,7 @@ pub fn candidates(field: &Field, p: usize, prior: &Rect) -> Vec<(usize, Candidat
                         Some(format!("\"{}\"", clauses::BUA))
                     }
                     Err(contact::NoWay::Blocked { by: Some(b) }) => {
+                        by = Some(b);
                         Some(format!("{} stands in the way", field.name(b)))
                     }
                     Err(_) => Some("no way to contact".to_string()),
@@ -91,6 +97,7 @@ pub fn candidates(field: &Field, p: usize, prior: &Rect) -> Vec<(usize, Candidat
                     unit: field.id(c).to_string(),
                     distance: rect_distance(&pr, &cr),
                     refused,
+                    by,
                 },
             ))
         })
@@ -108,7 +115,7 @@ pub fn after_success(play: &mut Play, p: usize, fled: &Fled) {
     let made = play.field.unit(p).rules.charges_made;
     if made >= 3 {
         play.say(
-            "follow-up-check",
+            events::Kind::FollowUpSpent,
             &[p],
             format!(
                 "{name} has made its second follow-up charge this turn, successfully: it pursues (\"{}\").",
@@ -125,10 +132,12 @@ pub fn after_success(play: &mut Play, p: usize, fled: &Fled) {
         "to decide a second follow-up charge"
     };
     let mods = checks::follow_up(play, p, number);
-    let check = play.check(p, what, mods);
+    // Whether it charges again or pursues, the enemy sees; the check
+    // itself is its own side's (ruling GT-24).
+    let check = play.check(events::Kind::MoraleCheckOwn, p, &[], what, mods);
     if !check.passed {
         play.say(
-            "follow-up-check",
+            events::Kind::FollowUpFails,
             &[p],
             format!(
                 "{name} fails: it must pursue (\"{}\").",
@@ -139,6 +148,11 @@ pub fn after_success(play: &mut Play, p: usize, fled: &Fled) {
         return;
     }
     let all = candidates(&play.field, p, &fled.stood);
+    let looked_at: Vec<usize> = all
+        .iter()
+        .filter(|(_, c)| c.refused.is_some())
+        .flat_map(|(k, c)| std::iter::once(*k).chain(c.by))
+        .collect();
     let refused: Vec<String> = all
         .iter()
         .filter_map(|(_, c)| c.refused.as_ref().map(|why| format!("{}: {why}", c.unit)))
@@ -151,9 +165,10 @@ pub fn after_success(play: &mut Play, p: usize, fled: &Fled) {
             } else {
                 refused.join("; ")
             };
-            play.say(
-                "follow-up-check",
+            play.say_naming(
+                events::Kind::FollowUpNoTarget,
                 &[p],
+                &looked_at,
                 format!(
                     "{name} passes, but finds no new target ({why}): \"{}\"",
                     clauses::NO_NEW_TARGET
@@ -164,7 +179,7 @@ pub fn after_success(play: &mut Play, p: usize, fled: &Fled) {
         Some((c, _)) => {
             let target = play.name(c);
             play.say(
-                "follow-up-check",
+                events::Kind::FollowUpChosen,
                 &[p, c],
                 format!(
                     "{name} passes and must make a follow-up charge: it chooses {target} (\"{}\").",

@@ -12,6 +12,7 @@
 //! the principal takes the position or pursues.
 
 use super::super::clauses;
+use super::super::events;
 use super::super::field::{Cover, Field};
 use super::super::state::{Arm, Morale, TroopType};
 use super::flight::{FlightEnd, FlightPlan};
@@ -21,6 +22,7 @@ use super::{Play, joined};
 use crate::audit::dice::{Dice, Die};
 use crate::geometry::Rect;
 use crate::rules::kernel::Modifier;
+use crate::rules::told::About;
 use crate::rules::umpire::Trace;
 
 /// The modifiers a unit takes in Locked in Combat.
@@ -73,11 +75,17 @@ pub fn locked(play: &mut Play, attackers: &[usize], t: usize, began: &[(usize, R
         lock_modifiers(&play.field, p),
         lock_modifiers(&play.field, t),
     );
-    let (won, rounds) = lock_dice(&mut play.trace, play.dice, (&pn, &pm), (&tn, &tm));
+    let ids = [play.field.id(p).to_string(), play.field.id(t).to_string()];
+    let (won, rounds) = lock_dice(
+        &mut play.trace,
+        &mut play.dice.concerning(About::units(&[&ids[0], &ids[1]])),
+        (&pn, &pm),
+        (&tn, &tm),
+    );
     let told: Vec<String> = rounds.iter().map(|(a, d)| format!("{a} to {d}")).collect();
     let winner = if won { &pn } else { &tn };
     play.say(
-        "locked",
+        events::Kind::Locked,
         &[p, t],
         format!(
             "{tn} passes: {pn} and {tn} are Locked in Combat (\"{}\"). They roll {}: {winner} wins.",
@@ -128,7 +136,7 @@ fn winner_acts(play: &mut Play, w: usize, fled: &Fled, stay: bool) {
             play.set_morale(w, Morale::Shaken);
             let name = play.name(w);
             play.say(
-                "shaken",
+                events::Kind::Shaken,
                 &[w],
                 format!("{name} is shaken (\"{}\").", clauses::WINNING_INFANTRY),
             );
@@ -152,7 +160,7 @@ fn routs_in_cover(play: &mut Play, a: usize, began: &[(usize, Rect)]) -> Option<
     play.field.place(a, back);
     play.set_morale(a, Morale::Routed);
     play.say_along(
-        "flight",
+        events::Kind::Flight,
         &[a],
         format!(
             "{name} loses and routs, but remains in {} it charged from, routed (\"{}\").",

@@ -26,6 +26,7 @@ pub use locked::{lock_dice, lock_modifiers};
 pub use outcome::{Fled, How};
 
 use super::clauses;
+use super::events;
 use super::field::Field;
 use super::morale::{self, Check};
 use super::state::{Arm, Morale, State};
@@ -34,6 +35,7 @@ use crate::geometry::{Point, Rect};
 use crate::rules::board::Location;
 use crate::rules::kernel::Modifier;
 use crate::rules::ruleset::Event;
+use crate::rules::told::{About, EventKind};
 use crate::rules::umpire::Trace;
 use crate::rules::words::inches;
 
@@ -87,18 +89,50 @@ impl<'a> Play<'a> {
     }
 
     /// Tells one thing that happened, naming its units by index.
-    pub fn say(&mut self, kind: &str, units: &[usize], text: String) {
+    pub fn say(&mut self, kind: events::Kind, units: &[usize], text: String) {
+        self.say_naming(kind, units, &[], text);
+    }
+
+    /// As [`Play::say`], its words naming `also` besides its units (the
+    /// unit in the way, the unit it fled from), by index.
+    pub fn say_naming(
+        &mut self,
+        kind: events::Kind,
+        units: &[usize],
+        also: &[usize],
+        text: String,
+    ) {
         self.trace.note(text.clone());
         let ids = units
             .iter()
             .map(|&i| self.field.id(i).to_string())
             .collect();
-        self.events.push(Event::new(kind, ids, text));
+        let also: Vec<String> = also.iter().map(|&i| self.field.id(i).to_string()).collect();
+        self.events
+            .push(events::event(kind, ids, text).also_naming(&also));
     }
 
     /// As [`Play::say`], with the way the first unit went.
-    pub fn say_along(&mut self, kind: &str, units: &[usize], text: String, route: &[Point]) {
-        self.say(kind, units, text);
+    pub fn say_along(
+        &mut self,
+        kind: events::Kind,
+        units: &[usize],
+        text: String,
+        route: &[Point],
+    ) {
+        self.say_along_naming(kind, units, &[], text, route);
+    }
+
+    /// As [`Play::say_naming`], with the way the first unit went.
+    pub fn say_along_naming(
+        &mut self,
+        kind: events::Kind,
+        units: &[usize],
+        also: &[usize],
+        text: String,
+        route: &[Point],
+    ) {
+        self.say_naming(kind, units, also, text);
         if route.len() >= 2
             && let Some(e) = self.events.last_mut()
         {
@@ -109,23 +143,43 @@ impl<'a> Play<'a> {
         }
     }
 
-    /// A Morale Check of unit `i`, told as an event.
-    pub fn check(&mut self, i: usize, what: &str, modifiers: Vec<Modifier>) -> Check {
+    /// A Morale Check of unit `i`, told as an event of `kind` (a check the
+    /// enemy meets the outcome of, or one its own side alone learns of),
+    /// `what` naming `also` (the charger, the firer), by index. Its die is
+    /// told as the event is.
+    pub fn check(
+        &mut self,
+        kind: events::Kind,
+        i: usize,
+        also: &[usize],
+        what: &str,
+        modifiers: Vec<Modifier>,
+    ) -> Check {
         let who = self.name(i);
+        let ids: Vec<String> = std::iter::once(i)
+            .chain(also.iter().copied())
+            .map(|k| self.field.id(k).to_string())
+            .collect();
+        let about = About {
+            ids: ids.clone(),
+            told: kind.told(),
+        };
         let check = morale::roll(
             &mut self.trace,
-            self.dice,
+            &mut self.dice.concerning(about),
             &self.field.state.params,
             &who,
             what,
             modifiers,
         );
-        let ids = vec![self.field.id(i).to_string()];
-        self.events.push(Event::new(
-            "morale-check",
-            ids,
-            format!("{who} takes a Morale Check {what}: {}.", check.sentence()),
-        ));
+        self.events.push(
+            events::event(
+                kind,
+                vec![ids[0].clone()],
+                format!("{who} takes a Morale Check {what}: {}.", check.sentence()),
+            )
+            .also_naming(&ids[1..]),
+        );
         check
     }
 
@@ -155,9 +209,10 @@ pub fn resolve(play: &mut Play, group: &Group, kind: Kind) {
     let target_name = play.name(t);
     if !play.field.in_play(t) {
         let who: Vec<String> = group.attackers.iter().map(|&a| play.name(a)).collect();
-        play.say(
-            "charge-lapsed",
+        play.say_naming(
+            events::Kind::ChargeLapsed,
             &group.attackers,
+            &[t],
             format!(
                 "{}'s charge lapses: {target_name} is no longer on the field. {}",
                 joined(&who),
@@ -178,7 +233,7 @@ pub fn resolve(play: &mut Play, group: &Group, kind: Kind) {
         if morale != Morale::Eager {
             let name = play.name(a);
             play.say(
-                "charge-cancelled",
+                events::Kind::ChargeCancelled,
                 &[a, t],
                 format!(
                     "{name}, now {}, does not charge {target_name}: \"{}\" Its Charge marker is removed.",
@@ -225,7 +280,7 @@ pub fn resolve(play: &mut Play, group: &Group, kind: Kind) {
     if attackers.len() > 1 {
         let others: Vec<String> = attackers[1..].iter().map(|&a| play.name(a)).collect();
         play.say(
-            "principal",
+            events::Kind::Principal,
             &attackers,
             format!(
                 "{principal_name} is the principal attacker, {} charging with it: \"{}\"",
@@ -241,7 +296,7 @@ pub fn resolve(play: &mut Play, group: &Group, kind: Kind) {
     // The attackers' Morale Check.
     let mods = checks::attackers(play, &attackers, t, kind);
     let what = format!("to charge {target_name}");
-    let attack = play.check(principal, &what, mods);
+    let attack = play.check(events::Kind::MoraleCheck, principal, &[t], &what, mods);
     if !attack.passed {
         if play.field.arm(principal) == Arm::Cavalry && play.field.arm(t) == Arm::Cavalry {
             counter::countercharge(play, &attackers, t, &began);
@@ -258,7 +313,7 @@ pub fn resolve(play: &mut Play, group: &Group, kind: Kind) {
         "charged by {}",
         joined(&attackers.iter().map(|&a| play.name(a)).collect::<Vec<_>>())
     );
-    let defence = play.check(t, &what, mods);
+    let defence = play.check(events::Kind::MoraleCheck, t, &attackers, &what, mods);
     if defence.passed {
         let like = play.field.arm(principal) == play.field.arm(t)
             && matches!(play.field.arm(t), Arm::Cavalry | Arm::Infantry);
@@ -300,7 +355,7 @@ fn close(play: &mut Play, a: usize, t: usize, moving: bool, kind: Kind) -> Optio
     };
     if !play.field.in_contact(a, t) && !moving {
         play.say(
-            "charge-lapsed",
+            events::Kind::ChargeLapsed,
             &[a, t],
             format!(
                 "{name} is no longer in contact with {target_name} and paid for no move to contact (\"{}\"): its charge lapses and its Charge marker is removed.",
@@ -318,8 +373,8 @@ fn close(play: &mut Play, a: usize, t: usize, moving: bool, kind: Kind) -> Optio
                 Kind::FollowUp(_) => "makes its second follow-up charge against",
             };
             let kind_word = match kind {
-                Kind::Declared => "charge",
-                Kind::FollowUp(_) => "follow-up",
+                Kind::Declared => events::Kind::Charge,
+                Kind::FollowUp(_) => events::Kind::FollowUp,
             };
             let text = match way.side {
                 None => format!("{name}, in contact, {verb} {target_name}."),
@@ -334,6 +389,10 @@ fn close(play: &mut Play, a: usize, t: usize, moving: bool, kind: Kind) -> Optio
             Some(before)
         }
         Err(why) => {
+            let by = match why {
+                contact::NoWay::Blocked { by: Some(b) } => vec![b],
+                _ => Vec::new(),
+            };
             let reason = match why {
                 contact::NoWay::OutOfReach { needs, has, .. } => format!(
                     "its way is {} inches and it moves {}",
@@ -346,9 +405,10 @@ fn close(play: &mut Play, a: usize, t: usize, moving: bool, kind: Kind) -> Optio
                 }
                 contact::NoWay::Blocked { by: None } => "there is no room against it".to_string(),
             };
-            play.say(
-                "charge-lapsed",
+            play.say_naming(
+                events::Kind::ChargeLapsed,
                 &[a, t],
+                &by,
                 format!(
                     "{name} cannot reach {target_name} ({reason}): its charge lapses and its Charge marker is removed."
                 ),
@@ -361,7 +421,7 @@ fn close(play: &mut Play, a: usize, t: usize, moving: bool, kind: Kind) -> Optio
 fn markers_removed(play: &mut Play, attackers: &[usize], clause: &str) {
     let names: Vec<String> = attackers.iter().map(|&a| play.name(a)).collect();
     play.say(
-        "charge-over",
+        events::Kind::ChargeOver,
         attackers,
         format!(
             "The charge is over: {} Charge marker{} removed (\"{clause}\").",

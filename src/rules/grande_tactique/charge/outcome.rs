@@ -3,6 +3,7 @@
 //! position; a charge on a routed unit succeeds at once.
 
 use super::super::clauses;
+use super::super::events;
 use super::super::morale::{cover, standing};
 use super::super::params::{ArtilleryThatFails, FriendsPassedThrough, RoutedChargedByInfantry};
 use super::super::setup::ATTACKER_TURNS_TO_FACE;
@@ -11,6 +12,7 @@ use super::flight::{self, FlightEnd, FlightPlan};
 use super::{Play, joined};
 use crate::audit::dice::Die;
 use crate::geometry::{Rect, facing_onto, move_forward, set_against, side_towards};
+use crate::rules::told::About;
 use crate::rules::words::inches;
 
 /// A unit that fled from a charge, or was destroyed by it: what pursuit and
@@ -75,8 +77,9 @@ pub fn flee(play: &mut Play, i: usize, direction: u32, from: &[usize]) -> Fled {
         depth: 0,
     });
     let (rolled_text, two) = if arm == Arm::Cavalry {
+        let id = play.field.id(i).to_string();
         let two = play.trace.roll(
-            play.dice,
+            &mut play.dice.concerning(About::units(&[&id])),
             Die::TwoD6,
             &format!("flight of {name} (11\" + 2d6)"),
         );
@@ -125,9 +128,10 @@ pub fn flee(play: &mut Play, i: usize, direction: u32, from: &[usize]) -> Fled {
             } else {
                 String::new()
             };
-            play.say_along(
-                "flight",
+            play.say_along_naming(
+                events::Kind::Flight,
                 &[i],
+                &plan.passed,
                 format!(
                     "{name} flees {} inches{rolled_text} to the {}{aside}{through}{into}{more}, and is routed.",
                     inches(plan.rolled),
@@ -139,9 +143,10 @@ pub fn flee(play: &mut Play, i: usize, direction: u32, from: &[usize]) -> Fled {
         }
         FlightEnd::OffMap { exit } => {
             play.field.remove(i, "fled off the map".to_string());
-            play.say_along(
-                "flight",
+            play.say_along_naming(
+                events::Kind::Flight,
                 &[i],
+                &plan.passed,
                 format!(
                     "{name} flees{rolled_text} to the {}{aside}{through} and off the map at ({}, {}).",
                     compass(plan.direction),
@@ -158,7 +163,7 @@ pub fn flee(play: &mut Play, i: usize, direction: u32, from: &[usize]) -> Fled {
                 "destroyed: surrounded by enemies, it could not flee".to_string(),
             );
             play.say(
-                "destroyed",
+                events::Kind::Destroyed,
                 &[i],
                 format!(
                     "{name} was to flee{rolled_text}, but enemies stand on every side: it is destroyed, surrounded."
@@ -167,7 +172,7 @@ pub fn flee(play: &mut Play, i: usize, direction: u32, from: &[usize]) -> Fled {
             How::Surrounded(direction)
         }
     };
-    friends_passed(play, &plan, &name);
+    friends_passed(play, &plan, i, &name);
     Fled {
         unit: i,
         name,
@@ -179,7 +184,7 @@ pub fn flee(play: &mut Play, i: usize, direction: u32, from: &[usize]) -> Fled {
 
 /// "First resolve all effects (if any) of a fleeing unit’s passing through
 /// friends": by the campaign's rule (GT-8), before anyone pursues.
-fn friends_passed(play: &mut Play, plan: &FlightPlan, name: &str) {
+fn friends_passed(play: &mut Play, plan: &FlightPlan, i: usize, name: &str) {
     if play.field.params().friends_passed_through != FriendsPassedThrough::MoraleCheck {
         return;
     }
@@ -189,11 +194,17 @@ fn friends_passed(play: &mut Play, plan: &FlightPlan, name: &str) {
         }
         let mut mods = standing(play.field.unit(j), play.field.params());
         mods.extend(cover(&play.field, j));
-        let check = play.check(j, &format!("as {name} flees through it"), mods);
+        let check = play.check(
+            events::Kind::MoraleCheck,
+            j,
+            &[i],
+            &format!("as {name} flees through it"),
+            mods,
+        );
         if !check.passed && play.field.unit(j).rules.morale == Morale::Eager {
             play.set_morale(j, Morale::Shaken);
             let friend = play.name(j);
-            play.say("shaken", &[j], format!("{friend} is shaken."));
+            play.say(events::Kind::Shaken, &[j], format!("{friend} is shaken."));
         }
     }
 }
@@ -222,7 +233,7 @@ pub fn defender_fails(play: &mut Play, attackers: &[usize], t: usize) -> Fled {
         let plan = would_flee(play, t, direction, attackers);
         play.field.remove(t, "its guns were taken".to_string());
         play.say(
-            "destroyed",
+            events::Kind::Destroyed,
             &[t],
             format!("{name}'s guns are taken: the battery is removed from the game (ruling GT-8)."),
         );
@@ -251,7 +262,7 @@ pub fn attackers_fail(play: &mut Play, attackers: &[usize], t: usize) {
 pub fn repulsed(play: &mut Play, attackers: &[usize], t: usize) {
     let target = play.name(t);
     play.say(
-        "repulsed",
+        events::Kind::Repulsed,
         &[t],
         format!("{target} stands firm and throws the charge back (ruling GT-9)."),
     );
@@ -265,7 +276,7 @@ fn shaken_in_contact(play: &mut Play, attackers: &[usize], why: &str) {
     }
     let names: Vec<String> = attackers.iter().map(|&a| play.name(a)).collect();
     play.say(
-        "shaken",
+        events::Kind::Shaken,
         attackers,
         format!(
             "{} remain{} in contact and {} shaken (\"{why}\").",
@@ -284,7 +295,11 @@ fn defenders_hold(play: &mut Play, attackers: &[usize], t: usize) {
         && !play.field.unit(t).rules.firing
     {
         play.field.unit_mut(t).rules.firing = true;
-        play.say("firing", &[t], format!("{target} starts firing."));
+        play.say(
+            events::Kind::Firing,
+            &[t],
+            format!("{target} starts firing."),
+        );
     }
     if let [a] = attackers {
         turn_to_face(play, *a, t);
@@ -315,7 +330,7 @@ pub fn turn_to_face(play: &mut Play, a: usize, t: usize) {
             let name = play.name(a);
             let target = play.name(t);
             play.say_along(
-                "turn-to-face",
+                events::Kind::TurnToFace,
                 &[a, t],
                 format!("{name} turns to face {target}."),
                 &[ar.front_centre, end.front_centre],
@@ -341,7 +356,7 @@ pub fn turn_to_face(play: &mut Play, a: usize, t: usize) {
     let name = play.name(a);
     let target = play.name(t);
     play.say_along(
-        "turn-to-face",
+        events::Kind::TurnToFace,
         &[t, a],
         format!("{target} turns to face {name}, front to front."),
         &[tr.front_centre, end.front_centre],
@@ -352,14 +367,16 @@ pub fn turn_to_face(play: &mut Play, a: usize, t: usize) {
 /// stays as it stands (ruling GT-23).
 fn no_room_to_turn(play: &mut Play, turner: usize, other: usize, why: Option<usize>) {
     let name = play.name(turner);
+    let named: Vec<usize> = std::iter::once(other).chain(why).collect();
     let other = play.name(other);
     let what = match why {
         Some(j) => format!("{} stands there", play.name(j)),
         None => "the table's edge is there".to_string(),
     };
-    play.say(
-        "turn-to-face",
+    play.say_naming(
+        events::Kind::NoRoomToTurn,
         &[turner],
+        &named,
         format!("{name} has no room to turn to face {other} ({what}) and stays as it stands (ruling GT-23)."),
     );
 }
@@ -375,7 +392,7 @@ pub fn take_position(play: &mut Play, p: usize, fled: &Fled, stay: bool) {
     let name = play.name(p);
     if stay && play.field.holds_cover(&here) {
         play.say(
-            "stays",
+            events::Kind::Stays,
             &[p],
             format!(
                 "{name} stays where it is rather than take the position: \"{}\"",
@@ -392,13 +409,15 @@ pub fn take_position(play: &mut Play, p: usize, fled: &Fled, stay: bool) {
     };
     let end = move_forward(&centred, here.depth / 2);
     if let Some(why) = play.field.no_room(&end, &[p]) {
+        let named: Vec<usize> = std::iter::once(fled.unit).chain(why).collect();
         let what = match why {
             Some(j) => format!("{} stands there", play.name(j)),
             None => "it would leave the table".to_string(),
         };
-        play.say(
-            "take-position",
+        play.say_naming(
+            events::Kind::NoRoomToTakePosition,
             &[p],
+            &named,
             format!(
                 "{name} finds no room to take the position where {} stood ({what}) and stays where it is (ruling GT-23).",
                 fled.name
@@ -407,9 +426,10 @@ pub fn take_position(play: &mut Play, p: usize, fled: &Fled, stay: bool) {
         return;
     }
     play.field.place(p, end);
-    play.say_along(
-        "take-position",
+    play.say_along_naming(
+        events::Kind::TakePosition,
         &[p],
+        &[fled.unit],
         format!(
             "{name} takes the position where {} stood, facing {}.",
             fled.name,
@@ -441,7 +461,7 @@ pub fn against_routed(play: &mut Play, attackers: &[usize], t: usize, stay: bool
         play.field
             .remove(t, "destroyed: charged while routed".to_string());
         play.say(
-            "destroyed",
+            events::Kind::Destroyed,
             &[t],
             format!(
                 "{target} is routed: the charge succeeds at once and {target} is removed from the game, destroyed (\"{}\").",
@@ -461,7 +481,7 @@ pub fn against_routed(play: &mut Play, attackers: &[usize], t: usize, stay: bool
         }
     } else {
         play.say(
-            "routed-target",
+            events::Kind::RoutedTarget,
             &[t],
             format!(
                 "{target} is routed: the charge succeeds at once (\"{}\"), and it flees again (ruling GT-8).",
@@ -472,7 +492,7 @@ pub fn against_routed(play: &mut Play, attackers: &[usize], t: usize, stay: bool
     };
     let names: Vec<String> = attackers.iter().map(|&a| play.name(a)).collect();
     play.say(
-        "charge-over",
+        events::Kind::ChargeOver,
         attackers,
         format!(
             "{} Charge marker{} removed (\"{}\").",

@@ -18,6 +18,7 @@
 //! short of the end would do.)
 
 use super::super::clauses;
+use super::super::events;
 use super::super::field::Field;
 use super::super::state::{Arm, Morale};
 use super::flight::FlightEnd;
@@ -74,9 +75,10 @@ pub fn pursue(play: &mut Play, w: usize, fled: &Fled, kind: Pursuit) {
         // immediately, and becomes shaken".
         take_position(play, w, fled, false);
         play.set_morale(w, Morale::Shaken);
-        play.say(
-            "shaken",
+        play.say_naming(
+            events::Kind::Shaken,
             &[w],
+            &[fled.unit],
             format!(
                 "{name} hunts down the soldiers of {} and is shaken (\"{}\").",
                 fled.name,
@@ -139,9 +141,10 @@ pub fn pursue(play: &mut Play, w: usize, fled: &Fled, kind: Pursuit) {
             let charges = play.field.unit(w).rules.charges_made;
             let enemy = play.field.enemies(w, j);
             if kind == Pursuit::Victorious && enemy && passed.contains(&j) && charges < 3 {
-                play.say_along(
-                    "pursuit",
+                play.say_along_naming(
+                    events::Kind::Pursuit,
                     &[w, fled.unit],
+                    &[j],
                     format!(
                         "{name} pursues {} to the {} and meets {other}, whom {} fled through: it charges them (\"{}\").",
                         fled.name,
@@ -168,9 +171,10 @@ pub fn pursue(play: &mut Play, w: usize, fled: &Fled, kind: Pursuit) {
             } else {
                 ", and stops in contact with them".to_string()
             };
-            play.say_along(
-                "pursuit",
+            play.say_along_naming(
+                events::Kind::Pursuit,
                 &[w, fled.unit],
+                &[j],
                 format!(
                     "{name} pursues {} to the {} {}: it runs into {other} after {} inches{why}.",
                     fled.name,
@@ -182,9 +186,10 @@ pub fn pursue(play: &mut Play, w: usize, fled: &Fled, kind: Pursuit) {
             );
         }
         Stop::NoRoom(j) => {
-            play.say(
-                "pursuit",
+            play.say_naming(
+                events::Kind::PursuitNoRoom,
                 &[w, fled.unit],
+                &[j],
                 format!(
                     "{name} finds no room to pursue {}: {} stands beside the place {} left, where its way ends, and it stays where it is (ruling GT-23).",
                     fled.name,
@@ -195,7 +200,7 @@ pub fn pursue(play: &mut Play, w: usize, fled: &Fled, kind: Pursuit) {
         }
         Stop::Cover => {
             play.say_along(
-                "pursuit",
+                events::Kind::Pursuit,
                 &[w, fled.unit],
                 format!(
                     "{name} pursues {} to the {} and is brought up against the edge of cover after {} inches (\"{}\").",
@@ -209,7 +214,7 @@ pub fn pursue(play: &mut Play, w: usize, fled: &Fled, kind: Pursuit) {
         }
         Stop::MapEdge => {
             play.say_along(
-                "pursuit",
+                events::Kind::Pursuit,
                 &[w, fled.unit],
                 format!(
                     "{name} pursues {} {told} (\"{}\").",
@@ -221,7 +226,7 @@ pub fn pursue(play: &mut Play, w: usize, fled: &Fled, kind: Pursuit) {
         }
         Stop::Full => {
             play.say_along(
-                "pursuit",
+                events::Kind::Pursuit,
                 &[w, fled.unit],
                 format!(
                     "{name} pursues {} to the {}, {told}.",
@@ -234,7 +239,7 @@ pub fn pursue(play: &mut Play, w: usize, fled: &Fled, kind: Pursuit) {
     }
     play.set_morale(w, Morale::Shaken);
     play.say(
-        "shaken",
+        events::Kind::Shaken,
         &[w],
         format!(
             "{name} is shaken (\"{}\").",

@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 
 use super::super::charge::{self, Group, Kind, Play};
+use super::super::events;
 use super::super::morale::{cover, penalty, standing};
 use super::super::orders::{Action, GtOrder};
 use super::super::state::{Morale, State};
@@ -145,14 +146,28 @@ fn fire(play: &mut Play, i: usize, t: usize) {
         return;
     }
     let (name, target) = (play.name(i), play.name(t));
-    play.say("fire", &[i, t], format!("{name} fires at {target}."));
+    play.say(
+        events::Kind::Fire,
+        &[i, t],
+        format!("{name} fires at {target}."),
+    );
     let params = play.field.params().clone();
     let mut mods = standing(play.field.unit(t), &params);
     mods.extend(cover(&play.field, t));
     mods.push(penalty("under fire", params.fire_penalty));
-    let check = play.check(t, &format!("under fire from {name}"), mods);
+    let check = play.check(
+        events::Kind::MoraleCheck,
+        t,
+        &[i],
+        &format!("under fire from {name}"),
+        mods,
+    );
     if !check.passed && play.field.unit(t).rules.morale == Morale::Eager {
         play.set_morale(t, Morale::Shaken);
-        play.say("shaken", &[t], format!("{target} is shaken by the fire."));
+        play.say(
+            events::Kind::Shaken,
+            &[t],
+            format!("{target} is shaken by the fire."),
+        );
     }
 }

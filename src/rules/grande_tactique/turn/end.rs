@@ -5,9 +5,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::super::events::{Kind, event};
 use super::super::state::{Morale, State};
 use crate::audit::dice::{Dice, Die};
 use crate::rules::ruleset::Event;
+use crate::rules::told::About;
 
 pub fn end_turn(state: &mut State, events: &mut Vec<Event>, dice: &mut dyn Dice) {
     state.game.charges.clear();
@@ -17,8 +19,8 @@ pub fn end_turn(state: &mut State, events: &mut Vec<Event>, dice: &mut dyn Dice)
     }
     state.phase = 0;
     if let Some(why) = game_over(state) {
-        events.push(Event::new(
-            "game-over",
+        events.push(event(
+            Kind::GameOver,
             Vec::new(),
             format!("The game ends after turn {}: {why}.", state.turn),
         ));
@@ -36,8 +38,8 @@ pub fn end_turn(state: &mut State, events: &mut Vec<Event>, dice: &mut dyn Dice)
                 .map(move |(c, n)| format!("{side} {c} {n}"))
         })
         .collect();
-    events.push(Event::new(
-        "pips",
+    events.push(event(
+        Kind::Pips,
         Vec::new(),
         format!(
             "PIPs for turn {}: {}. {} has the initiative.",
@@ -90,9 +92,12 @@ pub fn roll_pips(state: &State, dice: &mut dyn Dice) -> BTreeMap<String, BTreeMa
             let n = state.params.pip_dice_of(&command);
             let mut total = 0;
             for k in 0..n {
-                total += dice.roll(
+                // Every command's PIPs are told to every side (ruling
+                // GT-5), and so are their dice.
+                total += dice.throw(
                     Die::D6,
                     &format!("PIPs of {side} command {command}, die {}", k + 1),
+                    Some(About::everyone()),
                 );
             }
             out.entry(side.clone()).or_default().insert(command, total);

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use super::super::charge::{Play, eligible};
 use super::super::clauses;
+use super::super::events;
 use super::super::field::Field;
 use super::super::morale::{cover, standing};
 use super::super::movement;
@@ -82,7 +83,7 @@ fn carry_out(play: &mut Play, start: &Field, side: &str, order: &GtOrder) {
             play.field.unit_mut(i).rules.firing = false;
             let target_name = play.name(t);
             play.say(
-                "charge-declared",
+                events::Kind::ChargeDeclared,
                 &[i, t],
                 format!(
                     "{name} ({command}) declares a charge on {target_name}{}{}: {cost} PIP{} paid, {left} left. A Charge marker is placed on {name}, pointing at {target_name}.",
@@ -109,7 +110,7 @@ fn carry_out(play: &mut Play, start: &Field, side: &str, order: &GtOrder) {
                     play.field.place(i, to);
                     let moved = crate::geometry::distance(from.front_centre, to.front_centre);
                     play.say_along(
-                        "move",
+                        events::Kind::Move,
                         &[i],
                         format!(
                             "{name} {} {} inches ({left} PIP{} left to {command}).",
@@ -120,9 +121,10 @@ fn carry_out(play: &mut Play, start: &Field, side: &str, order: &GtOrder) {
                         &[from.front_centre, to.front_centre],
                     );
                 }
-                (Err(s), _) => play.say(
-                    "move-refused",
+                (Err(s), _) => play.say_naming(
+                    events::Kind::MoveRefused,
                     &[i],
+                    s.by.as_slice(),
                     format!("{name} cannot move: {} ({}).", s.problem, s.clause),
                 ),
                 _ => {}
@@ -145,14 +147,15 @@ fn carry_out(play: &mut Play, start: &Field, side: &str, order: &GtOrder) {
                 Ok(to) => {
                     play.field.place(i, to);
                     play.say(
-                        "move",
+                        events::Kind::Move,
                         &[i],
                         format!("{name} turns to face {bearing} degrees."),
                     );
                 }
-                Err(s) => play.say(
-                    "move-refused",
+                Err(s) => play.say_naming(
+                    events::Kind::MoveRefused,
                     &[i],
+                    s.by.as_slice(),
                     format!("{name} cannot turn: {} ({}).", s.problem, s.clause),
                 ),
             }
@@ -163,11 +166,16 @@ fn carry_out(play: &mut Play, start: &Field, side: &str, order: &GtOrder) {
                 Ok(_) => {
                     play.field.unit_mut(i).rules.formation = *x;
                     play.field.refresh(i);
-                    play.say("formation", &[i], format!("{name} forms {}.", x.word()));
+                    play.say(
+                        events::Kind::Formation,
+                        &[i],
+                        format!("{name} forms {}.", x.word()),
+                    );
                 }
-                Err(s) => play.say(
-                    "move-refused",
+                Err(s) => play.say_naming(
+                    events::Kind::MoveRefused,
                     &[i],
+                    s.by.as_slice(),
                     format!(
                         "{name} cannot form {}: {} ({}).",
                         x.word(),
@@ -179,18 +187,30 @@ fn carry_out(play: &mut Play, start: &Field, side: &str, order: &GtOrder) {
         }
         Action::StartFiring => {
             play.field.unit_mut(i).rules.firing = true;
-            play.say("firing", &[i], format!("{name} starts firing."));
+            play.say(events::Kind::Firing, &[i], format!("{name} starts firing."));
         }
         Action::CeaseFire => {
             play.field.unit_mut(i).rules.firing = false;
-            play.say("cease-fire", &[i], format!("{name} ceases firing."));
+            play.say(
+                events::Kind::CeaseFire,
+                &[i],
+                format!("{name} ceases firing."),
+            );
         }
         Action::Rally => {
             spend(play, side, &command, params.rally_pips);
             let was = play.field.unit(i).rules.morale;
             let mut mods = standing(play.field.unit(i), &params);
             mods.extend(cover(&play.field, i));
-            let check = play.check(i, "to rally (ruling GT-4)", mods);
+            // A rally's die, like a rally that fails, is its own side's: the
+            // enemy sees a unit rally, or nothing (ruling GT-24).
+            let check = play.check(
+                events::Kind::MoraleCheckOwn,
+                i,
+                &[],
+                "to rally (ruling GT-4)",
+                mods,
+            );
             if check.passed {
                 let now = match was {
                     Morale::Routed => Morale::Shaken,
@@ -198,13 +218,13 @@ fn carry_out(play: &mut Play, start: &Field, side: &str, order: &GtOrder) {
                 };
                 play.set_morale(i, now);
                 play.say(
-                    "rally",
+                    events::Kind::Rally,
                     &[i],
                     format!("{name} rallies: it is {} now.", now.word()),
                 );
             } else {
                 play.say(
-                    "rally",
+                    events::Kind::RallyFails,
                     &[i],
                     format!("{name} fails to rally and stays {}.", was.word()),
                 );
@@ -234,7 +254,7 @@ fn settle_markers(play: &mut Play) {
                 if let (Some(i), Some(t)) = (play.field.at(&c.unit), play.field.at(&c.target)) {
                     let (name, target) = (play.name(i), play.name(t));
                     play.say(
-                        "charge-removed",
+                        events::Kind::ChargeRemoved,
                         &[i, t],
                         format!(
                             "{name}'s Charge marker is removed: the command `{command}` charges {target} already, and {name} just sits there (\"{}\").",

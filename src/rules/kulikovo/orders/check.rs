@@ -182,6 +182,7 @@ fn admit(
             Some(l) => Err(Refusal {
                 problem: format!("it is also given an order on line {l}; {why}"),
                 clause: clause.map(str::to_string),
+                naming: Vec::new(),
             }),
             None => Ok(()),
         }

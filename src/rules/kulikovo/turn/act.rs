@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use super::super::allowed::may_fire;
+use super::super::events::{Kind, event};
 use super::super::field::{Field, location};
 use super::super::fire::{self, FireCall};
 use super::super::moves::{Refusal, Walker};
@@ -14,7 +15,7 @@ use super::super::tables::Missile;
 use super::retreat::fall_back;
 use super::{Log, disorder, eliminate};
 use crate::audit::dice::Dice;
-use crate::rules::ruleset::Event;
+use crate::rules::told::About;
 use crate::rules::umpire::Trace;
 
 /// What each unit did in this segment.
@@ -33,19 +34,24 @@ pub struct Segment {
     pub began_in_zoc: Vec<bool>,
 }
 
+/// An order that no longer fits the field: its own side's alone (ruling
+/// KUL-25), whatever its words name.
 fn lapsed(log: &mut Log, id: &str, name: &str, what: &str, r: &Refusal) {
-    log.events.push(Event::naming(
-        "order-lapsed",
-        &[id],
-        format!(
-            "{name} does not {what}: {}{}.",
-            r.problem,
-            r.clause
-                .as_ref()
-                .map(|c| format!(" ({c})"))
-                .unwrap_or_default()
-        ),
-    ));
+    log.events.push(
+        event(
+            Kind::OrderLapsed,
+            &[id],
+            format!(
+                "{name} does not {what}: {}{}.",
+                r.problem,
+                r.clause
+                    .as_ref()
+                    .map(|c| format!(" ({c})"))
+                    .unwrap_or_default()
+            ),
+        )
+        .also_naming(&r.naming),
+    );
 }
 
 impl Segment {
@@ -92,19 +98,22 @@ impl Segment {
                             .index(unit.as_str())
                             .map(|i| (field.unit(i).name.clone(), field.hex(i).label()))
                             .unwrap_or_default();
-                        log.events.push(Event::naming(
-                            "leader",
-                            &[unit.as_str()],
-                            format!("{name} joins {uname} in {at}."),
-                        ));
+                        log.events.push(
+                            event(
+                                Kind::LeaderJoins,
+                                &[unit.as_str()],
+                                format!("{name} joins {uname} in {at}."),
+                            )
+                            .also_naming(&[leader.as_str()]),
+                        );
                     }
                     Err(r) => lapsed(log, leader.as_str(), &name, "join", &r),
                 }
             }
             KulOrder::Hold { unit } => {
                 if let Some(i) = field.index(unit.as_str()) {
-                    log.events.push(Event::naming(
-                        "hold",
+                    log.events.push(event(
+                        Kind::Hold,
                         &[unit.as_str()],
                         format!("{} holds in {}.", field.unit(i).name, field.hex(i).label()),
                     ));
@@ -171,6 +180,7 @@ impl Segment {
                 at.label()
             ));
         }
+        let naming = stop.as_ref().map(|r| r.naming.clone()).unwrap_or_default();
         match &stop {
             Some(r) => text.push_str(&format!(
                 "; it goes no further: {}{}.",
@@ -187,12 +197,17 @@ impl Segment {
         let (to, facing) = (w.at, w.facing);
         field.put(i, to);
         field.unit_mut(i).facing = u32::from(facing.number());
+        // A move cut short says why in its words: its own side's (ruling
+        // KUL-25); the enemy sees where the unit now stands.
+        let kind = if stop.is_some() {
+            Kind::MarchCutShort
+        } else {
+            Kind::March
+        };
         log.events.push(
-            Event::naming("march", &[&id], text).along(if path.len() > 1 {
-                path
-            } else {
-                Vec::new()
-            }),
+            event(kind, &[&id], text)
+                .also_naming(&naming)
+                .along(if path.len() > 1 { path } else { Vec::new() }),
         );
     }
 
@@ -226,11 +241,11 @@ impl Segment {
             &call,
             &field.state.params,
             &field.readings,
-            dice,
+            &mut dice.concerning(About::units(&[&firer.id, &t.id])),
             &mut trace,
         );
-        log.events.push(Event::naming(
-            "fire",
+        log.events.push(event(
+            Kind::Fire,
             &[&firer.id, &t.id],
             format!(
                 "{name} in {} fires at {} in {} at {} hex{}{}: rolled {}, {:+} = {}{}, {} ({}, {}).",
@@ -256,8 +271,8 @@ impl Segment {
             Missile::NoEffect => {}
             Missile::Disordered => {
                 disorder(field, j, turn);
-                log.events.push(Event::naming(
-                    "disordered",
+                log.events.push(event(
+                    Kind::Disordered,
                     &[&t.id],
                     format!("{} is disordered.", t.name),
                 ));
@@ -268,15 +283,18 @@ impl Segment {
             }
             Missile::Retire => retire(field, j, &[from], log),
             Missile::Eliminated => {
-                log.events.push(Event::naming(
-                    "eliminated",
-                    &[&t.id],
-                    format!(
-                        "{} is eliminated by {name}'s fire in {}.",
-                        t.name,
-                        to.label()
-                    ),
-                ));
+                log.events.push(
+                    event(
+                        Kind::Eliminated,
+                        &[&t.id],
+                        format!(
+                            "{} is eliminated by {name}'s fire in {}.",
+                            t.name,
+                            to.label()
+                        ),
+                    )
+                    .also_naming(&[&id]),
+                );
                 eliminate(
                     field,
                     j,
@@ -286,28 +304,35 @@ impl Segment {
             }
         }
         for check in &out.leader_checks {
-            let text = if check.killed {
+            let (kind, text) = if check.killed {
                 if let Some(g) = field
                     .state
                     .generals
                     .iter_mut()
-                    .find(|g| g.name == check.leader && g.lost.is_none())
+                    .find(|g| g.id == check.id && g.lost.is_none())
                 {
                     g.lost = Some(format!("killed by missile fire in {}", to.label()));
                     g.attached_to = None;
                 }
                 field.index_leaders();
-                format!(
-                    "{} is killed (Death of Leader: rolled {}).",
-                    check.leader, check.roll
+                (
+                    Kind::LeaderKilled,
+                    format!(
+                        "{} is killed (Death of Leader: rolled {}).",
+                        check.leader, check.roll
+                    ),
                 )
             } else {
-                format!(
-                    "{} survives the fire (Death of Leader: rolled {}).",
-                    check.leader, check.roll
+                (
+                    Kind::LeaderSurvives,
+                    format!(
+                        "{} survives the fire (Death of Leader: rolled {}).",
+                        check.leader, check.roll
+                    ),
                 )
             };
-            log.events.push(Event::naming("leader", &[&t.id], text));
+            log.events
+                .push(event(kind, &[&t.id], text).also_naming(&[&check.id]));
         }
     }
 }

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use super::super::allowed::may_attack;
 use super::super::combat::{self, Aspect, Attacker, CombatOutcome, Defender, Engagement};
+use super::super::events::{Kind, event};
 use super::super::field::{Field, aspect, location};
 use super::super::ground::{Level, SideFeature};
 use super::super::orders::{KulOrder, Then, check::may_counter_charge};
@@ -20,7 +21,7 @@ use super::{Log, disorder, eliminate};
 use crate::audit::dice::Dice;
 use crate::geometry::Hex;
 use crate::rules::names::UnitId;
-use crate::rules::ruleset::Event;
+use crate::rules::told::About;
 use crate::rules::umpire::Trace;
 
 /// One attacker's order.
@@ -64,15 +65,18 @@ pub fn segment(
             continue;
         }
         if !field.in_play(j) {
-            log.events.push(Event::naming(
-                "order-lapsed",
-                &[unit.as_str()],
-                format!(
-                    "{} does not attack: {} is no longer in play.",
-                    field.unit(i).name,
-                    field.unit(j).name
-                ),
-            ));
+            log.events.push(
+                event(
+                    Kind::OrderLapsed,
+                    &[unit.as_str()],
+                    format!(
+                        "{} does not attack: {} is no longer in play.",
+                        field.unit(i).name,
+                        field.unit(j).name
+                    ),
+                )
+                .also_naming(&[target.as_str()]),
+            );
             continue;
         }
         let at = field.hex(j);
@@ -160,11 +164,14 @@ fn combat_at(
         } else {
             format!("{} is no longer in play", t.name)
         };
-        log.events.push(Event::naming(
-            "order-lapsed",
-            &[&field.unit(o.unit).id.clone()],
-            format!("{name} does not attack {}: {why} ({TARGET_GONE}).", t.name),
-        ));
+        log.events.push(
+            event(
+                Kind::OrderLapsed,
+                &[&field.unit(o.unit).id.clone()],
+                format!("{name} does not attack {}: {why} ({TARGET_GONE}).", t.name),
+            )
+            .also_naming(&[&t.id]),
+        );
     }
     let Some(first) = orders.first() else {
         return;
@@ -185,16 +192,19 @@ fn combat_at(
                 let a = attacker(field, acts, i, hex, o.charge, aspect);
                 attackers.push((i, a, o.then));
             }
-            Err(r) => log.events.push(Event::naming(
-                "order-lapsed",
-                &[&field.unit(i).id.clone()],
-                format!(
-                    "{name} does not attack {}: {}{}.",
-                    hex.label(),
-                    r.problem,
-                    r.clause.map(|c| format!(" ({c})")).unwrap_or_default()
-                ),
-            )),
+            Err(r) => log.events.push(
+                event(
+                    Kind::OrderLapsed,
+                    &[&field.unit(i).id.clone()],
+                    format!(
+                        "{name} does not attack {}: {}{}.",
+                        hex.label(),
+                        r.problem,
+                        r.clause.map(|c| format!(" ({c})")).unwrap_or_default()
+                    ),
+                )
+                .also_naming(&r.naming),
+            ),
         }
     }
     if attackers.is_empty() {
@@ -304,12 +314,19 @@ fn fight(
         continued,
         counter_charge,
     };
+    // Every roll of a combat (reluctance, counter-charge, the combat) is
+    // seen by both sides, who met in it.
+    let ids: Vec<&str> = units
+        .iter()
+        .chain(def)
+        .map(|&k| field.unit(k).id.as_str())
+        .collect();
     let mut trace = Trace::default();
     let out = combat::resolve(
         &engagement,
         &field.state.params,
         &field.readings,
-        dice,
+        &mut dice.concerning(About::units(&ids)),
         &mut trace,
     );
     tell(field, units, def, &engagement, &out, log);
@@ -406,9 +423,13 @@ fn tell(
     ));
     let mut ids: Vec<String> = units.iter().map(|&i| field.unit(i).id.clone()).collect();
     ids.extend(def.iter().map(|&j| field.unit(j).id.clone()));
-    let kind = if out.charge { "charge" } else { "shock" };
+    let kind = if out.charge {
+        Kind::Charge
+    } else {
+        Kind::Shock
+    };
     let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
-    log.events.push(Event::naming(kind, &ids, text));
+    log.events.push(event(kind, &ids, text));
 }
 
 /// A roll on a closed table (the reluctance and counter-charge rolls): the
@@ -447,8 +468,8 @@ fn apply(
         let name = field.unit(j).name.clone();
         let id = field.unit(j).id.clone();
         if r.defender_eliminated {
-            log.events.push(Event::naming(
-                "eliminated",
+            log.events.push(event(
+                Kind::Eliminated,
                 &[&id],
                 format!("{name} is eliminated in {}.", hex.label()),
             ));
@@ -494,16 +515,16 @@ fn again(field: &mut Field, i: usize, turn: u32, from: &[Hex], log: &mut Log) {
     let was = field.unit(i).rules.condition();
     match disorder(field, i, turn) {
         None if was == Condition::Normal => {
-            log.events.push(Event::naming(
-                "disordered",
+            log.events.push(event(
+                Kind::Disordered,
                 &[&id],
                 format!("{name} is disordered."),
             ));
         }
         None => {}
         Some(super::super::params::Again::Retreat) => {
-            log.events.push(Event::naming(
-                "disordered",
+            log.events.push(event(
+                Kind::Disordered,
                 &[&id],
                 format!(
                     "{name}, already {}, is disordered again and retreats (ruling KUL-16).",
@@ -513,8 +534,8 @@ fn again(field: &mut Field, i: usize, turn: u32, from: &[Hex], log: &mut Log) {
             fall_back(field, i, from, 1, "retreats", log);
         }
         Some(_) => {
-            log.events.push(Event::naming(
-                "disordered",
+            log.events.push(event(
+                Kind::Disordered,
                 &[&id],
                 format!(
                     "{name}, already {}, is disordered again and retires (ruling KUL-16).",
@@ -544,8 +565,8 @@ fn continue_attack(
     loop {
         if !field.in_play(lead) || matches!(then, Then::Stop) {
             if matches!(then, Then::Stop) && field.in_play(lead) {
-                log.events.push(Event::naming(
-                    "continue",
+                log.events.push(event(
+                    Kind::ContinueNotOrdered,
                     &[&field.unit(lead).id.clone()],
                     format!(
                         "{} may continue the attack but was given no `then`.",
@@ -566,8 +587,8 @@ fn continue_attack(
         {
             field.put(lead, last);
             log.events.push(
-                Event::naming(
-                    "advance",
+                event(
+                    Kind::Advance,
                     &[&id],
                     format!(
                         "{name} advances from {} into {}.",
@@ -584,8 +605,8 @@ fn continue_attack(
             Then::Stop => None,
         };
         let Some(j) = target else {
-            log.events.push(Event::naming(
-                "continue",
+            log.events.push(event(
+                Kind::ContinueNoTarget,
                 &[&id],
                 format!("{name} finds no enemy to continue the attack against."),
             ));
@@ -594,16 +615,20 @@ fn continue_attack(
         let aspect = match may_attack(field, lead, j, false, false) {
             Ok(a) => a,
             Err(r) => {
-                log.events.push(Event::naming(
-                    "continue",
-                    &[&id],
-                    format!(
-                        "{name} does not continue the attack against {}: {}{}.",
-                        field.unit(j).name,
-                        r.problem,
-                        r.clause.map(|c| format!(" ({c})")).unwrap_or_default()
-                    ),
-                ));
+                log.events.push(
+                    event(
+                        Kind::ContinueRefused,
+                        &[&id],
+                        format!(
+                            "{name} does not continue the attack against {}: {}{}.",
+                            field.unit(j).name,
+                            r.problem,
+                            r.clause.map(|c| format!(" ({c})")).unwrap_or_default()
+                        ),
+                    )
+                    .also_naming(&[&field.unit(j).id])
+                    .also_naming(&r.naming),
+                );
                 return;
             }
         };
@@ -615,8 +640,8 @@ fn continue_attack(
             began_in_zoc: Vec::new(),
         };
         let a = attacker(field, &segment, lead, at, false, aspect);
-        log.events.push(Event::naming(
-            "continue",
+        log.events.push(event(
+            Kind::Continue,
             &[&id],
             format!("{name} continues the attack (continued attack {continued})."),
         ));

@@ -2,11 +2,11 @@
 //! activation; after the second activation of a turn, the recovery of
 //! disordered and retired units, and the turn limit.
 
+use super::super::events::{Kind, event};
 use super::super::field::Field;
 use super::super::params::{Initiative, Readings};
 use super::super::state::State;
 use super::Log;
-use crate::rules::ruleset::Event;
 
 /// The units each side has lost.
 pub fn losses(state: &State, side: &str) -> u32 {
@@ -75,7 +75,7 @@ fn recover(state: State, log: &mut Log) -> State {
             u.rules.disordered = false;
             format!("{name} recovers its order.")
         };
-        log.events.push(Event::naming("recovery", &[&id], text));
+        log.events.push(event(Kind::Recovery, &[&id], text));
     }
     field.state
 }
@@ -102,10 +102,10 @@ pub fn finish_phase(mut state: State, log: &mut Log) -> State {
             _ => "Both armies break: the battle is drawn.".to_string(),
         };
         state.finished = Some(text.clone());
-        log.events.push(Event::new("army-breaks", Vec::new(), text));
-        log.events.push(Event::new(
-            "game-over",
-            Vec::new(),
+        log.events.push(event(Kind::ArmyBreaks, &[], text));
+        log.events.push(event(
+            Kind::GameOver,
+            &[],
             format!("The game ends in turn {}.", state.turn),
         ));
         return state;
@@ -118,9 +118,9 @@ pub fn finish_phase(mut state: State, log: &mut Log) -> State {
     let mut state = recover(state, log);
     if state.turn_limit.is_some_and(|limit| state.turn >= limit) {
         state.finished = Some(format!("the turn limit ({}) was reached", state.turn));
-        log.events.push(Event::new(
-            "game-over",
-            Vec::new(),
+        log.events.push(event(
+            Kind::GameOver,
+            &[],
             format!("The game ends after turn {}.", state.turn),
         ));
         return state;

@@ -13,6 +13,7 @@ pub mod retreat;
 
 use std::collections::BTreeMap;
 
+use super::events::{Kind, event};
 use super::field::{Field, location};
 use super::orders::KulOrder;
 use super::params::Again;
@@ -46,9 +47,9 @@ pub fn run(
             _ => None,
         })
         .collect();
-    log.events.push(Event::new(
-        "activation",
-        Vec::new(),
+    log.events.push(event(
+        Kind::Activation,
+        &[],
         format!(
             "Turn {}, {} activation: {active}{}.",
             state.turn,
@@ -104,21 +105,27 @@ pub fn eliminate(field: &mut Field, i: usize, why: String, log: &mut Log) {
                 let g = &mut field.state.generals[k];
                 g.attached_to = Some(uid.clone());
                 g.location = to;
-                log.events.push(Event::naming(
-                    "leader",
-                    &[&uid],
-                    format!("{} escapes and joins {uname}.", g.name),
-                ));
+                log.events.push(
+                    event(
+                        Kind::LeaderEscapes,
+                        &[&uid],
+                        format!("{} escapes and joins {uname}.", g.name),
+                    )
+                    .also_naming(&[&g.id]),
+                );
             }
             None => {
                 g.lost = Some(format!("captured in {}", at.label()));
                 g.attached_to = None;
                 g.location = location(at);
-                log.events.push(Event::naming(
-                    "leader",
-                    &[&id],
-                    format!("{} is captured in {}.", g.name, at.label()),
-                ));
+                log.events.push(
+                    event(
+                        Kind::LeaderCaptured,
+                        &[&id],
+                        format!("{} is captured in {}.", g.name, at.label()),
+                    )
+                    .also_naming(&[&g.id]),
+                );
             }
         }
     }

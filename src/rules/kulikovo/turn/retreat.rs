@@ -8,10 +8,10 @@
 //! retreat across"); one that can go nowhere at all is eliminated.
 
 use super::super::clauses;
+use super::super::events::{Kind, event};
 use super::super::field::{Field, location};
 use super::Log;
 use crate::geometry::{Direction, Hex};
-use crate::rules::ruleset::Event;
 
 /// How a fall back ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,8 +95,8 @@ pub fn fall_back(
             Some((_, to, true)) => {
                 path.push(location(to));
                 log.events.push(
-                    Event::naming(
-                        "retreat",
+                    event(
+                        Kind::Retreat,
                         &[&id],
                         format!(
                             "{name} {verb} from {} and, with nowhere else to go, goes over the cliff into {}: eliminated ({}).",
@@ -123,16 +123,16 @@ pub fn fall_back(
                 let at = field.hex(i);
                 if path.len() > 1 {
                     log.events.push(
-                        Event::naming(
-                            "retreat",
+                        event(
+                            Kind::Retreat,
                             &[&id],
                             format!("{name} {verb} from {} to {}.", start.label(), at.label()),
                         )
                         .along(path),
                     );
                 }
-                log.events.push(Event::naming(
-                    "eliminated",
+                log.events.push(event(
+                    Kind::Eliminated,
                     &[&id],
                     format!(
                         "{name} cannot fall back from {} (enemy, river, map edge or friends all round) and is eliminated (ruling KUL-8).",
@@ -151,8 +151,8 @@ pub fn fall_back(
     }
     let end = field.hex(i);
     log.events.push(
-        Event::naming(
-            "retreat",
+        event(
+            Kind::Retreat,
             &[&id],
             format!("{name} {verb} from {} to {}.", start.label(), end.label()),
         )

@@ -1,0 +1,87 @@
+//! What each side is told of an activation (ruling KUL-25): an order that
+//! came to nothing is its own side's, never the enemy's.
+
+use std::collections::BTreeMap;
+
+use super::Kulikovo;
+use super::orders::{KulOrder, Then};
+use super::state::State;
+use crate::audit::dice::ForcedDice;
+use crate::rules::names::UnitId;
+use crate::rules::ruleset::{Event, Presentation, Rules};
+use crate::rules::told::Heard;
+
+fn demo() -> State {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/kulikovo-1380");
+    let campaign = crate::campaign::load(&dir).expect("the campaign loads");
+    let ruleset = crate::rules::ruleset_for("kulikovo").expect("registered");
+    campaign
+        .initial_state(ruleset)
+        .expect("sets up")
+        .typed::<Kulikovo>()
+        .expect("reads")
+}
+
+/// What the GM (`None`) or a side hears of each event of a resolution.
+fn heard(prior: &State, next: &State, events: &[Event], side: Option<&str>) -> Vec<Heard> {
+    let (prior, next_raw) = (prior.raw(), next.raw());
+    let visible = side.map(|s| Kulikovo.visible_to(next, s, events));
+    let audience = crate::report::heard::Audience {
+        side,
+        visible: visible.as_ref(),
+        prior: &prior,
+        next: &next_raw,
+    };
+    events.iter().map(|e| audience.event(e)).collect()
+}
+
+/// A fire out of range and an attack on a unit not next to the attacker
+/// lapse: the Horde is told why, the Russians, who see both units in the
+/// open, are told nothing of an order that never reached them.
+#[test]
+fn an_order_that_lapses_is_told_to_its_own_side_alone() {
+    let state = demo();
+    assert_eq!(state.active_side, "horde");
+    let orders = BTreeMap::from([(
+        "horde".to_string(),
+        vec![
+            KulOrder::Fire {
+                unit: UnitId::of("l-horse-3"),
+                target: UnitId::of("r-advance-2"),
+            },
+            KulOrder::Shock {
+                unit: UnitId::of("m-tatar-1"),
+                target: UnitId::of("r-advance-1"),
+                then: Then::Stop,
+            },
+        ],
+    )]);
+    let (next, events) = Rules::resolve(&Kulikovo, &state, &orders, &mut ForcedDice::new([]));
+    let lapsed: Vec<usize> = events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.kind == "order-lapsed")
+        .map(|(k, _)| k)
+        .collect();
+    assert_eq!(lapsed.len(), 2, "{events:#?}");
+    let gm = heard(&state, &next, &events, None);
+    let horde = heard(&state, &next, &events, Some("horde"));
+    let russians = heard(&state, &next, &events, Some("russians"));
+    for k in lapsed {
+        let text = &events[k].text;
+        assert_eq!(gm[k], Heard::Told, "{text}");
+        assert_eq!(horde[k], Heard::Told, "{text}");
+        assert_eq!(russians[k], Heard::Nothing, "{text}");
+    }
+    // The enemy each lapsed order was aimed at is named by id, not left to
+    // a search of the words.
+    let named: Vec<Vec<&str>> = events
+        .iter()
+        .filter(|e| e.kind == "order-lapsed")
+        .map(|e| e.names().collect())
+        .collect();
+    assert_eq!(
+        named,
+        [["l-horse-3", "r-advance-2"], ["m-tatar-1", "r-advance-1"]]
+    );
+}
