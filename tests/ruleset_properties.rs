@@ -155,9 +155,13 @@ fn told_problems(step: &Step<'_>) -> Vec<String> {
 }
 
 /// Whether `words` name `name` as a word of its own (no letter, digit, `-`
-/// or `_` either side), other than inside a name in `seen`.
+/// or `_` either side), other than inside a name in `seen`. A name of one
+/// or two letters (the catalog's positions call units `a`, `b`, `l`) cannot
+/// be told from an article or a word of the text, and is not looked for:
+/// what is told is decided from the ids the rules give, which this search
+/// only checks.
 fn mentions(words: &str, name: &str, seen: &[(String, String)]) -> bool {
-    if name.is_empty() {
+    if name.chars().count() < 3 {
         return false;
     }
     let part = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
