@@ -12,6 +12,7 @@
 
 pub mod basing;
 pub mod bot;
+pub mod events;
 pub mod fire;
 pub mod moves;
 pub mod orders;

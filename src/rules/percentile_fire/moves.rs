@@ -174,16 +174,17 @@ pub fn end_of<U: Named>(
             }
             let t = t.as_str();
             let Some(target) = state.unit(t) else {
-                return Err(Forbidden::new(format!("no unit {t}"), MOVES));
+                return Err(Forbidden::new(format!("no unit {t}"), MOVES).naming(&[t]));
             };
             let Some(tr) = table.rect(state, target) else {
-                return Err(Forbidden::new(format!("{t} is not on the table"), MOVES));
+                return Err(Forbidden::new(format!("{t} is not on the table"), MOVES).naming(&[t]));
             };
             let Some(gap) = Fan::ahead_of(&rect, 0).reach_to(&tr) else {
                 return Err(Forbidden::new(
                     format!("{t} is not in its path straight ahead"),
                     MOVES,
-                ));
+                )
+                .naming(&[t]));
             };
             if gap > reach {
                 return Err(Forbidden::new(
@@ -193,7 +194,8 @@ pub fn end_of<U: Named>(
                         inches(reach)
                     ),
                     MOVES,
-                ));
+                )
+                .naming(&[t]));
             }
             plain(move_forward(&rect, gap), gap, true)
         }
@@ -215,13 +217,12 @@ pub fn end_of<U: Named>(
         except.push(i);
     }
     if let Some(&i) = table.index.overlapping(&moved.rect, &except).first() {
+        let other = state.units.get(i).map(|o| o.id.as_str());
         return Err(Forbidden::new(
-            format!(
-                "it would end on {}",
-                state.units.get(i).map_or("another unit", |o| o.id.as_str())
-            ),
+            format!("it would end on {}", other.unwrap_or("another unit")),
             MOVES,
-        ));
+        )
+        .naming(other.as_slice()));
     }
     Ok(moved)
 }

@@ -8,6 +8,7 @@ use super::basing;
 use super::state::{Arm, Counterbattery, Formation, Morale, State, Unit};
 use crate::rules::look::{EventClass, Look, Marker, Outline, Shape, TerrainStyle, UnitLook};
 use crate::rules::ruleset::{Event, Presentation, Preview};
+use crate::rules::told::EventKind;
 
 pub const DISORDERED: Marker = Marker {
     letter: "D",
@@ -66,15 +67,10 @@ impl Presentation for PercentileFire {
         terrain_style(kind)
     }
 
+    /// An event read back from an archive, by the kind it was written with
+    /// (`events::Kind`).
     fn event_class(&self, kind: &str) -> EventClass {
-        match kind {
-            "fire" | "opportunity-fire" | "passby-fire" | "final-shock-fire"
-            | "supportive-fire" => EventClass::Fire,
-            "charge" | "shock" => EventClass::Charge,
-            "move" => EventClass::Move,
-            "hold" => EventClass::Hold,
-            _ => EventClass::Other,
-        }
+        super::events::Kind::class_of_name(kind)
     }
 
     fn visible_to(&self, state: &State, side: &str, events: &[Event]) -> BTreeSet<String> {

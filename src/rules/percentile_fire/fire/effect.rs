@@ -6,19 +6,20 @@
 
 use super::factors::Occasion;
 use super::routine::{Against, FireResult, Routine};
+use crate::rules::percentile_fire::events::Kind;
 use crate::rules::percentile_fire::params::{CriticalEffect, OfficerEffect};
 use crate::rules::percentile_fire::state::{Arm, Counterbattery, State};
 use crate::rules::percentile_fire::table::Table;
 use crate::rules::ruleset::Event;
 
 /// The event kind of a fire attack by its occasion.
-pub fn kind(occasion: Occasion) -> &'static str {
+pub fn kind(occasion: Occasion) -> Kind {
     match occasion {
-        Occasion::Reciprocal => "fire",
-        Occasion::Opportunity => "opportunity-fire",
-        Occasion::Passby => "passby-fire",
-        Occasion::FinalShock => "final-shock-fire",
-        Occasion::Supportive => "supportive-fire",
+        Occasion::Reciprocal => Kind::Fire,
+        Occasion::Opportunity => Kind::OpportunityFire,
+        Occasion::Passby => Kind::PassbyFire,
+        Occasion::FinalShock => Kind::FinalShockFire,
+        Occasion::Supportive => Kind::SupportiveFire,
     }
 }
 
@@ -29,10 +30,21 @@ pub struct Applied {
     pub consequences: Vec<String>,
     /// Units whose strength was reduced: each needs a morale check (11.72).
     pub reduced: Vec<String>,
+    /// Every unit and general the consequences and the officers' rolls
+    /// name, by id: a unit of a square that took a loss, an officer.
+    pub naming: Vec<String>,
 }
 
 /// One loss taken by one unit.
 fn take_one(state: &mut State, id: &str, routine: Routine, out: &mut Applied) {
+    let told = out.consequences.len();
+    take(state, id, routine, out);
+    if out.consequences.len() > told {
+        out.naming.push(id.to_string());
+    }
+}
+
+fn take(state: &mut State, id: &str, routine: Routine, out: &mut Applied) {
     let turn = state.turn;
     let Some(at) = state.units.iter().position(|u| u.id == id) else {
         return;
@@ -165,6 +177,9 @@ pub fn apply(state: &mut State, table: &Table, target: &str, result: &FireResult
             ),
         );
     }
+    // The arithmetic names every officer rolled for, hit or not.
+    out.naming
+        .extend(result.officers.iter().filter_map(|o| o.id.clone()));
     for o in &result.officers {
         let Some(effect) = o.effect.filter(|e| e.is_lost()) else {
             if o.hit {
@@ -278,7 +293,7 @@ pub fn event(
         text.push_str(&capitalised(n));
         text.push('.');
     }
-    Event::naming(kind(occasion), &[firer, target], text)
+    Event::of(kind(occasion), &[firer, target], text).also_naming(&applied.naming)
 }
 
 fn capitalised(s: &str) -> String {

@@ -13,6 +13,10 @@ pub mod zone;
 pub struct Forbidden {
     pub problem: String,
     pub clause: &'static str,
+    /// The units the problem names, by id, so that whoever is told of it
+    /// is judged by them (a friend in the field of fire, the nearer enemy
+    /// the hierarchy calls for).
+    pub naming: Vec<String>,
 }
 
 impl Forbidden {
@@ -20,6 +24,14 @@ impl Forbidden {
         Forbidden {
             problem: problem.into(),
             clause,
+            naming: Vec::new(),
         }
+    }
+
+    /// The same, naming `ids` in its problem.
+    pub fn naming<S: AsRef<str>>(mut self, ids: &[S]) -> Forbidden {
+        self.naming
+            .extend(ids.iter().map(|id| id.as_ref().to_string()));
+        self
     }
 }

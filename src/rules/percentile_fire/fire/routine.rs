@@ -13,6 +13,7 @@ use super::super::state::{Class, Shot};
 use crate::audit::dice::{Dice, Die};
 use crate::geometry::Hundredths;
 use crate::rules::kernel::{Exact, Factor, Ratio};
+use crate::rules::told::About;
 use crate::rules::umpire::Trace;
 use crate::rules::words::inches;
 
@@ -86,17 +87,27 @@ pub struct FireAttack {
     pub against: Against,
     /// The officers attached to the target, by name (step 11).
     pub officers: Vec<String>,
+    /// The same officers by the id of the general or of the battery each
+    /// serves; none for an umpire call, whose officers are only words.
+    pub officer_ids: Vec<String>,
     /// What the set-up decided (the zone, the line, why the target is
     /// massed), told before the chart is read.
     pub notes: Vec<String>,
     /// Who fires at whom, for the rolls' purposes.
     pub label: String,
+    /// The same by id, firer first, for whom its rolls are told to; none
+    /// for an umpire call, whose rolls concern no unit on a table.
+    pub concerns: Vec<String>,
 }
 
 /// The roll for one attached officer (step 11).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct OfficerRoll {
     pub officer: String,
+    /// The general, or the battery whose artillery officer he is, by id;
+    /// none in an umpire call. Not in a call's result, which names him.
+    #[serde(skip)]
+    pub id: Option<String>,
     /// The percent chance: 5% per figure hit.
     pub chance: u32,
     pub roll: u32,
@@ -212,26 +223,9 @@ fn figures_lost(percent: i64, roll: u32, extra: Option<u32>) -> (bool, u32) {
     (true, certain + u32::from(further))
 }
 
-/// Runs the routine: rolls, reads the chart, applies the modifiers, and
-/// settles the figures lost, the officers and any critical hit.
-pub fn resolve(
-    attack: &FireAttack,
-    params: &Params,
-    readings: Readings,
-    dice: &mut dyn Dice,
-    trace: &mut Trace,
-) -> Result<FireResult, ChartGap> {
-    let a = attack;
-    // Step 3 (11.16 step 2): "Roll a percentage die set to generate a
-    // random value", before the range is measured or the chart read.
-    let roll = trace.roll(
-        dice,
-        Die::D100,
-        &format!("{}: percentage roll ({})", a.label, a.routine.roll_step()),
-    );
-    for note in &a.notes {
-        trace.note(note.clone());
-    }
+/// The chart's column and base percent for an attack (steps 5-8), or the
+/// gap in the campaign's Fire Chart that leaves it unsettled.
+fn read_chart(a: &FireAttack, params: &Params) -> Result<(u32, u32), ChartGap> {
     let row = params
         .fire_chart
         .get(&a.row)
@@ -247,6 +241,67 @@ pub fn resolve(
     let base = row
         .base(at, a.class, a.category)
         .ok_or_else(|| ChartGap(format!("the row `{}` is short of column {column}", a.row)))?;
+    Ok((column, base))
+}
+
+/// A roll of the routine, marked as concerning `about` where the attack
+/// was set up on the table.
+fn roll_about(
+    trace: &mut Trace,
+    dice: &mut dyn Dice,
+    about: Option<About>,
+    die: Die,
+    purpose: &str,
+) -> u32 {
+    match about {
+        Some(about) => trace.roll(&mut dice.concerning(about), die, purpose),
+        None => trace.roll(dice, die, purpose),
+    }
+}
+
+/// Runs the routine: rolls, reads the chart, applies the modifiers, and
+/// settles the figures lost, the officers and any critical hit.
+pub fn resolve(
+    attack: &FireAttack,
+    params: &Params,
+    readings: Readings,
+    dice: &mut dyn Dice,
+    trace: &mut Trace,
+) -> Result<FireResult, ChartGap> {
+    let a = attack;
+    // An attack the charts cannot settle is not made: its roll is then the
+    // firer's side's alone, as the order behind it is.
+    let chart = read_chart(a, params);
+    let refused = chart.is_err();
+    let about = |officer: Option<&String>| -> Option<About> {
+        if a.concerns.is_empty() {
+            return None;
+        }
+        let ids: Vec<&str> = a
+            .concerns
+            .iter()
+            .chain(officer)
+            .map(String::as_str)
+            .collect();
+        Some(if refused {
+            About::own(&ids)
+        } else {
+            About::units(&ids)
+        })
+    };
+    // Step 3 (11.16 step 2): "Roll a percentage die set to generate a
+    // random value", before the range is measured or the chart read.
+    let roll = roll_about(
+        trace,
+        dice,
+        about(None),
+        Die::D100,
+        &format!("{}: percentage roll ({})", a.label, a.routine.roll_step()),
+    );
+    for note in &a.notes {
+        trace.note(note.clone());
+    }
+    let (column, base) = chart?;
     trace.lookup(
         "Fire Chart",
         format!(
@@ -291,8 +346,10 @@ pub fn resolve(
     }
     let extra_roll = (readings.new_roll_for_extra_figures && percent > 100 && percent % 100 != 0)
         .then(|| {
-            trace.roll(
+            roll_about(
+                trace,
                 dice,
+                about(None),
                 Die::D100,
                 &format!("{}: chance of a further figure (11.71)", a.label),
             )
@@ -351,16 +408,23 @@ pub fn resolve(
     trace.note(verdict.clone());
     let mut officers = Vec::new();
     if lost > 0 {
-        for officer in &a.officers {
-            officers.push(officer_roll(
-                officer,
-                lost,
-                &a.label,
-                a.routine.officer_step(),
-                params,
-                dice,
-                trace,
-            ));
+        for (i, officer) in a.officers.iter().enumerate() {
+            let id = a.officer_ids.get(i);
+            let step = a.routine.officer_step();
+            let mut rolled = match about(id) {
+                Some(about) => officer_roll(
+                    officer,
+                    lost,
+                    &a.label,
+                    step,
+                    params,
+                    &mut dice.concerning(about),
+                    trace,
+                ),
+                None => officer_roll(officer, lost, &a.label, step, params, dice, trace),
+            };
+            rolled.id = id.cloned();
+            officers.push(rolled);
         }
     }
     let critical = (lost > 0
@@ -368,7 +432,12 @@ pub fn resolve(
         && matches!(a.against, Against::Battery | Against::Train))
     .then(|| {
         let bonus = matches!(a.shot, Shot::Shell | Shot::Shrapnel | Shot::Rocket);
-        critical_roll(&a.label, bonus, params, dice, trace)
+        match about(None) {
+            Some(about) => {
+                critical_roll(&a.label, bonus, params, &mut dice.concerning(about), trace)
+            }
+            None => critical_roll(&a.label, bonus, params, dice, trace),
+        }
     });
     let mut arithmetic = format!(
         "{}, {} {} firing, class {}, {} target at {}\": base {base}%",
@@ -484,6 +553,7 @@ pub fn officer_roll(
     };
     OfficerRoll {
         officer: officer.to_string(),
+        id: None,
         chance,
         roll,
         hit,

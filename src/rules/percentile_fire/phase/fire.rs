@@ -4,6 +4,7 @@
 //! fire against a unit is done (11.72, 11.88).
 
 use crate::audit::dice::Dice;
+use crate::rules::percentile_fire::events::Kind;
 use crate::rules::percentile_fire::fire::effect;
 use crate::rules::percentile_fire::fire::factors::Occasion;
 use crate::rules::percentile_fire::fire::routine;
@@ -37,8 +38,8 @@ pub fn make(
     let result = match routine::resolve(&plan.attack, &state.params, r, dice, &mut trace) {
         Ok(result) => result,
         Err(gap) => {
-            return Event::naming(
-                "fire-refused",
+            return Event::of(
+                Kind::FireRefused,
                 &[firer, plan.target.as_str()],
                 format!("{firer} cannot fire at {}: {}.", plan.target, gap.0),
             );
@@ -100,6 +101,7 @@ pub fn make(
         &applied,
         &notes,
     )
+    .also_naming(&plan.naming)
 }
 
 /// The morale checks the losses call for, once all fire against each unit
@@ -114,8 +116,8 @@ pub fn morale_checks(state: &State, reduced: &[String]) -> Vec<Event> {
         .filter_map(|id| state.unit(id))
         .filter(|u| u.eliminated.is_none())
         .map(|u| {
-            Event::naming(
-                "morale-check",
+            Event::of(
+                Kind::MoraleCheck,
                 &[u.id.as_str()],
                 format!(
                     "{} must take a morale check for its losses (11.72), its fire all done (11.88); the check lies outside this chapter: the GM takes it.",

@@ -11,6 +11,7 @@ pub mod movement;
 pub mod reciprocal;
 pub mod shock;
 
+use super::events::Kind;
 use super::state::State;
 use crate::rules::ruleset::{Event, PhaseKind, PhaseSpec};
 
@@ -101,9 +102,9 @@ pub fn advance(state: &mut State, events: &mut Vec<Event>) {
     }
     let mut next = Phase::ALL.get(state.phase as usize + 1).copied();
     if next == Some(Phase::Shock) && state.game.shocks.is_empty() {
-        events.push(Event::new(
-            "phase",
-            Vec::new(),
+        events.push(Event::of(
+            Kind::Phase,
+            &[],
             "No shock was declared: the Shock Combat Phase is passed over.",
         ));
         next = None;
@@ -112,9 +113,9 @@ pub fn advance(state: &mut State, events: &mut Vec<Event>) {
     match next {
         Some(p) => {
             state.phase = p.index();
-            events.push(Event::new(
-                "phase",
-                Vec::new(),
+            events.push(Event::of(
+                Kind::Phase,
+                &[],
                 format!("The {over} is over; the {} follows.", p.name()),
             ));
         }
@@ -131,18 +132,18 @@ fn end_turn(state: &mut State, events: &mut Vec<Event>) {
     }
     if state.turn_limit.is_some_and(|limit| state.turn >= limit) {
         state.finished = Some(format!("the turn limit ({}) was reached", state.turn));
-        events.push(Event::new(
-            "game-over",
-            Vec::new(),
+        events.push(Event::of(
+            Kind::GameOver,
+            &[],
             format!("The game ends after turn {}.", state.turn),
         ));
         return;
     }
     state.turn += 1;
     state.active_side = state.next_side(&state.active_side);
-    events.push(Event::new(
-        "phase",
-        Vec::new(),
+    events.push(Event::of(
+        Kind::Phase,
+        &[],
         format!(
             "Turn {} begins: {} is the phasing side, in the Movement Phase.",
             state.turn, state.active_side

@@ -13,6 +13,7 @@ use super::{Phase, advance, non_phasing};
 use crate::audit::dice::Dice;
 use crate::geometry::{Fan, Hundredths, Rect, nearest_point_of_segment, rect_distance};
 use crate::rules::board::Location;
+use crate::rules::percentile_fire::events::Kind;
 use crate::rules::percentile_fire::fire::factors::Occasion;
 use crate::rules::percentile_fire::fire::zone::ARTILLERY_MINIMUM_ZONE;
 use crate::rules::percentile_fire::moves::{self, Moved};
@@ -124,18 +125,21 @@ fn standing_fire(
                 let ev = make(next, table, dice, &plan, &id, occasion, reduced);
                 events.push(ev);
             }
-            Err(f) => events.push(Event::naming(
-                "fire-lapsed",
-                &[id.as_str(), mover],
-                format!(
-                    "{} may not give {} at {}: {} ({}).",
-                    firer.name,
-                    occasion.name(),
-                    target.name,
-                    f.problem,
-                    f.clause
-                ),
-            )),
+            Err(f) => events.push(
+                Event::of(
+                    Kind::FireLapsed,
+                    &[id.as_str(), mover],
+                    format!(
+                        "{} may not give {} at {}: {} ({}).",
+                        firer.name,
+                        occasion.name(),
+                        target.name,
+                        f.problem,
+                        f.clause
+                    ),
+                )
+                .also_naming(&f.naming),
+            ),
         }
     }
 }
@@ -175,9 +179,12 @@ pub fn resolve(
         }
     }
     if !standing.is_empty() {
-        events.push(Event::new(
-            "standing-fire",
-            Vec::new(),
+        // The archive lists no units for it; the units it names, all the
+        // non-phasing side's, say whose it is.
+        let ready: Vec<&String> = standing.keys().collect();
+        let event = Event::of(
+            Kind::StandingOrders,
+            &[],
             format!(
                 "{} stands ready: {}.",
                 non_phasing(state),
@@ -194,7 +201,8 @@ pub fn resolve(
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-        ));
+        );
+        events.push(event.also_naming(&ready));
     }
     for o in orders.get(&phasing).into_iter().flatten() {
         let PfOrder::Unit { unit, action } = o else {
@@ -208,11 +216,14 @@ pub fn resolve(
         let moved: Moved = match moves::end_of(&next, &table, u, action) {
             Ok(m) => m,
             Err(f) => {
-                events.push(Event::naming(
-                    "move-lapsed",
-                    &[id],
-                    format!("{} does not move: {} ({}).", u.name, f.problem, f.clause),
-                ));
+                events.push(
+                    Event::of(
+                        Kind::MoveLapsed,
+                        &[id],
+                        format!("{} does not move: {} ({}).", u.name, f.problem, f.clause),
+                    )
+                    .also_naming(&f.naming),
+                );
                 continue;
             }
         };
@@ -344,7 +355,7 @@ pub fn resolve(
             ),
             _ => String::new(),
         };
-        let mut units = vec![id.to_string()];
+        let mut units = vec![id];
         if let Some(m) = next.units.iter_mut().find(|m| m.id == id) {
             m.rules.moved = if moved.closing {
                 state::Moved::ClosedRange
@@ -372,7 +383,7 @@ pub fn resolve(
             }
         }
         if let Action::Charge(t) | Action::Shock(t) = action {
-            units.push(t.as_str().to_string());
+            units.push(t.as_str());
             next.game.shocks.push(Shock {
                 attacker: id.to_string(),
                 target: t.as_str().to_string(),
@@ -382,9 +393,9 @@ pub fn resolve(
             });
         }
         let kind = match action {
-            Action::Charge(_) => "charge",
-            Action::Shock(_) => "shock",
-            _ => "move",
+            Action::Charge(_) => Kind::Charge,
+            Action::Shock(_) => Kind::Shock,
+            _ => Kind::Move,
         };
         let start_at = Location::Table {
             x: start.front_centre.x,
@@ -394,7 +405,7 @@ pub fn resolve(
             x: moved.rect.front_centre.x,
             y: moved.rect.front_centre.y,
         };
-        let mut ev = Event::new(kind, units, text);
+        let mut ev = Event::of(kind, &units, text);
         if start_at != end_at {
             ev = ev.along(vec![start_at, end_at]);
         }
@@ -411,8 +422,8 @@ pub fn resolve(
     }) {
         m.rules.counterbattery = None;
         m.rules.counterbattery_since = 0;
-        events.push(Event::naming(
-            "counterbattery",
+        events.push(Event::of(
+            Kind::Counterbattery,
             &[m.id.as_str()],
             format!(
                 "{} remains limbered: its counterbattery marker is removed (11.76e, 11.77e).",

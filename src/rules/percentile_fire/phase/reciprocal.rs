@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::fire::{make, morale_checks};
 use super::{Phase, advance, non_phasing};
 use crate::audit::dice::Dice;
+use crate::rules::percentile_fire::events::Kind;
 use crate::rules::percentile_fire::fire::factors::Occasion;
 use crate::rules::percentile_fire::orders::{Action, Order, PfOrder};
 use crate::rules::percentile_fire::params::FiresFirst;
@@ -88,9 +89,9 @@ pub fn resolve(
         fire_orders(orders.get(&sides[0])),
         fire_orders(orders.get(&sides[1])),
     ];
-    events.push(Event::new(
-        "phase",
-        Vec::new(),
+    events.push(Event::of(
+        Kind::FireOrders,
+        &[],
         format!(
             "{}: {} fires first; {} fire orders from {}, {} from {}, one unit at a time side about.",
             phase.name(),
@@ -115,8 +116,8 @@ pub fn resolve(
                 continue;
             };
             if firer.eliminated.is_some() {
-                events.push(Event::naming(
-                    "fire-lapsed",
+                events.push(Event::of(
+                    Kind::FireLapsed,
                     &[o.firer.as_str()],
                     format!("{} was destroyed before it could fire.", firer.name),
                 ));
@@ -136,14 +137,17 @@ pub fn resolve(
             let plan = match eligible::plan(&table, &next, &req) {
                 Ok(p) => p,
                 Err(f) => {
-                    events.push(Event::naming(
-                        "fire-lapsed",
-                        &[o.firer.as_str(), o.target.as_str()],
-                        format!(
-                            "{} does not fire at {}: {} ({}).",
-                            firer.name, target.name, f.problem, f.clause
-                        ),
-                    ));
+                    events.push(
+                        Event::of(
+                            Kind::FireLapsed,
+                            &[o.firer.as_str(), o.target.as_str()],
+                            format!(
+                                "{} does not fire at {}: {} ({}).",
+                                firer.name, target.name, f.problem, f.clause
+                            ),
+                        )
+                        .also_naming(&f.naming),
+                    );
                     continue;
                 }
             };
@@ -203,14 +207,17 @@ pub fn resolve(
                         );
                         events.push(ev);
                     }
-                    Err(f) => events.push(Event::naming(
-                        "fire-lapsed",
-                        &[o.firer.as_str()],
-                        format!(
-                            "The regimental guns of {} do not fire: {} ({}).",
-                            guns.name, f.problem, f.clause
-                        ),
-                    )),
+                    Err(f) => events.push(
+                        Event::of(
+                            Kind::FireLapsed,
+                            &[o.firer.as_str()],
+                            format!(
+                                "The regimental guns of {} do not fire: {} ({}).",
+                                guns.name, f.problem, f.clause
+                            ),
+                        )
+                        .also_naming(&f.naming),
+                    ),
                 }
             }
         }
@@ -228,9 +235,9 @@ pub fn resolve(
 
 /// The MFP points each side has lost so far (11.73).
 pub fn mfp(state: &State) -> Event {
-    Event::new(
-        "mfp",
-        Vec::new(),
+    Event::of(
+        Kind::Mfp,
+        &[],
         format!(
             "MFP points lost so far (11.73): {}.",
             state
@@ -299,7 +306,7 @@ fn counterbattery(
         };
         u.rules.counterbattery = None;
         u.rules.counterbattery_since = 0;
-        out.push(Event::naming("counterbattery", &[u.id.as_str()], text));
+        out.push(Event::of(Kind::Counterbattery, &[u.id.as_str()], text));
     }
     out
 }

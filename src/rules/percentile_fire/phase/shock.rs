@@ -14,6 +14,7 @@ use super::{Phase, advance, non_phasing};
 use crate::audit::dice::Dice;
 use crate::geometry::{Fan, rect_distance};
 use crate::rules::board::Location;
+use crate::rules::percentile_fire::events::Kind;
 use crate::rules::percentile_fire::fire::Forbidden;
 use crate::rules::percentile_fire::fire::factors::Occasion;
 use crate::rules::percentile_fire::orders::{Action, Order, PfOrder};
@@ -255,8 +256,8 @@ pub fn resolve(
             ),
             Location::Hex { column, row } => format!("({column}, {row})"),
         };
-        events.push(Event::naming(
-            "replace",
+        events.push(Event::of(
+            Kind::Replace,
             &[id, r],
             format!(
                 "{id} replaces {r} at {} to receive the shock; it may not fire upon the attackers (11.86).",
@@ -288,14 +289,17 @@ pub fn resolve(
                 let ev = make(&mut next, &mut table, dice, &p, id, occasion, &mut reduced);
                 events.push(ev);
             }
-            Err(f) => events.push(Event::naming(
-                "fire-lapsed",
-                &[id, shocker],
-                format!(
-                    "{id} does not fire at {shocker}: {} ({}).",
-                    f.problem, f.clause
-                ),
-            )),
+            Err(f) => events.push(
+                Event::of(
+                    Kind::FireLapsed,
+                    &[id, shocker],
+                    format!(
+                        "{id} does not fire at {shocker}: {} ({}).",
+                        f.problem, f.clause
+                    ),
+                )
+                .also_naming(&f.naming),
+            ),
         }
     }
     events.extend(morale_checks(&next, &reduced));
@@ -305,8 +309,8 @@ pub fn resolve(
     for s in &next.game.shocks {
         let alive = |id: &str| next.unit(id).filter(|u| u.eliminated.is_none());
         if let (Some(a), Some(t)) = (alive(&s.attacker), alive(&s.target)) {
-            events.push(Event::naming(
-                "shock",
+            events.push(Event::of(
+                Kind::Shock,
                 &[s.attacker.as_str(), s.target.as_str()],
                 format!(
                     "The shock of {} against {} is to be fought: Shock Combat lies outside this chapter, and the GM settles it.",

@@ -61,6 +61,11 @@ pub struct Plan {
     pub screened_by: Option<String>,
     /// Skirmish screens firing with it as one converged unit (11.27).
     pub converged: Vec<String>,
+    /// Every unit its notes name besides the firer and the target, by id
+    /// (the converged screens, the screen fired past, the friend that
+    /// masses the target), so that whoever is told of the attack is
+    /// judged by them.
+    pub naming: Vec<String>,
 }
 
 /// "The following unit type or formations may never fire" (11.23), and a
@@ -274,7 +279,8 @@ fn field_of_fire(
             return Err(Forbidden::new(
                 format!("{} stands in its field of fire", other.id),
                 "11.43: \"No friendly figures can be within the Fire Zone between the firing unit and the target unit.\"",
-            ));
+            )
+            .naming(&[&other.id]));
         }
         if other.rules.formation == Formation::Skirmish && routine == Routine::Artillery {
             screen.get_or_insert_with(|| other.id.clone());
@@ -287,16 +293,18 @@ fn field_of_fire(
             } else {
                 "11.45: \"In general, a unitwhich cannot be observed cannot be fired upon.\""
             },
-        ));
+        )
+        .naming(&[&other.id]));
     }
     Ok(screen)
 }
 
 /// The officers attached to a target (step 11): generals attached to it
-/// (to any unit of its square), and a battery's artillery officer.
-pub fn officers(table: &Table, state: &State, target: &Unit) -> Vec<String> {
+/// (to any unit of its square), and a battery's artillery officer; each by
+/// name, and by the id of the general or of the battery he serves.
+pub fn officers(table: &Table, state: &State, target: &Unit) -> Vec<(String, String)> {
     let members = table.square(state, target);
-    let mut out: Vec<String> = state
+    let mut out: Vec<(String, String)> = state
         .generals
         .iter()
         .filter(|g| g.lost.is_none())
@@ -305,11 +313,11 @@ pub fn officers(table: &Table, state: &State, target: &Unit) -> Vec<String> {
                 .as_deref()
                 .is_some_and(|a| members.iter().any(|m| m.id == a))
         })
-        .map(|g| g.name.clone())
+        .map(|g| (g.name.clone(), g.id.clone()))
         .collect();
     for m in members {
         if m.rules.artillery_officer {
-            out.push(format!("the artillery officer of {}", m.name));
+            out.push((format!("the artillery officer of {}", m.name), m.id.clone()));
         }
     }
     out
@@ -326,13 +334,14 @@ pub fn plan(table: &Table, state: &State, req: &Request<'_>) -> Result<Plan, For
         return Err(Forbidden::new(
             format!("{} is not an enemy unit", target.id),
             "11.11: \"a Player must identify which of his units is firing and which Enemy unit is the target\"",
-        ));
+        )
+        .naming(&[&target.id]));
     }
     if target.eliminated.is_some() {
-        return Err(Forbidden::new(
-            format!("{} is no longer in play", target.id),
-            "11.11",
-        ));
+        return Err(
+            Forbidden::new(format!("{} is no longer in play", target.id), "11.11")
+                .naming(&[&target.id]),
+        );
     }
     let (Some(rect), Some(target_rect)) = (table.rect(state, firer), table.rect(state, target))
     else {
@@ -501,8 +510,11 @@ pub fn plan(table: &Table, state: &State, req: &Request<'_>) -> Result<Plan, For
     if req.hierarchy && !shocked {
         hierarchy(table, state, req, target, &rect)?;
     }
-    let Categorized { category, why } =
-        target::categorize(table, state, target, &target_rect, eye, range, routine);
+    let Categorized {
+        category,
+        why,
+        naming: massed_with,
+    } = target::categorize(table, state, target, &target_rect, eye, range, routine);
     notes.push(why);
     let class = class_of(
         state,
@@ -536,6 +548,7 @@ pub fn plan(table: &Table, state: &State, req: &Request<'_>) -> Result<Plan, For
     }
     let (_, screen) = crate::rules::percentile_fire::umpire::readings(state);
     let factors = factors::factors(routine, &zoned.factors, &circumstances, params, screen)?;
+    let attached = officers(table, state, target);
     let members = table.square(state, target);
     let against = if members.len() > 1 {
         Against::Figures
@@ -557,14 +570,22 @@ pub fn plan(table: &Table, state: &State, req: &Request<'_>) -> Result<Plan, For
             range,
             factors,
             against,
-            officers: officers(table, state, target),
+            officers: attached.iter().map(|(name, _)| name.clone()).collect(),
+            officer_ids: attached.into_iter().map(|(_, id)| id).collect(),
             notes,
             label: format!("{} at {}", firer.id, target.id),
+            concerns: vec![firer.id.clone(), target.id.clone()],
         },
         target: target.id.clone(),
         shot,
         range,
         indirect,
+        naming: with
+            .iter()
+            .chain(&screened_by)
+            .chain(&massed_with)
+            .cloned()
+            .collect(),
         screened_by,
         converged: with,
     })
@@ -619,7 +640,8 @@ fn shock_first(state: &State, firer: &Unit, target: &Unit) -> Result<bool, Forbi
                 shockers.join(", ")
             ),
             "11.44a: \"Enemy unit attempting frontal face Shock Combat against the firing\" unit",
-        ));
+        )
+        .naming(&shockers));
     }
     Ok(true)
 }
@@ -690,7 +712,8 @@ fn hierarchy(
                     target.id
                 ),
                 "11.28: \"A maximum of two (2) artillery batteries can fire upon the same target unless NO OTHER POSSIBLE TARGET IS AVAILABLE within range.\"",
-            ));
+            )
+            .naming(&[&target.id]));
         }
     }
     // e (artillery) and b (infantry and cavalry): the nearest formed,
@@ -724,7 +747,8 @@ fn hierarchy(
             } else {
                 "11.44b: \"Nearest formed, close order formation enemy unit to frontal facing center point.\""
             },
-        ));
+        )
+        .naming(&[&u.id]));
     }
     Ok(())
 }

@@ -26,12 +26,16 @@ pub const CLOSE: Hundredths = 100;
 pub struct Categorized {
     pub category: Category,
     pub why: String,
+    /// The unit `why` names besides the target, by id: the friend within
+    /// 1" that masses it.
+    pub naming: Option<String>,
 }
 
 fn massed(why: impl Into<String>) -> Categorized {
     Categorized {
         category: Category::Massed,
         why: why.into(),
+        naming: None,
     }
 }
 
@@ -39,6 +43,7 @@ fn linear(why: impl Into<String>) -> Categorized {
     Categorized {
         category: Category::Linear,
         why: why.into(),
+        naming: None,
     }
 }
 
@@ -153,10 +158,13 @@ pub fn categorize(
                     .is_some_and(|r| rect_distance(rect, &r) < GAP)
         });
     if let Some(f) = close_friend {
-        return massed(format!(
-            "no 1\" gap between it and {}: both are massed targets (11.65)",
-            f.id
-        ));
+        return Categorized {
+            naming: Some(f.id.clone()),
+            ..massed(format!(
+                "no 1\" gap between it and {}: both are massed targets (11.65)",
+                f.id
+            ))
+        };
     }
     match u.formation {
         Formation::Skirmish => linear("skirmish order is a linear target (11.61b)"),

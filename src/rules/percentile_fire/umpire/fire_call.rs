@@ -518,7 +518,9 @@ fn set_up(
                 }
             })
             .collect(),
+        officer_ids: Vec::new(),
         notes,
         label: format!("{} x {}", call.count, call.weapon),
+        concerns: Vec::new(),
     })
 }
