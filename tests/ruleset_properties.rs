@@ -125,13 +125,13 @@ fn told_problems(step: &Step<'_>) -> Vec<String> {
             }
         }
         for r in &step.next.rolls {
-            if hearer.roll(r) {
-                if let Some(who) = names_hidden(&r.purpose) {
-                    problems.push(format!(
-                        "{side} is shown roll {} `{}`, which names {who}, out of its sight",
-                        r.index, r.purpose
-                    ));
-                }
+            if hearer.roll(r)
+                && let Some(who) = names_hidden(&r.purpose)
+            {
+                problems.push(format!(
+                    "{side} is shown roll {} `{}`, which names {who}, out of its sight",
+                    r.index, r.purpose
+                ));
             }
         }
         let drawn: Vec<Event> = events
