@@ -159,12 +159,13 @@ fn a_sides_chronicle_names_no_unit_hidden_from_it_until_the_game_is_over() {
                     .shows
                     .as_ref()
                     .expect("the chronicle's events say what they show");
-                let acting = e.names().next().and_then(|id| {
-                    r.prior
-                        .unit(id)
-                        .map(|u| u.side.clone())
-                        .or_else(|| r.prior.sides.iter().find(|s| *s == id).cloned())
-                });
+                let whose = report::heard::Audience {
+                    side: None,
+                    visible: None,
+                    prior: &r.prior,
+                    next: &r.next,
+                };
+                let acting = e.names().next().and_then(|id| whose.side_of(id));
                 if shows.told != adjutant::rules::told::Told::ActingSide
                     || acting.as_deref() == Some(side.as_str())
                 {

@@ -383,6 +383,43 @@ fn shows(text: &str, unit: &adjutant::rules::state::UnitState) -> bool {
     })
 }
 
+/// Every message the demo sent, by file name.
+fn sent_mail(result: &adjutant::demo::DemoResult) -> Vec<(String, Vec<u8>)> {
+    files(&result.outbox_dir)
+        .into_iter()
+        .map(|p| {
+            (
+                p.file_name().expect("name").to_string_lossy().into_owned(),
+                std::fs::read(&p).expect("reads"),
+            )
+        })
+        .collect()
+}
+
+/// The report of resolution `k` that `address` received.
+fn report_mail<'m>(
+    mail: &'m [(String, Vec<u8>)],
+    campaign: &str,
+    k: u64,
+    address: &str,
+) -> &'m [u8] {
+    let prefix = format!("{campaign}.r{k}.result.");
+    mail.iter()
+        .filter(|(name, _)| name.starts_with(&prefix))
+        .map(|(_, raw)| raw.as_slice())
+        .find(|raw| {
+            MessageParser::default()
+                .parse(raw)
+                .and_then(|m| {
+                    m.to()
+                        .and_then(|t| t.first())
+                        .and_then(|a| a.address.clone())
+                })
+                .is_some_and(|a| a == address)
+        })
+        .unwrap_or_else(|| panic!("no report {k} to {address}"))
+}
+
 /// docs/RULINGS.md REP-1: a side's report names only the units it can see.
 /// For every resolution the demo played, the enemy units hidden from a side
 /// at its end (as the ruleset's sight decides) appear nowhere in the report
@@ -393,15 +430,7 @@ fn no_side_report_names_a_unit_hidden_from_it(result: &adjutant::demo::DemoResul
     let folder = tempfile::tempdir().expect("dir");
     let campaign = adjutant::demo::bundled_campaign(folder.path()).expect("campaign");
     let ruleset = adjutant::rules::ruleset_for(&campaign.ruleset.id).expect("ruleset");
-    let mail: Vec<(String, Vec<u8>)> = files(&result.outbox_dir)
-        .into_iter()
-        .map(|p| {
-            (
-                p.file_name().expect("name").to_string_lossy().into_owned(),
-                std::fs::read(&p).expect("reads"),
-            )
-        })
-        .collect();
+    let mail = sent_mail(result);
     let mut hidden_checked = 0;
     let mut visible_found = 0;
     for r in store.resolutions(&campaign.id).expect("resolutions") {
@@ -422,22 +451,7 @@ fn no_side_report_names_a_unit_hidden_from_it(result: &adjutant::demo::DemoResul
                 .iter()
                 .filter(|u| u.side != player.side && !seen.contains(&u.id))
                 .collect();
-            let prefix = format!("{}.r{}.result.", campaign.id, r.k);
-            let report = mail
-                .iter()
-                .filter(|(name, _)| name.starts_with(&prefix))
-                .map(|(_, raw)| raw)
-                .find(|raw| {
-                    MessageParser::default()
-                        .parse(raw)
-                        .and_then(|m| {
-                            m.to()
-                                .and_then(|t| t.first())
-                                .and_then(|a| a.address.clone())
-                        })
-                        .is_some_and(|a| a == player.person.address)
-                })
-                .unwrap_or_else(|| panic!("no report {} to {}", r.k, player.person.address));
+            let report = report_mail(&mail, &campaign.id, r.k, &player.person.address);
             let (prose, svg) = readable(report);
             assert!(
                 prose.contains("Despatch") && svg.contains("<svg"),
@@ -486,34 +500,10 @@ fn no_side_is_told_what_only_the_enemy_knows(result: &adjutant::demo::DemoResult
     let folder = tempfile::tempdir().expect("dir");
     let campaign = adjutant::demo::bundled_campaign(folder.path()).expect("campaign");
     let ruleset = adjutant::rules::ruleset_for(&campaign.ruleset.id).expect("ruleset");
-    let mail: Vec<(String, Vec<u8>)> = files(&result.outbox_dir)
-        .into_iter()
-        .map(|p| {
-            (
-                p.file_name().expect("name").to_string_lossy().into_owned(),
-                std::fs::read(&p).expect("reads"),
-            )
-        })
-        .collect();
+    let mail = sent_mail(result);
     let flat = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
     let report_to = |k: u64, address: &str| -> String {
-        let prefix = format!("{}.r{k}.result.", campaign.id);
-        let raw = mail
-            .iter()
-            .filter(|(name, _)| name.starts_with(&prefix))
-            .map(|(_, raw)| raw)
-            .find(|raw| {
-                MessageParser::default()
-                    .parse(raw)
-                    .and_then(|m| {
-                        m.to()
-                            .and_then(|t| t.first())
-                            .and_then(|a| a.address.clone())
-                    })
-                    .is_some_and(|a| a == address)
-            })
-            .unwrap_or_else(|| panic!("no report {k} to {address}"));
-        flat(&readable(raw).0)
+        flat(&readable(report_mail(&mail, &campaign.id, k, address)).0)
     };
     // The demo draws fresh secrets, so each run is another game: what the
     // acting side alone is told differs from run to run, and every such
@@ -542,24 +532,13 @@ fn no_side_is_told_what_only_the_enemy_knows(result: &adjutant::demo::DemoResult
             if shows.told != Told::ActingSide {
                 continue;
             }
-            let acting = event
-                .names()
-                .next()
-                .and_then(|id| {
-                    prior
-                        .unit(id)
-                        .map(|u| u.side.clone())
-                        .or_else(|| prior.sides.iter().find(|s| *s == id).cloned())
-                })
-                .or_else(|| {
-                    event.names().next().and_then(|id| {
-                        prior
-                            .generals
-                            .iter()
-                            .find(|g| g.id == id)
-                            .map(|g| g.side.clone())
-                    })
-                });
+            let whose = adjutant::report::heard::Audience {
+                side: None,
+                visible: None,
+                prior: &prior,
+                next: &prior,
+            };
+            let acting = event.names().next().and_then(|id| whose.side_of(id));
             let words = flat(&event.text);
             for player in &campaign.players {
                 if Some(&player.side) == acting.as_ref() {

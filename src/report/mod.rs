@@ -209,7 +209,6 @@ pub fn view(input: &ReportInput, audience: Audience) -> View {
     };
     let visible = visibility(input.ruleset, next, &audience, input.events);
     let look = input.ruleset.look(next);
-    let sees = |id: &str| visible.as_ref().is_none_or(|v| v.contains(id));
     let hearer = heard::Audience {
         side,
         visible: visible.as_ref(),
@@ -233,67 +232,14 @@ pub fn view(input: &ReportInput, audience: Audience) -> View {
         &hearer,
     );
 
-    // The order of battle: the reader's own side first, then the others as
-    // far as they are seen.
-    let mut sides: Vec<&String> = next.sides.iter().collect();
-    if let Some(own) = side {
-        sides.sort_by_key(|s| s.as_str() != own);
-    }
-    let forces: Vec<Value> = sides
-        .iter()
-        .map(|s| {
-            let units: Vec<UnitLine> = next
-                .units
-                .iter()
-                .filter(|u| &u.side == *s && sees(&u.id))
-                .map(|u| unit_line(u, &look))
-                .collect();
-            let generals: Vec<Value> = next
-                .generals
-                .iter()
-                .filter(|g| &g.side == *s)
-                .filter(|g| map::general_seen(visible.as_ref(), g))
-                .map(|g| {
-                    json!({
-                        "id": g.id,
-                        "name": g.name,
-                        "attached_to": g.attached_to.as_deref().map(|u| next.unit(u).map_or(u.to_string(), |u| u.name.clone())),
-                        "lost": g.lost,
-                    })
-                })
-                .collect();
-            json!({
-                "id": s,
-                "name": side_name(input.campaign, s),
-                "own": side.is_none_or(|own| own == s.as_str()),
-                "units": units,
-                "generals": generals,
-            })
-        })
-        .collect();
+    let forces = order_of_battle(input, side, visible.as_ref(), &look);
 
     let (shown, withheld): (Vec<&Roll>, Vec<&Roll>) =
         input.rolls.iter().partition(|r| hearer.roll(r));
     let dice: Vec<Value> = shown.iter().copied().map(roll_line).collect();
     let shown_rolls = shown;
 
-    let orders: Vec<Value> = next
-        .sides
-        .iter()
-        .map(|s| {
-            let text = input.orders.get(s);
-            let lines: Vec<&str> = match text {
-                Some(t) if side.is_none_or(|own| own == s.as_str()) => t.lines().collect(),
-                _ => Vec::new(),
-            };
-            json!({
-                "side": s,
-                "name": side_name(input.campaign, s),
-                "digest": text.map(|t| orders_digest(t).to_hex()),
-                "lines": lines,
-            })
-        })
-        .collect();
+    let orders = orders_shown(input, side);
 
     let phase = input.ruleset.phase_of(next);
     let gives_orders = match (side, phase.kind) {
@@ -380,6 +326,77 @@ pub fn view(input: &ReportInput, audience: Audience) -> View {
         context,
         svg,
     }
+}
+
+/// The order of battle as `side` (`None`: the GM) sees it: its own side
+/// first, then the others as far as they are seen.
+fn order_of_battle(
+    input: &ReportInput,
+    side: Option<&str>,
+    visible: Option<&BTreeSet<String>>,
+    look: &Look,
+) -> Vec<Value> {
+    let next = input.next;
+    let sees = |id: &str| visible.is_none_or(|v| v.contains(id));
+    let mut sides: Vec<&String> = next.sides.iter().collect();
+    if let Some(own) = side {
+        sides.sort_by_key(|s| s.as_str() != own);
+    }
+    sides
+        .iter()
+        .map(|s| {
+            let units: Vec<UnitLine> = next
+                .units
+                .iter()
+                .filter(|u| &u.side == *s && sees(&u.id))
+                .map(|u| unit_line(u, look))
+                .collect();
+            let generals: Vec<Value> = next
+                .generals
+                .iter()
+                .filter(|g| &g.side == *s)
+                .filter(|g| map::general_seen(visible, g))
+                .map(|g| {
+                    json!({
+                        "id": g.id,
+                        "name": g.name,
+                        "attached_to": g.attached_to.as_deref().map(|u| next.unit(u).map_or(u.to_string(), |u| u.name.clone())),
+                        "lost": g.lost,
+                    })
+                })
+                .collect();
+            json!({
+                "id": s,
+                "name": side_name(input.campaign, s),
+                "own": side.is_none_or(|own| own == s.as_str()),
+                "units": units,
+                "generals": generals,
+            })
+        })
+        .collect()
+}
+
+/// Each side's orders with their digest; their lines only to their own
+/// side and the GM.
+fn orders_shown(input: &ReportInput, side: Option<&str>) -> Vec<Value> {
+    input
+        .next
+        .sides
+        .iter()
+        .map(|s| {
+            let text = input.orders.get(s);
+            let lines: Vec<&str> = match text {
+                Some(t) if side.is_none_or(|own| own == s.as_str()) => t.lines().collect(),
+                _ => Vec::new(),
+            };
+            json!({
+                "side": s,
+                "name": side_name(input.campaign, s),
+                "digest": text.map(|t| orders_digest(t).to_hex()),
+                "lines": lines,
+            })
+        })
+        .collect()
 }
 
 /// The reports of several audiences, each made on its own thread: they

@@ -299,6 +299,14 @@ mod preview {
     use crate::rules::sound_the_charge::turn::fighting::testing::{state, unit};
     use crate::rules::sound_the_charge::turn::planned_moves;
 
+    /// An order whose units are written by their ids.
+    fn order(text: &str) -> StcOrder {
+        parse(text)
+            .expect("parses")
+            .try_map(|r, _| Ok::<_, ()>(UnitId::of(r.as_str())))
+            .expect("ids")
+    }
+
     /// Zones of Control: "You may not move a unit within 1" of an enemy
     /// unit". The move refused names the enemy whose zone barred it, as
     /// data: a side that does not see that enemy hears only that its unit
@@ -330,10 +338,7 @@ mod preview {
                 180,
             ),
         ]);
-        let order: StcOrder = parse("1-line: forward 2")
-            .expect("parses")
-            .try_map(|r, _| Ok::<_, ()>(UnitId::of(r.as_str())))
-            .expect("ids");
+        let order = order("1-line: forward 2");
         let (next, events) = planned_moves(&s, "blue", &[order]);
         let barred = events
             .iter()
@@ -391,10 +396,7 @@ mod preview {
                 180,
             ),
         ]);
-        let order: StcOrder = parse("1-line: charge 9-line")
-            .expect("parses")
-            .try_map(|r, _| Ok::<_, ()>(UnitId::of(r.as_str())))
-            .expect("ids");
+        let order = order("1-line: charge 9-line");
         let (_, events) = planned_moves(&s, "blue", &[order]);
         let short = events
             .iter()
