@@ -316,6 +316,7 @@ fn bench(c: &mut Criterion) {
         next: &turn.next,
         events: &turn.events,
         visible: None,
+        strengths: adjutant::map::Strengths::Seen,
     };
     group.bench_function("the acknowledgement's map, SVG", |b| {
         b.iter(|| black_box(adjutant::map::glance_svg(&input)))

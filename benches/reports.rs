@@ -52,7 +52,7 @@ fn reports(c: &mut Criterion) {
                 ];
                 let prepared = report::prepare_all(&input, audiences).expect("prepares");
                 for (p, person) in prepared.iter().zip(people) {
-                    report::render(&input, p, person, &templates).expect("renders");
+                    report::render(&input, p, person.into(), &templates).expect("renders");
                 }
             })
         },
@@ -66,6 +66,7 @@ fn reports(c: &mut Criterion) {
                 next: &turn.next,
                 events: &turn.events,
                 visible: None,
+                strengths: adjutant::map::Strengths::Seen,
             })
         })
     });

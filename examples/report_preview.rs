@@ -54,7 +54,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ("gm", Audience::Gm, &turn.campaign.gm),
     ] {
         let prepared = report::prepare(&input, audience)?;
-        let r = report::render(&input, &prepared, person, &templates)?;
+        let r = report::render(&input, &prepared, person.into(), &templates)?;
         let mut html = r.html.clone();
         for part in &r.parts {
             if let Some(cid) = &part.content_id {

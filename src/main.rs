@@ -149,12 +149,17 @@ enum Command {
     },
     /// A game master's command (docs/GM-COMMANDS.md): status, extend 24h,
     /// extend to 2026-11-25 18:00, resolve now, pause, resume,
-    /// replace SIDE ADDRESS hash HASH, correct UNIT ..., rollback, without beacon.
+    /// replace SIDE ADDRESS hash HASH, change ..., correct UNIT ...,
+    /// rollback, without beacon.
     Gm {
         #[arg(long, default_value = "./var")]
         data: PathBuf,
         #[arg(long)]
         campaign: String,
+        /// For `correct`: why, recorded with the act and told with it (the
+        /// same as ending the command with `because ...`).
+        #[arg(long)]
+        reason: Option<String>,
         /// The command and its words.
         #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
         command: Vec<String>,
@@ -385,8 +390,9 @@ fn run(command: Command, clock: &dyn Clock) -> Result<ExitCode> {
         Command::Gm {
             data,
             campaign,
+            reason,
             command,
-        } => cmd_gm(data, campaign, command, clock, &mut out),
+        } => cmd_gm(data, campaign, command, reason, clock, &mut out),
         Command::Archive {
             command:
                 ArchiveCommand::Export {
@@ -537,6 +543,16 @@ fn cmd_init(
         record.chain.length(),
         record.deadline
     )?;
+    // What went into the outbox: the opening mail, one to each person.
+    let queued = store.queued_mail(&loaded.id)?;
+    writeln!(
+        out,
+        "queued {} opening message(s); `adjutant send` or the daemon sends them:",
+        queued.len()
+    )?;
+    for mail in &queued {
+        writeln!(out, "  to {}: {}", mail.recipient, mail.subject)?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -602,12 +618,28 @@ fn cmd_submit(
     for refusal in done.sheet.refusals() {
         writeln!(out, "refused: {refusal}")?;
     }
+    if let (false, Some(word)) = (done.stored, done.word) {
+        // `ready` or `wait` alone: the side's orders stand as they are.
+        let said = engine::ready::say(&mut store, &campaign, &side, word, clock, None)?;
+        writeln!(
+            out,
+            "{side} is {} for {}; its orders stand: {}",
+            if said.ready { "ready" } else { "not ready" },
+            said.phase_key,
+            said.standing.as_deref().unwrap_or("none")
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if !done.stored {
         writeln!(out, "nothing accepted: no orders were stored for {side}")?;
         return Ok(ExitCode::FAILURE);
     }
     writeln!(out, "accepted for {} ({}):", side, done.phase_key)?;
     write!(out, "{}", done.sheet.canonical_text())?;
+    // Accepted, but what comes first in the phase may undo them.
+    for warning in done.sheet.warned() {
+        writeln!(out, "warning: {warning}")?;
+    }
     writeln!(
         out,
         "digest {}{}",
@@ -616,6 +648,15 @@ fn cmd_submit(
             " (replaces your earlier orders for this phase)"
         } else {
             ""
+        }
+    )?;
+    writeln!(
+        out,
+        "{}",
+        if done.ready {
+            "ready: the phase may close as soon as every side is ready"
+        } else {
+            "not ready: the phase waits for the deadline, corrected orders, or the word `ready`"
         }
     )?;
     if !done.sheet.is_clean() {
@@ -640,12 +681,38 @@ fn cmd_tick(
     let mut failed = false;
     for id in ids {
         match engine::tick(&mut store, &id, clock) {
+            Ok(done) if done.is_empty() => {
+                let open = engine::OpenPhase::read(&store, &id)?;
+                let why = if open.state.finished.is_some() {
+                    "the game is over".to_string()
+                } else if open.record.paused {
+                    "the campaign is paused".to_string()
+                } else {
+                    format!(
+                        "{} of {} sides ready, deadline {}",
+                        open.ready.len(),
+                        open.state.sides.len(),
+                        open.record
+                            .deadline
+                            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+                    )
+                };
+                writeln!(out, "{id}: nothing due ({why})")?;
+            }
             Ok(done) => {
                 for r in done {
                     writeln!(
                         out,
-                        "{id}: resolution {}: {} ({} rolls)",
-                        r.k, r.phase_label, r.rolls
+                        "{id}: resolution {}: {} ({} rolls){}",
+                        r.k,
+                        r.phase_label,
+                        r.rolls,
+                        match r.reason {
+                            Some(adjutant::lifecycle::CloseReason::AllReady) =>
+                                ", every side ready",
+                            Some(adjutant::lifecycle::CloseReason::Deadline) => ", at its deadline",
+                            None => "",
+                        }
                     )?;
                 }
             }
@@ -874,12 +941,26 @@ fn cmd_gm(
     data: PathBuf,
     campaign: String,
     command: Vec<String>,
+    reason: Option<String>,
     clock: &dyn Clock,
     out: &mut impl Write,
 ) -> Result<ExitCode> {
     let mut store = open(&data)?;
     let zone = store.campaign(&campaign)?.campaign.schedule.time_zone;
-    let parsed = engine::gm::GmCommand::parse(&command.join(" "), &zone)?;
+    let mut parsed = engine::gm::GmCommand::parse(&command.join(" "), &zone)?;
+    if let Some(reason) = reason {
+        match &mut parsed {
+            engine::gm::GmCommand::Correct(_, given @ None) if !reason.trim().is_empty() => {
+                *given = Some(reason.trim().to_string());
+            }
+            engine::gm::GmCommand::Correct(..) => {
+                anyhow::bail!(
+                    "give the reason once: `--reason` or `because ...`, not both, and not empty"
+                )
+            }
+            _ => anyhow::bail!("`--reason` goes with `correct` only"),
+        }
+    }
     let report = engine::gm::execute(
         &mut store,
         &campaign,
@@ -1062,6 +1143,9 @@ fn print_verdict(verdict: &archive::verify::Verdict, out: &mut impl Write) -> Re
     }
     for p in &verdict.problems {
         writeln!(out, "archive: {p}")?;
+    }
+    for w in &verdict.warnings {
+        writeln!(out, "WARNING: {w}")?;
     }
     let failed = verdict
         .resolutions

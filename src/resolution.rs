@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::audit::dice::Roll;
-use crate::audit::dice::{Dice, DiceStream};
+use crate::audit::dice::{Dice, DiceStream, PlaceholderDice};
 use crate::audit::manifest::UMPIRE;
 use crate::audit::{Digest32, Manifest, SeedInputs, SideOrders};
 use crate::campaign::NoOrdersPolicy;
@@ -244,10 +244,35 @@ pub fn typed_again(
     same.then_some((events, rolls))
 }
 
-fn run_turn(
-    inputs: &Inputs<'_>,
-    dice: &mut DiceStream,
-) -> Result<(GameState, Vec<Event>), RunError> {
+/// What the open phase would come to with `orders`, every die a placeholder
+/// (see [`PlaceholderDice`]): the game master's preview. Not a resolution:
+/// it draws no die of the turn's seed, and nothing of it is kept.
+pub fn preview(
+    ruleset: &dyn Ruleset,
+    prior_state: &GameState,
+    orders: &BTreeMap<String, String>,
+    policy: NoOrdersPolicy,
+) -> Result<(GameState, Vec<Event>, Vec<Roll>), RunError> {
+    let inputs = Inputs {
+        ruleset,
+        kind: Kind::Turn,
+        campaign: "",
+        k: 0,
+        secret: Digest32::ZERO,
+        manifest_digest: Digest32::ZERO,
+        prior_state_digest: Digest32::ZERO,
+        beacon: None,
+        drawn: None,
+        policy,
+        prior_state,
+        orders,
+    };
+    let mut dice = PlaceholderDice::default();
+    let (state, events) = run_turn(&inputs, &mut dice)?;
+    Ok((state, events, dice.log().to_vec()))
+}
+
+fn run_turn(inputs: &Inputs<'_>, dice: &mut dyn Dice) -> Result<(GameState, Vec<Event>), RunError> {
     let state = inputs.prior_state;
     if let Some(side) = inputs.orders.keys().find(|s| !state.sides.contains(s)) {
         return Err(RunError::UnknownSide(side.clone()));

@@ -14,6 +14,7 @@ pub const DEFAULTS: &[(&str, &str)] = &[
     ("ack.txt", include_str!("../templates/ack.txt")),
     ("ack.html", include_str!("../templates/ack.html")),
     ("no-orders.txt", include_str!("../templates/no-orders.txt")),
+    ("ready.txt", include_str!("../templates/ready.txt")),
     ("refused.txt", include_str!("../templates/refused.txt")),
     ("stranger.txt", include_str!("../templates/stranger.txt")),
     ("quiet.txt", include_str!("../templates/quiet.txt")),
@@ -24,7 +25,10 @@ pub const DEFAULTS: &[(&str, &str)] = &[
     ("failed.txt", include_str!("../templates/failed.txt")),
     ("failed-gm.txt", include_str!("../templates/failed-gm.txt")),
     ("reminder.txt", include_str!("../templates/reminder.txt")),
+    ("late.txt", include_str!("../templates/late.txt")),
+    ("situation.txt", include_str!("../templates/situation.txt")),
     ("report.txt", include_str!("../templates/report.txt")),
+    ("observed.txt", include_str!("../templates/observed.txt")),
     ("report.html", include_str!("../templates/report.html")),
     (
         "map-caption.txt",
@@ -33,6 +37,18 @@ pub const DEFAULTS: &[(&str, &str)] = &[
     ("gm.txt", include_str!("../templates/gm.txt")),
     ("gm-reply.txt", include_str!("../templates/gm-reply.txt")),
 ];
+
+/// `{{ text | sentence }}`: the text ending in exactly one full stop (or
+/// the `!` or `?` it ends with), for a sentence the rules wrote with its own
+/// stop and a template would end with another.
+pub fn sentence(text: String) -> String {
+    let t = text.trim_end();
+    if t.ends_with(['.', '!', '?']) {
+        t.to_string()
+    } else {
+        format!("{t}.")
+    }
+}
 
 /// A template could not be read or rendered.
 #[derive(Debug, thiserror::Error)]
@@ -74,6 +90,7 @@ impl Templates {
         env.add_filter("wrap", |text: String, width: Option<usize>| {
             wrap(&text, width.unwrap_or(72))
         });
+        env.add_filter("sentence", sentence);
         Templates { env }
     }
 
@@ -145,4 +162,22 @@ pub fn wrap(text: &str, width: usize) -> String {
         line += len;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sentence;
+
+    #[test]
+    fn a_sentence_ends_in_one_full_stop_however_it_was_written() {
+        assert_eq!(
+            sentence("The game ends with french losing.".into()),
+            "The game ends with french losing."
+        );
+        assert_eq!(
+            sentence("the turn limit (12) was reached".into()),
+            "the turn limit (12) was reached."
+        );
+        assert_eq!(sentence("Victory! ".into()), "Victory!");
+    }
 }

@@ -438,3 +438,97 @@ fn the_dice_command_in_a_report_re_derives_its_dice() {
         assert!(printed.contains(&line), "{line} in {printed}");
     }
 }
+
+/// Writes every message queued so far into `dir`, one `.eml` file each, as
+/// the file transport sends them: what a player who keeps all their mail
+/// holds.
+fn mail_out(store: &mut Store, dir: &Path) {
+    use adjutant::outbound::{DeliveryPolicy, FileTransport, deliver_due};
+    let policy = DeliveryPolicy {
+        from: "adjutant <adjutant@example.org>".to_string(),
+        batch: 10_000,
+        ..DeliveryPolicy::default()
+    };
+    deliver_due(store, &FileTransport::new(dir), &policy, &start()).expect("delivered");
+}
+
+fn verify_mail(archive: &Path, mail: &Path) -> (bool, String) {
+    let said = std::process::Command::new(env!("CARGO_BIN_EXE_adjutant"))
+        .args([
+            "verify",
+            &archive.to_string_lossy(),
+            "--mail",
+            &mail.to_string_lossy(),
+        ])
+        .output()
+        .expect("runs");
+    (
+        said.status.success(),
+        String::from_utf8_lossy(&said.stdout).into_owned(),
+    )
+}
+
+/// Issue 31, item 4: `verify --mail` read only the messages whose text named
+/// the campaign, and an act's announcement never does: an archive cut just
+/// after the last act, or with that act rewritten and linked again, passed
+/// it though the announcement gave the head that act made.
+#[test]
+fn verify_mail_reads_the_act_announcements_and_catches_a_last_act_cut_or_rewritten() {
+    let (dir, mut store) = setup();
+    play(&mut store, 2);
+    // The last entry of the record is an act, after the last report.
+    gm(&mut store, "extend 2d");
+    let mail = dir.path().join("mail");
+    mail_out(&mut store, &mail);
+    let archive = export_to(&store, dir.path(), "archive");
+    let (ok, text) = verify_mail(&archive, &mail);
+    assert!(ok, "the whole archive passes against the mail:\n{text}");
+    // Every message the campaign sent is read as the campaign's.
+    let counts: Vec<usize> = text
+        .lines()
+        .find(|l| l.starts_with("mail: "))
+        .expect("the mail line")
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .take(2)
+        .collect();
+    assert!(
+        counts.len() == 2 && counts[0] > 0 && counts[0] == counts[1],
+        "{text}"
+    );
+    let acts = std::fs::read_dir(archive.join("gm")).expect("gm").count();
+    let last = format!("gm/{acts:04}");
+    let act = std::fs::read_to_string(archive.join(&last).join("act.json")).expect("act");
+    assert!(act.contains("extend 2d"), "{act}");
+
+    // Cut off the last act and make the rest consistent without it.
+    let cut = dir.path().join("cut");
+    copy_dir(&archive, &cut);
+    std::fs::remove_dir_all(cut.join(&last)).expect("cut");
+    let head_path = cut.join("campaign.json");
+    let mut head: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&head_path).expect("read")).expect("json");
+    head["acts"] = (acts - 1).into();
+    std::fs::write(&head_path, head.to_string()).expect("write");
+    relink(&cut);
+    assert!(verify::verify(&cut).expect("readable").ok());
+    let (ok, text) = verify_mail(&cut, &mail);
+    assert!(
+        !ok,
+        "an archive cut after the last act fails --mail:\n{text}"
+    );
+    assert!(text.contains("is not in the archive"), "{text}");
+
+    // Rewrite the last act (a longer extension) and link everything again.
+    let forged = dir.path().join("forged");
+    copy_dir(&archive, &forged);
+    let path = forged.join(&last).join("act.json");
+    std::fs::write(&path, act.replace("extend 2d", "extend 3d")).expect("write");
+    relink(&forged);
+    assert!(verify::verify(&forged).expect("readable").ok());
+    let (ok, text) = verify_mail(&forged, &mail);
+    assert!(
+        !ok,
+        "an archive with its last act rewritten fails --mail:\n{text}"
+    );
+}

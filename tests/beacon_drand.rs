@@ -44,8 +44,10 @@ fn setup() -> Setup {
     let folder = dir.join("campaign");
     adjutant::demo::bundled_campaign(&folder).expect("writes");
     let toml = std::fs::read_to_string(folder.join("campaign.toml")).expect("toml");
+    // The test beacon's key is the test's own, as a game master's own
+    // network's would be: the campaign must say it is not to be trusted.
     let toml = format!(
-        "{toml}\n[dice.drand]\nurl = \"{}\"\ninfo = '''{info}'''\nmargin = \"1m\"\n",
+        "{toml}\n[dice.drand]\nurl = \"{}\"\ninfo = '''{info}'''\nmargin = \"1m\"\ntrusted = false\n",
         server.base_url()
     );
     std::fs::write(folder.join("campaign.toml"), toml).expect("write");
@@ -59,6 +61,24 @@ fn setup() -> Setup {
         store,
         server,
     }
+}
+
+/// Hands every message queued so far to a file transport at `at`, as the
+/// daemon's sender does: the outbox records when each was taken.
+fn hand_over(s: &mut Setup, at: i64) {
+    use adjutant::outbound::{DeliveryPolicy, FileTransport, deliver_due};
+    let policy = DeliveryPolicy {
+        from: "adjutant <adjutant@example.org>".to_string(),
+        batch: 10_000,
+        ..DeliveryPolicy::default()
+    };
+    deliver_due(
+        &mut s.store,
+        &FileTransport::new(s.dir.join("sent")),
+        &policy,
+        &clock(at),
+    )
+    .expect("handed over");
 }
 
 fn gm(store: &mut Store, text: &str, at: i64) -> adjutant::engine::gm::GmReport {
@@ -82,6 +102,7 @@ fn a_turn_waits_for_the_round_its_manifest_named_and_takes_its_randomness() {
     // Closed now; the round it names is published a minute later at least.
     let done = engine::resolve_now(&mut s.store, ID, &clock(START)).expect("closes");
     assert!(done.is_empty(), "nothing can be resolved before the round");
+    hand_over(&mut s, START + 2);
     let round = first_round_after(&network, START, 60);
     let published = round_time(&network, round).expect("a time");
     assert!(published > START + 60);
@@ -97,9 +118,10 @@ fn a_turn_waits_for_the_round_its_manifest_named_and_takes_its_randomness() {
     );
     let manifest_mail = s
         .store
-        .queued_mail(ID)
+        .outbox(Some(ID))
         .expect("mail")
         .into_iter()
+        .map(|e| e.mail)
         .find(|m| m.message_id.contains("r1.manifest"))
         .expect("the manifest mail");
     assert!(
@@ -132,6 +154,10 @@ fn a_turn_waits_for_the_round_its_manifest_named_and_takes_its_randomness() {
     for r in &reports {
         assert!(r.contains(&format!("drand round {round} of chain")), "{r}");
         assert!(r.contains("--beacon-field "), "{r}");
+        assert!(
+            r.contains("handed to the mail server (at 2026-01-05T10:00:02Z)"),
+            "the report gives when the manifest left: {r}"
+        );
     }
 
     let archive = s.dir.join("archive");
@@ -221,6 +247,7 @@ fn with_the_beacon_salt_grinding_cannot_know_the_dice() {
     let (text, ground) = found.expect("a salt found for a guessed beacon");
     engine::submit(&mut s.store, ID, "french", &text, &clock(START), None).expect("orders");
     engine::resolve_now(&mut s.store, ID, &clock(START)).expect("closes");
+    hand_over(&mut s, START);
     s.server.set_now_round(round);
     let published = round_time(&network, round).expect("a time");
     engine::tick(&mut s.store, ID, &clock(published + 1)).expect("resolves");
@@ -242,6 +269,7 @@ fn resolving_without_the_round_is_the_game_masters_act_and_the_report_says_so() 
     let network = s.server.network().clone();
     s.server.set_behaviour(Behaviour::Unavailable);
     engine::resolve_now(&mut s.store, ID, &clock(START)).expect("closes");
+    hand_over(&mut s, START);
     let round = first_round_after(&network, START, 60);
     let published = round_time(&network, round).expect("a time");
     // Out of reach for long: the game master is told, once.
@@ -293,4 +321,340 @@ fn resolving_without_the_round_is_the_game_masters_act_and_the_report_says_so() 
         verdict.acts.iter().any(|a| a.command == "without beacon"),
         "{verdict:?}"
     );
+}
+
+/// The bundled campaign with `drand` as its `[dice.drand]` table, loaded.
+fn with_drand(drand: &str) -> Result<adjutant::campaign::Campaign, String> {
+    let tmp = tempfile::tempdir().expect("dir");
+    let folder = tmp.path().join("campaign");
+    adjutant::demo::bundled_campaign(&folder).expect("writes");
+    let toml = std::fs::read_to_string(folder.join("campaign.toml")).expect("toml");
+    std::fs::write(
+        folder.join("campaign.toml"),
+        format!("{toml}\n[dice.drand]\n{drand}\n"),
+    )
+    .expect("write");
+    adjutant::campaign::load(&folder).map_err(|p| p.to_string())
+}
+
+/// Issue 31, item 1: a network of the game master's own passed as a beacon.
+/// `[dice.drand] info` took any network's /info, and with a network whose
+/// key the game master holds, the game master could sign a round early and
+/// grind a salt for the dice it wanted, while the opening mail said nobody
+/// could know them. A network given by its /info that is not a known public
+/// one is now refused at the check, unless the campaign says
+/// `trusted = false`.
+#[test]
+fn a_network_that_is_not_a_known_public_one_is_refused_unless_the_campaign_says_untrusted() {
+    let own = TestBeacon::from_seed([9; 32], START - 3_000, 3).expect("a network of one's own");
+    let info = own.network().to_info_json();
+    let refused = with_drand(&format!("info = '''{info}'''")).expect_err("refused");
+    assert!(
+        refused.contains("not a public network adjutant knows")
+            && refused.contains(&own.network().chain_hash_hex())
+            && refused.contains("trusted = false"),
+        "{refused}"
+    );
+    let refused = with_drand(&format!("info = '''{info}'''\ntrusted = true")).expect_err("refused");
+    assert!(refused.contains("not a public network"), "{refused}");
+    let taken = with_drand(&format!("info = '''{info}'''\ntrusted = false"))
+        .expect("taken when the campaign says so");
+    let drand = taken.drand.expect("drand");
+    assert_eq!(drand.known_network(), None);
+    // quicknet, by name or by its own /info, is known.
+    for table in [
+        "network = \"quicknet\"".to_string(),
+        format!("info = '''{}'''", adjutant::beacon::QUICKNET.to_info_json()),
+    ] {
+        let campaign = with_drand(&table).expect("quicknet is taken");
+        assert_eq!(
+            campaign.drand.expect("drand").known_network(),
+            Some("quicknet")
+        );
+    }
+    let refused = with_drand("network = \"mynet\"").expect_err("an unknown name");
+    assert!(refused.contains("not a public drand network"), "{refused}");
+}
+
+/// Issue 31, item 1: with a network the campaign says is not to be trusted,
+/// every mail that speaks of the beacon (the opening, each manifest, each
+/// report) says the game master may control it, and `verify` warns.
+#[test]
+fn an_untrusted_network_is_named_so_in_every_mail_and_by_verify() {
+    let mut s = setup();
+    let network = s.server.network().clone();
+    let chain = network.chain_hash_hex();
+    let warning = "the game master may control it";
+    let flat =
+        |m: &adjutant::store::OutgoingMail| m.body.split_whitespace().collect::<Vec<_>>().join(" ");
+    let openings: Vec<String> = s
+        .store
+        .queued_mail(ID)
+        .expect("mail")
+        .iter()
+        .filter(|m| m.message_id.contains(".opening."))
+        .map(flat)
+        .collect();
+    assert_eq!(openings.len(), 3);
+    for o in &openings {
+        assert!(o.contains(warning) && o.contains(&chain), "{o}");
+        assert!(
+            !o.contains("neither the game master nor any player can know"),
+            "{o}"
+        );
+    }
+    engine::submit(
+        &mut s.store,
+        ID,
+        "french",
+        "1-ligne: hold\n",
+        &clock(START),
+        None,
+    )
+    .expect("orders");
+    engine::resolve_now(&mut s.store, ID, &clock(START)).expect("closes");
+    hand_over(&mut s, START);
+    let round = first_round_after(&network, START, 60);
+    s.server.set_now_round(round);
+    let published = round_time(&network, round).expect("a time");
+    engine::tick(&mut s.store, ID, &clock(published + 1)).expect("resolves");
+    let mail: Vec<adjutant::store::OutgoingMail> = s
+        .store
+        .outbox(Some(ID))
+        .expect("outbox")
+        .into_iter()
+        .map(|e| e.mail)
+        .collect();
+    let manifests: Vec<String> = mail
+        .iter()
+        .filter(|m| m.message_id.contains("r1.manifest"))
+        .map(flat)
+        .collect();
+    let reports: Vec<String> = mail
+        .iter()
+        .filter(|m| m.body.contains("== The dice can be checked =="))
+        .map(flat)
+        .collect();
+    assert!(!manifests.is_empty() && !reports.is_empty());
+    for m in manifests.iter().chain(&reports) {
+        assert!(m.contains(warning), "{m}");
+    }
+    let archive = s.dir.join("archive");
+    export::export(&s.store, ID, &archive).expect("export");
+    let verdict = verify::verify(&archive).expect("readable");
+    assert!(verdict.ok(), "it checks: {verdict:?}");
+    assert!(
+        verdict
+            .warnings
+            .iter()
+            .any(|w| w.contains(&chain) && w.contains("not quicknet")),
+        "{verdict:?}"
+    );
+}
+
+/// Issue 31, item 1: a quicknet campaign's opening names the network and
+/// where to compare its chain hash, and says nothing of a network the game
+/// master controls.
+#[test]
+fn a_quicknet_campaign_s_opening_names_the_public_network() {
+    let tmp = tempfile::tempdir().expect("dir");
+    let folder = tmp.path().join("campaign");
+    adjutant::demo::bundled_campaign(&folder).expect("writes");
+    let toml = std::fs::read_to_string(folder.join("campaign.toml")).expect("toml");
+    std::fs::write(
+        folder.join("campaign.toml"),
+        format!("{toml}\n[dice.drand]\nnetwork = \"quicknet\"\n"),
+    )
+    .expect("write");
+    let campaign = adjutant::campaign::load(&folder).expect("loads");
+    let mut store = Store::open(&tmp.path().join("data")).expect("store");
+    engine::init(&mut store, &campaign, &folder, &clock(START)).expect("init");
+    let opening = store
+        .queued_mail(ID)
+        .expect("mail")
+        .into_iter()
+        .find(|m| m.message_id.contains(".opening."))
+        .expect("an opening");
+    let text = opening
+        .body
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        text.contains(&adjutant::beacon::QUICKNET.chain_hash_hex())
+            && text.contains("drand's public quicknet")
+            && text.contains("docs/AUDIT.md"),
+        "{text}"
+    );
+    assert!(!text.contains("may control it"), "{text}");
+}
+
+/// Issue 31, item 3: "published after this turn's manifest was mailed" was
+/// measured against when the manifest was queued. In one run the manifest
+/// went out four seconds after its round was public, and the turn took the
+/// round all the same. The outbox records when the mail server took each
+/// manifest message; a round published before the last was taken is never
+/// used, and the game master is told that only `without beacon` goes on.
+#[test]
+fn a_round_published_before_the_manifest_left_is_not_taken() {
+    let mut s = setup();
+    let network = s.server.network().clone();
+    engine::submit(
+        &mut s.store,
+        ID,
+        "french",
+        "1-ligne: hold\n",
+        &clock(START),
+        None,
+    )
+    .expect("orders");
+    engine::resolve_now(&mut s.store, ID, &clock(START)).expect("closes");
+    let round = first_round_after(&network, START, 60);
+    let published = round_time(&network, round).expect("a time");
+    s.server.set_now_round(round);
+    // The round is public; the manifest still waits in the queue.
+    let done = engine::tick(&mut s.store, ID, &clock(published + 1)).expect("waits");
+    assert!(done.is_empty(), "not taken while the manifest has not left");
+    // It leaves after the round's time: still not taken.
+    hand_over(&mut s, published + 4);
+    let done = engine::tick(&mut s.store, ID, &clock(published + 5)).expect("waits");
+    assert!(
+        done.is_empty(),
+        "not taken: it was public before the manifest left"
+    );
+    let told: Vec<_> = s
+        .store
+        .outbox(Some(ID))
+        .expect("mail")
+        .into_iter()
+        .map(|e| e.mail)
+        .filter(|m| m.message_id.contains(".beacon-late."))
+        .collect();
+    assert_eq!(told.len(), 1, "the GM is told once");
+    assert!(
+        told[0].body.contains("without beacon")
+            && told[0].body.contains("handed to the mail server"),
+        "{}",
+        told[0].body
+    );
+    let report = gm(&mut s.store, "without beacon", published + 6);
+    assert!(report.done, "{report:?}");
+    let resolved = s.store.resolutions(ID).expect("resolutions").remove(0);
+    assert_eq!(
+        resolved
+            .result
+            .expect("resolved")
+            .beacon_signature
+            .as_deref(),
+        Some("waived")
+    );
+}
+
+/// Issue 31, item 2: `without beacon` was taken at any moment after the
+/// close: the game master waived in the very second the phase closed,
+/// before the round existed (having ground a salt for the waived field),
+/// and another time seconds after the round was public, able to compare the
+/// two outcomes and keep one. A waiver is now taken only once the round's
+/// time has come and the relay has been out of reach for ten minutes since,
+/// and never while adjutant can have the round.
+#[test]
+fn without_beacon_is_refused_before_the_round_and_while_the_round_can_be_had() {
+    let mut s = setup();
+    let network = s.server.network().clone();
+    engine::submit(
+        &mut s.store,
+        ID,
+        "french",
+        "1-ligne: hold\n",
+        &clock(START),
+        None,
+    )
+    .expect("orders");
+    engine::resolve_now(&mut s.store, ID, &clock(START)).expect("closes");
+    hand_over(&mut s, START);
+    let round = first_round_after(&network, START, 60);
+    let published = round_time(&network, round).expect("a time");
+    // The same second the phase closed: the round does not exist yet.
+    let early = gm(&mut s.store, "without beacon", START);
+    assert!(!early.done, "{early:?}");
+    assert!(early.outcome.contains("is due at"), "{early:?}");
+    // Seconds after the round is public: refused.
+    s.server.set_now_round(round);
+    let public = gm(&mut s.store, "without beacon", published + 7);
+    assert!(!public.done, "{public:?}");
+    assert!(public.outcome.contains("10 minutes"), "{public:?}");
+    // Out of reach for ten minutes, then back: the round can be had, so it
+    // is taken, never waived.
+    s.server.set_behaviour(Behaviour::Unavailable);
+    engine::tick(&mut s.store, ID, &clock(published + 11 * 60)).expect("waits");
+    s.server.set_behaviour(Behaviour::Honest);
+    let back = gm(&mut s.store, "without beacon", published + 12 * 60);
+    assert!(!back.done, "{back:?}");
+    assert!(back.outcome.contains("can be had now"), "{back:?}");
+    let done = engine::tick(&mut s.store, ID, &clock(published + 12 * 60 + 1)).expect("resolves");
+    assert_eq!(done.len(), 1);
+    let resolved = s.store.resolutions(ID).expect("resolutions").remove(0);
+    assert_ne!(
+        resolved
+            .result
+            .expect("resolved")
+            .beacon_signature
+            .as_deref(),
+        Some("waived")
+    );
+}
+
+/// Issue 31, item 2: with the relay out of reach, the waiver waits for ten
+/// minutes of failed tries after the round's time; the act records the
+/// attempts and their times, and every report says when the waiver came
+/// against the round's time.
+#[test]
+fn without_beacon_waits_for_ten_minutes_out_of_reach_and_the_act_and_reports_say_when() {
+    let mut s = setup();
+    let network = s.server.network().clone();
+    s.server.set_behaviour(Behaviour::Unavailable);
+    engine::resolve_now(&mut s.store, ID, &clock(START)).expect("closes");
+    hand_over(&mut s, START);
+    let round = first_round_after(&network, START, 60);
+    let published = round_time(&network, round).expect("a time");
+    engine::tick(&mut s.store, ID, &clock(published + 60)).expect("waits");
+    let soon = gm(&mut s.store, "without beacon", published + 120);
+    assert!(!soon.done, "two minutes out of reach is not ten: {soon:?}");
+    assert!(soon.outcome.contains("10 minutes"), "{soon:?}");
+    engine::tick(&mut s.store, ID, &clock(published + 11 * 60)).expect("waits");
+    let waived = gm(&mut s.store, "without beacon", published + 12 * 60);
+    assert!(waived.done, "{waived:?}");
+    let archive = s.dir.join("archive");
+    export::export(&s.store, ID, &archive).expect("export");
+    let verdict = verify::verify(&archive).expect("readable");
+    assert!(verdict.ok(), "{verdict:?}");
+    let acts = std::fs::read_dir(archive.join("gm")).expect("gm").count();
+    let act = std::fs::read_to_string(archive.join(format!("gm/{acts:04}/act.json"))).expect("act");
+    let json: serde_json::Value = serde_json::from_str(&act).expect("json");
+    let reason = json["reason"].as_str().expect("the act records why");
+    let due = DateTime::<Utc>::from_timestamp(published, 0)
+        .expect("a time")
+        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let last = DateTime::<Utc>::from_timestamp(published + 11 * 60, 0)
+        .expect("a time")
+        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    assert!(
+        reason.contains(&due) && reason.contains(&last) && reason.contains("12m after"),
+        "{reason}"
+    );
+    let reports: Vec<String> = s
+        .store
+        .outbox(Some(ID))
+        .expect("mail")
+        .into_iter()
+        .filter(|e| e.mail.body.contains("== The dice can be checked =="))
+        .map(|e| e.mail.body.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    assert!(!reports.is_empty());
+    for r in &reports {
+        assert!(
+            r.contains(&format!("12m after the round's time {due}")),
+            "{r}"
+        );
+    }
 }

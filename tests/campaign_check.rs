@@ -45,6 +45,15 @@ const CASES: &[(&str, &[Expect])] = &[
         &[at(C, 36, 1, "unknown key `movement`")],
     ),
     (
+        "last-reminder-after-the-first",
+        &[at(
+            C,
+            37,
+            17,
+            "the last reminder must come after the first: shorter than `reminder` (6h)",
+        )],
+    ),
+    (
         "wrong-type",
         &[at(S, 16, 12, "wrong type: expected a whole number")],
     ),
@@ -196,6 +205,24 @@ const CASES: &[(&str, &[Expect])] = &[
     (
         "point-with-three-numbers",
         &[at(S, 25, 18, "a point is [x, y]: 2 numbers, not 3")],
+    ),
+    (
+        "observer-problems",
+        &[
+            at(
+                C,
+                35,
+                11,
+                "address `blue@example.org` is already used by the player",
+            ),
+            at(
+                C,
+                40,
+                12,
+                "an observer can be sent the chronicle's link only where the campaign has one",
+            ),
+            at(C, 45, 12, "`everything`"),
+        ],
     ),
     (
         "duplicate-address",

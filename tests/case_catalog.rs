@@ -10,16 +10,16 @@ use catalog::{case_files, check};
 const AT_LEAST: &[(&str, &str, usize)] = &[
     ("sound-the-charge", "orders", 113),
     ("sound-the-charge", "umpire", 204),
-    ("sound-the-charge", "turns", 238),
+    ("sound-the-charge", "turns", 251),
     ("kulikovo", "orders", 39),
     ("kulikovo", "umpire", 251),
     ("kulikovo", "turns", 264),
     ("grande-tactique", "orders", 35),
-    ("grande-tactique", "umpire", 117),
-    ("grande-tactique", "turns", 72),
+    ("grande-tactique", "umpire", 118),
+    ("grande-tactique", "turns", 75),
     ("percentile-fire", "orders", 33),
     ("percentile-fire", "umpire", 140),
-    ("percentile-fire", "turns", 147),
+    ("percentile-fire", "turns", 148),
 ];
 
 #[test]

@@ -24,6 +24,11 @@ fn start() -> DateTime<Utc> {
 /// where one is given, registered in a store in `dir`; returns the store
 /// and the campaign id.
 fn campaign(dir: &Path, limit: u32, url: Option<&str>) -> (Store, String) {
+    campaign_with(dir, limit, url, "")
+}
+
+/// The same, with `extra` TOML added to the campaign file.
+fn campaign_with(dir: &Path, limit: u32, url: Option<&str>, extra: &str) -> (Store, String) {
     let folder = dir.join("campaign");
     let demo = adjutant::demo::demo_of(None).expect("a demo");
     adjutant::demo::demo_campaign(&demo, &folder).expect("the demo campaign");
@@ -42,6 +47,11 @@ fn campaign(dir: &Path, limit: u32, url: Option<&str>) -> (Store, String) {
     if let Some(url) = url {
         let mut text = std::fs::read_to_string(folder.join("campaign.toml")).expect("campaign");
         text.push_str(&format!("\n[chronicle]\nurl = \"{url}\"\n"));
+        std::fs::write(folder.join("campaign.toml"), text).expect("write");
+    }
+    if !extra.is_empty() {
+        let mut text = std::fs::read_to_string(folder.join("campaign.toml")).expect("campaign");
+        text.push_str(extra);
         std::fs::write(folder.join("campaign.toml"), text).expect("write");
     }
     let loaded = adjutant::campaign::load(&folder).expect("it loads");
@@ -160,7 +170,7 @@ fn a_sides_chronicle_names_no_unit_hidden_from_it_until_the_game_is_over() {
                     .as_ref()
                     .expect("the chronicle's events say what they show");
                 let whose = report::heard::Audience {
-                    side: None,
+                    who: adjutant::rules::told::Who::Gm,
                     visible: None,
                     prior: &r.prior,
                     next: &r.next,
@@ -268,6 +278,7 @@ fn the_daemons_copy_has_a_folder_for_each_reader_and_the_reports_link_to_it() {
         let mail = store.queued_mail(&id).expect("mail");
         let reader = match audience {
             Audience::Gm => record.campaign.gm.address.clone(),
+            Audience::Public => unreachable!("this campaign has no observers"),
             Audience::Side(s) => record
                 .campaign
                 .players
@@ -398,4 +409,61 @@ fn the_daemon_rewrites_the_chronicle_after_a_resolution_and_only_then() {
         .flat_map(|p| p.notes)
         .collect();
     assert!(!again.iter().any(|n| n.contains("chronicle")), "{again:?}");
+}
+
+/// Observers (REP-4): a campaign that names them has a public chronicle,
+/// whose pages name no unit hidden from any side; those who follow it are
+/// sent its link, those who take reports the public report.
+#[test]
+fn observers_follow_the_public_chronicle_which_shows_no_more_than_every_side_sees() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let url = "https://example.org/chronicle";
+    let observers = "\n[[observer]]\nname = \"Club reader\"\naddress = \"reader@club.invalid\"\n\n[[observer]]\nname = \"Follower\"\naddress = \"follower@club.invalid\"\nreceives = \"chronicle\"\n";
+    let (mut store, id) = campaign_with(tmp.path(), 5, Some(url), observers);
+    play(&mut store, &id, 3, start());
+    let served = tmp.path().join("www");
+    let top = publish::publish(&store, &id, &served).expect("published");
+    let record = store.campaign(&id).expect("campaign");
+    let links = publish::links(&record, 2);
+    let public = links.get(&Audience::Public).expect("the public's link");
+    let folder = publish::folder(&record, &Audience::Public);
+    assert!(folder.starts_with("public-"), "{folder}");
+    assert!(
+        top.join(public.trim_start_matches(&format!("{url}/")))
+            .exists()
+    );
+    let gathered = chronicle::gather(&store, &id).expect("record");
+    let out = top.join(&folder);
+    for (page, hidden) in hidden_by_page(&gathered, &Audience::Public) {
+        let text = std::fs::read_to_string(out.join(&page)).expect("the page");
+        assert!(
+            !names(&text, &hidden),
+            "{page} names a unit hidden from a side"
+        );
+    }
+    let mail = store.queued_mail(&id).expect("mail");
+    let note = mail
+        .iter()
+        .find(|m| m.message_id.contains(".r2.observed.") && m.recipient == "follower@club.invalid")
+        .expect("the follower's note");
+    assert!(note.body.contains(public.as_str()), "{}", note.body);
+    let report = mail
+        .iter()
+        .find(|m| m.message_id.contains(".r2.result.") && m.recipient == "reader@club.invalid")
+        .expect("the reader's report");
+    assert!(
+        report.body.contains("The observers' report"),
+        "{}",
+        report.body
+    );
+    assert!(
+        report.body.contains(public.as_str()),
+        "the report links to the public chronicle"
+    );
+    assert!(
+        !mail
+            .iter()
+            .any(|m| m.recipient == "follower@club.invalid" && m.message_id.contains(".result.")),
+        "the follower is sent the link, not the report"
+    );
 }

@@ -82,6 +82,13 @@ fn a_gm_runs_a_campaign_and_an_auditor_verifies_it() {
     ]);
     assert!(init.status.success(), "{}", text(&init));
     assert!(text(&init).contains("commitment C = "));
+    // It says what mail it queued, and to whom.
+    assert!(
+        text(&init).contains("queued 3 opening message(s)")
+            && text(&init).contains("to lannes@french.invalid: "),
+        "{}",
+        text(&init)
+    );
     // A second registration of the same campaign is refused.
     let again = adjutant(&[
         "init",
@@ -101,7 +108,20 @@ fn a_gm_runs_a_campaign_and_an_auditor_verifies_it() {
     assert!(status.status.success(), "{}", text(&status));
     let s = text(&status);
     assert!(s.contains("turn 1 orders (french active)"), "{s}");
-    assert!(s.contains("french: no orders yet (required)"), "{s}");
+    assert!(
+        s.contains("french (IIe Corps de l'Armée d'Allemagne): no orders yet (required)"),
+        "{s}"
+    );
+    // The GM's view: who plays what, from where, and the mail waiting.
+    assert!(
+        s.contains("played by Marshal Lannes <lannes@french.invalid>, Europe/Paris"),
+        "{s}"
+    );
+    assert!(s.contains("sides (0 of 2 ready)"), "{s}");
+    assert!(
+        s.contains("outbox: 3 queued, 0 in flight, 0 sent, 0 given up"),
+        "{s}"
+    );
 
     // Orders with one bad line: the good line is accepted, the bad one refused.
     let orders = dir.path().join("orders.txt");
@@ -166,6 +186,31 @@ fn a_gm_runs_a_campaign_and_an_auditor_verifies_it() {
         "{}",
         text(&none)
     );
+    // The French orders had a refused line: the French side is not ready,
+    // and the phase waits for it, or for the deadline.
+    let tick = adjutant(&["tick", "--data", data, &at("2026-01-05T10:04:00Z")]);
+    assert!(tick.status.success(), "{}", text(&tick));
+    assert!(
+        text(&tick).contains("nothing due (1 of 2 sides ready, deadline "),
+        "{}",
+        text(&tick)
+    );
+    std::fs::write(&orders, "ready\n").expect("write");
+    let ready = adjutant(&[
+        "submit",
+        "--data",
+        data,
+        "--campaign",
+        CAMPAIGN,
+        "--side",
+        "french",
+        "--reason",
+        "the player said so by telephone",
+        orders.to_str().expect("utf-8"),
+        &at("2026-01-05T10:04:30Z"),
+    ]);
+    assert!(ready.status.success(), "{}", text(&ready));
+    assert!(text(&ready).contains("french is ready"), "{}", text(&ready));
     let tick = adjutant(&["tick", "--data", data, &at("2026-01-05T10:05:00Z")]);
     assert!(tick.status.success(), "{}", text(&tick));
     assert!(

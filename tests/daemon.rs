@@ -232,6 +232,80 @@ fn a_shutdown_request_stops_the_loop_before_any_work() {
     d.run(&FixedClock(t0())).expect("stops cleanly");
 }
 
+/// Lateness (issue 30): a last reminder nearer the deadline, a grace that
+/// keeps the phase open for a side that has sent nothing, and a note to the
+/// GM at the deadline of who is late.
+#[test]
+fn a_late_side_gets_a_last_reminder_and_a_grace_and_the_gm_is_told() {
+    let s = Setup::new();
+    let file = s.path("campaign").join("campaign.toml");
+    let text = std::fs::read_to_string(&file).expect("campaign file");
+    let text = text.replacen(
+        "reminder = \"12h\"",
+        "reminder = \"12h\"\nlast_reminder = \"2h\"\ngrace = \"3h\"",
+        1,
+    );
+    std::fs::write(&file, text).expect("written");
+    let mut d = s.daemon();
+    d.run_until_quiet(&FixedClock(t0()), 20).expect("settles");
+    let deadline = d.store().campaign(ID).expect("campaign").deadline;
+    d.run_until_quiet(&FixedClock(deadline - Duration::hours(11)), 20)
+        .expect("settles");
+    assert_eq!(count(&s.mail_files(), ".remind.turn-1-orders.french."), 1);
+    d.run_until_quiet(&FixedClock(deadline - Duration::hours(1)), 20)
+        .expect("settles");
+    let names = s.mail_files();
+    let last = names
+        .iter()
+        .find(|n| n.contains(".remind-last.turn-1-orders.french."))
+        .expect("a last reminder");
+    let body = std::fs::read_to_string(s.path("mail").join(last)).expect("reads");
+    assert!(body.contains("This is the last reminder"), "{body}");
+
+    // Past the deadline the grace holds the phase open, and the GM is told.
+    let late = FixedClock(deadline + Duration::hours(1));
+    d.run_until_quiet(&late, 20).expect("settles");
+    let names = s.mail_files();
+    assert_eq!(
+        count(&names, ".r1.manifest."),
+        0,
+        "closed in its grace: {names:?}"
+    );
+    let note = names
+        .iter()
+        .find(|n| n.contains(".late.turn-1-orders."))
+        .expect("the GM's note");
+    let body = std::fs::read_to_string(s.path("mail").join(note)).expect("reads");
+    assert!(body.contains("umpire@example.org"), "to the GM: {body}");
+    assert!(
+        body.contains("IIe Corps") && body.contains("(french)"),
+        "{body}"
+    );
+    assert!(
+        body.contains("holds the phase open for them until"),
+        "{body}"
+    );
+
+    // Orders in the grace are taken, and close the phase: no side is late.
+    maildir::deliver(&s.path("Maildir"), "1.orders", &orders(1)).expect("delivered");
+    d.run_until_quiet(
+        &FixedClock(deadline + Duration::hours(1) + Duration::minutes(1)),
+        20,
+    )
+    .expect("settles");
+    let names = s.mail_files();
+    assert_eq!(count(&names, ".reply."), 1, "{names:?}");
+    assert_eq!(count(&names, ".r1.result."), 3, "{names:?}");
+    assert_eq!(count(&names, ".late."), 1, "told once");
+    let manifest = d
+        .store()
+        .resolutions(ID)
+        .expect("resolutions")
+        .remove(0)
+        .manifest_text;
+    assert!(!manifest.contains("orders french none"), "{manifest}");
+}
+
 #[test]
 fn the_next_wake_is_the_nearest_of_poll_reminder_deadline_and_retry() {
     let s = Setup::new();
@@ -603,4 +677,40 @@ fn a_daemon_that_refuses_to_start_registers_nothing() {
     );
     assert!(d.store().campaign_ids().expect("ids").is_empty());
     assert!(d.store().outbox(None).expect("outbox").is_empty());
+}
+
+/// Issue 31, item 8: the modes of the data directory and the store were
+/// checked only when the daemon started, so a running daemon whose data
+/// directory and database were made 0755 and 0644 went on without a word.
+/// Each pass looks again; a loosened store stops the daemon with a clear
+/// error, and the GM is mailed a note before it stops.
+#[test]
+fn a_store_loosened_while_the_daemon_runs_stops_it_and_the_gm_is_told() {
+    use std::os::unix::fs::PermissionsExt;
+    for (loosened, mode) in [("data", 0o755), ("data/adjutant.sqlite3", 0o644)] {
+        let s = Setup::new();
+        let mut d = s.daemon();
+        let clock = FixedClock(t0());
+        d.run_until_quiet(&clock, 20).expect("settles");
+        let path = s.path(loosened);
+        assert!(path.exists(), "{}", path.display());
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+        let err = d
+            .run_until_quiet(&clock, 20)
+            .expect_err("a loosened store stops the daemon");
+        let words = err.to_string();
+        assert!(
+            words.contains(&path.display().to_string()) && words.contains(&format!("{mode:04o}")),
+            "the error names the file and its mode: {words}"
+        );
+        let notes: Vec<String> = s
+            .mail_files()
+            .into_iter()
+            .filter(|n| n.contains(".access."))
+            .collect();
+        assert_eq!(notes.len(), 1, "one note, to the GM: {:?}", s.mail_files());
+        let note = std::fs::read_to_string(s.path("mail").join(&notes[0])).expect("note");
+        assert!(note.contains("To: umpire@example.org"), "{note}");
+        assert!(note.contains(&format!("{mode:04o}")), "{note}");
+    }
 }

@@ -533,7 +533,7 @@ fn no_side_is_told_what_only_the_enemy_knows(result: &adjutant::demo::DemoResult
                 continue;
             }
             let whose = adjutant::report::heard::Audience {
-                side: None,
+                who: adjutant::rules::told::Who::Gm,
                 visible: None,
                 prior: &prior,
                 next: &prior,

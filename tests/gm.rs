@@ -635,3 +635,349 @@ fn a_correction_is_announced_without_naming_a_unit_to_a_side_that_cannot_see_it(
         }
     }
 }
+
+/// Issue 31, item 9: the command line printed "(act 2)" for what the
+/// archive numbers act 11, counting only the acts on the state. The number
+/// it prints is the archive's, whatever acts came before: extensions,
+/// pauses, orders the operator entered.
+#[test]
+fn the_cli_prints_the_number_the_archive_gives_the_act() {
+    let dir = tempfile::tempdir().expect("dir");
+    let data = dir.path().join("data");
+    let data = data.to_str().expect("utf-8");
+    let campaign = dir.path().join("campaign");
+    adjutant::demo::bundled_campaign(&campaign).expect("loads");
+    let init = adjutant(&["init", "--data", data, campaign.to_str().expect("utf-8")]);
+    assert!(init.status.success(), "{}", said(&init));
+    for command in [["extend", "24h"], ["pause", ""], ["resume", ""]] {
+        let args: Vec<&str> = ["gm", "--data", data, "--campaign", ID]
+            .into_iter()
+            .chain(command.into_iter().filter(|w| !w.is_empty()))
+            .collect();
+        let done = adjutant(&args);
+        assert!(done.status.success(), "{}", said(&done));
+    }
+    let orders = dir.path().join("orders.txt");
+    std::fs::write(&orders, "1-ligne: hold\n").expect("write");
+    let submit = adjutant(&[
+        "submit",
+        "--data",
+        data,
+        "--campaign",
+        ID,
+        "--side",
+        "french",
+        "--reason",
+        "the French player's letter came by hand",
+        orders.to_str().expect("utf-8"),
+    ]);
+    assert!(submit.status.success(), "{}", said(&submit));
+    let correct = adjutant(&[
+        "gm",
+        "--data",
+        data,
+        "--campaign",
+        ID,
+        "correct",
+        "2-ligne",
+        "disordered",
+        "yes",
+    ]);
+    assert!(correct.status.success(), "{}", said(&correct));
+    let printed: usize = said(&correct)
+        .split("(act ")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("an act number: {}", said(&correct)));
+    let archive = dir.path().join("archive");
+    let archive = archive.to_str().expect("utf-8");
+    let export = adjutant(&[
+        "archive",
+        "export",
+        "--data",
+        data,
+        "--campaign",
+        ID,
+        "--out",
+        archive,
+    ]);
+    assert!(export.status.success(), "{}", said(&export));
+    let verified = adjutant(&["verify", archive]);
+    assert!(verified.status.success(), "{}", said(&verified));
+    let line = said(&verified)
+        .lines()
+        .find(|l| l.contains("(`correct 2-ligne disordered yes`)"))
+        .map(str::to_string)
+        .unwrap_or_else(|| panic!("{}", said(&verified)));
+    assert!(
+        line.starts_with(&format!("game master's act {printed} after turn 0")),
+        "printed act {printed}, the archive says: {line}"
+    );
+    // Four acts came before it: the extension, the pause, the resumption
+    // and the orders the operator entered.
+    assert_eq!(printed, 5, "{line}");
+}
+
+/// Issue 31, item 6: orders the operator entered at the command line (even
+/// in place of orders a player had sent and had acknowledged) were an act
+/// of the record that reached no one: the player learnt of it only by
+/// comparing digests. Each such act is announced to everyone as the GM's
+/// acts by mail are, with its number, the digest entered and the head.
+#[test]
+fn orders_the_operator_enters_are_announced_to_every_player() {
+    let (dir, mut store) = setup();
+    let own = engine::submit(&mut store, ID, "french", "1-ligne: hold\n", &start(), None)
+        .expect("the player's orders");
+    assert!(own.stored);
+    let reason = "the French player's letter came by hand";
+    let entered = engine::gm::submit_by_operator(
+        &mut store,
+        ID,
+        "french",
+        "2-ligne: hold\n",
+        reason,
+        &start(),
+    )
+    .expect("entered");
+    assert!(entered.stored && entered.replaced, "{entered:?}");
+    let n = store.gm_log(ID).expect("log").last().expect("logged").n;
+    let announced = mail_with(&store, &format!(".gm{n}."));
+    let to: Vec<&str> = announced.iter().map(|m| m.recipient.as_str()).collect();
+    for who in [
+        "lannes@french.invalid",
+        "hohenzollern@austrian.invalid",
+        "umpire@example.org",
+    ] {
+        assert!(to.iter().any(|t| t.contains(who)), "{who} is told: {to:?}");
+    }
+    let body = &announced[0].body;
+    assert!(body.contains("french"), "{body}");
+    assert!(body.contains("in place of"), "{body}");
+    assert!(body.contains(&entered.digest.to_hex()), "{body}");
+    assert!(body.contains(reason), "{body}");
+    assert!(body.contains("act 1,"), "{body}");
+    assert!(
+        !body.contains("2-ligne"),
+        "the orders themselves stay the side's own: {body}"
+    );
+    let verdict = archive_verdict(&store, &dir, "archive");
+    assert!(verdict.ok(), "{verdict:?}");
+    let head = verdict
+        .links
+        .as_ref()
+        .and_then(|l| l.heads.last())
+        .expect("a head")
+        .to_hex();
+    assert!(
+        body.contains(&format!("archive head = {head}")),
+        "the announcement gives the head the act made: {body}"
+    );
+
+    // The word that a side sends none is announced too.
+    engine::gm::declare_none_by_operator(
+        &mut store,
+        ID,
+        "austrian",
+        "said so by telephone",
+        &start(),
+    )
+    .expect("declared");
+    let n = store.gm_log(ID).expect("log").last().expect("logged").n;
+    let announced = mail_with(&store, &format!(".gm{n}."));
+    assert_eq!(announced.len(), to.len(), "everyone is told");
+    let body = &announced[0].body;
+    assert!(
+        body.contains("austrian") && body.contains("no orders") && body.contains("act 2,"),
+        "{body}"
+    );
+}
+
+fn act_json(dir: &tempfile::TempDir, name: &str, store: &Store, n: u64) -> serde_json::Value {
+    let out = dir.path().join(name);
+    export::export(store, ID, &out).expect("export");
+    let text = std::fs::read_to_string(out.join(format!("gm/{n:04}/act.json"))).expect("act");
+    serde_json::from_str(&text).expect("json")
+}
+
+#[test]
+fn a_changed_address_keeps_the_passphrase_and_the_old_address_is_told() {
+    let (dir, mut store) = setup();
+    let before = store.campaign(ID).expect("campaign").campaign;
+    let report = gm(
+        &mut store,
+        "change address french Ney@French.invalid",
+        &start(),
+    );
+    assert!(report.done, "{report:?}");
+    assert_eq!(report.command, "change address french ney@french.invalid");
+    assert!(report.outcome.ends_with("(act 1)"), "{}", report.outcome);
+    let after = store.campaign(ID).expect("campaign").campaign;
+    let french = |c: &adjutant::campaign::Campaign| {
+        c.players
+            .iter()
+            .find(|p| p.side == "french")
+            .expect("french")
+            .person
+            .clone()
+    };
+    let (old, new) = (french(&before), french(&after));
+    assert_eq!(new.address, "ney@french.invalid");
+    assert_eq!(new.auth, old.auth, "the passphrase stays");
+    // Everyone hears of it at the new address; the old one is told apart.
+    let to: Vec<String> = mail_with(&store, ".gm1.")
+        .iter()
+        .map(|m| m.recipient.clone())
+        .collect();
+    assert!(to.contains(&"ney@french.invalid".to_string()), "{to:?}");
+    let notice = mail_with(&store, "gm1.notice");
+    assert_eq!(notice.len(), 1);
+    assert_eq!(notice[0].recipient, old.address);
+    assert!(notice[0].body.contains("ney@french.invalid"));
+
+    let act = act_json(&dir, "archive", &store, 1);
+    assert_eq!(act["kind"], "change");
+    assert_eq!(act["command"], "change address french ney@french.invalid");
+    let verdict = archive_verdict(&store, &dir, "archive2");
+    assert!(verdict.ok(), "{verdict:?}");
+
+    for bad in [
+        "change address prussian a@b.invalid",
+        "change address french not-an-address",
+        "change address french hohenzollern@austrian.invalid",
+    ] {
+        assert!(!gm(&mut store, bad, &start()).done, "{bad}");
+    }
+}
+
+#[test]
+fn a_changed_schedule_holds_from_the_next_phase_and_the_open_one_keeps_its_deadline() {
+    let (_dir, mut store) = setup();
+    let deadline = store.campaign(ID).expect("campaign").deadline;
+    // 48h from 11:00 in Paris, moved to the next 20:00.
+    assert_eq!(deadline.to_rfc3339(), "2026-01-07T19:00:00+00:00");
+    // The reminder (12h) must stay shorter than every phase.
+    let short = gm(&mut store, "change phase orders 6h", &start());
+    assert!(
+        !short.done && short.outcome.contains("reminder"),
+        "{short:?}"
+    );
+    for good in [
+        "change phase orders 36h",
+        "change deadline time 09:30",
+        "change time zone french Europe/Vienna",
+    ] {
+        let report = gm(&mut store, good, &start());
+        assert!(report.done, "{good}: {report:?}");
+    }
+    for bad in [
+        "change phase battle 36h",
+        "change deadline-time 25:00",
+        "change time-zone campaign Mars/Olympus",
+        "change phase orders 0h",
+    ] {
+        let refused = GmCommand::parse(bad, "Europe/Paris").map(|c| {
+            execute(&mut store, ID, &c, &Origin::cli(), &start())
+                .expect("ran")
+                .done
+        });
+        assert!(!matches!(refused, Ok(true)), "{bad}");
+    }
+    let record = store.campaign(ID).expect("campaign");
+    assert_eq!(
+        record.deadline, deadline,
+        "the open phase keeps its deadline"
+    );
+    assert_eq!(record.campaign.schedule.phase_minutes["orders"], 36 * 60);
+    assert_eq!(
+        record.campaign.schedule.deadline_time.as_deref(),
+        Some("09:30")
+    );
+    let french = record
+        .campaign
+        .players
+        .iter()
+        .find(|p| p.side == "french")
+        .expect("french");
+    assert_eq!(french.person.time_zone, "Europe/Vienna");
+    // The next phase opens now: 36h on is 23:00 in Paris on the 6th, and the
+    // deadline moves to the next 09:30 there.
+    assert!(gm(&mut store, "resolve now", &start()).done);
+    let next = store.campaign(ID).expect("campaign").deadline;
+    assert_eq!(next.to_rfc3339(), "2026-01-07T08:30:00+00:00");
+}
+
+#[test]
+fn a_correction_carries_the_game_masters_reason_to_the_archive_and_the_announcement() {
+    let (dir, mut store) = setup();
+    let report = gm(
+        &mut store,
+        "correct 1-ligne strength 10 because a base was miscounted at set-up",
+        &start(),
+    );
+    assert!(report.done, "{report:?}");
+    assert_eq!(report.command, "correct 1-ligne strength 10");
+    assert!(
+        report
+            .outcome
+            .contains("because a base was miscounted at set-up"),
+        "{}",
+        report.outcome
+    );
+    let act = act_json(&dir, "archive", &store, 1);
+    assert_eq!(act["reason"], "a base was miscounted at set-up");
+    assert_eq!(act["command"], "correct 1-ligne strength 10");
+    let told: Vec<String> = mail_with(&store, ".gm1.")
+        .iter()
+        .map(|m| m.body.clone())
+        .collect();
+    assert!(
+        told.iter()
+            .any(|b| b.contains("because a base was miscounted at set-up")),
+        "{told:?}"
+    );
+    assert!(archive_verdict(&store, &dir, "archive2").ok());
+    assert!(GmCommand::parse("correct 1-ligne strength 10 because", "UTC").is_err());
+}
+
+#[test]
+fn the_cli_takes_a_corrections_reason_with_reason() {
+    let dir = tempfile::tempdir().expect("dir");
+    let data = dir.path().join("data");
+    let data = data.to_str().expect("utf-8");
+    let campaign = dir.path().join("campaign");
+    adjutant::demo::bundled_campaign(&campaign).expect("loads");
+    let init = adjutant(&["init", "--data", data, campaign.to_str().expect("utf-8")]);
+    assert!(init.status.success(), "{}", said(&init));
+    let out = adjutant(&[
+        "gm",
+        "--data",
+        data,
+        "--campaign",
+        ID,
+        "--reason",
+        "lost a base at the table",
+        "correct",
+        "1-ligne",
+        "strength",
+        "10",
+    ]);
+    assert!(out.status.success(), "{}", said(&out));
+    assert!(
+        said(&out).contains("because lost a base at the table (act 1)"),
+        "{}",
+        said(&out)
+    );
+    let wrong = adjutant(&[
+        "gm",
+        "--data",
+        data,
+        "--campaign",
+        ID,
+        "--reason",
+        "x",
+        "extend",
+        "1h",
+    ]);
+    assert!(!wrong.status.success(), "{}", said(&wrong));
+}

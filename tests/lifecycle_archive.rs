@@ -116,7 +116,7 @@ fn play() -> Played {
     assert_eq!(done[0].k, 1);
     assert_eq!(
         done[0].reason,
-        Some(adjutant::lifecycle::CloseReason::AllIn)
+        Some(adjutant::lifecycle::CloseReason::AllReady)
     );
 
     // Turn 2: the other side is active and says nothing; the deadline passes.

@@ -851,9 +851,26 @@ fn the_acknowledgement_draws_the_accepted_moves_on_the_map() {
     );
     ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
     let ack = replies(&store).pop().expect("ack");
-    // In words too: a move the rules will not let happen is told now.
+    // A move the rules will not let happen is told now: refused, with the
+    // rule, since nothing the enemy does first can make it shorter (issue
+    // 30, item 2); the move that stands is drawn.
     assert!(
-        ack.body.contains("12e Dragons cannot move: the move costs"),
+        ack.body
+            .contains("line 3: 12-dragons: cannot move: the move costs"),
+        "{}",
+        ack.body
+    );
+    // And why so little is left (issue 30, item 4): the dragoons stand far
+    // from any general, and move at half speed.
+    assert!(
+        ack.body.contains(
+            "is left (Movement Table): half speed, no general in command radius at the start of the phase (Movement, Units out of Command)"
+        ),
+        "{}",
+        ack.body
+    );
+    assert!(
+        ack.body.contains("1er Régiment de Ligne moves to"),
         "{}",
         ack.body
     );
@@ -1020,4 +1037,92 @@ fn a_passphrase_remembered_admits_only_itself() {
     assert!(matches!(refused, Outcome::Refused { .. }), "{refused:?}");
     let taken = ingest(&mut store, &again, "test", &config, &now()).expect("ingest");
     assert!(matches!(taken, Outcome::Accepted { .. }), "{taken:?}");
+}
+
+/// Issue 30, item 2: Sound the Charge accepted a shot out of range (or out
+/// of the firer's arc) without a word, and it failed only at resolution;
+/// percentile fire refuses such fire at once. On turn 1 the French foot
+/// battery stands 26.5" from IR 49, beyond the 20" of field guns: the
+/// acknowledgement refuses the line with the clause, as resolution would
+/// have told it.
+#[test]
+fn a_shot_out_of_range_is_refused_when_the_orders_are_acknowledged() {
+    let (_dir, mut store) = setup();
+    let refused = refusals_of(&mut store, 1, "batterie-a-pied: shoot ir-49\n");
+    assert!(
+        refused.contains(
+            "line 3: batterie-a-pied: IR 49 Kerpen is out of range: the far range of field guns is 20 inches"
+        ),
+        "{refused}"
+    );
+    assert!(
+        refused.contains("(Shooting Table: \"Field guns 6 / 20\")"),
+        "{refused}"
+    );
+    // The line that stood is taken; the refusal keeps the side from being
+    // ready, as any refused line does.
+    let ack = replies(&store).pop().expect("ack").body;
+    assert!(ack.contains("    1-ligne: hold\n"), "{ack}");
+    assert!(!ack.contains("    batterie-a-pied: shoot ir-49\n"), "{ack}");
+    assert!(
+        ack.contains("You are not ready, since a line was refused"),
+        "{ack}"
+    );
+}
+
+/// Issue 30, item 2: a line whose outcome hangs on what comes before it in
+/// the turn is not refused but warned of, under its rule. 2e de Ligne is
+/// shaken (the GM's correction): it tests to rally before it moves, and
+/// shaken it wheels at half speed, so a wheel too long for it as the table
+/// stands but not once rallied is accepted with a warning, which keeps no
+/// one from being ready; a move too long either way is refused.
+#[test]
+fn a_move_that_a_rally_test_may_change_is_warned_of_not_refused() {
+    let (_dir, mut store) = setup();
+    let gm = delivered(
+        "",
+        GM,
+        "<shake@umpire.example.org>",
+        "[sound-the-charge-demo] command",
+        "passphrase: grand-quartier-general\ncommand: correct 2-ligne shaken yes\n",
+    );
+    let done = ingest(&mut store, &gm, "test", &config(), &now()).expect("command");
+    assert!(
+        matches!(done, Outcome::Commands { done: 1, .. }),
+        "{done:?}"
+    );
+    let raw = delivered(
+        "",
+        LANNES,
+        "<warned@french.invalid>",
+        SUBJECT,
+        "passphrase: vive-l-empereur\n1-ligne: hold\n2-ligne: wheel left 180\n",
+    );
+    let outcome = ingest(&mut store, &raw, "test", &config(), &now()).expect("ingest");
+    assert!(
+        matches!(
+            outcome,
+            Outcome::Accepted {
+                refused_lines: 0,
+                ..
+            }
+        ),
+        "{outcome:?}"
+    );
+    let ack = replies(&store).pop().expect("ack").body;
+    assert!(ack.contains("    2-ligne: wheel left 180\n"), "{ack}");
+    assert!(
+        ack.contains("Warnings:\n    line 3: 2-ligne: cannot move: the move costs"),
+        "{ack}"
+    );
+    assert!(
+        ack.contains("a rally test at the start of the turn may change that"),
+        "{ack}"
+    );
+    assert!(ack.contains("You are ready."), "{ack}");
+    let refused = refusals_of(&mut store, 1, "2-ligne: forward 12\n");
+    assert!(
+        refused.contains("line 3: 2-ligne: cannot move: the move costs 12\""),
+        "{refused}"
+    );
 }

@@ -153,7 +153,7 @@ fn reports_and_maps_match_their_golden_files() {
         ("gm", Audience::Gm, &turn.campaign.gm),
     ] {
         let prepared = report::prepare(&input, audience).expect("prepares");
-        let r = report::render(&input, &prepared, person, &templates).expect("renders");
+        let r = report::render(&input, &prepared, person.into(), &templates).expect("renders");
         failures.extend(check_bytes(&format!("{name}.txt"), r.text.as_bytes()));
         failures.extend(check_bytes(&format!("{name}.html"), r.html.as_bytes()));
         failures.extend(check_bytes(&format!("{name}.svg"), prepared.svg.as_bytes()));

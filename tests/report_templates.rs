@@ -72,6 +72,7 @@ fn every_template_renders_for_every_shipped_campaign() {
             "ack.txt",
             "ack.html",
             "no-orders.txt",
+            "ready.txt",
             "refused.txt",
             "stranger.txt",
             "quiet.txt",
@@ -79,7 +80,10 @@ fn every_template_renders_for_every_shipped_campaign() {
             "failed.txt",
             "failed-gm.txt",
             "reminder.txt",
+            "late.txt",
+            "situation.txt",
             "report.txt",
+            "observed.txt",
             "report.html",
             "map-caption.txt",
             "gm.txt",
@@ -151,6 +155,47 @@ fn every_template_renders_for_every_shipped_campaign() {
                 "{}: {side}: {outcome:?}",
                 campaign.id
             );
+            // The first side says it waits, without orders (ready.txt).
+            if n == 0 {
+                let outcome = ingest(
+                    &mut store,
+                    &message(
+                        address,
+                        &format!("[{}] orders turn 1", campaign.id),
+                        &format!("passphrase {passphrase}\nwait\n"),
+                    ),
+                    "test",
+                    &config,
+                    &now(),
+                )
+                .expect("ready.txt");
+                assert!(
+                    matches!(
+                        outcome,
+                        adjutant::ingest::Outcome::Ready { ready: false, .. }
+                    ),
+                    "{}: {side}: {outcome:?}",
+                    campaign.id
+                );
+                // And asks for the situation and a template (situation.txt).
+                let outcome = ingest(
+                    &mut store,
+                    &message(
+                        address,
+                        &format!("[{}] request", campaign.id),
+                        &format!("passphrase {passphrase}\nsend situation\nsend template\n"),
+                    ),
+                    "test",
+                    &config,
+                    &now(),
+                )
+                .expect("situation.txt");
+                assert!(
+                    matches!(outcome, adjutant::ingest::Outcome::Asked { .. }),
+                    "{}: {side}: {outcome:?}",
+                    campaign.id
+                );
+            }
         }
         engine::resolve_now(&mut store, &campaign.id, &now())
             .expect("manifest.txt, report.txt, report.html, map-caption.txt");
@@ -187,9 +232,44 @@ fn every_template_renders_for_every_shipped_campaign() {
                     "phase": "turn 1 orders",
                     "deadline": "Monday 5 January 2026, 20:00 CET",
                     "no_orders": campaign.no_orders_policy,
+                    "orders_in": false,
+                    "last": false,
+                    "another": true,
                 }),
             )
             .expect("reminder.txt");
+        // The GM's note of who is late (late.txt), with the context the
+        // daemon gives it.
+        let late = templates
+            .render(
+                "late.txt",
+                serde_json::json!({
+                    "campaign": {"id": campaign.id, "title": campaign.title},
+                    "phase": "turn 1 orders",
+                    "late": [campaign.sides[0].name],
+                    "deadline": "Monday 5 January 2026, 20:00 CET",
+                    "grace_until": "Monday 5 January 2026, 22:00 CET",
+                    "no_orders": campaign.no_orders_policy,
+                }),
+            )
+            .expect("late.txt");
+        assert!(late.contains(&campaign.sides[0].name));
+        // An observer's note with the public chronicle's link (observed.txt),
+        // with the context the resolution's mail gives it.
+        let observed = templates
+            .render(
+                "observed.txt",
+                serde_json::json!({
+                    "campaign": campaign.title,
+                    "phase": "turn 1 orders",
+                    "k": 1,
+                    "link": "https://club.invalid/c/public-0123/r/turn-0001.html",
+                    "finished": null,
+                    "deadline": "Monday 5 January 2026, 20:00 CET",
+                }),
+            )
+            .expect("observed.txt");
+        assert!(observed.contains("https://club.invalid/c/public-0123/r/turn-0001.html"));
         assert!(reminder.contains("turn 1 orders"));
         // The GM's notice that an address is no longer answered (quiet.txt),
         // with the context ingest gives it; stranger.txt answers the
@@ -345,6 +425,7 @@ fn the_html_report_and_caption_can_be_replaced_too() {
         deadline: None,
     };
     let prepared = report::prepare(&input, Audience::Gm).expect("prepares");
-    let r = report::render(&input, &prepared, &turn.campaign.gm, &templates).expect("renders");
+    let r =
+        report::render(&input, &prepared, (&turn.campaign.gm).into(), &templates).expect("renders");
     assert_eq!(r.html, "<p>Our field &amp; theirs</p>\n");
 }

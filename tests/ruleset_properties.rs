@@ -79,11 +79,18 @@ fn told_problems(step: &Step<'_>) -> Vec<String> {
             r.index, r.purpose
         ));
     }
-    for side in &next.sides {
-        let audience = adjutant::report::Audience::Side(side.clone());
+    // Each side, and the public (observers, REP-4), who sees only what
+    // every side sees.
+    let audiences = next
+        .sides
+        .iter()
+        .map(|s| adjutant::report::Audience::Side(s.clone()))
+        .chain([adjutant::report::Audience::Public]);
+    for audience in audiences {
+        let side = audience.word().to_string();
         let visible = adjutant::report::visibility(step.ruleset, next, &audience, events);
         let hearer = Hearer {
-            side: Some(side),
+            who: audience.who(),
             visible: visible.as_ref(),
             prior,
             next,
@@ -146,6 +153,7 @@ fn told_problems(step: &Step<'_>) -> Vec<String> {
             next,
             events: &drawn,
             visible: visible.as_ref(),
+            strengths: adjutant::map::Strengths::Seen,
         });
         if let Some(who) = names_hidden(&svg) {
             problems.push(format!("{side}'s map shows {who}, out of its sight"));

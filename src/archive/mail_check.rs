@@ -39,7 +39,30 @@ fn value_after(line: &str, prefix: &str) -> Option<Digest32> {
     }
 }
 
-fn text_of(raw: &[u8]) -> Option<String> {
+/// What a message says and how it is marked: its subject, its Message-ID
+/// and its text.
+struct Received {
+    subject: String,
+    message_id: String,
+    text: String,
+}
+
+impl Received {
+    /// Whether the message is of campaign `id`: its subject carries the
+    /// campaign's tag (`[id] ...`, as every message adjutant sends does, the
+    /// game master's act announcements included, whose text never names the
+    /// campaign), its Message-ID was made for it, or its text names it.
+    fn concerns(&self, id: &str) -> bool {
+        self.subject.contains(&format!("[{id}]"))
+            || self
+                .message_id
+                .trim_start_matches('<')
+                .starts_with(&format!("{id}."))
+            || self.text.contains(id)
+    }
+}
+
+fn read_message(raw: &[u8]) -> Option<Received> {
     let message = mail_parser::MessageParser::default().parse(raw)?;
     let mut text = String::new();
     for i in 0..message.text_body_count() {
@@ -48,7 +71,11 @@ fn text_of(raw: &[u8]) -> Option<String> {
             text.push('\n');
         }
     }
-    Some(text)
+    Some(Received {
+        subject: message.subject().unwrap_or_default().to_string(),
+        message_id: message.message_id().unwrap_or_default().to_string(),
+        text,
+    })
 }
 
 fn files_in(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
@@ -100,11 +127,17 @@ pub fn check(archive: &Path, verdict: &Verdict, mail_dir: &Path) -> MailCheck {
     files.sort();
     for path in files {
         let Ok(raw) = fs::read(&path) else { continue };
-        let Some(text) = text_of(&raw) else { continue };
+        let Some(message) = read_message(&raw) else {
+            continue;
+        };
         out.messages += 1;
-        if !text.contains(&head.campaign) {
+        // Every message that carries a head is read, the act
+        // announcements included: an archive cut after the last act, or
+        // with that act rewritten, no longer holds the head they gave.
+        if !message.concerns(&head.campaign) {
             continue;
         }
+        let text = message.text;
         out.of_campaign += 1;
         let name = path.display();
         for line in text.lines() {

@@ -103,12 +103,13 @@ pub struct ActFile {
 /// The kinds of act that change the game state (and so carry states).
 pub const STATE_ACTS: [&str; 2] = ["correction", "rollback"];
 /// The kinds of act of spec v3 that change no state.
-pub const PLAIN_ACTS: [&str; 7] = [
+pub const PLAIN_ACTS: [&str; 8] = [
     "extend",
     "pause",
     "resume",
     "resolve-now",
     "replace",
+    "change",
     "submit",
     "without-beacon",
 ];

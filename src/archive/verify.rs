@@ -82,6 +82,10 @@ pub struct Verdict {
     pub problems: Vec<String>,
     /// Spec v3: the hash-linked record's heads, genesis first.
     pub links: Option<LinkCheck>,
+    /// What checks but a reader must be told: a drand network that is not a
+    /// public one adjutant knows, which the game master may control
+    /// (docs/AUDIT.md, section 11.6). Not a failure.
+    pub warnings: Vec<String>,
 }
 
 impl Verdict {
@@ -172,6 +176,7 @@ pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
         acts: Vec::new(),
         problems: Vec::new(),
         links: None,
+        warnings: Vec::new(),
     };
     if ![SPEC, SPEC_WITH_ACTS, SPEC_LINKED].contains(&head.spec.as_str()) {
         verdict.problems.push(format!(
@@ -179,6 +184,16 @@ pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
             head.spec
         ));
         return Ok(verdict);
+    }
+    if let Some(info) = &head.drand
+        && let Ok(network) = crate::beacon::Network::from_info_json(info.as_bytes())
+        && network.known_name().is_none()
+    {
+        verdict.warnings.push(format!(
+            "the campaign's drand chain {} is not quicknet's ({}) nor any public network adjutant knows: its dice are as honest as whoever holds that network's key, the game master perhaps",
+            network.chain_hash_hex(),
+            crate::beacon::QUICKNET.chain_hash_hex()
+        ));
     }
     let linked = head.spec == SPEC_LINKED;
     if linked {

@@ -309,12 +309,71 @@ impl Dice for ForcedDice {
     }
 }
 
+/// Dice for a preview that must not be taken for the real thing: every die
+/// shows the middle of its range (a d6 3, a d10 4, a d100 50, 2d6 7), the
+/// same whatever the seed, so that a game master may see what orders come
+/// to without learning anything of the turn's dice, which do not yet exist.
+#[derive(Debug, Default, Clone)]
+pub struct PlaceholderDice {
+    log: Vec<Roll>,
+}
+
+impl PlaceholderDice {
+    /// The value every die of this kind shows.
+    pub fn value_of(die: Die) -> u32 {
+        let (low, high) = die.range();
+        (low + high) / 2
+    }
+}
+
+impl Dice for PlaceholderDice {
+    fn throw(&mut self, die: Die, purpose: &str, about: Option<About>) -> u32 {
+        let value = PlaceholderDice::value_of(die);
+        let index = u32::try_from(self.log.len()).unwrap_or(u32::MAX);
+        self.log.push(Roll {
+            index,
+            purpose: purpose.to_string(),
+            die,
+            sides: die.sides(),
+            faces: vec![value],
+            value,
+            first_word: 0,
+            words: 0,
+            about,
+        });
+        value
+    }
+
+    fn log(&self) -> &[Roll] {
+        &self.log
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// RFC 8439, appendix A.1, test vector #1: the ChaCha20 block for the
     /// all-zero key, nonce and counter starts 76 b8 e0 ad a0 f1 3d 90.
+    #[test]
+    fn a_placeholder_die_shows_the_middle_of_its_range_whatever_is_asked() {
+        let mut dice = PlaceholderDice::default();
+        assert_eq!(dice.roll(Die::D6, "a"), 3);
+        assert_eq!(dice.roll(Die::D10, "b"), 4);
+        assert_eq!(dice.roll(Die::D100, "c"), 50);
+        assert_eq!(dice.roll(Die::TwoD6, "d"), 7);
+        assert_eq!(
+            dice.roll(Die::D6, "a"),
+            3,
+            "the same again: no stream behind it"
+        );
+        assert_eq!(dice.log().len(), 5);
+        assert!(
+            dice.log().iter().all(|r| r.words == 0),
+            "no keystream word drawn"
+        );
+    }
+
     #[test]
     fn keystream_is_standard_chacha20() {
         let mut stream = DiceStream::new(&Digest32::ZERO);

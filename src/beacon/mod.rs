@@ -33,7 +33,7 @@ mod canned;
 
 pub use error::BeaconError;
 pub use fetch::{fetch, fetch_info};
-pub use network::{Network, PUBLIC_KEY_LEN, QUICKNET, Scheme};
+pub use network::{KNOWN_NETWORKS, Network, PUBLIC_KEY_LEN, QUICKNET, Scheme, known_name};
 pub use schedule::{first_round_after, round_at, round_time};
 pub use serve::{Behaviour, TestServer, serve_for_tests};
 pub use test_beacon::{TEST_BEACON_ID, TestBeacon};

@@ -83,7 +83,37 @@ pub const QUICKNET: Network = Network {
     beacon_id: Cow::Borrowed("quicknet"),
 };
 
+/// The public drand networks adjutant knows, by name, each built in with
+/// every parameter (so by its chain hash): a beacon protects a campaign only
+/// if nobody in it holds the network's key, and a network given by its
+/// `/info` alone could be one the game master runs (docs/AUDIT.md, 11.6).
+/// drand's League of Entropy mainnet runs one network of the only scheme
+/// supported here, quicknet: its `default` and `fastnet` chains sign another
+/// way (chained, or on G2), and `evmnet` on another curve.
+pub const KNOWN_NETWORKS: &[(&str, &Network)] = &[("quicknet", &QUICKNET)];
+
+/// The name of the known public network whose chain hash is `chain_hash`.
+pub fn known_name(chain_hash: &[u8; 32]) -> Option<&'static str> {
+    KNOWN_NETWORKS
+        .iter()
+        .find(|(_, n)| n.chain_hash() == chain_hash)
+        .map(|(name, _)| *name)
+}
+
+/// The known public network called `name`.
+pub fn known_by_name(name: &str) -> Option<&'static Network> {
+    KNOWN_NETWORKS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, network)| *network)
+}
+
 impl Network {
+    /// The name of this network among the known public ones, if it is one.
+    pub fn known_name(&self) -> Option<&'static str> {
+        known_name(&self.chain_hash)
+    }
+
     /// Checks a chain's parameters and derives its chain hash: the period must
     /// be at least one second, the genesis time not before 1970, and the
     /// public key a point of the right group (not the identity).
@@ -369,6 +399,20 @@ mod tests {
             .expect_err("another chain");
         let text = err.to_string();
         assert!(text.contains("52db9ba7") && text.contains("0707"), "{text}");
+    }
+
+    /// Issue 31, item 1: quicknet is known by its chain hash, a network of
+    /// the same scheme with another key is not.
+    #[test]
+    fn only_the_built_in_public_networks_are_known() {
+        assert_eq!(QUICKNET.known_name(), Some("quicknet"));
+        assert_eq!(known_by_name("quicknet"), Some(&QUICKNET));
+        assert_eq!(known_by_name("mynet"), None);
+        let own = crate::beacon::TestBeacon::from_seed([7; 32], 1_700_000_000, 3)
+            .expect("a beacon of a key one holds");
+        assert_eq!(own.network().known_name(), None);
+        let rebuilt = quicknet_rebuilt().expect("valid");
+        assert_eq!(rebuilt.known_name(), Some("quicknet"));
     }
 
     #[test]

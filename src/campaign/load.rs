@@ -16,6 +16,7 @@ mod raw;
 mod scenario_file;
 mod source;
 mod values;
+pub(crate) use values::parse_time_of_day;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

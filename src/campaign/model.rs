@@ -22,6 +22,10 @@ pub struct Campaign {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub gm_copies: bool,
     pub players: Vec<Player>,
+    /// People who follow the campaign without playing: each resolution's
+    /// public view, by mail or as a link to the public chronicle.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub observers: Vec<Observer>,
     pub schedule: Schedule,
     /// What happens to a side that sends no orders for a phase.
     pub no_orders_policy: NoOrdersPolicy,
@@ -59,6 +63,23 @@ impl DrandChoice {
     pub fn network(&self) -> Result<crate::beacon::Network, crate::beacon::BeaconError> {
         crate::beacon::Network::from_info_json(self.info.as_bytes())
     }
+
+    /// The name of the public drand network the campaign's is, or `None`
+    /// for one adjutant does not know (the campaign said `trusted = false`):
+    /// the game master may control such a network, and every mail and
+    /// report says so. Read from the network's chain hash, not stored, so a
+    /// campaign registered before this was asked is told the same.
+    pub fn known_network(&self) -> Option<&'static str> {
+        self.network().ok().and_then(|n| n.known_name())
+    }
+}
+
+/// What every mail and report of a campaign whose drand network is not a
+/// known public one says of it.
+pub fn untrusted_network_words(chain_hash: &str) -> String {
+    format!(
+        "drand chain {chain_hash} is not a public network adjutant knows (the campaign says trusted = false): the game master may control it, and so know a turn's dice before its manifest is out; these turns are as honest as the game master (docs/AUDIT.md, section 11.6)"
+    )
 }
 
 /// The ruleset and the options the campaign turned on.
@@ -92,6 +113,40 @@ pub struct Person {
     pub auth: Auth,
 }
 
+/// Someone who follows the campaign without playing (`[[observer]]`):
+/// told only what every side is told (ruling REP-4), never a side's
+/// orders, and never able to send any.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Observer {
+    pub name: String,
+    pub address: String,
+    /// IANA time zone name, for the times in their mail.
+    pub time_zone: String,
+    pub receives: Observing,
+}
+
+/// What an observer is sent after each resolution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Observing {
+    /// The public report, with its map.
+    Reports,
+    /// A short note with the link to the public chronicle's page of the
+    /// resolution (the campaign needs `[chronicle] url`).
+    Chronicle,
+}
+
+impl Observing {
+    pub const ALL: [Observing; 2] = [Observing::Reports, Observing::Chronicle];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Observing::Reports => "reports",
+            Observing::Chronicle => "chronicle",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {
     pub person: Person,
@@ -120,6 +175,35 @@ pub struct Schedule {
     pub deadline_time: Option<String>,
     /// How long before a deadline a side without orders is reminded.
     pub reminder_minutes: u32,
+    /// How long before a deadline a side still not ready is reminded a
+    /// second and last time (0: no second reminder).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub last_reminder_minutes: u32,
+    /// How long a phase stays open past its deadline for a required side
+    /// that has sent nothing (0: none); the GM is told who is late.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub grace_minutes: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl Schedule {
+    /// The time after which a phase with deadline `deadline` takes no more
+    /// orders: the deadline, or the end of its grace while `late` (a side it
+    /// needs has sent nothing).
+    pub fn closes_at(
+        &self,
+        deadline: chrono::DateTime<chrono::Utc>,
+        late: bool,
+    ) -> chrono::DateTime<chrono::Utc> {
+        if late {
+            deadline + chrono::Duration::minutes(i64::from(self.grace_minutes))
+        } else {
+            deadline
+        }
+    }
 }
 
 /// What a side that sent no orders does.
@@ -158,6 +242,10 @@ pub struct Scenario {
     pub first_active: String,
     /// The game ends after this turn if nothing else ends it first.
     pub turn_limit: Option<u32>,
+    /// How the battle is won, judged when the game ends; `None` where the
+    /// scenario says nothing (the end is told, no winner named).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub victory: Option<crate::rules::victory::Victory>,
 }
 
 /// One unit as the scenario sets it up: the envelope's fields, and the

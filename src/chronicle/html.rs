@@ -43,6 +43,7 @@ impl Pages {
         let mut env = Environment::new();
         env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
         env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+        env.add_filter("sentence", crate::templates::sentence);
         for (name, source) in TEMPLATES {
             env.add_template(name, source)
                 .map_err(|source| ChronicleError::Template {

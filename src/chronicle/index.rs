@@ -74,6 +74,10 @@ pub(crate) fn write(
             );
         let text = if names_unseen(&act.command, state, visible.as_ref()) {
             "a correction of a unit out of your sight".to_string()
+        } else if act.kind == "replace" {
+            // A player's address is not published: the side handed over is.
+            let side = act.command.split_whitespace().nth(1).unwrap_or_default();
+            format!("side {side} handed to another player")
         } else {
             format!("`{}`", act.command)
         };
@@ -82,7 +86,7 @@ pub(crate) fn write(
             1,
             json!({
                 "when": page::when(act.at),
-                "title": format!("The game master's act {}: {}", act.n, act.kind.as_str()),
+                "title": format!("The game master's act {}: {}", act.n, act.kind),
                 "text": text,
                 "page": Value::Null,
                 "slug": Value::Null,

@@ -75,6 +75,8 @@ pub enum ChronicleError {
 pub enum Reader {
     Gm,
     Side(String),
+    /// A campaign's observers: what every side sees (REP-4).
+    Public,
 }
 
 /// Who the chronicle shows things to, once the fog of war is applied: a
@@ -92,6 +94,7 @@ impl Sight {
         let campaign = &record.campaign.campaign;
         let name = match &reader {
             Reader::Gm => "the game master".to_string(),
+            Reader::Public => "observers".to_string(),
             Reader::Side(s) => campaign
                 .side(s)
                 .map(|side| side.name.clone())
@@ -108,6 +111,7 @@ impl Sight {
         };
         let audience = match (&reader, record.finished()) {
             (Reader::Side(s), None) => Audience::Side(s.clone()),
+            (Reader::Public, None) => Audience::Public,
             _ => Audience::Gm,
         };
         Ok(Sight {
@@ -127,6 +131,10 @@ impl Sight {
     fn context(&self) -> Value {
         let words = match (&self.reader, self.full()) {
             (Reader::Gm, _) => "The game master's chronicle: every unit, every die.".to_string(),
+            (Reader::Public, true) => {
+                "The campaign's chronicle, in full: the game is over, so nothing is hidden any more.".to_string()
+            }
+            (Reader::Public, false) => "The public chronicle: what every side saw, and nothing any side alone knew. The rest is shown once the game is over.".to_string(),
             (Reader::Side(_), true) => format!(
                 "The chronicle of {}, in full: the game is over, so nothing is hidden any more.",
                 self.name

@@ -8,6 +8,7 @@
 //! DIR/<campaign>/index.html                 the whole chronicle, once the game is over
 //! DIR/<campaign>/<side>-<key>/index.html    a side's, while the game runs
 //! DIR/<campaign>/gm-<key>/index.html        the game master's
+//! DIR/<campaign>/public-<key>/index.html    the public's, for observers (REP-4)
 //! ```
 
 use std::collections::BTreeMap;
@@ -25,10 +26,7 @@ use super::{ChronicleError, Reader, page, write_record};
 /// chain origin, which only the game master's machine holds, so that no
 /// player can find another side's folder.
 pub fn folder(campaign: &CampaignRecord, audience: &Audience) -> String {
-    let word = match audience {
-        Audience::Side(s) => s.as_str(),
-        Audience::Gm => "gm",
-    };
+    let word = audience.word();
     let mut bytes = b"adjutant-chronicle-folder-v1".to_vec();
     bytes.extend_from_slice(campaign.chain.origin().as_bytes());
     bytes.extend_from_slice(word.as_bytes());
@@ -49,6 +47,7 @@ pub fn links(campaign: &CampaignRecord, k: u64) -> BTreeMap<Audience, String> {
         .iter()
         .map(|s| Audience::Side(s.id.clone()))
         .chain([Audience::Gm])
+        .chain((!campaign.campaign.observers.is_empty()).then_some(Audience::Public))
         .map(|a| {
             let link = format!("{url}/{}/{page}", folder(campaign, &a));
             (a, link)
@@ -71,10 +70,15 @@ pub fn publish(store: &Store, campaign_id: &str, dir: &Path) -> Result<PathBuf, 
         .map(|s| Reader::Side(s.id.clone()))
         .collect();
     readers.push(Reader::Gm);
+    // The public's chronicle, for the campaign's observers.
+    if !record.campaign.campaign.observers.is_empty() {
+        readers.push(Reader::Public);
+    }
     for reader in readers {
         let audience = match &reader {
             Reader::Side(s) => Audience::Side(s.clone()),
             Reader::Gm => Audience::Gm,
+            Reader::Public => Audience::Public,
         };
         write_record(
             &record,

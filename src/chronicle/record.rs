@@ -24,9 +24,64 @@ pub struct Record {
     /// Every resolved resolution, turns and umpire calls, in the order they
     /// were closed.
     pub resolutions: Vec<Resolved>,
-    pub acts: Vec<GmAct>,
+    /// Every act of the game master, numbered as its archive numbers it.
+    pub acts: Vec<Act>,
     /// The state the game stands in now (after the last resolution or act).
     pub current: GameState,
+}
+
+/// One act of the game master, as the timeline tells it.
+pub struct Act {
+    /// Its number, as its reply, its announcement and the archive give it.
+    pub n: u64,
+    /// `correction`, `rollback`, `extend`, ...
+    pub kind: String,
+    /// The canonical command.
+    pub command: String,
+    /// How many turn resolutions had been recorded before it.
+    pub after_turn: u64,
+    pub at: chrono::DateTime<chrono::Utc>,
+}
+
+/// Every act of the game master: from the archive's record of acts where
+/// the campaign keeps one (every act, numbered as its folder), else the acts
+/// on the state, the only ones numbered then.
+fn every_act(
+    store: &Store,
+    campaign_id: &str,
+    on_state: &[GmAct],
+) -> Result<Vec<Act>, ChronicleError> {
+    let mut acts = Vec::new();
+    for entry in store.ledger(campaign_id)? {
+        let Some(json) = entry.act_json else {
+            continue;
+        };
+        let file: crate::archive::ActFile = serde_json::from_str(&json)
+            .map_err(|e| damaged(format!("{}/act.json: {e}", entry.folder)))?;
+        let at = chrono::DateTime::parse_from_rfc3339(&file.at)
+            .map_err(|e| damaged(format!("{}/act.json: {e}", entry.folder)))?
+            .with_timezone(&chrono::Utc);
+        acts.push(Act {
+            n: file.n,
+            kind: file.kind,
+            command: file.command,
+            after_turn: file.after_turn,
+            at,
+        });
+    }
+    if acts.is_empty() {
+        acts = on_state
+            .iter()
+            .map(|a| Act {
+                n: a.n,
+                kind: a.kind.as_str().to_string(),
+                command: a.command.clone(),
+                after_turn: a.after_turn,
+                at: a.at,
+            })
+            .collect();
+    }
+    Ok(acts)
 }
 
 /// One resolution, read back.
@@ -170,6 +225,7 @@ pub fn gather(store: &Store, campaign_id: &str) -> Result<Record, ChronicleError
     }
     let initial = state(&campaign.initial_state_digest)?;
     let current = state(&campaign.current_state_digest)?;
+    let acts = every_act(store, campaign_id, &acts)?;
     Ok(Record {
         umpire_commitment: campaign.chain.umpire_chain().commitment().to_hex(),
         campaign,

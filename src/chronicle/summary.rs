@@ -59,6 +59,7 @@ pub(crate) fn summary(record: &Record, sight: &Sight) -> Value {
         .collect();
     json!({
         "finished": state.finished,
+        "victory": report::outcome::context(campaign, record.ruleset, state),
         "phase": crate::resolution::phase_label(record.ruleset, state),
         "sides": sides,
         "shattered": shattered,

@@ -35,6 +35,7 @@ pub(crate) fn write(
         next: &record.initial,
         events: &[],
         visible: visible.as_ref(),
+        strengths: map::Strengths::Seen,
     });
     site.file(START_MAP, svg.as_bytes())?;
     let mut steps = vec![json!({

@@ -71,6 +71,7 @@ fn one<'r>(record: &'r Record, r: &'r Resolved, audience: &Audience) -> Shown<'r
     let own = |side: &str| match audience {
         Audience::Gm => true,
         Audience::Side(s) => s == side,
+        Audience::Public => false,
     };
     match r.kind {
         Kind::Turn => {

@@ -48,6 +48,10 @@ pub use source::{InboxSource, MaildirSource, SourceError, Waited};
 /// shutdown breaks the wait at once.
 pub const IDLE_SPAN: std::time::Duration = std::time::Duration::from_secs(300);
 
+/// How long a daemon that stops for a loosened store waits for the outbox's
+/// thread to send the GMs' notes.
+const SEND_BEFORE_STOPPING: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// Something the daemon has to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
@@ -107,6 +111,12 @@ pub enum DaemonError {
     /// (a resolution waiting for its beacon round): nothing to do yet.
     #[error("{0} message(s) wait until their campaign's phase is closed")]
     MailWaits(usize),
+    /// The data directory or the store was made readable by others while
+    /// the daemon ran: it stops rather than go on leaking.
+    #[error(
+        "stopped: the store is no longer its owner's alone, and it holds every campaign's unrevealed secrets: {0}. Each campaign's GM was mailed a note; the daemon will not start until the mode is restored"
+    )]
+    Loosened(String),
 }
 
 /// What one pass did.
@@ -562,37 +572,118 @@ impl Daemon {
         }
         let (record, c, key) = (&open.record, &open.record.campaign, &open.key);
         let mut reminders = Vec::new();
-        for side in lifecycle::reminders_due(
+        for (side, which) in lifecycle::reminders_due(
             open.ruleset,
             &open.state,
             &c.schedule,
             record.deadline,
-            &open.sent,
+            &open.ready,
             now,
         ) {
             for player in c.players.iter().filter(|p| p.side == side) {
                 if !self
                     .store
-                    .outbox_has(&reminder_id(c, key, &side, &player.person))?
+                    .outbox_has(&reminder_id(c, key, which, &side, &player.person))?
                 {
                     reminders.push(side);
                     break;
                 }
             }
         }
-        let lead = Duration::minutes(i64::from(c.schedule.reminder_minutes));
-        let window = record.deadline - lead;
-        let quiet_until = if window > now {
-            window
-        } else {
-            record.deadline
-        };
+        if self.late_notice(&open, now)?.is_some() {
+            reminders.push("the game master".to_string());
+        }
+        // The next times anything may change: each reminder's window, the
+        // deadline, the end of a grace.
+        let lead = |minutes: u32| record.deadline - Duration::minutes(i64::from(minutes));
+        let mut times: Vec<DateTime<Utc>> = [
+            c.schedule.reminder_minutes,
+            c.schedule.last_reminder_minutes,
+        ]
+        .into_iter()
+        .filter(|m| *m > 0)
+        .map(lead)
+        .collect();
+        times.push(record.deadline);
+        times.push(open.closes_at());
+        let quiet_until = times
+            .iter()
+            .copied()
+            .filter(|t| *t > now)
+            .min()
+            .unwrap_or_else(|| open.closes_at());
         Ok(Needs {
             reminders,
             quiet_until: Some(quiet_until),
-            times: vec![window, record.deadline],
+            times,
             ..Needs::default()
         })
+    }
+
+    /// Queues the GM's note of who is late, if it is due: before a phase
+    /// closes at its deadline without them, whether campaigns are resolved
+    /// one by one or together.
+    fn tell_who_is_late(
+        &mut self,
+        campaign: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<String>, DaemonError> {
+        let open = engine::OpenPhase::read(&self.store, campaign)?;
+        let Some(note) = self.late_notice(&open, now)? else {
+            return Ok(None);
+        };
+        self.store.queue(Some(campaign), &[note], now)?;
+        Ok(Some(format!(
+            "{campaign}: the game master told who is late"
+        )))
+    }
+
+    /// The GM's note that sides the phase needs have sent nothing by its
+    /// deadline, if it is due at `now` and not yet queued: once a phase,
+    /// at the deadline, saying whether a grace holds the phase open.
+    fn late_notice(
+        &self,
+        open: &engine::OpenPhase,
+        now: DateTime<Utc>,
+    ) -> Result<Option<OutgoingMail>, DaemonError> {
+        let (record, c) = (&open.record, &open.record.campaign);
+        let silent = open.silent();
+        if now < record.deadline || silent.is_empty() {
+            return Ok(None);
+        }
+        let id = mail::message_id(c, &format!("late.{}", open.key), &c.gm.address);
+        if self.store.outbox_has(&id)? {
+            return Ok(None);
+        }
+        let names: Vec<String> = silent
+            .iter()
+            .map(|s| {
+                c.sides
+                    .iter()
+                    .find(|d| d.id == *s)
+                    .map_or(s.clone(), |d| format!("{} ({s})", d.name))
+            })
+            .collect();
+        let phase = resolution::phase_label(open.ruleset, &open.state);
+        let templates = Templates::for_campaign(&record.source_dir)?;
+        let body = templates.render(
+            "late.txt",
+            json!({
+                "campaign": {"id": c.id, "title": c.title},
+                "phase": phase,
+                "late": names,
+                "deadline": crate::lifecycle::local_time(&c.gm, record.deadline),
+                "grace_until": (c.schedule.grace_minutes > 0)
+                    .then(|| crate::lifecycle::local_time(&c.gm, open.closes_at())),
+                "no_orders": c.no_orders_policy,
+            }),
+        )?;
+        Ok(Some(OutgoingMail::text(
+            id,
+            c.gm.address.clone(),
+            format!("[{}] late: {}", c.id, names.join(", ")),
+            body,
+        )))
     }
 
     /// The reminders due in a campaign at `now` and not yet queued: each
@@ -612,29 +703,32 @@ impl Daemon {
             &open.state,
             &c.schedule,
             record.deadline,
-            &open.sent,
+            &open.ready,
             now,
         );
+        let mut due: Vec<(String, Vec<OutgoingMail>)> = Vec::new();
+        if let Some(note) = self.late_notice(&open, now)? {
+            due.push(("the game master".to_string(), vec![note]));
+        }
         if sides.is_empty() {
-            return Ok(Vec::new());
+            return Ok(due);
         }
         let phase = resolution::phase_label(open.ruleset, &open.state);
         // The templates are read only for a reminder not yet queued.
-        let mut fresh: Vec<(String, &campaign::Player, String)> = Vec::new();
-        for side in sides {
+        let mut fresh: Vec<(String, lifecycle::Reminder, &campaign::Player, String)> = Vec::new();
+        for (side, which) in sides {
             for player in c.players.iter().filter(|p| p.side == side) {
-                let id = reminder_id(c, key, &side, &player.person);
+                let id = reminder_id(c, key, which, &side, &player.person);
                 if !self.store.outbox_has(&id)? {
-                    fresh.push((side.clone(), player, id));
+                    fresh.push((side.clone(), which, player, id));
                 }
             }
         }
         if fresh.is_empty() {
-            return Ok(Vec::new());
+            return Ok(due);
         }
         let templates = Templates::for_campaign(&record.source_dir)?;
-        let mut due: Vec<(String, Vec<OutgoingMail>)> = Vec::new();
-        for (side, player, message_id) in fresh {
+        for (side, which, player, message_id) in fresh {
             let side_name = c
                 .sides
                 .iter()
@@ -649,6 +743,10 @@ impl Daemon {
                     "phase": phase,
                     "deadline": crate::lifecycle::local_time(p, record.deadline),
                     "no_orders": c.no_orders_policy,
+                    "orders_in": open.sent.contains(&side),
+                    "last": which == lifecycle::Reminder::Last,
+                    "another": which == lifecycle::Reminder::First
+                        && c.schedule.last_reminder_minutes > 0,
                 }),
             )?;
             let message = OutgoingMail::text(
@@ -700,6 +798,7 @@ impl Daemon {
             }
             Event::DeadlineReached { campaign } => {
                 self.calm.forget(campaign);
+                notes.extend(self.tell_who_is_late(campaign, clock.now())?);
                 notes.extend(resolve_due(&mut self.store, campaign, clock)?);
                 notes.extend(self.keep_chronicles());
             }
@@ -786,6 +885,10 @@ impl Daemon {
         }
         for campaign in &due {
             self.calm.forget(campaign);
+            match self.tell_who_is_late(campaign, clock.now()) {
+                Ok(told) => notes.extend(told),
+                Err(e) => tracing::warn!(%campaign, "the GM could not be told who is late: {e}"),
+            }
         }
         let next = AtomicUsize::new(0);
         let outcomes = Mutex::new(BTreeMap::new());
@@ -817,6 +920,7 @@ impl Daemon {
     /// and the others still run: one campaign's trouble must not hold up
     /// another's mail.
     pub fn pass(&mut self, clock: &dyn Clock) -> Result<Pass, DaemonError> {
+        self.watch_access(clock)?;
         let events = self.pending(clock)?;
         let mut failures = Vec::new();
         let mut notes = Vec::new();
@@ -858,6 +962,90 @@ impl Daemon {
             notes,
             waiting,
         })
+    }
+
+    /// Looks again at the modes of the data directory and the store, as
+    /// [`Store::open`] did at start: one loosened while the daemon runs (a
+    /// `chmod -R`, a restored backup) stops it, with a line in the log and a
+    /// note to each campaign's GM, sent before it stops. Another failure to
+    /// read a mode is logged and passed over, as the next pass looks again.
+    fn watch_access(&mut self, clock: &dyn Clock) -> Result<(), DaemonError> {
+        use crate::store::access::AccessError;
+        let words = match self.store.check_access() {
+            Ok(()) => return Ok(()),
+            Err(StoreError::Access(
+                e @ (AccessError::TooOpen { .. } | AccessError::NotADirectory { .. }),
+            )) => e.to_string(),
+            Err(e) => {
+                tracing::warn!("cannot look at the store's modes: {e}");
+                return Ok(());
+            }
+        };
+        tracing::error!("the store is no longer its owner's alone, so the daemon stops: {words}");
+        match self.tell_gms_of_access(&words, clock) {
+            Ok(ids) => self.send_now(&ids, clock),
+            Err(e) => tracing::error!("the GMs could not be told: {e}"),
+        }
+        Err(DaemonError::Loosened(words))
+    }
+
+    /// Queues the note of a loosened store to each campaign's GM; returns
+    /// the notes' Message-IDs.
+    fn tell_gms_of_access(
+        &mut self,
+        words: &str,
+        clock: &dyn Clock,
+    ) -> Result<Vec<String>, DaemonError> {
+        let now = clock.now();
+        let mut ids = Vec::new();
+        for id in self.store.campaign_ids()? {
+            let campaign = self.store.campaign_definition(&id)?;
+            let body = format!(
+                "adjutant has stopped: its store, which holds every unrevealed secret of the dice of {title}, can now be read by other users of its machine.\n\n    {words}\n\nNothing more is taken, resolved or sent until the mode is restored; then start adjutant again. The secrets of turns not yet resolved may have been read meanwhile: if anyone but you could have read them, say so to the players.\n",
+                title = campaign.title
+            );
+            let message = OutgoingMail::text(
+                mail::message_id(
+                    &campaign,
+                    &format!("access.{}", now.timestamp()),
+                    &campaign.gm.address,
+                ),
+                campaign.gm.address.clone(),
+                format!("[{id}] adjutant stopped: its store can be read by others"),
+                body,
+            );
+            ids.push(message.message_id.clone());
+            self.store.queue(Some(&id), &[message], now)?;
+        }
+        Ok(ids)
+    }
+
+    /// Sends the messages `ids` before the daemon stops: through the
+    /// outbox's own thread when it runs (waiting a while for it), else here.
+    fn send_now(&mut self, ids: &[String], clock: &dyn Clock) {
+        if !self.sending_apart {
+            if let Err(e) = self.handle(&Event::OutboxDue, clock) {
+                tracing::error!("the GMs' notes could not be sent: {e}");
+            }
+            return;
+        }
+        self.ingest.queued.ring();
+        let waiting = |store: &Store| -> bool {
+            store.outbox(None).is_ok_and(|all| {
+                all.iter().any(|e| {
+                    ids.contains(&e.mail.message_id)
+                        && matches!(
+                            e.status,
+                            crate::store::OutboxStatus::Queued
+                                | crate::store::OutboxStatus::InFlight
+                        )
+                })
+            })
+        };
+        let until = std::time::Instant::now() + SEND_BEFORE_STOPPING;
+        while waiting(&self.store) && std::time::Instant::now() < until {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
     }
 
     /// Runs passes until nothing is pending (or a shutdown is asked for).
@@ -1030,6 +1218,12 @@ fn resolve_due(
 /// The Message-ID of a reminder: one per phase, side and player, so that it
 /// is queued once however often the loop looks and however often it
 /// restarts.
-fn reminder_id(c: &campaign::Campaign, key: &str, side: &str, person: &campaign::Person) -> String {
-    mail::message_id(c, &format!("remind.{key}.{side}"), &person.address)
+fn reminder_id(
+    c: &campaign::Campaign,
+    key: &str,
+    which: lifecycle::Reminder,
+    side: &str,
+    person: &campaign::Person,
+) -> String {
+    mail::message_id(c, &format!("{}.{key}.{side}", which.key()), &person.address)
 }

@@ -237,6 +237,15 @@ pub fn run(
         let state = daemon.store().state(&record.current_state_digest)?;
         if let Some(why) = &state.finished {
             let _ = writeln!(say, "the game is over: {why}");
+            if let Some(verdict) = crate::rules::ruleset_for(&state.ruleset)
+                .and_then(|ruleset| crate::report::outcome::verdict(&campaign, ruleset, &state))
+            {
+                let _ = writeln!(
+                    say,
+                    "the result: {}",
+                    crate::report::outcome::sentence(&campaign, &verdict)
+                );
+            }
             break;
         }
         turns = turn;

@@ -30,6 +30,9 @@ use crate::templates::Templates;
 pub enum GmCommand {
     /// Where the campaign stands; nothing changes.
     Status,
+    /// What the open phase would come to with the orders in now, with
+    /// placeholder dice; nothing changes.
+    Preview,
     /// Move the current phase's deadline.
     Extend(Extension),
     /// Close and resolve the current phase now.
@@ -44,7 +47,12 @@ pub enum GmCommand {
         address: String,
         secret: Secret,
     },
-    Correct(Correction),
+    /// A unit corrected, with the game master's reason if given
+    /// (`... because <reason>`).
+    Correct(Correction, Option<String>),
+    /// A change to the registered campaign: a player's address or time
+    /// zone, the campaign's time zone, the deadline time, a phase's length.
+    Change(Change),
     /// Undo the last turn resolution.
     Rollback,
     /// Resolve the turn that waits for its beacon round without it.
@@ -57,6 +65,81 @@ pub enum Extension {
     By(Duration),
     /// To this time.
     To(DateTime<Utc>),
+}
+
+/// What a `change` command changes in the registered campaign.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// A player's address, by side or by the old address; the player keeps
+    /// the passphrase.
+    Address { who: String, address: String },
+    /// A person's time zone (a side, a player's address or `gm`), or the
+    /// campaign's own (`campaign`), in which deadlines fall.
+    TimeZone { who: String, zone: String },
+    /// The time of day deadlines are moved to, or none.
+    DeadlineTime(Option<String>),
+    /// How long a phase of the ruleset lasts.
+    Phase { phase: String, minutes: u32 },
+}
+
+impl fmt::Display for Change {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Change::Address { who, address } => write!(f, "change address {who} {address}"),
+            Change::TimeZone { who, zone } => write!(f, "change time-zone {who} {zone}"),
+            Change::DeadlineTime(Some(t)) => write!(f, "change deadline-time {t}"),
+            Change::DeadlineTime(None) => write!(f, "change deadline-time none"),
+            Change::Phase { phase, minutes } => {
+                write!(f, "change phase {phase} {}", duration::text(*minutes))
+            }
+        }
+    }
+}
+
+const CHANGE_USAGE: &str = "change address <side> <new address>, change time-zone <side, address, gm or campaign> <zone>, change deadline-time <HH:MM or none>, or change phase <phase> <duration>";
+
+impl Change {
+    /// Reads the words after `change`; `rest` as written, `lower` the same
+    /// lower-cased (a time zone keeps its capitals).
+    fn parse(rest: &[&str], lower: &[&str]) -> Result<Change, GmSyntaxError> {
+        // "time zone" and "deadline time" may be written as two words.
+        let (what, at) = match lower {
+            ["time", "zone", ..] | ["deadline", "time", ..] => {
+                (format!("{}-{}", lower[0], lower[1]), 2)
+            }
+            [w, ..] => ((*w).to_string(), 1),
+            [] => return Err(GmSyntaxError::Usage(CHANGE_USAGE)),
+        };
+        let (rest, lower) = (&rest[at..], &lower[at..]);
+        match (what.as_str(), lower) {
+            ("address", [who, address]) => Ok(Change::Address {
+                who: (*who).to_string(),
+                address: (*address).to_string(),
+            }),
+            ("time-zone" | "zone", [who, _]) => Ok(Change::TimeZone {
+                who: (*who).to_string(),
+                zone: rest[1].to_string(),
+            }),
+            ("deadline-time", ["none"]) => Ok(Change::DeadlineTime(None)),
+            ("deadline-time", [t]) => Ok(Change::DeadlineTime(Some((*t).to_string()))),
+            ("phase", [phase, d]) => {
+                let minutes = match duration::parse(d) {
+                    Ok(0) | Err(DurationError::NotADuration(_)) => {
+                        return Err(GmSyntaxError::Duration((*d).to_string()));
+                    }
+                    Err(DurationError::TooLong(_)) => {
+                        return Err(GmSyntaxError::TooLong((*d).to_string()));
+                    }
+                    Ok(m) => m,
+                };
+                Ok(Change::Phase {
+                    phase: (*phase).to_string(),
+                    minutes,
+                })
+            }
+            _ => Err(GmSyntaxError::Usage(CHANGE_USAGE)),
+        }
+    }
 }
 
 /// The new player's credential.
@@ -85,7 +168,7 @@ pub enum GmSyntaxError {
     #[error("an empty command")]
     Empty,
     #[error(
-        "`{0}` is not a command (status, extend, resolve, pause, resume, replace, correct, rollback)"
+        "`{0}` is not a command (status, preview, extend, resolve, pause, resume, replace, change, correct, rollback)"
     )]
     Unknown(String),
     #[error("`{0}` is not a duration such as 24h, 2d, 90m or 1d12h")]
@@ -168,6 +251,7 @@ impl GmCommand {
         };
         match (verb.as_str(), lower.as_slice()) {
             ("status", _) => bare(GmCommand::Status),
+            ("preview", _) => bare(GmCommand::Preview),
             ("pause", _) => bare(GmCommand::Pause),
             ("resume", _) => bare(GmCommand::Resume),
             ("rollback", _) => bare(GmCommand::Rollback),
@@ -200,7 +284,28 @@ impl GmCommand {
             ("replace", _) => Err(GmSyntaxError::Usage(
                 "replace <side> <new address> passphrase <their passphrase> (or hash <argon2 hash>)",
             )),
-            ("correct", _) => Ok(GmCommand::Correct(Correction::parse(&rest.join(" "))?)),
+            ("correct", _) => {
+                // "... because <reason>": the rest of the line is the game
+                // master's reason, kept as written.
+                let because = lower.iter().position(|w| *w == "because");
+                let (fields, reason) = match because {
+                    Some(i) => {
+                        let reason = rest[i + 1..].join(" ");
+                        if reason.is_empty() {
+                            return Err(GmSyntaxError::Usage(
+                                "correct <unit> <field> <value> ... because <your reason>",
+                            ));
+                        }
+                        (&rest[..i], Some(reason))
+                    }
+                    None => (&rest[..], None),
+                };
+                Ok(GmCommand::Correct(
+                    Correction::parse(&fields.join(" "))?,
+                    reason,
+                ))
+            }
+            ("change", _) => Change::parse(&rest, &lower).map(GmCommand::Change),
             (other, _) => Err(GmSyntaxError::Unknown(other.to_string())),
         }
     }
@@ -210,6 +315,7 @@ impl GmCommand {
     pub fn canonical(&self) -> String {
         match self {
             GmCommand::Status => "status".into(),
+            GmCommand::Preview => "preview".into(),
             GmCommand::Extend(Extension::By(d)) => format!("extend {}", show_duration(*d)),
             GmCommand::Extend(Extension::To(t)) => format!(
                 "extend to {}",
@@ -219,7 +325,8 @@ impl GmCommand {
             GmCommand::Pause => "pause".into(),
             GmCommand::Resume => "resume".into(),
             GmCommand::Replace { who, address, .. } => format!("replace {who} {address}"),
-            GmCommand::Correct(c) => c.to_string(),
+            GmCommand::Correct(c, _) => c.to_string(),
+            GmCommand::Change(c) => c.to_string(),
             GmCommand::Rollback => "rollback".into(),
             GmCommand::WithoutBeacon => "without beacon".into(),
         }
@@ -292,6 +399,9 @@ struct Plan {
     /// see it is told only that a unit out of its sight was changed
     /// (docs/RULINGS.md REP-1).
     names_unit: Option<String>,
+    /// What the act's `reason` records: for `without beacon`, the round,
+    /// its time, and adjutant's attempts to have it.
+    act_reason: Option<String>,
 }
 
 /// A command's plan, or why it is refused (the outer error is the store's
@@ -311,6 +421,7 @@ fn simple(outcome: String, change: GmChange, announce: String) -> Planned {
         extra: Vec::new(),
         resolve: false,
         names_unit: None,
+        act_reason: None,
     }))
 }
 
@@ -357,7 +468,7 @@ pub fn execute(
         Ok(p) => (true, p.outcome.clone()),
         Err(why) => (false, why.clone()),
     };
-    let entry = GmEntry {
+    let mut entry = GmEntry {
         n,
         at: now,
         source: origin.source.clone(),
@@ -383,11 +494,19 @@ pub fn execute(
         origin,
         now,
         &plan.change,
+        plan.act_reason.as_deref(),
     )?;
-    let mail = announcement(store, campaign_id, n, &plan, sealed.as_ref())?;
+    // The act's one number, which the reply, the announcement, the archive
+    // and the chronicle all give.
+    let act = act_number(store, campaign_id, sealed.as_ref(), &plan.change)?;
+    let mut outcome = match act {
+        Some(act) => format!("{outcome} (act {act})"),
+        None => outcome,
+    };
+    entry.outcome = outcome.clone();
+    let mail = announcement(store, campaign_id, n, act, &plan, sealed.as_ref())?;
     store.record_gm(campaign_id, &entry, &plan.change, sealed.as_ref(), &mail)?;
     crate::failpoint::hit("gm:logged");
-    let mut outcome = outcome;
     if plan.resolve {
         // Logged first, then resolved: a crash between the two leaves the
         // phase to its deadline, never resolves two phases for one command.
@@ -414,6 +533,7 @@ pub fn execute(
 
 /// The record's entry for a command carried out (spec v3; `None` for a
 /// campaign that keeps no record, and for `status`, which changes nothing).
+#[allow(clippy::too_many_arguments)]
 fn seal(
     store: &Store,
     campaign_id: &str,
@@ -422,15 +542,17 @@ fn seal(
     origin: &Origin,
     now: DateTime<Utc>,
     change: &GmChange,
+    reason: Option<&str>,
 ) -> Result<Option<crate::archive::ledger::Sealed>, EngineError> {
     let kind = match command {
-        GmCommand::Status => return Ok(None),
+        GmCommand::Status | GmCommand::Preview => return Ok(None),
         GmCommand::Extend(_) => "extend",
         GmCommand::ResolveNow => "resolve-now",
         GmCommand::Pause => "pause",
         GmCommand::Resume => "resume",
         GmCommand::Replace { .. } => "replace",
-        GmCommand::Correct(_) => "correction",
+        GmCommand::Correct(..) => "correction",
+        GmCommand::Change(_) => "change",
         GmCommand::Rollback => "rollback",
         GmCommand::WithoutBeacon => "without-beacon",
     };
@@ -458,7 +580,7 @@ fn seal(
             command: canonical,
             at: now,
             by: &origin.by,
-            reason: None,
+            reason,
             orders_digest: None,
             undoes_turn,
             states: states.as_ref().map(|(p, n)| (p.as_str(), n.as_str())),
@@ -484,6 +606,16 @@ fn plan(store: &Store, campaign_id: &str, command: &GmCommand, now: DateTime<Utc
             extra: Vec::new(),
             resolve: false,
             names_unit: None,
+            act_reason: None,
+        })),
+        GmCommand::Preview => Ok(Ok(Plan {
+            outcome: super::preview::describe(store, campaign_id)?,
+            change: GmChange::Nothing,
+            announce: None,
+            extra: Vec::new(),
+            resolve: false,
+            names_unit: None,
+            act_reason: None,
         })),
         GmCommand::Extend(how) => plan_extend(&at, how),
         GmCommand::Pause => plan_pause(&at),
@@ -495,7 +627,20 @@ fn plan(store: &Store, campaign_id: &str, command: &GmCommand, now: DateTime<Utc
             address,
             secret,
         } => plan_replace(&record.campaign, who, address, secret),
-        GmCommand::Correct(correction) => plan_correct(&at, correction),
+        GmCommand::Correct(correction, reason) => {
+            let mut planned = plan_correct(&at, correction)?;
+            if let (Ok(plan), Some(reason)) = (&mut planned, reason) {
+                // The reason goes with the correction to everyone told of
+                // it, and into the act's record.
+                plan.outcome.push_str(&format!(", because {reason}"));
+                if let Some(announce) = &mut plan.announce {
+                    announce.push_str(&format!(", because {reason}"));
+                }
+                plan.act_reason = Some(reason.clone());
+            }
+            Ok(planned)
+        }
+        GmCommand::Change(change) => plan_change(&record.campaign, change),
         GmCommand::Rollback => plan_rollback(&at),
     }
 }
@@ -591,9 +736,16 @@ fn plan_without_beacon(at: &Standing) -> Planned {
         return refuse("no resolution waits for its beacon round");
     };
     let round = closed.beacon_round.unwrap_or_default();
+    let Some(drand) = &at.record.campaign.drand else {
+        return refuse("the campaign takes no drand beacon");
+    };
+    let reason = match super::beacon::may_waive(at.store, at.record, &closed, drand, at.now)? {
+        Ok(reason) => reason,
+        Err(why) => return refuse(why),
+    };
     Ok(Ok(Plan {
         outcome: format!(
-            "resolving resolution {} without drand round {round}",
+            "resolving resolution {} without drand round {round}: {reason}",
             closed.k
         ),
         change: GmChange::WaiveBeacon {
@@ -601,12 +753,13 @@ fn plan_without_beacon(at: &Standing) -> Planned {
             k: closed.k,
         },
         announce: Some(format!(
-            "resolved resolution {} ({}) without the drand round {round} its manifest named; its report says so, and that without the round the game master held every input of its dice",
+            "resolved resolution {} ({}) without the drand round {round} its manifest named; its report says so, and that without the round the game master held every input of its dice. {reason}",
             closed.k, closed.phase_label
         )),
         extra: Vec::new(),
         resolve: true,
         names_unit: None,
+        act_reason: Some(reason),
     }))
 }
 
@@ -635,6 +788,7 @@ fn plan_resolve_now(at: &Standing) -> Planned {
         extra: Vec::new(),
         resolve: true,
         names_unit: None,
+        act_reason: None,
     }))
 }
 
@@ -656,9 +810,8 @@ fn plan_correct(at: &Standing, correction: &Correction) -> Planned {
     }
     let id = &at.record.campaign.id;
     let after_turn = at.store.next_k(id, Kind::Turn)? - 1;
-    let act = at.store.gm_acts(id)?.len() + 1;
     let planned = simple(
-        format!("done: {correction} (act {act})"),
+        format!("corrected: {correction}"),
         GmChange::State {
             kind: ActKind::Correction,
             after_turn,
@@ -672,6 +825,7 @@ fn plan_correct(at: &Standing, correction: &Correction) -> Planned {
     planned.map(|p| {
         p.map(|p| Plan {
             names_unit: Some(correction.unit.clone()),
+            act_reason: None,
             ..p
         })
     })
@@ -707,10 +861,9 @@ fn plan_rollback(at: &Standing) -> Planned {
     let label = resolution::phase_label(at.ruleset, &restored);
     simple(
         format!(
-            "rolled back resolution {last} ({}); the game is back at {label}, deadline {} (act {})",
+            "rolled back resolution {last} ({}); the game is back at {label}, deadline {}",
             undone.phase_label,
             utc(deadline),
-            acts.len() + 1
         ),
         GmChange::State {
             kind: ActKind::Rollback,
@@ -734,41 +887,12 @@ fn plan_replace(
     address: &str,
     secret: &Secret,
 ) -> Result<Result<Plan, String>, EngineError> {
-    let matching: Vec<usize> = campaign
-        .players
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| p.side == who || p.person.address.eq_ignore_ascii_case(who))
-        .map(|(i, _)| i)
-        .collect();
-    let index = match matching.as_slice() {
-        [one] => *one,
-        [] => {
-            let sides: Vec<&str> = campaign.sides.iter().map(|s| s.id.as_str()).collect();
-            return refuse(format!(
-                "`{who}` is neither a side with a player ({}) nor a player's address",
-                sides.join(", ")
-            ));
-        }
-        _ => {
-            return refuse(format!(
-                "side {who} has several players; name the one to replace by address"
-            ));
-        }
+    let index = match player_index(campaign, who) {
+        Ok(i) => i,
+        Err(why) => return refuse(why),
     };
-    if !valid_address(address) {
-        return refuse(format!("`{address}` is not an email address"));
-    }
-    let taken = campaign.gm.address.eq_ignore_ascii_case(address)
-        || campaign
-            .players
-            .iter()
-            .enumerate()
-            .any(|(i, p)| i != index && p.person.address.eq_ignore_ascii_case(address));
-    if taken {
-        return refuse(format!(
-            "{address} already belongs to someone else in this campaign"
-        ));
+    if let Err(why) = address_free(campaign, index, address) {
+        return refuse(why);
     }
     let hash = match secret {
         Secret::Hash(h) if passphrase::is_phc(h) => h.clone(),
@@ -807,15 +931,218 @@ fn plan_replace(
         )],
         resolve: false,
         names_unit: None,
+        act_reason: None,
     }))
 }
 
-/// The announcement of command `n` to everyone (after the change, so that a
-/// replaced player's successor hears of it), plus any extra mail.
+/// The player a command names, by side or by address: exactly one.
+fn player_index(campaign: &Campaign, who: &str) -> Result<usize, String> {
+    let matching: Vec<usize> = campaign
+        .players
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.side == who || p.person.address.eq_ignore_ascii_case(who))
+        .map(|(i, _)| i)
+        .collect();
+    match matching.as_slice() {
+        [one] => Ok(*one),
+        [] => {
+            let sides: Vec<&str> = campaign.sides.iter().map(|s| s.id.as_str()).collect();
+            Err(format!(
+                "`{who}` is neither a side with a player ({}) nor a player's address",
+                sides.join(", ")
+            ))
+        }
+        _ => Err(format!(
+            "side {who} has several players; name the one you mean by address"
+        )),
+    }
+}
+
+/// Whether player `index` may take `address`: a plain address nobody else
+/// in the campaign has.
+fn address_free(campaign: &Campaign, index: usize, address: &str) -> Result<(), String> {
+    if !valid_address(address) {
+        return Err(format!("`{address}` is not an email address"));
+    }
+    let taken = campaign.gm.address.eq_ignore_ascii_case(address)
+        || campaign
+            .players
+            .iter()
+            .enumerate()
+            .any(|(i, p)| i != index && p.person.address.eq_ignore_ascii_case(address));
+    if taken {
+        return Err(format!(
+            "{address} already belongs to someone else in this campaign"
+        ));
+    }
+    Ok(())
+}
+
+/// A change to the registered campaign, checked as the campaign file's
+/// keys are (docs/CAMPAIGN-FILES.md): it takes effect at once for mail and
+/// from the next deadline for the schedule; the phase open now keeps its
+/// deadline (`extend` moves it).
+fn plan_change(campaign: &Campaign, change: &Change) -> Planned {
+    let mut updated = campaign.clone();
+    let mut extra = Vec::new();
+    let (outcome, announce) = match change {
+        Change::Address { who, address } => {
+            let index = match player_index(campaign, who) {
+                Ok(i) => i,
+                Err(why) => return refuse(why),
+            };
+            if let Err(why) = address_free(campaign, index, address) {
+                return refuse(why);
+            }
+            let player = &mut updated.players[index];
+            let old = std::mem::replace(&mut player.person.address, address.clone());
+            let side = player.side.clone();
+            // The old address hears of it too: a player whose address was
+            // changed without their word learns it at once.
+            extra.push((
+                old.clone(),
+                "your address for this campaign has changed".into(),
+                format!(
+                    "The game master has changed the address of side {side}'s player from {old} to {address}. Orders for {side} are taken from {address} now, with the same passphrase, and mail for it goes there. If you did not ask for this, write to the game master."
+                ),
+            ));
+            (
+                format!("side {side}'s player now writes from {address}, in place of {old}"),
+                format!("changed the address of side {side}'s player to {address}"),
+            )
+        }
+        Change::TimeZone { who, zone } => {
+            if zone.parse::<Tz>().is_err() {
+                return refuse(format!(
+                    "`{zone}` is not a time zone: give an IANA name such as Europe/Paris"
+                ));
+            }
+            if who == "campaign" {
+                updated.schedule.time_zone = zone.clone();
+                (
+                    format!("deadlines now fall in {zone}, from the next one"),
+                    format!(
+                        "changed the campaign's time zone to {zone}: deadlines fall by its clock from the next one"
+                    ),
+                )
+            } else if who == "gm" {
+                updated.gm.time_zone = zone.clone();
+                (
+                    format!("the game master's mail now gives times in {zone}"),
+                    format!("changed the game master's time zone to {zone}"),
+                )
+            } else {
+                let index = match player_index(campaign, who) {
+                    Ok(i) => i,
+                    Err(why) => return refuse(why),
+                };
+                let player = &mut updated.players[index];
+                player.person.time_zone = zone.clone();
+                let side = player.side.clone();
+                (
+                    format!(
+                        "mail to side {side}'s player {} now gives times in {zone}",
+                        player.person.address
+                    ),
+                    format!("changed the time zone of side {side}'s player to {zone}"),
+                )
+            }
+        }
+        Change::DeadlineTime(time) => {
+            if let Some(t) = time
+                && crate::campaign::load::parse_time_of_day(t).is_none()
+            {
+                return refuse(format!(
+                    "`{t}` is not a time of day: write it HH:MM on the 24-hour clock, such as 20:00, or none"
+                ));
+            }
+            updated.schedule.deadline_time = time.clone();
+            match time {
+                Some(t) => (
+                    format!("deadlines fall at {t} from the next one"),
+                    format!("changed the deadline time: from the next phase, deadlines fall at {t} ({})", campaign.schedule.time_zone),
+                ),
+                None => (
+                    "deadlines fall when their phase's length runs out, from the next one".into(),
+                    "changed the deadline time: from the next phase, a deadline falls when its phase's length runs out".into(),
+                ),
+            }
+        }
+        Change::Phase { phase, minutes } => {
+            let Some(length) = updated.schedule.phase_minutes.get_mut(phase) else {
+                let phases: Vec<&String> = campaign.schedule.phase_minutes.keys().collect();
+                return refuse(format!(
+                    "`{phase}` is not a phase of this campaign ({})",
+                    phases
+                        .iter()
+                        .map(|p| p.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            };
+            *length = *minutes;
+            let shortest = updated
+                .schedule
+                .phase_minutes
+                .values()
+                .min()
+                .copied()
+                .unwrap_or(*minutes);
+            if updated.schedule.reminder_minutes > 0
+                && updated.schedule.reminder_minutes >= shortest
+            {
+                return refuse(format!(
+                    "the reminder ({}) must stay shorter than every phase: change the phase to more than that",
+                    duration::text(updated.schedule.reminder_minutes)
+                ));
+            }
+            let length = duration::text(*minutes);
+            (
+                format!("the {phase} phase lasts {length} from the next one"),
+                format!("changed the length of the {phase} phase to {length}, from the next one"),
+            )
+        }
+    };
+    Ok(Ok(Plan {
+        outcome,
+        change: GmChange::Campaign(Box::new(updated)),
+        announce: Some(announce),
+        extra,
+        resolve: false,
+        names_unit: None,
+        act_reason: None,
+    }))
+}
+
+/// The number of the act a command makes, if it makes one: in a campaign
+/// that keeps a record, its folder's (every act counts); before, only acts
+/// on the state were numbered.
+fn act_number(
+    store: &Store,
+    campaign_id: &str,
+    sealed: Option<&crate::archive::ledger::Sealed>,
+    change: &GmChange,
+) -> Result<Option<usize>, EngineError> {
+    Ok(match (sealed, change) {
+        (Some(s), _) => s
+            .link
+            .folder
+            .strip_prefix("gm/")
+            .and_then(|n| n.parse::<usize>().ok()),
+        (None, GmChange::State { .. }) => Some(store.gm_acts(campaign_id)?.len() + 1),
+        (None, _) => None,
+    })
+}
+
+/// The announcement of command `n`, act `act`, to everyone (after the
+/// change, so that a replaced player's successor hears of it), plus any
+/// extra mail.
 fn announcement(
     store: &Store,
     campaign_id: &str,
     n: u64,
+    act: Option<usize>,
     plan: &Plan,
     sealed: Option<&crate::archive::ledger::Sealed>,
 ) -> Result<Vec<OutgoingMail>, EngineError> {
@@ -844,17 +1171,6 @@ fn announcement(
         GmChange::Pause => true,
         GmChange::Resume { .. } => false,
         _ => record.paused,
-    };
-    // In a campaign that keeps a record, the act's number is its folder's
-    // (every act counts); before, only acts on the state were numbered.
-    let act = match sealed {
-        Some(s) => s
-            .link
-            .folder
-            .trim_start_matches("gm/")
-            .parse::<usize>()
-            .unwrap_or_default(),
-        None => store.gm_acts(campaign_id)?.len() + 1,
     };
     let head = sealed.map(|s| s.digest().to_hex());
     let templates = Templates::for_campaign(&record.source_dir)?;
@@ -920,12 +1236,14 @@ fn first_words(what: &str) -> String {
 
 /// Orders entered by the operator at the command line (`adjutant submit`):
 /// taken like a player's, then recorded as a game master's act with the
-/// operator's reason, so that no order reaches a manifest unseen by the
-/// players. The act, and the mark that the orders are the operator's, are
-/// recorded after the orders are stored: a crash between the two leaves
-/// orders marked as a player's, with no act, and the command printed
-/// nothing; given again, it finds the same orders standing and records the
-/// act then.
+/// operator's reason, and announced to everyone as the GM's acts by mail
+/// are, so that no order reaches a manifest unseen by the players: a player
+/// whose acknowledged orders the operator replaced hears of it at once, not
+/// only by comparing digests. The act, its announcement and the mark that
+/// the orders are the operator's are recorded after the orders are stored:
+/// a crash between the two leaves orders marked as a player's, with no act,
+/// and the command printed nothing; given again, it finds the same orders
+/// standing and records the act then.
 pub fn submit_by_operator(
     store: &mut Store,
     campaign_id: &str,
@@ -936,6 +1254,15 @@ pub fn submit_by_operator(
 ) -> Result<super::Submitted, EngineError> {
     let done = super::submit(store, campaign_id, side, text, clock, None)?;
     if done.stored {
+        let what = format!(
+            "entered orders for side {side} at the command line{}, orders digest {}",
+            if done.replaced {
+                ", in place of the orders sent earlier for this phase"
+            } else {
+                ""
+            },
+            done.digest
+        );
         record_operator_act(
             store,
             campaign_id,
@@ -946,6 +1273,7 @@ pub fn submit_by_operator(
                 phase_key: done.phase_key.clone(),
                 side: side.to_string(),
             },
+            what,
             clock,
         )?;
     }
@@ -953,7 +1281,8 @@ pub fn submit_by_operator(
 }
 
 /// The word that a side sends no orders, given by the operator at the
-/// command line; recorded as [`submit_by_operator`] records orders.
+/// command line; recorded and announced as [`submit_by_operator`] records
+/// orders.
 pub fn declare_none_by_operator(
     store: &mut Store,
     campaign_id: &str,
@@ -962,6 +1291,14 @@ pub fn declare_none_by_operator(
     clock: &dyn Clock,
 ) -> Result<super::DeclaredNone, EngineError> {
     let done = super::declare_none(store, campaign_id, side, clock, None)?;
+    let what = format!(
+        "said at the command line that side {side} sends no orders for this phase{}",
+        if done.withdrawn {
+            ", withdrawing the orders sent earlier for it"
+        } else {
+            ""
+        }
+    );
     record_operator_act(
         store,
         campaign_id,
@@ -969,11 +1306,15 @@ pub fn declare_none_by_operator(
         reason,
         None,
         GmChange::Nothing,
+        what,
         clock,
     )?;
     Ok(done)
 }
 
+/// Records the operator's act and queues its announcement, in one
+/// transaction, as [`execute`] does for a command.
+#[allow(clippy::too_many_arguments)]
 fn record_operator_act(
     store: &mut Store,
     campaign_id: &str,
@@ -981,6 +1322,7 @@ fn record_operator_act(
     reason: &str,
     orders_digest: Option<Digest32>,
     change: GmChange,
+    what: String,
     clock: &dyn Clock,
 ) -> Result<(), EngineError> {
     let now = clock.now();
@@ -1002,15 +1344,34 @@ fn record_operator_act(
             states: None,
         },
     )?;
+    let n = store.next_gm_n(campaign_id)?;
+    let act = act_number(store, campaign_id, sealed.as_ref(), &change)?;
+    let plan = Plan {
+        outcome: format!("entered by the operator: {reason}"),
+        change,
+        announce: Some(if reason.is_empty() {
+            what
+        } else {
+            format!("{what}; the reason given: {reason}")
+        }),
+        extra: Vec::new(),
+        resolve: false,
+        names_unit: None,
+        act_reason: None,
+    };
+    let mail = announcement(store, campaign_id, n, act, &plan, sealed.as_ref())?;
     let entry = GmEntry {
-        n: store.next_gm_n(campaign_id)?,
+        n,
         at: now,
         source: origin.source.clone(),
         origin: None,
         command: command.to_string(),
         done: true,
-        outcome: format!("entered by the operator: {reason}"),
+        outcome: match act {
+            Some(act) => format!("{} (act {act})", plan.outcome),
+            None => plan.outcome.clone(),
+        },
     };
-    store.record_gm(campaign_id, &entry, &change, sealed.as_ref(), &[])?;
+    store.record_gm(campaign_id, &entry, &plan.change, sealed.as_ref(), &mail)?;
     Ok(())
 }

@@ -33,6 +33,12 @@ pub fn message_id(campaign: &Campaign, purpose: &str, recipient: &str) -> String
     format!("<{}.{purpose}.{who}@{domain}>", campaign.id)
 }
 
+/// What every [`message_id`] of `purpose` in `campaign` starts with,
+/// whoever it is to.
+pub fn message_id_prefix(campaign: &Campaign, purpose: &str) -> String {
+    format!("<{}.{purpose}.", campaign.id)
+}
+
 /// One message to each person of the campaign, the body written for each.
 pub fn to_all<E>(
     campaign: &Campaign,

@@ -10,6 +10,8 @@
 pub mod beacon;
 pub mod gm;
 pub mod mail;
+pub mod preview;
+pub mod ready;
 pub mod record;
 pub mod reports;
 pub mod status;
@@ -98,6 +100,11 @@ pub struct Submitted {
     /// Whether it was stored. A text whose every line was refused is not:
     /// it must not count as the side's orders, nor replace good ones.
     pub stored: bool,
+    /// The word `ready` or `wait` the text held, if any.
+    pub word: Option<ready::Word>,
+    /// Whether the side is now ready for the phase to close early (see
+    /// [`ready`]); unchanged when nothing was stored.
+    pub ready: bool,
 }
 
 /// One resolution that was carried out.
@@ -171,12 +178,14 @@ pub fn init(
         context["umpire_commitment"] = json!(chain.umpire_chain().commitment().to_hex());
         context["chain_length"] = json!(chain.length());
         context["genesis"] = json!(genesis.as_ref().map(|g| g.to_hex()));
-        context["drand"] = json!(
-            campaign
-                .drand
+        let network = campaign.drand.as_ref().and_then(|d| d.network().ok());
+        context["drand"] = json!(network.as_ref().map(|n| n.chain_hash_hex()));
+        context["drand_name"] = json!(network.as_ref().and_then(|n| n.known_name()));
+        context["drand_untrusted"] = json!(
+            network
                 .as_ref()
-                .and_then(|d| d.network().ok())
-                .map(|n| n.chain_hash_hex())
+                .filter(|n| n.known_name().is_none())
+                .map(|n| crate::campaign::untrusted_network_words(&n.chain_hash_hex()))
         );
         context["phase"] = json!(phase);
         context["deadline"] = json!(crate::lifecycle::local_time(p, deadline));
@@ -218,11 +227,18 @@ fn open_phase(
         return Err(EngineError::Paused(campaign_id.to_string()));
     }
     if clock.now() >= record.deadline {
-        return Err(EngineError::DeadlinePassed(
-            record
-                .deadline
-                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        ));
+        // Past the deadline, orders are taken only in the grace the
+        // schedule gives a side that has sent nothing.
+        let key = resolution::phase_key(ruleset, &state);
+        let sent = sides_in_phase(store, campaign_id, &key)?;
+        let late = !lifecycle::silent_sides(ruleset, &state, &sent).is_empty();
+        if clock.now() >= record.campaign.schedule.closes_at(record.deadline, late) {
+            return Err(EngineError::DeadlinePassed(
+                record
+                    .deadline
+                    .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            ));
+        }
     }
     if !state.sides.iter().any(|s| s == side) {
         return Err(EngineError::UnknownSide {
@@ -297,8 +313,10 @@ pub fn phase_key(store: &Store, campaign_id: &str) -> Result<String> {
     Ok(resolution::phase_key(ruleset, &state))
 }
 
-/// Checks a side's orders for the current phase and stores the accepted
-/// ones, replacing an earlier submission for the phase.
+/// Checks a side's orders for the current phase as the acknowledgement
+/// does (`Ruleset::acknowledge`: a line the phase would certainly not carry
+/// out is refused, a doubtful one warned of) and stores the accepted ones,
+/// replacing an earlier submission for the phase.
 pub fn submit(
     store: &mut Store,
     campaign_id: &str,
@@ -308,15 +326,22 @@ pub fn submit(
     message: Option<i64>,
 ) -> Result<Submitted> {
     let (record, ruleset, state) = open_phase(store, campaign_id, side, clock)?;
-    let sheet = ruleset.check_orders(&state, side, text);
+    let (word, orders) = ready::take_words(text);
+    let sheet = ruleset.acknowledge(&state, side, &orders);
     let canonical = sheet.canonical_text();
     let phase_key = resolution::phase_key(ruleset, &state);
+    let ready = ready::Word::ready(word, !sheet.is_clean());
     // A text with no order accepted (every line refused, or no line at all)
     // is not the side's orders, whatever salt or comments it carries: it
     // must not replace good ones or close the phase. A salt line is no
     // order; alone it once wiped a side's orders when every order line
     // beside it had a typo.
     if sheet.accepted.is_empty() {
+        let ready = store
+            .readiness(campaign_id, &record.current_state_digest, &phase_key)?
+            .get(side)
+            .copied()
+            .unwrap_or(false);
         return Ok(Submitted {
             digest: Digest32::of(canonical.as_bytes()),
             sheet,
@@ -324,15 +349,27 @@ pub fn submit(
             replaced: false,
             unchanged: false,
             stored: false,
+            word,
+            ready,
         });
     }
     // The same orders again (the player pressed send twice, or resent them
-    // to be sure) change nothing: they are not a replacement.
+    // to be sure) change nothing: they are not a replacement. Whether the
+    // side is ready is what this message says.
     let standing = store.accepted_submissions(campaign_id, &phase_key)?;
     if standing
         .get(side)
         .is_some_and(|s| s.canonical_text == canonical)
     {
+        store.say_ready(
+            campaign_id,
+            &record.current_state_digest,
+            &phase_key,
+            side,
+            ready,
+            clock.now(),
+            message,
+        )?;
         return Ok(Submitted {
             digest: Digest32::of(canonical.as_bytes()),
             sheet,
@@ -340,6 +377,8 @@ pub fn submit(
             replaced: false,
             unchanged: true,
             stored: true,
+            word,
+            ready,
         });
     }
     let replaced = store.submit_orders(
@@ -349,6 +388,7 @@ pub fn submit(
         side,
         text,
         &canonical,
+        ready,
         clock.now(),
         message,
     )?;
@@ -359,6 +399,8 @@ pub fn submit(
         replaced,
         unchanged: false,
         stored: true,
+        word,
+        ready,
     })
 }
 
@@ -399,6 +441,8 @@ pub struct OpenPhase {
     pub key: String,
     /// The sides that are in: sent orders, or said they send none.
     pub sent: BTreeSet<String>,
+    /// The sides ready for the phase to close before its deadline.
+    pub ready: BTreeSet<String>,
 }
 
 impl OpenPhase {
@@ -408,12 +452,14 @@ impl OpenPhase {
         let state = store.state(&record.current_state_digest)?;
         let key = resolution::phase_key(ruleset, &state);
         let sent = sides_in_phase(store, campaign_id, &key)?;
+        let ready = ready::ready_in(store, campaign_id, &record.current_state_digest, &key)?;
         Ok(OpenPhase {
             record,
             ruleset,
             state,
             key,
             sent,
+            ready,
         })
     }
 
@@ -423,13 +469,29 @@ impl OpenPhase {
         self.record.paused || self.state.finished.is_some()
     }
 
-    /// Why it should close at `now`, if it should: its deadline passed or
-    /// every side is in, and the GM has not paused it.
+    /// Why it should close at `now`, if it should: its deadline (and any
+    /// grace for a silent side) passed or every side is ready, and the GM
+    /// has not paused it.
     pub fn due(&self, now: DateTime<Utc>) -> Option<CloseReason> {
         if self.record.paused {
             return None;
         }
-        lifecycle::due(&self.state, self.record.deadline, &self.sent, now)
+        lifecycle::due(&self.state, self.closes_at(), &self.ready, now)
+    }
+
+    /// The sides the phase needs that have sent nothing.
+    pub fn silent(&self) -> Vec<String> {
+        lifecycle::silent_sides(self.ruleset, &self.state, &self.sent)
+    }
+
+    /// When it closes whoever is ready: its deadline, or the end of its
+    /// grace while a side it needs is silent.
+    pub fn closes_at(&self) -> DateTime<Utc> {
+        let late = !self.silent().is_empty();
+        self.record
+            .campaign
+            .schedule
+            .closes_at(self.record.deadline, late)
     }
 }
 
@@ -532,7 +594,13 @@ fn close_and_resolve(
                 .and_then(|t| DateTime::<Utc>::from_timestamp(t, 0))
                 .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
             manifest.beacon_round = Some(round);
-            Some(json!({"round": round, "at": at, "chain": network.chain_hash_hex()}))
+            let untrusted = network
+                .known_name()
+                .is_none()
+                .then(|| crate::campaign::untrusted_network_words(&network.chain_hash_hex()));
+            Some(
+                json!({"round": round, "at": at, "chain": network.chain_hash_hex(), "untrusted": untrusted}),
+            )
         }
         None => None,
     };

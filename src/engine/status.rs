@@ -1,15 +1,18 @@
 //! `adjutant status`: where a campaign stands, in a few lines.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Duration, Utc};
 use std::fmt::Write;
 
 use super::{self as engine, EngineError};
 use crate::lifecycle;
 use crate::resolution;
 use crate::rules::ruleset_for;
-use crate::store::Store;
+use crate::store::{OutboxStatus, Store};
 
-/// Describes campaign `id` at `now`: phase, deadline, who has sent orders.
+/// Describes campaign `id` at `now` for its GM: phase, deadline, each side
+/// with its players (addresses and time zones), who has sent orders and who
+/// is ready or late, the messages refused since the phase opened, and the
+/// campaign's outgoing mail.
 pub fn describe(store: &Store, id: &str, now: DateTime<Utc>) -> Result<String, EngineError> {
     let record = store.campaign(id)?;
     let campaign = &record.campaign;
@@ -64,15 +67,73 @@ pub fn describe(store: &Store, id: &str, now: DateTime<Utc>) -> Result<String, E
         if record.paused { ", paused" } else { "" }
     );
     let required = lifecycle::required_sides(ruleset, &state);
-    let none = store.sides_sending_none(id, &resolution::phase_key(ruleset, &state))?;
+    let key = resolution::phase_key(ruleset, &state);
+    let none = store.sides_sending_none(id, &key)?;
+    let ready = super::ready::ready_in(store, id, &record.current_state_digest, &key)?;
+    let reminding =
+        now >= record.deadline - Duration::minutes(i64::from(campaign.schedule.reminder_minutes));
+    let _ = writeln!(
+        out,
+        "  sides ({} of {} ready):",
+        ready.len(),
+        state.sides.len()
+    );
     for side in &state.sides {
         let status = match (sent.contains(side), required.contains(side)) {
-            (true, _) if none.contains(side) => "in: sends no orders",
-            (true, _) => "orders in",
+            (true, _) if none.contains(side) => "sends no orders, ready",
+            (true, _) if ready.contains(side) => "orders in, ready",
+            (true, _) => "orders in, not ready (a line refused, or it said `wait`)",
+            (false, _) if ready.contains(side) => "no orders, ready",
+            (false, true) if reminding => "no orders yet (required), late: in the reminder window",
             (false, true) => "no orders yet (required)",
             (false, false) => "no orders yet (optional; the phase waits for them or the deadline)",
         };
-        let _ = writeln!(out, "  {side}: {status}");
+        let name = campaign
+            .sides
+            .iter()
+            .find(|s| s.id == *side)
+            .map_or(side.as_str(), |s| s.name.as_str());
+        let _ = writeln!(out, "  {side} ({name}): {status}");
+        for p in campaign.players.iter().filter(|p| p.side == *side) {
+            let _ = writeln!(
+                out,
+                "    played by {} <{}>, {}",
+                p.person.name, p.person.address, p.person.time_zone
+            );
+        }
+    }
+    let refused = store.refused_for(id, record.phase_opened_at)?;
+    if refused.is_empty() {
+        let _ = writeln!(out, "  no message refused since the phase opened");
+    } else {
+        let _ = writeln!(out, "  refused since the phase opened: {}", refused.len());
+        for (at, sender, why) in &refused {
+            let _ = writeln!(
+                out,
+                "    {} {sender}: {}",
+                at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                why.trim_start_matches("refused: ")
+            );
+        }
+    }
+    let outbox = store.outbox(Some(id))?;
+    let count = |status: OutboxStatus| outbox.iter().filter(|e| e.status == status).count();
+    let _ = writeln!(
+        out,
+        "  outbox: {} queued, {} in flight, {} sent, {} given up",
+        count(OutboxStatus::Queued),
+        count(OutboxStatus::InFlight),
+        count(OutboxStatus::Sent),
+        count(OutboxStatus::Dead)
+    );
+    for dead in outbox.iter().filter(|e| e.status == OutboxStatus::Dead) {
+        let _ = writeln!(
+            out,
+            "    given up: to {} \"{}\": {}",
+            dead.mail.recipient,
+            dead.mail.subject,
+            dead.last_error.as_deref().unwrap_or("no reason recorded")
+        );
     }
     Ok(out.trim_end().to_string())
 }

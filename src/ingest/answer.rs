@@ -31,9 +31,11 @@ pub(super) fn ration(
         (Outcome::Refused { .. }, _, Some(_)) => {
             ration_refusal(store, sender, handled, limits, now)
         }
-        (Outcome::Accepted { .. } | Outcome::NoOrders { .. }, Some(_), Some(_)) => {
-            ration_acknowledgement(store, sender, handled, limits, now)
-        }
+        (
+            Outcome::Accepted { .. } | Outcome::NoOrders { .. } | Outcome::Ready { .. },
+            Some(_),
+            Some(_),
+        ) => ration_acknowledgement(store, sender, handled, limits, now),
         _ => Ok(handled),
     }
 }

@@ -13,6 +13,7 @@ mod commands;
 mod failed;
 mod letter;
 mod orders;
+mod requests;
 mod who;
 
 use crate::audit::Digest32;
@@ -100,6 +101,20 @@ pub enum Outcome {
         side: String,
         /// Whether orders it had sent for the phase were withdrawn.
         withdrawn: bool,
+    },
+    /// The side's word `ready` or `wait`, without orders: its orders for
+    /// the phase stand as they were.
+    Ready {
+        campaign: String,
+        side: String,
+        ready: bool,
+    },
+    /// A player asked for its latest report, the situation or an order
+    /// template; each was queued to its registered address.
+    Asked {
+        campaign: String,
+        side: String,
+        what: String,
     },
     /// The same bytes were handled before; nothing was done again.
     Duplicate { earlier: String },
@@ -201,6 +216,19 @@ impl Outcome {
                     ""
                 }
             ),
+            Outcome::Ready {
+                campaign,
+                side,
+                ready,
+            } => format!(
+                "{}: {campaign} {side}",
+                if *ready { "ready" } else { "waits" }
+            ),
+            Outcome::Asked {
+                campaign,
+                side,
+                what,
+            } => format!("asked: {campaign} {side} {what}"),
             Outcome::Duplicate { earlier } => {
                 format!("duplicate of a message already handled ({earlier})")
             }
@@ -282,7 +310,10 @@ pub fn ingest_sized(
             answer::copy_to_gm(store, campaign.as_deref(), reply.as_ref(), now)?;
             failpoint::hit("ingest:handled");
             let status = match outcome {
-                Outcome::Accepted { .. } | Outcome::NoOrders { .. } => "accepted",
+                Outcome::Accepted { .. }
+                | Outcome::NoOrders { .. }
+                | Outcome::Ready { .. }
+                | Outcome::Asked { .. } => "accepted",
                 Outcome::Refused { .. } => "refused",
                 Outcome::Commands { .. } => "gm",
                 _ => "ignored",
@@ -347,7 +378,7 @@ fn handle(
         let why = match closing {
             Closing::Resolving => "it is closed and being resolved",
             Closing::Due(CloseReason::Deadline) => "its deadline has passed",
-            Closing::Due(CloseReason::AllIn) => "every side is in",
+            Closing::Due(CloseReason::AllReady) => "every side is ready",
         };
         let held = Outcome::Held {
             campaign: record.campaign.id.clone(),

@@ -5,7 +5,7 @@ use serde_json::json;
 use super::letter::Letter;
 use super::{Handled, IngestError, Outcome};
 use crate::campaign::Campaign;
-use crate::engine::{self, EngineError};
+use crate::engine::{self, EngineError, ready};
 use crate::lifecycle::Clock;
 use crate::mail::Inbound;
 use crate::mail::body::{OrderText, turn_from_subject};
@@ -65,6 +65,9 @@ pub(super) fn take_orders(
         );
         return letter.refuse(Some(campaign), reason, None);
     }
+    if let Some(asked) = super::requests::requests(text) {
+        return super::requests::answer(store, letter, record, side, &asked, clock);
+    }
     if engine::says_no_orders(text.lines.iter().map(|(_, l)| l.as_str())) {
         return declare_none(store, letter, record, side, &phase, &deadline, clock);
     }
@@ -103,8 +106,18 @@ pub(super) fn take_orders(
             "... and {unlisted} more refused lines, not listed; correct those above first"
         ));
     }
+    // Warnings are on accepted lines, which are never more than a side has
+    // units: listed whole.
+    let warnings = submitted.sheet.warned();
     let templates = Templates::for_campaign(&record.source_dir)?;
     if !submitted.stored {
+        if let Some(word) = submitted.word {
+            let said = Word {
+                word,
+                refused: &refused,
+            };
+            return said.take(store, letter, record, side, &phase, &deadline, clock);
+        }
         let reason = "no line of it is an order that can be accepted (a salt line is no order), so it replaces nothing: orders you sent earlier for this phase stand as they were".to_string();
         let hint = refused.join("\n");
         return letter.refuse_with(&templates, Some(campaign), reason, Some(&hint));
@@ -114,12 +127,16 @@ pub(super) fn take_orders(
     let body = templates.render(
         "ack.txt",
         json!({
+            "closes": closes_now(store, &campaign.id, clock)?,
+            "ready": submitted.ready,
+            "word": submitted.word.map(word_name),
             "campaign": campaign.id,
             "side": side,
             "phase": phase,
             "accepted": canonical.lines().collect::<Vec<_>>(),
             "digest": submitted.digest.to_hex(),
             "refused": refused,
+            "warnings": warnings,
             "replaced": submitted.replaced,
             "unchanged": submitted.unchanged,
             "deadline": deadline,
@@ -177,7 +194,7 @@ fn tried(
     // Only what the side may know, as its report would tell it: no word of
     // a unit it cannot see.
     let hearer = crate::report::heard::Audience {
-        side: Some(side),
+        who: crate::rules::told::Who::Side(side),
         visible: Some(&visible),
         prior: state,
         next: &planned,
@@ -195,6 +212,8 @@ fn tried(
         next: &planned,
         events: &drawn,
         visible: Some(&visible),
+        // The acknowledgement tells a side of its own forces alone.
+        strengths: map::Strengths::OfSide(side),
     });
     Some(Tried {
         notes,
@@ -225,6 +244,7 @@ pub(super) fn declare_none(
     let body = templates.render(
         "no-orders.txt",
         json!({
+            "closes": closes_now(store, &campaign.id, clock)?,
             "campaign": campaign.id,
             "side": side,
             "phase": phase,
@@ -240,6 +260,73 @@ pub(super) fn declare_none(
         withdrawn: declared.withdrawn,
     };
     Ok((outcome, Some(campaign.id.clone()), Some(reply)))
+}
+
+/// Whether the phase closes as soon as this message is answered: every side
+/// is now ready. The reply says so in its first line, so that nobody reads
+/// "send the whole set again" of a phase already closed.
+fn closes_now(store: &Store, campaign: &str, clock: &dyn Clock) -> Result<bool, IngestError> {
+    Ok(engine::due_now(store, campaign, clock.now())?.is_some())
+}
+
+fn word_name(word: ready::Word) -> &'static str {
+    match word {
+        ready::Word::Ready => "ready",
+        ready::Word::Wait => "wait",
+    }
+}
+
+/// A message that says `ready` or `wait` and gives no order that could be
+/// accepted: the word is recorded, the side's orders stand as they were.
+struct Word<'a> {
+    word: ready::Word,
+    /// The lines of it that were refused, as the reply words them.
+    refused: &'a [String],
+}
+
+impl Word<'_> {
+    #[allow(clippy::too_many_arguments)]
+    fn take(
+        &self,
+        store: &mut Store,
+        letter: &Letter<'_>,
+        record: &CampaignRecord,
+        side: &str,
+        phase: &str,
+        deadline: &str,
+        clock: &dyn Clock,
+    ) -> Result<Handled, IngestError> {
+        let campaign = &record.campaign;
+        let said = match ready::say(store, &campaign.id, side, self.word, clock, None) {
+            Ok(s) => s,
+            Err(e @ (EngineError::Finished(_) | EngineError::Paused(_))) => {
+                return letter.refuse(Some(campaign), e.to_string(), None);
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let templates = Templates::for_campaign(&record.source_dir)?;
+        let body = templates.render(
+            "ready.txt",
+            json!({
+                "closes": closes_now(store, &campaign.id, clock)?,
+                "ready": said.ready,
+                "campaign": campaign.id,
+                "side": side,
+                "phase": phase,
+                "standing": said.standing,
+                "refused": self.refused,
+                "no_orders": campaign.no_orders_policy,
+                "deadline": deadline,
+            }),
+        )?;
+        let reply = letter.reply(Some(campaign), body);
+        let outcome = Outcome::Ready {
+            campaign: campaign.id.clone(),
+            side: side.to_string(),
+            ready: said.ready,
+        };
+        Ok((outcome, Some(campaign.id.clone()), Some(reply)))
+    }
 }
 
 /// Orders from a TOML attachment (`orders = ["...", ...]`), which take the

@@ -15,7 +15,13 @@ use crate::rules::{GameState, Ruleset};
 
 /// `when` in the person's own time zone, falling back to UTC.
 pub fn local_time(person: &Person, when: DateTime<Utc>) -> String {
-    match person.time_zone.parse::<Tz>() {
+    local_time_in(&person.time_zone, when)
+}
+
+/// `when` as the clock shows it in time zone `zone` (UTC if the zone is
+/// unknown).
+pub fn local_time_in(zone: &str, when: DateTime<Utc>) -> String {
+    match zone.parse::<Tz>() {
         Ok(tz) => when
             .with_timezone(&tz)
             .format("%A %-d %B %Y, %H:%M %Z")
@@ -53,8 +59,8 @@ impl Clock for FixedClock {
 pub enum CloseReason {
     /// The deadline has passed.
     Deadline,
-    /// Every side that must send orders has.
-    AllIn,
+    /// Every side is ready (see `engine::ready`).
+    AllReady,
 }
 
 /// The schedule could not give a deadline.
@@ -118,43 +124,103 @@ pub fn required_sides(ruleset: &dyn Ruleset, state: &GameState) -> Vec<String> {
     }
 }
 
-/// Whether the phase should close at `now`, given who has sent orders.
+/// Whether the phase should close at `now`, given which sides are ready
+/// for it to close (see `engine::ready`). `closes_at` is its deadline, or
+/// the end of its grace while a side it needs has sent nothing
+/// ([`Schedule::closes_at`]).
 pub fn due(
     state: &GameState,
-    deadline: DateTime<Utc>,
-    sent: &BTreeSet<String>,
+    closes_at: DateTime<Utc>,
+    ready: &BTreeSet<String>,
     now: DateTime<Utc>,
 ) -> Option<CloseReason> {
     if state.finished.is_some() {
         return None;
     }
-    if now >= deadline {
+    if now >= closes_at {
         return Some(CloseReason::Deadline);
     }
     // Every side may send orders in every phase (the passive side its
     // standing orders, such as evading), so the phase closes early only once
-    // each has sent them or said it sends none; else a passive side's orders
-    // sent a moment after the active side's would find the phase closed.
-    if !state.sides.is_empty() && state.sides.iter().all(|s| sent.contains(s)) {
-        return Some(CloseReason::AllIn);
+    // each is ready: sent orders with no line refused, said it sends none,
+    // or said `ready`. Else a passive side's orders sent a moment after the
+    // active side's would find the phase closed, and a player could not
+    // correct a typo before the deadline.
+    if !state.sides.is_empty() && state.sides.iter().all(|s| ready.contains(s)) {
+        return Some(CloseReason::AllReady);
     }
     None
 }
 
-/// The sides to remind at `now`: required, silent, and within the reminder
-/// lead time of the deadline.
+/// Which of a phase's reminders is due.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reminder {
+    /// The `reminder` lead time before the deadline.
+    First,
+    /// The `last_reminder` lead time before it.
+    Last,
+}
+
+impl Reminder {
+    /// Its word in its Message-ID, so that each is queued once.
+    pub fn key(self) -> &'static str {
+        match self {
+            Reminder::First => "remind",
+            Reminder::Last => "remind-last",
+        }
+    }
+}
+
+/// The reminder due at `now`, if any: inside the last reminder's lead time
+/// the last (a daemon that was down through the first window sends only
+/// the last), else inside the first's.
+pub fn reminder_at(
+    schedule: &Schedule,
+    deadline: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Option<Reminder> {
+    if now >= deadline {
+        return None;
+    }
+    let lead = |minutes: u32| Duration::minutes(i64::from(minutes));
+    if schedule.last_reminder_minutes > 0 && now >= deadline - lead(schedule.last_reminder_minutes)
+    {
+        Some(Reminder::Last)
+    } else if schedule.reminder_minutes > 0 && now >= deadline - lead(schedule.reminder_minutes) {
+        Some(Reminder::First)
+    } else {
+        None
+    }
+}
+
+/// The sides to remind at `now`, with the reminder due: required, not
+/// ready (silent, or with a refused line or a word `wait`), and within a
+/// reminder's lead time of the deadline.
 pub fn reminders_due(
     ruleset: &dyn Ruleset,
     state: &GameState,
     schedule: &Schedule,
     deadline: DateTime<Utc>,
-    sent: &BTreeSet<String>,
+    ready: &BTreeSet<String>,
     now: DateTime<Utc>,
-) -> Vec<String> {
-    let lead = Duration::minutes(i64::from(schedule.reminder_minutes));
-    if now < deadline - lead || now >= deadline {
+) -> Vec<(String, Reminder)> {
+    let Some(which) = reminder_at(schedule, deadline, now) else {
         return Vec::new();
-    }
+    };
+    required_sides(ruleset, state)
+        .into_iter()
+        .filter(|s| !ready.contains(s))
+        .map(|s| (s, which))
+        .collect()
+}
+
+/// The sides a phase needs that have sent nothing (no orders, no word that
+/// they send none): late once its deadline has passed.
+pub fn silent_sides(
+    ruleset: &dyn Ruleset,
+    state: &GameState,
+    sent: &BTreeSet<String>,
+) -> Vec<String> {
     required_sides(ruleset, state)
         .into_iter()
         .filter(|s| !sent.contains(s))
@@ -172,7 +238,43 @@ mod tests {
             phase_minutes: BTreeMap::from([("orders".to_string(), 48 * 60)]),
             deadline_time: deadline_time.map(str::to_string),
             reminder_minutes: 12 * 60,
+            last_reminder_minutes: 0,
+            grace_minutes: 0,
         }
+    }
+
+    #[test]
+    fn the_last_reminder_takes_over_inside_its_own_lead_time() {
+        let s = Schedule {
+            last_reminder_minutes: 2 * 60,
+            ..schedule(None)
+        };
+        let dl = at("2026-11-25T10:00:00Z");
+        assert_eq!(reminder_at(&s, dl, at("2026-11-24T21:00:00Z")), None);
+        assert_eq!(
+            reminder_at(&s, dl, at("2026-11-24T23:00:00Z")),
+            Some(Reminder::First)
+        );
+        assert_eq!(
+            reminder_at(&s, dl, at("2026-11-25T08:00:00Z")),
+            Some(Reminder::Last)
+        );
+        assert_eq!(
+            reminder_at(&s, dl, dl),
+            None,
+            "past the deadline it is too late"
+        );
+    }
+
+    #[test]
+    fn grace_holds_a_phase_open_only_while_a_side_it_needs_is_silent() {
+        let s = Schedule {
+            grace_minutes: 60,
+            ..schedule(None)
+        };
+        let dl = at("2026-11-25T10:00:00Z");
+        assert_eq!(s.closes_at(dl, false), dl);
+        assert_eq!(s.closes_at(dl, true), at("2026-11-25T11:00:00Z"));
     }
 
     fn at(text: &str) -> DateTime<Utc> {
@@ -247,7 +349,10 @@ mod tests {
             reminders_due(ruleset, &state, &s, dl, sent, at(now))
         };
         assert!(r("2026-11-24T21:00:00Z", &none).is_empty());
-        assert_eq!(r("2026-11-24T23:00:00Z", &none), vec!["a".to_string()]);
+        assert_eq!(
+            r("2026-11-24T23:00:00Z", &none),
+            vec![("a".to_string(), Reminder::First)]
+        );
         let sent = BTreeSet::from(["a".to_string()]);
         assert!(r("2026-11-24T23:00:00Z", &sent).is_empty());
         assert!(
@@ -260,7 +365,7 @@ mod tests {
         let both = BTreeSet::from(["a".to_string(), "b".to_string()]);
         assert_eq!(
             due(&state, dl, &both, at("2026-11-24T23:00:00Z")),
-            Some(CloseReason::AllIn)
+            Some(CloseReason::AllReady)
         );
         assert_eq!(due(&state, dl, &none, at("2026-11-24T23:00:00Z")), None);
         assert_eq!(due(&state, dl, &none, dl), Some(CloseReason::Deadline));

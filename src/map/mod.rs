@@ -16,7 +16,16 @@
 //! table too large for a picture of a million pixels at 15 pixels to the
 //! inch is drawn smaller, and then without the units' ids once they would
 //! be under 6 pixels high.
+//!
+//! A unit's label gives its id and, where the reader is told it
+//! ([`Strengths`]), its strength of its original strength. The labels are
+//! written last, over everything but the legend, each where it overlaps no
+//! other if one of its places allows ([`labels`]); text is measured in the
+//! face the PNG is drawn in ([`measure`]), so that a title too long for the
+//! picture is fitted to it.
 
+mod labels;
+mod measure;
 mod png;
 pub mod style;
 mod svg;
@@ -31,6 +40,7 @@ use crate::rules::look::{Aim, EventClass, Look, Marker, Outline, Shape, TerrainS
 use crate::rules::ruleset::Event;
 use crate::rules::state::{GeneralState, UnitState};
 use crate::rules::{GameState, Ruleset};
+use labels::{Boxed, Layout, Wanted};
 use svg::Svg;
 
 /// Pixels per inch of table in the PNG (the SVG's width and height).
@@ -71,6 +81,20 @@ pub struct MapInput<'a> {
     /// The units the reader may see, by id; `None` shows every unit (the GM's
     /// map).
     pub visible: Option<&'a BTreeSet<String>>,
+    /// Whose strengths the labels give.
+    pub strengths: Strengths<'a>,
+}
+
+/// Whose strengths a map writes beside their units: never more than the
+/// text it goes with tells its reader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Strengths<'a> {
+    /// Every unit drawn: a report's order of battle gives the strength of
+    /// every unit its reader sees, and the GM sees them all.
+    Seen,
+    /// This side's units alone: the opening mail and the acknowledgement
+    /// tell a side its own forces, not the enemy's.
+    OfSide(&'a str),
 }
 
 impl MapInput<'_> {
@@ -85,6 +109,20 @@ impl MapInput<'_> {
 
     fn sees(&self, id: &str) -> bool {
         self.visible.is_none_or(|v| v.contains(id))
+    }
+
+    /// A unit's label: its id, and its strength of its original strength
+    /// where the reader is told it.
+    fn label(&self, unit: &UnitState) -> String {
+        let told = match self.strengths {
+            Strengths::Seen => true,
+            Strengths::OfSide(side) => unit.side == side,
+        };
+        if told {
+            format!("{} {}/{}", unit.id, unit.strength, unit.original_strength)
+        } else {
+            unit.id.clone()
+        }
     }
 
     fn terrain_style(&self, kind: &str) -> TerrainStyle {
@@ -256,22 +294,24 @@ fn draw(input: &MapInput, detail: Detail) -> String {
     s.raw(&format!(
         "<rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" fill=\"#ffffff\"/>\n"
     ));
-    s.text(LEFT, TOP - 120, 110, "start", "#1a1a1a", input.title);
+    let mut marks = Marks::default();
+    marks.bodies.push(title(&mut s, w, input.title));
     if frame.hex {
-        hex_ground(&mut s, &frame, input);
+        hex_ground(&mut s, &frame, input, &mut marks);
     } else {
         table_ground(&mut s, &frame, input, detail);
     }
     let slots = slots(&frame, input);
     for unit in input.next.units.iter() {
         if let Some(slot) = slots.get(&unit.id) {
-            draw_unit(&mut s, &frame, input, &look, unit, *slot);
+            draw_unit(&mut s, &frame, input, &look, unit, *slot, &mut marks);
         }
     }
     // Arrows and fire over the units, so that their heads show where a
     // unit came to stand.
     fire_lines(&mut s, &frame, input, &look, &slots);
     arrows(&mut s, &frame, input);
+    strikes(&mut s, &frame, input);
     for aim in &aims {
         let from = anchor(&frame, input, &look, &slots, &aim.from, false);
         let to = anchor(&frame, input, &look, &slots, &aim.at, true);
@@ -279,10 +319,127 @@ fn draw(input: &MapInput, detail: Detail) -> String {
             aim_mark(&mut s, from, to);
         }
     }
-    generals(&mut s, &frame, input, &slots);
+    generals(&mut s, &frame, input, &slots, &mut marks);
+    // The labels last, over the arrows, each where it overlaps no other.
+    if frame.labels_readable() {
+        let mut layout = Layout::new(w, h);
+        for b in marks.bodies {
+            layout.body(b);
+        }
+        for label in &marks.labels {
+            let (x, y) = layout.place(label);
+            let size = u32::try_from(label.size).unwrap_or(55);
+            s.text(x, y, size, "middle", "#1a1a1a", &label.text);
+        }
+    }
 
     legend(&mut s, &frame, input);
     s.finish()
+}
+
+/// The title's font size, and the smallest it is shrunk to before it is
+/// broken over two lines.
+const TITLE_SIZE: i64 = 110;
+const TITLE_LEAST: i64 = 66;
+
+/// The title over the map, fitted to a picture `width` wide: at its full
+/// size where it fits; else shrunk as far as a size still easily read;
+/// else at that size over two lines, broken between words, the second cut
+/// at a word with an ellipsis if it is still too long. It never runs out
+/// of the picture, whatever the campaign's and the phase's names. Returns
+/// the box it takes, which labels leave clear.
+fn title(s: &mut Svg, width: i64, title: &str) -> Boxed {
+    let room = width - LEFT - 50;
+    let (x, y) = (LEFT, TOP - 120);
+    let full = measure::width(title, TITLE_SIZE);
+    let (up, down) = measure::extent(TITLE_SIZE);
+    let taken = Boxed {
+        left: x,
+        top: y - up,
+        right: x + room,
+        bottom: y + down,
+    };
+    if full <= room {
+        s.text(x, y, TITLE_SIZE as u32, "start", "#1a1a1a", title);
+        return taken;
+    }
+    let mut size = TITLE_SIZE * room / full.max(1);
+    while size >= TITLE_LEAST && measure::width(title, size) > room {
+        size -= 1;
+    }
+    if size >= TITLE_LEAST {
+        s.text(x, y, size as u32, "start", "#1a1a1a", title);
+        return taken;
+    }
+    let fits = |line: &str| measure::width(line, TITLE_LEAST) <= room;
+    let (first, rest) = first_line(title, &fits);
+    let second = if fits(rest) {
+        rest.to_string()
+    } else {
+        cut(rest, &fits)
+    };
+    let lines: Vec<&str> = [first.as_str(), second.as_str()]
+        .into_iter()
+        .filter(|l| !l.is_empty())
+        .collect();
+    let step = TITLE_LEAST * 6 / 5;
+    let top = y - step * (lines.len() as i64 - 1);
+    for (i, line) in lines.iter().enumerate() {
+        s.text(
+            x,
+            top + step * i as i64,
+            TITLE_LEAST as u32,
+            "start",
+            "#1a1a1a",
+            line,
+        );
+    }
+    Boxed {
+        top: top - measure::extent(TITLE_LEAST).0,
+        ..taken
+    }
+}
+
+/// As many of `text`'s first words as fit, and the rest; a first word too
+/// long alone is cut with an ellipsis, and the rest is what follows it.
+fn first_line<'t>(text: &'t str, fits: &dyn Fn(&str) -> bool) -> (String, &'t str) {
+    let mut end = 0;
+    for (i, c) in text.char_indices() {
+        if c == ' ' {
+            if fits(&text[..i]) {
+                end = i;
+            } else {
+                break;
+            }
+        }
+    }
+    if end == 0 {
+        let word_end = text.find(' ').unwrap_or(text.len());
+        return (cut(&text[..word_end], fits), text[word_end..].trim_start());
+    }
+    (text[..end].to_string(), text[end..].trim_start())
+}
+
+/// `text` cut with an ellipsis where it fits: after a word if one fits,
+/// else after as many letters as fit.
+fn cut(text: &str, fits: &dyn Fn(&str) -> bool) -> String {
+    let with = |end: usize| format!("{}\u{2026}", text[..end].trim_end());
+    let words = text
+        .char_indices()
+        .filter(|&(_, c)| c == ' ')
+        .map(|(i, _)| i)
+        .filter(|&i| fits(&with(i)))
+        .last();
+    if let Some(end) = words {
+        return with(end);
+    }
+    let letters = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .filter(|&i| fits(&with(i)))
+        .last()
+        .unwrap_or(0);
+    with(letters)
 }
 
 /// The table: its cloth, the inch grid, terrain, the scale bar.
@@ -373,7 +530,7 @@ fn scale_bar(s: &mut Svg, frame: &Frame) {
 }
 
 /// The hex grid with its terrain: hexes filled, hexsides drawn thick.
-fn hex_ground(s: &mut Svg, frame: &Frame, input: &MapInput) {
+fn hex_ground(s: &mut Svg, frame: &Frame, input: &MapInput, marks: &mut Marks) {
     let MapSpec::Hex { columns, rows } = input.next.map else {
         return;
     };
@@ -410,14 +567,10 @@ fn hex_ground(s: &mut Svg, frame: &Frame, input: &MapInput) {
     for c in 0..columns {
         for r in 0..rows {
             let (x, y) = frame.hex_centre(c, r);
-            s.text(
-                x,
-                y - HEXES.height / 2 + 30,
-                24,
-                "middle",
-                "#7a7a6a",
-                &Hex::new(c, r).label(),
-            );
+            let (y, label) = (y - HEXES.height / 2 + 30, Hex::new(c, r).label());
+            s.text(x, y, 24, "middle", "#7a7a6a", &label);
+            // Labels leave the hex numbers clear where they can.
+            marks.bodies.push(labels::text_box(x, y, 24, &label));
         }
     }
 }
@@ -616,6 +769,46 @@ fn arrows(s: &mut Svg, frame: &Frame, input: &MapInput) {
     }
 }
 
+/// How far towards the place it struck an attack made in place is drawn,
+/// as a fraction: past the middle, so that its head crosses the hexside
+/// (or the edge) between the two and stops short of the defenders.
+const STRIKE_REACH: (i64, i64) = (3, 5);
+
+/// An attack made where the attacker stands ([`crate::rules::look::Strike`]):
+/// a charge arrow from its place into the place it struck, drawn where the
+/// reader sees the attacker and one of the units struck. An attacker that
+/// then advanced into that place has the advance's arrow along the same way
+/// and gets none of its own.
+fn strikes(s: &mut Svg, frame: &Frame, input: &MapInput) {
+    for event in input.events {
+        let Some(strike) = event.shows.as_ref().and_then(|x| x.strike.as_ref()) else {
+            continue;
+        };
+        let Some(attacker) = event.units.first() else {
+            continue;
+        };
+        if !input.sees(attacker) || !strike.targets.iter().any(|t| input.sees(t)) {
+            continue;
+        }
+        let advanced = input.events.iter().any(|e| {
+            e.units.first() == Some(attacker)
+                && e.path.first() == Some(&strike.from)
+                && e.path.last() == Some(&strike.at)
+        });
+        if advanced {
+            continue;
+        }
+        let from = frame.location(strike.from);
+        let at = frame.location(strike.at);
+        let (n, d) = STRIKE_REACH;
+        let to = (
+            from.0 + (at.0 - from.0) * n / d,
+            from.1 + (at.1 - from.1) * n / d,
+        );
+        s.arrow(from, to, &style::CHARGE);
+    }
+}
+
 /// A declaration: a dashed line from the unit to its target and a triangle
 /// on the unit pointing at it.
 fn aim_mark(s: &mut Svg, from: (i64, i64), to: (i64, i64)) {
@@ -648,6 +841,25 @@ fn side_index(state: &GameState, side: &str) -> usize {
     state.sides.iter().position(|s| s == side).unwrap_or(0)
 }
 
+/// What the units and generals leave for the labels: the boxes of what
+/// was drawn, which labels should leave clear, and the labels wanted, in
+/// the order they are placed.
+#[derive(Default)]
+struct Marks {
+    bodies: Vec<Boxed>,
+    labels: Vec<Wanted>,
+}
+
+/// The box of a square or disc of half-side `r` centred on `(x, y)`.
+fn square(x: i64, y: i64, r: i64) -> Boxed {
+    Boxed {
+        left: x - r,
+        top: y - r,
+        right: x + r,
+        bottom: y + r,
+    }
+}
+
 fn draw_unit(
     s: &mut Svg,
     frame: &Frame,
@@ -655,6 +867,7 @@ fn draw_unit(
     look: &Look,
     unit: &UnitState,
     slot: Slot,
+    marks: &mut Marks,
 ) {
     let colour = style::side_colour(side_index(input.next, &unit.side));
     let unit_look = look.get(&unit.id);
@@ -666,13 +879,16 @@ fn draw_unit(
             stripe,
             wheel,
         }) if !frame.hex => {
-            let (label_x, label_y, right_x, mid_y) =
-                draw_footprint(s, frame, &rect, (outline, stripe, wheel), colour);
-            if frame.labels_readable() {
-                s.text(label_x, label_y, 55, "middle", "#1a1a1a", &unit.id);
-            }
+            let (label, body) = draw_footprint(s, frame, &rect, (outline, stripe, wheel), colour);
+            marks.bodies.push(body);
+            marks
+                .labels
+                .push(Wanted::around(input.label(unit), 55, label, body));
+            let mid_y = (body.top + body.bottom) / 2;
             for (i, m) in markers.iter().enumerate() {
-                s.marker(right_x + 45 + 80 * i as i64, mid_y, m);
+                let x = body.right + 45 + 80 * i as i64;
+                s.marker(x, mid_y, m);
+                marks.bodies.push(square(x, mid_y, 34));
             }
             return;
         }
@@ -680,48 +896,46 @@ fn draw_unit(
         _ => None,
     };
     draw_counter(s, frame, unit, colour, slot, symbol);
-    if frame.labels_readable() {
-        let size = match (frame.hex, slot.stacked) {
-            (false, _) => 55,
-            (true, false) => 28,
-            (true, true) => 20,
-        };
-        s.text(
-            slot.x,
-            slot.y + slot.half + i64::from(size),
-            size,
-            "middle",
-            "#1a1a1a",
-            &unit.id,
-        );
-    }
+    let body = square(slot.x, slot.y, slot.half);
+    marks.bodies.push(body);
+    let size = match (frame.hex, slot.stacked) {
+        (false, _) => 55,
+        (true, false) => 28,
+        (true, true) => 20,
+    };
+    marks.labels.push(Wanted::around(
+        input.label(unit),
+        size,
+        (slot.x, slot.y + slot.half + size),
+        body,
+    ));
     if frame.hex {
         // On its top edge, right to left, sized to the counter, so that a
         // stack's markers stay on their own counters.
         let r = (slot.half / 3).max(9);
         for (i, m) in markers.iter().enumerate() {
-            s.marker_sized(
-                slot.x + slot.half - r - 2 * r * i as i64,
-                slot.y - slot.half,
-                r,
-                m,
-            );
+            let x = slot.x + slot.half - r - 2 * r * i as i64;
+            s.marker_sized(x, slot.y - slot.half, r, m);
+            marks.bodies.push(square(x, slot.y - slot.half, r));
         }
     } else {
         for (i, m) in markers.iter().enumerate() {
-            s.marker(slot.x + slot.half + 45 + 80 * i as i64, slot.y, m);
+            let x = slot.x + slot.half + 45 + 80 * i as i64;
+            s.marker(x, slot.y, m);
+            marks.bodies.push(square(x, slot.y, 34));
         }
     }
 }
 
-/// Draws a unit to scale; returns where its label and markers go.
+/// Draws a unit to scale; returns where its label goes first and the box
+/// the unit takes on the page.
 fn draw_footprint(
     s: &mut Svg,
     frame: &Frame,
     rect: &Rect,
     (outline, stripe, wheel): (Outline, bool, bool),
     colour: &str,
-) -> (i64, i64, i64, i64) {
+) -> ((i64, i64), Boxed) {
     let corners: Vec<(i64, i64)> = rect
         .corners()
         .iter()
@@ -755,6 +969,7 @@ fn draw_footprint(
     let min_y = corners.iter().map(|c| c.1).min().unwrap_or(centre.1);
     let max_y = corners.iter().map(|c| c.1).max().unwrap_or(centre.1);
     let max_x = corners.iter().map(|c| c.0).max().unwrap_or(centre.0);
+    let min_x = corners.iter().map(|c| c.0).min().unwrap_or(centre.0);
     // The id goes below the unit on the page, or above for a unit whose
     // rear is towards the bottom edge of the page.
     let label_y = if rear_mid.1 >= front_mid.1 {
@@ -762,7 +977,15 @@ fn draw_footprint(
     } else {
         min_y - 25
     };
-    (centre.0, label_y, max_x, centre.1)
+    (
+        (centre.0, label_y),
+        Boxed {
+            left: min_x,
+            top: min_y,
+            right: max_x,
+            bottom: max_y,
+        },
+    )
 }
 
 /// A unit with no footprint (a hex map, or a troop type the ruleset does
@@ -870,7 +1093,13 @@ pub fn with_generals(
 
 /// Generals: a diamond with the general's id, beside the unit he is
 /// attached to (at its counter's corner, on a hex map) or where he stands.
-fn generals(s: &mut Svg, frame: &Frame, input: &MapInput, slots: &BTreeMap<String, Slot>) {
+fn generals(
+    s: &mut Svg,
+    frame: &Frame,
+    input: &MapInput,
+    slots: &BTreeMap<String, Slot>,
+    marks: &mut Marks,
+) {
     for general in input.next.generals.iter().filter(|g| g.lost.is_none()) {
         if !general_seen(input.visible, general) {
             continue;
@@ -908,11 +1137,15 @@ fn generals(s: &mut Svg, frame: &Frame, input: &MapInput, slots: &BTreeMap<Strin
             "",
             "",
         );
-        if frame.labels_readable() {
-            let text = u32::try_from(size).unwrap_or(45);
-            let above = if frame.hex { size + 10 } else { 60 };
-            s.text(x, y - above, text, "middle", "#1a1a1a", &general.id);
-        }
+        let body = square(x, y, size);
+        marks.bodies.push(body);
+        let above = if frame.hex { size + 10 } else { 60 };
+        marks.labels.push(Wanted::around(
+            general.id.clone(),
+            size,
+            (x, y - above),
+            body,
+        ));
     }
 }
 

@@ -14,6 +14,7 @@ fn input<'a>(turn: &'a sample::SampleTurn, visible: Option<&'a BTreeSet<String>>
         next: &turn.next,
         events: &turn.events,
         visible,
+        strengths: Strengths::Seen,
     }
 }
 
@@ -72,13 +73,13 @@ fn units_out_of_sight_are_not_drawn() {
         .map(|u| u.id.clone())
         .collect();
     let text = svg(&input(&turn, Some(&visible)));
-    assert!(text.contains(">1-ligne<"));
+    assert!(text.contains(">1-ligne "));
     assert!(
-        !text.contains(">ir-1<"),
+        !text.contains(">ir-1 "),
         "an Austrian unit drawn on a French map"
     );
     let all = svg(&input(&turn, None));
-    assert!(all.contains(">ir-1<"));
+    assert!(all.contains(">ir-1 "));
 }
 
 #[test]
@@ -264,7 +265,7 @@ fn a_stack_is_drawn_side_by_side() {
     // Every counter of the stack is drawn, its id under it.
     let text = svg(&input);
     for id in &ids[..3] {
-        assert!(text.contains(&format!(">{id}<")), "{id} not drawn");
+        assert!(text.contains(&format!(">{id} ")), "{id} not drawn");
     }
     png(&text).expect("the map renders");
 }
@@ -432,4 +433,286 @@ fn a_charge_that_fell_short_is_a_charge_barred_at_its_end() {
     let charges = |svg: &str| svg.matches("marker-end=\"url(#head-charge)\"").count();
     assert_eq!(charges(&met), charges(&short));
     assert_eq!(bars(&short), bars(&met) + 1);
+}
+
+/// A charge or a shock made where the attacker stands (issue: a Kulikovo
+/// attack from its hex left no mark on the map): a charge arrow from its
+/// place three fifths of the way to the place it struck, across the hexside
+/// between; none where the reader does not see a unit struck, and none of
+/// its own for an attacker that then advanced into that place.
+#[test]
+fn an_attack_made_in_place_is_a_charge_arrow_across_into_the_place_struck() {
+    let mut turn = sample::demo_turn().expect("the demo campaign loads");
+    let (from, at) = (
+        Location::Hex { column: 1, row: 1 },
+        Location::Hex { column: 2, row: 1 },
+    );
+    for state in [&mut turn.prior, &mut turn.next] {
+        state.map = MapSpec::Hex {
+            columns: 4,
+            rows: 3,
+        };
+        state.terrain.clear();
+        state.units.truncate(2);
+        state.units[0].location = from;
+        state.units[1].location = at;
+    }
+    turn.events.clear();
+    let (a, d) = (turn.next.units[0].id.clone(), turn.next.units[1].id.clone());
+    let charges = |svg: &str| svg.matches("marker-end=\"url(#head-charge)\"").count();
+    let without = charges(&svg(&input(&turn, None)));
+    let strike = crate::rules::look::Strike {
+        from,
+        at,
+        targets: vec![d.clone()],
+    };
+    turn.events
+        .push(Event::of(Charge::Met, &[&a, &d], "A strikes D.").striking(strike));
+    let text = svg(&input(&turn, None));
+    assert_eq!(charges(&text), without + 1);
+    let frame = Frame::of(&turn.next.map, 0);
+    let (f, t) = (frame.location(from), frame.location(at));
+    let to = (f.0 + (t.0 - f.0) * 3 / 5, f.1 + (t.1 - f.1) * 3 / 5);
+    let wanted = format!(
+        "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\"",
+        f.0,
+        f.1,
+        to.0,
+        to.1,
+        style::CHARGE.colour
+    );
+    assert!(text.contains(&wanted), "no {wanted} in the map");
+    // A reader who sees the attacker alone is not shown the blow.
+    let only_attacker: BTreeSet<String> = [a.clone()].into();
+    assert_eq!(charges(&svg(&input(&turn, Some(&only_attacker)))), without);
+    // An attacker that advanced into the place it struck has the advance's
+    // arrow, along the same way, and no other.
+    turn.events
+        .push(Event::of(Charge::Met, &[&a], "A advances.").along(vec![from, at]));
+    let advanced = svg(&input(&turn, None));
+    assert!(!advanced.contains(&wanted));
+}
+
+/// A `<text>` of the map: its baseline point, size, anchor and words.
+#[derive(Debug, Clone)]
+struct Written {
+    x: i64,
+    y: i64,
+    size: i64,
+    anchor: String,
+    fill: String,
+    body: String,
+}
+
+fn attr<'t>(tag: &'t str, name: &str) -> &'t str {
+    let key = format!(" {name}=\"");
+    tag.split(&key)
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or("")
+}
+
+/// Every `<text>` of a map, in the order written.
+fn written(svg: &str) -> Vec<Written> {
+    svg.lines()
+        .filter(|l| l.starts_with("<text "))
+        .map(|l| {
+            let open = &l[..l.find('>').unwrap_or(0)];
+            let body = l[open.len() + 1..].trim_end_matches("</text>");
+            Written {
+                x: attr(open, "x").parse().unwrap_or(0),
+                y: attr(open, "y").parse().unwrap_or(0),
+                size: attr(open, "font-size").parse().unwrap_or(0),
+                anchor: attr(open, "text-anchor").to_string(),
+                fill: attr(open, "fill").to_string(),
+                body: body.to_string(),
+            }
+        })
+        .collect()
+}
+
+/// The box a written text takes, measured with the map's own face.
+fn box_of(t: &Written) -> labels::Boxed {
+    let w = measure::width(&t.body, t.size);
+    let left = match t.anchor.as_str() {
+        "middle" => t.x - w / 2,
+        "end" => t.x - w,
+        _ => t.x,
+    };
+    labels::text_box(left + w / 2, t.y, t.size, &t.body)
+}
+
+/// Map titles ran off the picture for long names (issue 30, item 6): a
+/// title far wider than the map is fitted, every line of it within the
+/// picture, on a large table and on a small hex map alike.
+#[test]
+fn a_long_title_stays_within_the_picture() {
+    let long = "The Battle of the Village of Mühlbach and the Heights of Aspern beyond it, \
+                1809: after turn 12 orders (the Army of Italy under the Viceroy active) \
+                (Feldmarschalleutnant Johann Freiherr von Hiller and his Staff)";
+    let mut hexes = stacked_turn();
+    hexes.next.units.truncate(1);
+    for (turn, what) in [
+        (
+            sample::demo_turn().expect("the demo campaign loads"),
+            "table",
+        ),
+        (hexes, "hex map"),
+    ] {
+        let mut map = input(&turn, None);
+        map.title = long;
+        let text = svg(&map);
+        let frame = Frame::of(&turn.next.map, legend_entries(&map).len() as i64);
+        let (w, _) = frame.total();
+        let title: Vec<Written> = written(&text)
+            .into_iter()
+            .filter(|t| t.y < TOP && t.anchor == "start")
+            .collect();
+        assert!(!title.is_empty(), "no title on the {what}");
+        assert!(title[0].body.starts_with("The Battle of"), "{title:?}");
+        for line in &title {
+            let b = box_of(line);
+            assert!(
+                b.left >= 0 && b.right <= w && b.top >= 0,
+                "the {what}'s title line {line:?} runs out of the picture 0..{w}: {b:?}"
+            );
+            assert!(line.size >= 40, "the title is too small to read: {line:?}");
+        }
+        png(&text).expect("renders");
+    }
+    // A title that fits keeps its place and size.
+    let turn = sample::demo_turn().expect("the demo campaign loads");
+    let text = svg(&input(&turn, None));
+    let title = &written(&text)[0];
+    assert_eq!((title.x, title.y, title.size), (LEFT, TOP - 120, 110));
+    assert_eq!(title.body, "test");
+}
+
+/// The labels of units and generals, as written on the map: dark text
+/// inside the table, not the grid's figures or the legend.
+fn unit_labels(text: &str, frame: &Frame) -> Vec<Written> {
+    written(text)
+        .into_iter()
+        .filter(|t| t.fill == "#1a1a1a" && t.y > TOP && t.y < TOP + frame.height + 20)
+        .collect()
+}
+
+fn assert_apart(labels: &[Written]) {
+    for (i, a) in labels.iter().enumerate() {
+        for b in &labels[i + 1..] {
+            assert!(
+                !box_of(a).overlaps(&box_of(b)),
+                "the labels {a:?} and {b:?} overlap"
+            );
+        }
+    }
+}
+
+/// Unit and general labels overlapped where units stood close (issue 30,
+/// item 6): two narrow units side by side, a general attached to one, and
+/// every label clear of the others.
+#[test]
+fn labels_of_units_side_by_side_do_not_overlap() {
+    let mut turn = sample::demo_turn().expect("the demo campaign loads");
+    let ruleset = ruleset_for(&turn.next.ruleset).expect("known ruleset");
+    let look = ruleset.look(&turn.next);
+    let across = |id: &str| {
+        let Some(Shape::Footprint { rect, .. }) = look.get(id).map(|l| l.shape) else {
+            return i64::MAX;
+        };
+        let xs: Vec<i64> = rect.corners().iter().map(|p| p.x).collect();
+        xs.iter().max().unwrap_or(&0) - xs.iter().min().unwrap_or(&0)
+    };
+    // A narrow unit (guns): written at their first places, under each unit
+    // at the same height, the labels of two of them side by side would run
+    // into each other.
+    let first = turn
+        .next
+        .units
+        .iter()
+        .find(|u| {
+            let label = format!("{} {}/{}", u.id, u.strength, u.original_strength);
+            u.eliminated.is_none() && measure::width(&label, 55) > across(&u.id) + 10
+        })
+        .expect("the demo has a unit narrower than its label")
+        .clone();
+    let across = across(&first.id);
+    let Location::Table { x, y } = first.location else {
+        panic!("the demo is on a table");
+    };
+    let other = turn
+        .next
+        .units
+        .iter()
+        .position(|u| u.id != first.id && u.side == first.side)
+        .expect("a second unit");
+    let mut beside = first.clone();
+    beside.id = turn.next.units[other].id.clone();
+    beside.location = Location::Table {
+        x: x + across + 10,
+        y,
+    };
+    turn.next.units[other] = beside;
+    for g in turn.next.generals.iter_mut() {
+        if g.side == first.side {
+            g.attached_to = Some(first.id.clone());
+            g.lost = None;
+            break;
+        }
+    }
+    let text = svg(&input(&turn, None));
+    let frame = Frame::of(&turn.next.map, 0);
+    let labels = unit_labels(&text, &frame);
+    for id in [&first.id, &turn.next.units[other].id] {
+        assert!(
+            labels.iter().any(|l| l.body.split(' ').next() == Some(id)),
+            "no label for {id}: {labels:?}"
+        );
+    }
+    assert_apart(&labels);
+    png(&text).expect("renders");
+}
+
+/// The labels of a stack of counters in one hex stand clear of each other.
+#[test]
+fn labels_of_a_stack_do_not_overlap() {
+    let turn = stacked_turn();
+    let text = svg(&input(&turn, None));
+    let frame = Frame::of(&turn.next.map, 0);
+    let ids: Vec<&str> = turn.next.units.iter().map(|u| u.id.as_str()).collect();
+    let labels: Vec<Written> = unit_labels(&text, &frame)
+        .into_iter()
+        .filter(|l| ids.contains(&l.body.split(' ').next().unwrap_or("")))
+        .collect();
+    assert_eq!(labels.len(), ids.len(), "{labels:?}");
+    assert_apart(&labels);
+}
+
+/// Maps showed no strengths (issue 30, item 6): each unit's label gives
+/// its strength of its original strength, as the report's order of battle
+/// does; a side's opening map gives its own units' strengths alone.
+#[test]
+fn a_units_label_shows_its_strength() {
+    let turn = sample::demo_turn().expect("the demo campaign loads");
+    let text = svg(&input(&turn, None));
+    for u in turn.next.units.iter().filter(|u| u.eliminated.is_none()) {
+        let label = format!(">{} {}/{}<", u.id, u.strength, u.original_strength);
+        assert!(text.contains(&label), "no {label} in the map");
+    }
+    let own = turn.next.units[0].side.clone();
+    let mut map = input(&turn, None);
+    map.strengths = Strengths::OfSide(&own);
+    let text = svg(&map);
+    for u in turn.next.units.iter().filter(|u| u.eliminated.is_none()) {
+        let with = format!(">{} {}/{}<", u.id, u.strength, u.original_strength);
+        let bare = format!(">{}<", u.id);
+        if u.side == own {
+            assert!(text.contains(&with), "no {with} in the map");
+        } else {
+            assert!(
+                text.contains(&bare) && !text.contains(&with),
+                "{with} shown"
+            );
+        }
+    }
 }

@@ -12,10 +12,16 @@
 //! and names the file itself.
 
 use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use super::{BuiltMessage, Delivered, SendError, Transport};
 use crate::audit::Digest32;
+
+/// The mode of the folders the transport makes.
+pub const DIR_MODE: u32 = 0o700;
+/// The mode of every message it writes.
+pub const FILE_MODE: u32 = 0o600;
 
 pub struct FileTransport {
     dir: PathBuf,
@@ -74,14 +80,33 @@ impl Transport for FileTransport {
         let fail = |what: &str, path: &Path, e: std::io::Error| {
             SendError::transient(format!("cannot {what} {}: {e}", path.display()))
         };
-        std::fs::create_dir_all(&self.dir).map_err(|e| fail("create", &self.dir, e))?;
+        // The reports tell units a side keeps from the other (the GM's tells
+        // all of them): the folders made for them and every message are the
+        // owner's alone, whatever the umask.
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(DIR_MODE)
+            .create(&self.dir)
+            .map_err(|e| fail("create", &self.dir, e))?;
         let target = self.path_for(&message.message_id);
         let name = target
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let tmp = self.dir.join(format!(".tmp-{name}"));
-        let mut file = std::fs::File::create(&tmp).map_err(|e| fail("create", &tmp, e))?;
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(FILE_MODE)
+            .open(&tmp)
+            .map_err(|e| fail("create", &tmp, e))?;
+        // A file left by an earlier attempt keeps the mode it was made with
+        // (only a plain file is ours to change).
+        if file.metadata().is_ok_and(|m| m.is_file()) {
+            file.set_permissions(std::fs::Permissions::from_mode(FILE_MODE))
+                .map_err(|e| fail("protect", &tmp, e))?;
+        }
         if let Err(e) = file
             .write_all(&message.bytes)
             .and_then(|()| file.sync_all())
@@ -151,5 +176,36 @@ mod tests {
             .map(|e| e.file_name())
             .collect();
         assert!(left.is_empty(), "{left:?}");
+    }
+
+    /// Issue 31, item 8: the GM's report tells every unit of both sides, and
+    /// a player's every unit of its own: a folder of them was written with
+    /// the umask's modes (0755 and 0644), readable by every user of the
+    /// machine. The folders the transport makes are its owner's alone, and
+    /// so is every message it writes.
+    #[test]
+    fn messages_and_the_folders_made_for_them_are_the_owners_alone() {
+        use std::os::unix::fs::PermissionsExt;
+        let root = tempfile::tempdir().expect("dir");
+        let dir = root.path().join("out").join("mail");
+        let transport = FileTransport::new(&dir);
+        let message = BuiltMessage {
+            message_id: "<c.r1.result@example.org>".to_string(),
+            envelope: lettre::address::Envelope::new(
+                Some("a@example.org".parse().expect("address")),
+                vec!["b@example.org".parse().expect("address")],
+            )
+            .expect("envelope"),
+            bytes: b"Subject: x\r\n\r\nx\r\n".to_vec(),
+        };
+        transport.send(&message).expect("written");
+        let mode = |p: &Path| {
+            std::fs::metadata(p)
+                .map(|m| m.permissions().mode() & 0o777)
+                .unwrap_or(0)
+        };
+        assert_eq!(mode(&transport.path_for(&message.message_id)), 0o600);
+        assert_eq!(mode(&dir), 0o700);
+        assert_eq!(mode(&root.path().join("out")), 0o700);
     }
 }

@@ -9,8 +9,10 @@
 //! The MIME shape follows what the message carries:
 //! - text only: one `text/plain` part;
 //! - text and HTML: `multipart/alternative`;
-//! - HTML with inline images: the HTML and the images in `multipart/related`
-//!   (the HTML refers to them as `cid:`), inside the alternative;
+//! - HTML with inline images: the text and HTML alternative and the images
+//!   in `multipart/related` (the HTML refers to them as `cid:`), so that each
+//!   image travels once, shown in the HTML and, to a reader of the text, as
+//!   an attachment of the message;
 //! - attachments: all of the above and the files in `multipart/mixed`.
 //!
 //! Every message is marked `Auto-Submitted` (RFC 3834): `auto-replied` when
@@ -165,20 +167,20 @@ fn body(builder: MessageBuilder, mail: &OutgoingMail) -> Result<Message, BuildEr
     let core: Option<MultiPart> = match &mail.html {
         None => None,
         Some(html) => {
-            let html_part = SinglePart::html(html.clone());
             let alternative = MultiPart::alternative()
                 .boundary(boundary(id, 1))
-                .singlepart(text.clone());
+                .singlepart(text.clone())
+                .singlepart(SinglePart::html(html.clone()));
             Some(if inline.is_empty() {
-                alternative.singlepart(html_part)
+                alternative
             } else {
                 let mut related = MultiPart::related()
                     .boundary(boundary(id, 2))
-                    .singlepart(html_part);
+                    .multipart(alternative);
                 for part in &inline {
                     related = related.singlepart(file_part(part, true)?);
                 }
-                alternative.multipart(related)
+                related
             })
         }
     };

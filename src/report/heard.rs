@@ -9,11 +9,11 @@ use std::collections::BTreeSet;
 use crate::audit::Roll;
 use crate::rules::GameState;
 use crate::rules::ruleset::Event;
-use crate::rules::told::{self, Heard, Hearer};
+use crate::rules::told::{self, Heard, Hearer, Who};
 
 /// Who reads, and the states either side of the resolution.
 pub struct Audience<'a> {
-    pub side: Option<&'a str>,
+    pub who: Who<'a>,
     pub visible: Option<&'a BTreeSet<String>>,
     pub prior: &'a GameState,
     pub next: &'a GameState,
@@ -36,7 +36,7 @@ impl Audience<'_> {
             told,
             ids,
             &Hearer {
-                side: self.side,
+                who: self.who,
                 sees: &sees,
                 side_of: &side_of,
             },
@@ -50,10 +50,11 @@ impl Audience<'_> {
             None => {
                 let hidden = event.units.iter().any(|u| !self.sees(u))
                     || names_hidden(&event.text, &self.hidden_names());
+                let side = self.who.side();
                 let own = event
                     .units
                     .iter()
-                    .any(|u| self.side.is_some() && self.side_of(u).as_deref() == self.side);
+                    .any(|u| side.is_some() && self.side_of(u).as_deref() == side);
                 match (hidden, own) {
                     (false, _) => Heard::Told,
                     (true, true) => Heard::OwnInAction,

@@ -11,6 +11,7 @@ pub mod audit_footer;
 pub mod heard;
 pub mod narrative;
 pub mod opening;
+pub mod outcome;
 pub mod sample;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -72,6 +73,30 @@ pub struct ReportInput<'a> {
 pub enum Audience {
     Side(String),
     Gm,
+    /// A campaign's observers: what every side sees, and nothing that any
+    /// side alone knows (ruling REP-4).
+    Public,
+}
+
+impl Audience {
+    /// Who reads, as the rules' telling takes it.
+    pub fn who(&self) -> crate::rules::told::Who<'_> {
+        match self {
+            Audience::Side(s) => crate::rules::told::Who::Side(s),
+            Audience::Gm => crate::rules::told::Who::Gm,
+            Audience::Public => crate::rules::told::Who::Public,
+        }
+    }
+
+    /// The word for the audience in file and folder names: the side's id,
+    /// `gm` or `public`.
+    pub fn word(&self) -> &str {
+        match self {
+            Audience::Side(s) => s,
+            Audience::Gm => "gm",
+            Audience::Public => "public",
+        }
+    }
 }
 
 /// What one audience is shown of a resolution, before any picture is
@@ -184,6 +209,15 @@ pub fn visibility(
             ruleset.visible_to(state, s, events),
         )),
         Audience::Gm => None,
+        // What every side sees: a unit out of any side's sight is out of
+        // the public's.
+        Audience::Public => state.sides.iter().fold(None, |common, s| {
+            let seen = map::with_generals(state, s, ruleset.visible_to(state, s, events));
+            Some(match common {
+                None => seen,
+                Some(common) => common.intersection(&seen).cloned().collect(),
+            })
+        }),
     }
 }
 
@@ -203,14 +237,11 @@ pub fn prepare(input: &ReportInput, audience: Audience) -> Result<Prepared, Repo
 /// order of battle, its dice, its map as SVG.
 pub fn view(input: &ReportInput, audience: Audience) -> View {
     let next = input.next;
-    let side = match &audience {
-        Audience::Side(s) => Some(s.as_str()),
-        Audience::Gm => None,
-    };
+    let side = audience.who().side();
     let visible = visibility(input.ruleset, next, &audience, input.events);
     let look = input.ruleset.look(next);
     let hearer = heard::Audience {
-        side,
+        who: audience.who(),
         visible: visible.as_ref(),
         prior: input.prior,
         next,
@@ -232,14 +263,14 @@ pub fn view(input: &ReportInput, audience: Audience) -> View {
         &hearer,
     );
 
-    let forces = order_of_battle(input, side, visible.as_ref(), &look);
+    let forces = order_of_battle(input, &audience, visible.as_ref(), &look);
 
     let (shown, withheld): (Vec<&Roll>, Vec<&Roll>) =
         input.rolls.iter().partition(|r| hearer.roll(r));
     let dice: Vec<Value> = shown.iter().copied().map(roll_line).collect();
     let shown_rolls = shown;
 
-    let orders = orders_shown(input, side);
+    let orders = orders_shown(input, &audience);
 
     let phase = input.ruleset.phase_of(next);
     let gives_orders = match (side, phase.kind) {
@@ -250,16 +281,12 @@ pub fn view(input: &ReportInput, audience: Audience) -> View {
     let template: Vec<String> = side
         .map(|s| input.ruleset.order_template(next, s))
         .unwrap_or_default();
-    let reader_name = match side {
-        Some(s) => side_name(input.campaign, s),
-        None => "the GM".to_string(),
+    let reader_name = match &audience {
+        Audience::Side(s) => side_name(input.campaign, s),
+        Audience::Gm => "the GM".to_string(),
+        Audience::Public => "observers".to_string(),
     };
-    let file_stem = format!(
-        "{}-r{}-{}",
-        input.campaign.id,
-        input.k,
-        side.unwrap_or("gm")
-    );
+    let file_stem = format!("{}-r{}-{}", input.campaign.id, input.k, audience.word());
     // The map draws what the reader learnt of, even only that its own
     // troops were in action: their arrows keep their style.
     let drawn: Vec<Event> = input
@@ -279,6 +306,7 @@ pub fn view(input: &ReportInput, audience: Audience) -> View {
         next,
         events: &drawn,
         visible: visible.as_ref(),
+        strengths: map::Strengths::Seen,
     });
     let context = json!({
         "campaign": {
@@ -289,7 +317,8 @@ pub fn view(input: &ReportInput, audience: Audience) -> View {
         "k": input.k,
         "phase": input.phase,
         "reader": {
-            "gm": side.is_none(),
+            "gm": audience == Audience::Gm,
+            "observer": audience == Audience::Public,
             "side": side,
             "name": reader_name,
         },
@@ -300,6 +329,7 @@ pub fn view(input: &ReportInput, audience: Audience) -> View {
         "orders": orders,
         "manifest_digest": input.manifest_digest,
         "finished": next.finished,
+        "victory": outcome::context(input.campaign, input.ruleset, next),
         "next": {
             "phase": crate::resolution::phase_label(input.ruleset, next),
             "summary": phase.summary,
@@ -332,10 +362,11 @@ pub fn view(input: &ReportInput, audience: Audience) -> View {
 /// first, then the others as far as they are seen.
 fn order_of_battle(
     input: &ReportInput,
-    side: Option<&str>,
+    audience: &Audience,
     visible: Option<&BTreeSet<String>>,
     look: &Look,
 ) -> Vec<Value> {
+    let side = audience.who().side();
     let next = input.next;
     let sees = |id: &str| visible.is_none_or(|v| v.contains(id));
     let mut sides: Vec<&String> = next.sides.iter().collect();
@@ -368,7 +399,11 @@ fn order_of_battle(
             json!({
                 "id": s,
                 "name": side_name(input.campaign, s),
-                "own": side.is_none_or(|own| own == s.as_str()),
+                "own": match audience {
+                Audience::Gm => true,
+                Audience::Side(own) => own == *s,
+                Audience::Public => false,
+            },
                 "units": units,
                 "generals": generals,
             })
@@ -378,7 +413,7 @@ fn order_of_battle(
 
 /// Each side's orders with their digest; their lines only to their own
 /// side and the GM.
-fn orders_shown(input: &ReportInput, side: Option<&str>) -> Vec<Value> {
+fn orders_shown(input: &ReportInput, audience: &Audience) -> Vec<Value> {
     input
         .next
         .sides
@@ -386,7 +421,15 @@ fn orders_shown(input: &ReportInput, side: Option<&str>) -> Vec<Value> {
         .map(|s| {
             let text = input.orders.get(s);
             let lines: Vec<&str> = match text {
-                Some(t) if side.is_none_or(|own| own == s.as_str()) => t.lines().collect(),
+                Some(t)
+                    if match audience {
+                        Audience::Gm => true,
+                        Audience::Side(own) => own == s,
+                        Audience::Public => false,
+                    } =>
+                {
+                    t.lines().collect()
+                }
                 _ => Vec::new(),
             };
             json!({
@@ -439,11 +482,40 @@ fn markers_sentence(markers: &[crate::rules::look::Marker]) -> String {
     }
 }
 
+/// Who a report is written for: a player, the game master or an observer.
+#[derive(Debug, Clone, Copy)]
+pub struct Addressee<'a> {
+    pub name: &'a str,
+    pub address: &'a str,
+    /// For the times the report gives.
+    pub time_zone: &'a str,
+}
+
+impl<'a> From<&'a Person> for Addressee<'a> {
+    fn from(p: &'a Person) -> Self {
+        Addressee {
+            name: &p.name,
+            address: &p.address,
+            time_zone: &p.time_zone,
+        }
+    }
+}
+
+impl<'a> From<&'a crate::campaign::Observer> for Addressee<'a> {
+    fn from(o: &'a crate::campaign::Observer) -> Self {
+        Addressee {
+            name: &o.name,
+            address: &o.address,
+            time_zone: &o.time_zone,
+        }
+    }
+}
+
 /// The report of `prepared` written for `person`.
 pub fn render(
     input: &ReportInput,
     prepared: &Prepared,
-    person: &Person,
+    person: Addressee<'_>,
     templates: &Templates,
 ) -> Result<Report, ReportError> {
     let mut context = prepared.context.clone();
@@ -451,7 +523,7 @@ pub fn render(
     context["next"]["deadline"] = json!(
         input
             .deadline
-            .map(|d| crate::lifecycle::local_time(person, d))
+            .map(|d| crate::lifecycle::local_time_in(person.time_zone, d))
     );
     context["map"]["markers"] = json!(markers_sentence(input.ruleset.markers()));
     context["map"]["grid"] = json!(match input.next.map {
@@ -466,16 +538,12 @@ pub fn render(
     let names = &context["map"];
     let name = |key: &str| names[key].as_str().unwrap_or_default().to_string();
     let parts = vec![
+        // Once: shown in the HTML, and an attachment to a reader of the
+        // text (see `outbound::message`).
         MailPart {
             filename: name("png"),
             content_type: "image/png".to_string(),
             content_id: Some(name("cid")),
-            bytes: prepared.png.clone(),
-        },
-        MailPart {
-            filename: name("png"),
-            content_type: "image/png".to_string(),
-            content_id: None,
             bytes: prepared.png.clone(),
         },
         MailPart {

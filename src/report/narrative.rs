@@ -214,7 +214,7 @@ pub fn despatch(
                 // troops in the event hear that much.
                 let own: Vec<String> = event
                     .names()
-                    .filter(|id| reader.side_of(id).as_deref() == reader.side)
+                    .filter(|id| reader.side_of(id).as_deref() == reader.who.side())
                     .map(|id| name(next, id))
                     .collect();
                 if !own.is_empty() {

@@ -32,6 +32,18 @@ pub fn place_words(unit: &UnitState) -> String {
     }
 }
 
+/// Where a general stands, in the same words as a unit's place.
+pub fn location_words(location: &Location) -> String {
+    match *location {
+        Location::Table { x, y } => format!(
+            "at {}, {} inches",
+            crate::rules::words::inches(x),
+            crate::rules::words::inches(y)
+        ),
+        Location::Hex { column, row } => format!("in hex {column:02}{row:02}"),
+    }
+}
+
 /// What one reader of the opening mail is told: the context of
 /// `opening.txt`, without the person's own lines (deadline), and the map.
 pub struct Opening {
@@ -46,6 +58,19 @@ pub fn prepare(
     ruleset: &dyn Ruleset,
     state: &GameState,
     side: Option<&str>,
+) -> Result<Opening, ReportError> {
+    prepare_at(campaign, ruleset, state, side, "start")
+}
+
+/// The field as it stands in `state` for `side`, as the opening tells it:
+/// `moment` names it in the map's title and file name (`start`, or the
+/// turn of a player's request for the situation).
+pub fn prepare_at(
+    campaign: &Campaign,
+    ruleset: &dyn Ruleset,
+    state: &GameState,
+    side: Option<&str>,
+    moment: &str,
 ) -> Result<Opening, ReportError> {
     let look = ruleset.look(state);
     let visible = side.map(|s| map::with_generals(state, s, ruleset.visible_to(state, s, &[])));
@@ -67,8 +92,15 @@ pub fn prepare(
             let generals: Vec<Value> = state
                 .generals
                 .iter()
-                .filter(|g| &g.side == s)
-                .map(|g| json!({ "id": g.id, "name": g.name, "attached_to": g.attached_to }))
+                .filter(|g| &g.side == s && g.lost.is_none())
+                .map(|g| {
+                    json!({
+                        "id": g.id,
+                        "name": g.name,
+                        "attached_to": g.attached_to,
+                        "place": location_words(&g.location),
+                    })
+                })
                 .collect();
             json!({
                 "id": s,
@@ -89,12 +121,17 @@ pub fn prepare(
         None => "the GM".to_string(),
     };
     let svg = map::svg(&MapInput {
-        title: &format!("{}: the field at the start ({reader_name})", campaign.title),
+        title: &format!(
+            "{}: the field at the {moment} ({reader_name})",
+            campaign.title
+        ),
         ruleset,
         prior: state,
         next: state,
         events: &[],
         visible: visible.as_ref(),
+        // The opening tells a side its own forces alone.
+        strengths: side.map_or(map::Strengths::Seen, map::Strengths::OfSide),
     });
     let png = map::png(&svg)?;
     Ok(Opening {
@@ -109,7 +146,12 @@ pub fn prepare(
             "template": side.map(|s| ruleset.order_template(state, s)).unwrap_or_default(),
         }),
         png,
-        file_name: format!("{}-start-{}.png", campaign.id, side.unwrap_or("gm")),
+        file_name: format!(
+            "{}-{}-{}.png",
+            campaign.id,
+            moment.replace(' ', "-"),
+            side.unwrap_or("gm")
+        ),
     })
 }
 

@@ -32,11 +32,56 @@ pub enum Location {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Terrain {
     pub id: String,
-    /// The ruleset's own word: `light-woods`, `heavy-woods`, `steep-slope`,
-    /// `rough`, `gentle-hill`, `crest`, `obstacle`, `road`, `town-block`,
-    /// `fieldworks`, `river`, `water`, `boat`; or a hex terrain type.
+    /// The ruleset's own word (`light-woods`, `crest`, `road`; a hex
+    /// terrain type), one of its vocabulary's terrain kinds. The archived
+    /// form: a ruleset reads it into its own enum of kinds once per state
+    /// ([`terrain_kinds!`](crate::terrain_kinds)).
     pub kind: String,
     pub shape: TerrainShape,
+}
+
+/// Declares a ruleset's enum of terrain kinds from one list of variants and
+/// the words a scenario writes them with, so that the words a campaign may
+/// use ([`crate::rules::setup::Vocabulary::terrain_kinds`], `KINDS`) and the
+/// kinds its rules match on cannot disagree. The ruleset reads each
+/// feature's [`Terrain::kind`] into it once per state (`parse`), and its
+/// rules match on the enum: a misspelt kind is a compile error, not a rule
+/// silently left out.
+#[macro_export]
+macro_rules! terrain_kinds {
+    ($(#[$meta:meta])* $vis:vis enum $name:ident { $($(#[$vmeta:meta])* $variant:ident = $word:literal,)+ }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+        $vis enum $name { $($(#[$vmeta])* $variant,)+ }
+
+        impl $name {
+            /// Every kind, in the order declared.
+            pub const ALL: &'static [$name] = &[$($name::$variant,)+];
+            /// Every kind's word, in the order declared.
+            pub const KINDS: &'static [&'static str] = &[$($word,)+];
+
+            /// The word a scenario and the state write the kind with.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $word,)+
+                }
+            }
+
+            /// The kind a word names, if it names one.
+            pub fn parse(word: &str) -> Option<$name> {
+                match word {
+                    $($word => Some($name::$variant),)+
+                    _ => None,
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,4 +100,27 @@ pub enum TerrainShape {
     Hexsides {
         sides: Vec<(u32, u32, u8)>,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    crate::terrain_kinds! {
+        enum Kind {
+            Woods = "woods",
+            TownBlock = "town-block",
+        }
+    }
+
+    #[test]
+    fn every_kind_reads_back_from_its_word_in_the_order_declared() {
+        assert_eq!(Kind::KINDS, &["woods", "town-block"]);
+        assert_eq!(Kind::ALL, &[Kind::Woods, Kind::TownBlock]);
+        for (&kind, &word) in Kind::ALL.iter().zip(Kind::KINDS) {
+            assert_eq!(kind.as_str(), word);
+            assert_eq!(kind.to_string(), word);
+            assert_eq!(Kind::parse(word), Some(kind));
+        }
+        assert_eq!(Kind::parse("swamp"), None);
+        assert_eq!(Kind::parse("Woods"), None);
+    }
 }

@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 
 use crate::geometry::Rect;
+use crate::rules::board::Location;
 
 /// A state marker: the letter drawn in a disc next to the unit, its colour
 /// and what the legend and the order of battle call it.
@@ -74,6 +75,20 @@ pub struct Aim {
     pub from: String,
     /// The unit it is aimed at, by id.
     pub at: String,
+}
+
+/// An attack made where the attacker stands: a charge or a shock from its
+/// place, with no move of its own for the map to draw. The event that tells
+/// it carries it (`Event::striking`), and the map marks it as a charge that
+/// crosses into the place it struck.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Strike {
+    /// Where the attacker stood when it struck.
+    pub from: Location,
+    /// The place it struck: the defenders' hex, or where they stood.
+    pub at: Location,
+    /// The units it struck, by id.
+    pub targets: Vec<String>,
 }
 
 /// How a terrain kind is drawn: an area's fill, or a line's stroke.

@@ -23,6 +23,7 @@ pub mod setup;
 pub mod state;
 pub mod told;
 pub mod umpire;
+pub mod victory;
 pub mod words;
 
 pub use registry::*;

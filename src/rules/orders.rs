@@ -35,16 +35,47 @@ pub struct Rejection {
     pub clause: Option<String>,
 }
 
+/// An accepted order whose outcome hangs on what comes before it in the
+/// phase and cannot be known when it is given (the enemy's answer, a die of
+/// the turn): it stands, and the acknowledgement says what may undo it and
+/// under which rule. A warning refuses nothing and does not keep a side from
+/// being ready.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    pub line: usize,
+    pub unit: Option<String>,
+    pub problem: String,
+    /// The rule it turns on, e.g. `Charging and Evading, Evading`.
+    pub clause: Option<String>,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: ", self.line)?;
+        if let Some(unit) = &self.unit {
+            write!(f, "{unit}: ")?;
+        }
+        write!(f, "{}", self.problem)?;
+        if let Some(clause) = &self.clause {
+            write!(f, " ({clause})")?;
+        }
+        Ok(())
+    }
+}
+
 /// One side's orders for a phase once checked: the accepted orders, in the
-/// order given, and every line that was refused. A ruleset fills it with its
-/// own order type; outside the rules core the orders are their canonical
-/// lines ([`OrderSheet::erase`]).
+/// order given, every line that was refused, and the warnings on accepted
+/// lines. A ruleset fills it with its own order type; outside the rules core
+/// the orders are their canonical lines ([`OrderSheet::erase`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OrderSheet<O = String> {
     pub accepted: Vec<O>,
     pub salt: Vec<String>,
     pub parse_errors: Vec<ParseError>,
     pub rejections: Vec<Rejection>,
+    /// Only the acknowledgement gives these (`Rules::acknowledge`); they are
+    /// no part of the canonical text or its digest.
+    pub warnings: Vec<Warning>,
 }
 
 impl<O> Default for OrderSheet<O> {
@@ -54,6 +85,7 @@ impl<O> Default for OrderSheet<O> {
             salt: Vec::new(),
             parse_errors: Vec::new(),
             rejections: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 }
@@ -82,6 +114,13 @@ impl<O: fmt::Display> OrderSheet<O> {
         all.into_iter().map(|(_, text)| text).collect()
     }
 
+    /// Every warning, as the reply words it, in the order of the lines.
+    pub fn warned(&self) -> Vec<String> {
+        let mut all: Vec<&Warning> = self.warnings.iter().collect();
+        all.sort_by_key(|w| w.line);
+        all.into_iter().map(ToString::to_string).collect()
+    }
+
     /// The sheet with each order as its canonical line.
     pub fn erase(self) -> OrderSheet {
         OrderSheet {
@@ -89,6 +128,7 @@ impl<O: fmt::Display> OrderSheet<O> {
             salt: self.salt,
             parse_errors: self.parse_errors,
             rejections: self.rejections,
+            warnings: self.warnings,
         }
     }
 }

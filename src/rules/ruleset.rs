@@ -16,8 +16,8 @@ use std::fmt;
 
 use super::board::Location;
 use super::correction::{self, Correction, CorrectionError};
-use super::look::{Aim, EventClass, Look, Marker, TerrainStyle};
-use super::orders::{LineError, OrderSheet, order_lines};
+use super::look::{Aim, EventClass, Look, Marker, Strike, TerrainStyle};
+use super::orders::{LineError, OrderSheet, ParseError, order_lines};
 use super::setup::{Keys, SetupContext, UnitBasics, Vocabulary};
 use super::state::{GameState, PartError, Parts, RawPart, UnitState};
 use super::told::{EventKind, Shows, Told};
@@ -86,6 +86,7 @@ impl Event {
                 class: kind.class(),
                 told: kind.told(),
                 also: Vec::new(),
+                strike: None,
             }),
             ..Event::naming(kind.name(), units, text)
         }
@@ -122,6 +123,16 @@ impl Event {
             .iter()
             .chain(self.shows.iter().flat_map(|s| s.also.iter()))
             .map(String::as_str)
+    }
+
+    /// The event with the attack its first unit made where it stands (see
+    /// [`Strike`]). An event made without a kind has nowhere to keep it,
+    /// and stays as it is.
+    pub fn striking(mut self, strike: Strike) -> Event {
+        if let Some(shows) = &mut self.shows {
+            shows.strike = Some(strike);
+        }
+        self
     }
 
     /// The event with the route its first unit took (see [`Event::path`]).
@@ -237,6 +248,24 @@ pub trait Rules: Parts {
         lines: &[(usize, &str)],
     ) -> OrderSheet<Self::Order>;
 
+    /// Reads and checks the order lines of `side` as its acknowledgement
+    /// does: [`Rules::check_orders`], and besides, a line that the phase
+    /// would certainly not carry out against the state as it stands is
+    /// refused with its clause, and an accepted line whose outcome hangs on
+    /// what comes first in the phase (the enemy's answer, a die) gets a
+    /// warning. Resolution never asks it, only `check_orders`: refusing more
+    /// here changes no resolution, and orders accepted before a refusal was
+    /// added resolve as they did. The default looks no further than
+    /// `check_orders`.
+    fn acknowledge(
+        &self,
+        state: &GameState<Self>,
+        side: &str,
+        lines: &[(usize, &str)],
+    ) -> OrderSheet<Self::Order> {
+        self.check_orders(state, side, lines)
+    }
+
     /// Resolves the current phase with every side's accepted orders (a side
     /// that sent none is absent from the map), and moves to the next phase.
     fn resolve(
@@ -287,6 +316,15 @@ pub trait Rules: Parts {
 
     /// The bot player: legal, plausible order lines for `side`.
     fn bot_orders(&self, state: &GameState<Self>, side: &str) -> Vec<String>;
+
+    /// The sides whose army the rules count as broken in `state`, a state
+    /// the game ended in: what a scenario's victory conditions take for an
+    /// army broken (`rules::victory`). Decided from the state alone, as the
+    /// rule that ended the game decided it; none where the rules have no
+    /// such rule.
+    fn broken_armies(&self, _state: &GameState<Self>) -> Vec<String> {
+        Vec::new()
+    }
 
     /// The campaign it ships, if any.
     fn demo(&self) -> Option<Demo> {
@@ -419,6 +457,11 @@ pub trait Ruleset: Sync {
     /// as written, every other line is checked by the ruleset.
     fn check_orders(&self, state: &GameState, side: &str, text: &str) -> OrderSheet;
 
+    /// Reads and checks a whole order text for `side` as its
+    /// acknowledgement does (see [`Rules::acknowledge`]): what it accepts
+    /// is what is stored and later resolved.
+    fn acknowledge(&self, state: &GameState, side: &str, text: &str) -> OrderSheet;
+
     /// Resolves the current phase from each side's orders.
     fn resolve(
         &self,
@@ -470,18 +513,34 @@ pub trait Ruleset: Sync {
         canonical: &str,
     ) -> Option<(GameState, Vec<Event>)>;
     fn bot_orders(&self, state: &GameState, side: &str) -> Vec<String>;
+    fn broken_armies(&self, state: &GameState) -> Vec<String>;
     fn demo(&self) -> Option<Demo>;
 }
 
-/// Salt lines are the players' own and no ruleset's: `salt <anything>`.
+/// Salt lines are the players' own and no ruleset's: `salt <text>`.
 /// The word `salt` may be written in any case; the text after it is kept as
-/// written, its words single-spaced (docs/ORDERS.md, docs/AUDIT.md).
-fn salt_of(line: &str) -> Option<String> {
+/// written, its words single-spaced (docs/ORDERS.md, docs/AUDIT.md). A line
+/// whose first word is `salt` is a salt line, or a refusal that says why it
+/// cannot be one: the archive holds canonical salt lines only (AUDIT.md,
+/// section 2), so what could not be one is never taken.
+fn salt_of(line: &str) -> Option<Result<String, &'static str>> {
     let mut words = line.split_whitespace();
     let first = words.next()?;
-    first
-        .eq_ignore_ascii_case("salt")
-        .then(|| words.collect::<Vec<_>>().join(" "))
+    if !first.eq_ignore_ascii_case("salt") {
+        return None;
+    }
+    let words: Vec<&str> = words.collect();
+    if words.is_empty() {
+        return Some(Err(
+            "a salt line needs its text after the word salt (such as `salt 4711`); a bare `salt` is not taken",
+        ));
+    }
+    if words.iter().any(|w| w.chars().any(char::is_control)) {
+        return Some(Err(
+            "a salt line may not hold a control character; write its text in plain words",
+        ));
+    }
+    Some(Ok(words.join(" ")))
 }
 
 /// Checks a text with the typed ruleset: the typed sheet, with the salt.
@@ -491,16 +550,45 @@ pub fn check_typed<R: Rules>(
     side: &str,
     text: &str,
 ) -> OrderSheet<R::Order> {
+    with_salt(text, |lines| rules.check_orders(state, side, lines))
+}
+
+/// Checks a text with the typed ruleset as the acknowledgement does (see
+/// [`Rules::acknowledge`]): the typed sheet, with the salt.
+pub fn acknowledge_typed<R: Rules>(
+    rules: &R,
+    state: &GameState<R>,
+    side: &str,
+    text: &str,
+) -> OrderSheet<R::Order> {
+    with_salt(text, |lines| rules.acknowledge(state, side, lines))
+}
+
+/// The sheet `check` gives for the order lines of `text`, with its salt
+/// lines taken out first and kept as written.
+fn with_salt<O>(
+    text: &str,
+    check: impl FnOnce(&[(usize, &str)]) -> OrderSheet<O>,
+) -> OrderSheet<O> {
     let mut salt = Vec::new();
+    let mut bad_salt = Vec::new();
     let mut lines = Vec::new();
     for (line, raw) in order_lines(text) {
         match salt_of(raw) {
-            Some(s) => salt.push(s),
+            Some(Ok(s)) => salt.push(s),
+            Some(Err(problem)) => bad_salt.push(ParseError {
+                line,
+                problem: problem.to_string(),
+            }),
             None => lines.push((line, raw)),
         }
     }
-    let mut sheet = rules.check_orders(state, side, &lines);
+    let mut sheet = check(&lines);
     sheet.salt = salt;
+    if !bad_salt.is_empty() {
+        sheet.parse_errors.extend(bad_salt);
+        sheet.parse_errors.sort_by_key(|e| e.line);
+    }
     sheet
 }
 
@@ -629,6 +717,13 @@ impl<R: Rules + Presentation> Ruleset for R {
         }
     }
 
+    fn acknowledge(&self, state: &GameState, side: &str, text: &str) -> OrderSheet {
+        match state.typed::<R>() {
+            Ok(typed) => acknowledge_typed(self, &typed, side, text).erase(),
+            Err(e) => OrderSheet::unreadable_state(&e),
+        }
+    }
+
     fn resolve(
         &self,
         state: &GameState,
@@ -751,6 +846,13 @@ impl<R: Rules + Presentation> Ruleset for R {
         state
             .typed::<R>()
             .map(|typed| Rules::bot_orders(self, &typed, side))
+            .unwrap_or_default()
+    }
+
+    fn broken_armies(&self, state: &GameState) -> Vec<String> {
+        state
+            .typed::<R>()
+            .map(|typed| Rules::broken_armies(self, &typed))
             .unwrap_or_default()
     }
 

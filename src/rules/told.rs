@@ -6,7 +6,7 @@
 //! form is made by the rules as they resolve, and made again when a
 //! resolution is run again from the archive (the chronicle does).
 
-use super::look::EventClass;
+use super::look::{EventClass, Strike};
 
 /// Who may be told of an event or a roll besides the GM, who is told
 /// everything.
@@ -59,6 +59,8 @@ pub struct Shows {
     /// Every unit and general its words name that its units do not list,
     /// by id: the enemy whose zone barred a move, the general who fell.
     pub also: Vec<String>,
+    /// An attack made where its first unit stands, for the map to mark.
+    pub strike: Option<Strike>,
 }
 
 /// Whom one roll concerns (see [`crate::audit::dice::Roll::about`]).
@@ -107,11 +109,31 @@ pub enum Heard {
     Nothing,
 }
 
-/// Who reads, as [`heard`] asks: `side` is `None` for the GM; `sees` says
-/// whether a unit or general is in the reader's sight, `side_of` whose it
-/// is (a side's own id is its own).
+/// Who reads a resolution: the game master, who is told everything; a
+/// side; or the public (a campaign's observers), told only what every side
+/// is told and nothing any side alone knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Who<'a> {
+    Gm,
+    Side(&'a str),
+    Public,
+}
+
+impl<'a> Who<'a> {
+    /// The side that reads, if a side does.
+    pub fn side(self) -> Option<&'a str> {
+        match self {
+            Who::Side(s) => Some(s),
+            Who::Gm | Who::Public => None,
+        }
+    }
+}
+
+/// Who reads, as [`heard`] asks: `sees` says whether a unit or general is
+/// in the reader's sight, `side_of` whose it is (a side's own id is its
+/// own).
 pub struct Hearer<'a> {
-    pub side: Option<&'a str>,
+    pub who: Who<'a>,
     pub sees: &'a dyn Fn(&str) -> bool,
     pub side_of: &'a dyn Fn(&str) -> Option<String>,
 }
@@ -119,10 +141,21 @@ pub struct Hearer<'a> {
 /// What `hearer` learns of something `told` as it is, naming `ids` (the one
 /// who acted first) (REP-3).
 pub fn heard<'i>(told: Told, ids: impl IntoIterator<Item = &'i str>, hearer: &Hearer) -> Heard {
-    let Some(side) = hearer.side else {
-        return Heard::Told;
-    };
     let ids: Vec<&str> = ids.into_iter().collect();
+    let side = match hearer.who {
+        Who::Gm => return Heard::Told,
+        // The public has no troops of its own and no side's secrets: what
+        // everyone is told, and what happened in its sight (REP-4).
+        Who::Public => {
+            return match told {
+                Told::Everyone => Heard::Told,
+                Told::ActingSide => Heard::Nothing,
+                Told::InSight if ids.iter().all(|id| (hearer.sees)(id)) => Heard::Told,
+                Told::InSight => Heard::Nothing,
+            };
+        }
+        Who::Side(side) => side,
+    };
     match told {
         Told::Everyone => Heard::Told,
         Told::ActingSide => {

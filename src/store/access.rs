@@ -51,13 +51,7 @@ pub fn secure(data_dir: &Path, db_file: &Path) -> Result<(), AccessError> {
                 source,
             })?;
     }
-    let dir = metadata(data_dir)?;
-    if !dir.is_dir() {
-        return Err(AccessError::NotADirectory {
-            path: data_dir.to_path_buf(),
-        });
-    }
-    private(data_dir, &dir, DIR_MODE)?;
+    private_dir(data_dir)?;
     if !db_file.exists() {
         // Created here, not by SQLite, which would follow the umask (0644).
         fs::OpenOptions::new()
@@ -70,6 +64,30 @@ pub fn secure(data_dir: &Path, db_file: &Path) -> Result<(), AccessError> {
                 source,
             })?;
     }
+    private_files(db_file)
+}
+
+/// Checks, without making anything, that the data directory and the
+/// database (with its -wal and -shm files) are still the owner's alone: the
+/// daemon looks again at each pass, since a mode loosened while it runs
+/// (a `chmod -R`, a backup restored) leaks what a refusal at start would
+/// have kept.
+pub fn check(data_dir: &Path, db_file: &Path) -> Result<(), AccessError> {
+    private_dir(data_dir)?;
+    private_files(db_file)
+}
+
+fn private_dir(data_dir: &Path) -> Result<(), AccessError> {
+    let dir = metadata(data_dir)?;
+    if !dir.is_dir() {
+        return Err(AccessError::NotADirectory {
+            path: data_dir.to_path_buf(),
+        });
+    }
+    private(data_dir, &dir, DIR_MODE)
+}
+
+fn private_files(db_file: &Path) -> Result<(), AccessError> {
     private(db_file, &metadata(db_file)?, FILE_MODE)?;
     for extra in ["-wal", "-shm"] {
         let mut name = db_file.as_os_str().to_owned();

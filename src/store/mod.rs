@@ -15,7 +15,7 @@ mod write;
 
 pub use gm::{ActKind, GmAct, GmChange, GmEntry};
 pub use ledger::LedgerEntry;
-pub use outbox::{OutboxEntry, OutboxStatus};
+pub use outbox::{HandedOver, OutboxEntry, OutboxStatus};
 
 use chrono::{DateTime, Utc};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -285,6 +285,16 @@ impl Store {
         let mut other = Store::open(data_dir)?;
         other.writers = std::sync::Arc::clone(&self.writers);
         Ok(Some(other))
+    }
+
+    /// Whether the data directory and the database are still the owner's
+    /// alone (see [`access::check`]); a store without a file has nothing to
+    /// check.
+    pub fn check_access(&self) -> Result<()> {
+        if let Some(data_dir) = self.data_dir() {
+            access::check(data_dir, &data_dir.join(DB_FILE))?;
+        }
+        Ok(())
     }
 
     /// The data directory, for a store that has a file.
@@ -582,14 +592,36 @@ impl Store {
     ) -> Result<()> {
         let tx = self.write()?;
         tx.execute(
-            "UPDATE inbound_messages SET status = ?2, outcome = ?3 WHERE id = ?1",
-            params![id, status, outcome],
+            "UPDATE inbound_messages SET status = ?2, outcome = ?3, campaign_id = ?4 WHERE id = ?1",
+            params![id, status, outcome, campaign],
         )?;
         if let Some(mail) = reply {
             queue_mail(&tx, campaign, mail, now)?;
         }
         tx.commit()?;
         Ok(())
+    }
+
+    /// The messages for `campaign` refused since `since`, oldest first:
+    /// when each came, its sender and why it was refused.
+    pub fn refused_for(
+        &self,
+        campaign: &str,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<(DateTime<Utc>, String, String)>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT received_at, COALESCE(sender, ''), COALESCE(outcome, '') FROM inbound_messages
+             WHERE campaign_id = ?1 AND status = 'refused' AND received_at >= ?2
+             ORDER BY id",
+        )?;
+        let rows = stmt
+            .query_map(params![campaign, ts(&since)?], |r| {
+                Ok((r.get::<_, String>(0)?, r.get(1)?, r.get(2)?))
+            })?
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        rows.into_iter()
+            .map(|(at, sender, outcome)| Ok((parse_ts(&at)?, sender, outcome)))
+            .collect()
     }
 
     /// How many refusals were sent to `sender` since `since`.
@@ -644,6 +676,7 @@ impl Store {
         side: &str,
         raw_text: &str,
         canonical_text: &str,
+        ready: bool,
         now: DateTime<Utc>,
         message: Option<i64>,
     ) -> Result<bool> {
@@ -653,6 +686,13 @@ impl Store {
         let tx = self.write()?;
         phase_still_open(&tx, campaign, checked_against)?;
         let replaced = supersede(&tx, campaign, phase_key, side)?;
+        let said = Said {
+            campaign,
+            state: checked_against,
+            phase_key,
+            side,
+        };
+        said.ready(&tx, ready, now, message)?;
         // Orders take the place of an earlier word that the side sends none.
         tx.execute(
             "DELETE FROM no_orders WHERE campaign_id = ?1 AND phase_key = ?2 AND side = ?3",
@@ -692,6 +732,13 @@ impl Store {
         let tx = self.write()?;
         phase_still_open(&tx, campaign, checked_against)?;
         let withdrawn = supersede(&tx, campaign, phase_key, side)?;
+        let said = Said {
+            campaign,
+            state: checked_against,
+            phase_key,
+            side,
+        };
+        said.ready(&tx, true, now, message)?;
         tx.execute(
             "INSERT OR REPLACE INTO no_orders (campaign_id, phase_key, side, declared_at, message_id)
              VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -699,6 +746,53 @@ impl Store {
         )?;
         tx.commit()?;
         Ok(withdrawn > 0)
+    }
+
+    /// Records a side's word that it is ready for the phase to close, or
+    /// that it waits for the deadline, leaving its orders as they stand.
+    /// Checked against the state as [`Store::submit_orders`] is.
+    #[allow(clippy::too_many_arguments)]
+    pub fn say_ready(
+        &mut self,
+        campaign: &str,
+        checked_against: &Digest32,
+        phase_key: &str,
+        side: &str,
+        ready: bool,
+        now: DateTime<Utc>,
+        message: Option<i64>,
+    ) -> Result<()> {
+        let tx = self.write()?;
+        phase_still_open(&tx, campaign, checked_against)?;
+        let said = Said {
+            campaign,
+            state: checked_against,
+            phase_key,
+            side,
+        };
+        said.ready(&tx, ready, now, message)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Each side's last word for a phase opened on `state`: ready (`true`)
+    /// or waiting for the deadline. A side that said nothing is absent.
+    pub fn readiness(
+        &self,
+        campaign: &str,
+        state: &Digest32,
+        phase_key: &str,
+    ) -> Result<BTreeMap<String, bool>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT side, ready FROM readiness
+             WHERE campaign_id = ?1 AND state = ?2 AND phase_key = ?3",
+        )?;
+        let sides = stmt
+            .query_map(params![campaign, state.to_hex(), phase_key], |r| {
+                Ok((r.get(0)?, r.get::<_, i64>(1)? != 0))
+            })?
+            .collect::<std::result::Result<_, _>>()?;
+        Ok(sides)
     }
 
     /// The sides that said they send no orders for a phase.
@@ -1147,6 +1241,40 @@ fn phase_still_open(
         return Err(StoreError::PhaseClosed(campaign.to_string()));
     }
     Ok(())
+}
+
+/// Whose word a readiness row records: a side, in a phase opened on a state.
+struct Said<'a> {
+    campaign: &'a str,
+    state: &'a Digest32,
+    phase_key: &'a str,
+    side: &'a str,
+}
+
+impl Said<'_> {
+    fn ready(
+        &self,
+        tx: &rusqlite::Connection,
+        ready: bool,
+        now: DateTime<Utc>,
+        message: Option<i64>,
+    ) -> Result<()> {
+        tx.execute(
+            "INSERT OR REPLACE INTO readiness
+                (campaign_id, state, phase_key, side, ready, said_at, message_id)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                self.campaign,
+                self.state.to_hex(),
+                self.phase_key,
+                self.side,
+                i64::from(ready),
+                ts(&now)?,
+                message
+            ],
+        )?;
+        Ok(())
+    }
 }
 
 /// Marks a side's accepted orders for a phase superseded; returns how many

@@ -53,6 +53,19 @@ pub struct OutboxEntry {
     pub mail: OutgoingMail,
 }
 
+/// How far a group of messages got (see [`Store::handed_over`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct HandedOver {
+    /// Taken by the transport.
+    pub sent: usize,
+    /// Given up on.
+    pub dead: usize,
+    /// Queued, or in flight.
+    pub waiting: usize,
+    /// When the last of those taken was taken.
+    pub last: Option<DateTime<Utc>>,
+}
+
 const COLUMNS: &str = "id, campaign_id, created_at, status, attempts, next_attempt_at, last_error,
     sent_at, attempt_started_at, message_id, recipient, subject, body, html, in_reply_to";
 
@@ -265,6 +278,34 @@ impl Store {
         }
         tx.commit()?;
         Ok(marked)
+    }
+
+    /// How far the messages whose Message-ID starts with `prefix` (the
+    /// manifest mail of one resolution, to every person) got: each message
+    /// the transport took is recorded with the time it took it, its
+    /// hand-over to the mail server, which the drand round of the
+    /// resolution must follow (docs/AUDIT.md, section 11.6).
+    pub fn handed_over(&self, campaign: &str, prefix: &str) -> Result<HandedOver> {
+        let mut stmt = self.conn.prepare(
+            "SELECT status, sent_at FROM outbox WHERE campaign_id = ?1 AND substr(message_id, 1, length(?2)) = ?2",
+        )?;
+        let rows = stmt.query_map(params![campaign, prefix], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?))
+        })?;
+        let mut out = HandedOver::default();
+        for row in rows {
+            let (status, sent_at) = row?;
+            match status.as_str() {
+                "sent" => {
+                    let at = parse_ts(sent_at.as_deref().unwrap_or_default())?;
+                    out.sent += 1;
+                    out.last = out.last.max(Some(at));
+                }
+                "dead" => out.dead += 1,
+                _ => out.waiting += 1,
+            }
+        }
+        Ok(out)
     }
 
     /// Records that the transport took the message.

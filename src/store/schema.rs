@@ -219,4 +219,34 @@ pub const MIGRATIONS: &[&str] = &[
         UNIQUE (campaign_id, folder)
     );
     "#,
+    // 7: whether each side is ready for the phase to close before its
+    // deadline, as it last said: a message whose every line was accepted
+    // says so, one with a refused line does not, and the words `ready` and
+    // `wait` say it outright. Keyed by the state the word was said against,
+    // so that a GM's act that changes the state (and sends every side's
+    // orders back) leaves no side ready. Sides in when this came are ready,
+    // as they were counted before it. `inbound_messages.campaign_id` names
+    // the campaign a handled message was for, so that the GM's status can
+    // list the refusals of the phase.
+    r#"
+    ALTER TABLE inbound_messages ADD COLUMN campaign_id TEXT;
+    CREATE INDEX inbound_by_campaign ON inbound_messages(campaign_id, status, received_at);
+    CREATE TABLE readiness (
+        campaign_id TEXT NOT NULL REFERENCES campaigns(id),
+        state       TEXT NOT NULL,
+        phase_key   TEXT NOT NULL,
+        side        TEXT NOT NULL,
+        ready       INTEGER NOT NULL,
+        said_at     TEXT NOT NULL,
+        message_id  INTEGER REFERENCES inbound_messages(id),
+        PRIMARY KEY (campaign_id, state, phase_key, side)
+    );
+    INSERT OR REPLACE INTO readiness (campaign_id, state, phase_key, side, ready, said_at, message_id)
+        SELECT n.campaign_id, c.current_state, n.phase_key, n.side, 1, n.declared_at, n.message_id
+        FROM no_orders n JOIN campaigns c ON c.id = n.campaign_id;
+    INSERT OR REPLACE INTO readiness (campaign_id, state, phase_key, side, ready, said_at, message_id)
+        SELECT s.campaign_id, c.current_state, s.phase_key, s.side, 1, s.submitted_at, s.message_id
+        FROM submissions s JOIN campaigns c ON c.id = s.campaign_id
+        WHERE s.status = 'accepted' AND s.closed_in IS NULL;
+    "#,
 ];

@@ -13,8 +13,10 @@
 //!   dotted for nesting, as `[expect.attacker] rout_hits = 4`), or `error`
 //!   and `kind` (`forbidden`, `syntax`, `unknown-call`) for a refused call.
 //! - `turns/`: a position, each side's `[orders]`, the forced `dice`, and
-//!   what one resolved phase gives: `rejected` (each refused line, as the
-//!   reply words it), `[[event]]` (`kind`, and optionally `units` and an
+//!   what one resolved phase gives: `rejected` (each line validation
+//!   refuses, as the reply words it; the acknowledgement may refuse more of
+//!   what the turn would not carry out, `Rules::acknowledge`, but a case
+//!   pins what resolution makes of what validation lets through), `[[event]]` (`kind`, and optionally `units` and an
 //!   exact `text`, found in this order), `absent` (event kinds that must not
 //!   occur) and `[[expect]]` (see [`expect`]).
 //!
@@ -734,8 +736,9 @@ pub struct Played {
 }
 
 impl TurnCase {
-    /// Plays the case's phase: each side's lines checked as the mail's
-    /// are, the accepted lines' canonical text resolved, with the forced
+    /// Plays the case's phase: each side's lines checked by validation, as
+    /// resolution re-checks recorded orders, the accepted lines' canonical
+    /// text resolved, with the forced
     /// dice, as the engine resolves a phase; `sides` gives the order in
     /// which the sides' orders are handed over.
     pub fn play_with(&self, sides: &[String]) -> Result<Played, String> {

@@ -28,7 +28,7 @@ ROLLBACK = "rollback"
 STATE_KINDS = (CORRECTION, ROLLBACK)  # the acts that change the state (section 10)
 # Section 11.4: the acts of v3 that change no state.
 # Section 11.6: `without-beacon` resolves a drand campaign's waiting turn without its round.
-V3_KINDS = STATE_KINDS + ("extend", "pause", "resume", "resolve-now", "replace", "submit", "without-beacon")
+V3_KINDS = STATE_KINDS + ("extend", "pause", "resume", "resolve-now", "replace", "change", "submit", "without-beacon")
 NO_ORDERS = "0" * 64  # orders_digest of `submit <side> none`
 
 
@@ -46,6 +46,7 @@ class Act:
         self.prior_claimed: bytes | None = None
         self.next_claimed: bytes | None = None
         self.orders_digest: str | None = None
+        self.at: str | None = None  # when it was done, as act.json says (RFC 3339, UTC)
         self.readable = False  # act.json read and its keys good enough to place the act
 
     @property
@@ -88,7 +89,7 @@ def _read_act(spec_version: int, folder: Path, act: Act) -> None:
         raise Fail("act.json: key 'undoes_turn' missing")
     undoes = obj["undoes_turn"]
     at = get_field(obj, "at", str, w)
-    act.kind, act.after_turn, act.command = kind, after_turn, command
+    act.kind, act.after_turn, act.command, act.at = kind, after_turn, command, at
     if kind == ROLLBACK:
         if not is_int(undoes):
             act.fails.append(f"act.json: undoes_turn of a rollback is not an integer: {undoes!r}")
@@ -149,6 +150,14 @@ def check_command(act: Act, sides: list[str]) -> None:
         if len(words) != 3:
             act.fails.append(
                 f"command: {command!r} is not `replace <side> <new address>` (it must not hold the passphrase)"
+            )
+    elif kind == "change":
+        what = words[1] if len(words) > 1 else ""
+        count = {"address": 4, "time-zone": 4, "deadline-time": 3, "phase": 4}.get(what)
+        if count is None or len(words) != count:
+            act.fails.append(
+                f"command: {command!r} is not `change address|time-zone <who> <value>`, "
+                "`change deadline-time <HH:MM|none>` or `change phase <phase> <duration>`"
             )
     elif kind in ("pause", "resume", "resolve-now", "without-beacon") and command != word:
         act.fails.append(f"command: {command!r} is more than {word!r}")

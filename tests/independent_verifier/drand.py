@@ -31,6 +31,8 @@ QUICKNET_INFO = (
     '"schemeID":"bls-unchained-g1-rfc9380","metadata":{"beaconID":"quicknet"}}'
 )
 QUICKNET_CHAIN_HASH = "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971"  # AUDIT.md 11.6
+# The public drand networks section 11.6 lists by chain hash; any other network may be the game master's own.
+KNOWN_CHAIN_HASHES = {QUICKNET_CHAIN_HASH: "quicknet"}
 
 
 def chain_hash(period: int, genesis_time: int, public_key: bytes, group_hash: bytes, beacon_id: str) -> bytes:
@@ -182,10 +184,12 @@ class Rounds:
         self.unchecked = 0
         self.taken: dict[int, int] = {}  # turn k -> the round it took (not waived)
         self.waived: set[int] = set()
+        self.waived_rounds: dict[int, int] = {}  # turn k -> the round it was resolved without
 
     def check_turn(self, k: int, beacon: TurnBeacon, fails: list[str], notes: list[str]) -> None:
         if beacon.waived:
             self.waived.add(k)
+            self.waived_rounds[k] = beacon.round
             act = self.waivers.get(k)
             if act is None:
                 fails.append(

@@ -401,6 +401,9 @@ def main() -> int:
             skipped.append("the BLS check of the drand archive as exported")
         expect("drand archive without py-ecc (python -S) passes, saying loudly the signature was NOT CHECKED",
                FIXTURE, True, hide_packages=True, said=not_checked)
+        # Section 11.6: the fixture's network is a test network, not quicknet: it checks, with a warning.
+        expect("a drand network that is not a known public one passes with a warning that names it", FIXTURE,
+               True, hide_packages=True, said="is not quicknet's")
         expect("drand archive without py-ecc fails with --require-signatures", FIXTURE, False,
                "were NOT CHECKED", "--require-signatures", hide_packages=True)
 
@@ -408,6 +411,8 @@ def main() -> int:
         waive(out)
         expect("a turn resolved without its round, with its without-beacon act before it, passes", out, True,
                said="resolved without drand round 1022 by act 1")
+        expect("a waiver is reported with its time against the round's time (section 11.6)", out, True,
+               said="WARNING: the waiver came")
 
         # One byte of any file
         files = sorted(p for p in FIXTURE.rglob("*") if p.is_file())

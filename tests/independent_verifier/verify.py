@@ -20,6 +20,7 @@ import sys
 sys.dont_write_bytecode = True  # leave no __pycache__ beside the verifier's own modules
 
 import argparse  # noqa: E402
+import datetime  # noqa: E402
 import struct  # noqa: E402
 import unicodedata  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -1347,6 +1348,13 @@ def run_archive(
         failures += check_heads(camp, held, heads, mail)
 
     counts = f"{camp.turns} turns, {camp.calls} calls, " + (f"{camp.acts} acts, " if camp.version >= 2 else "")
+    if camp.drand is not None and camp.drand.chain_hash.hex() not in drand.KNOWN_CHAIN_HASHES:
+        # Section 11.6: a beacon protects only if nobody in the campaign holds its key. A network whose chain
+        # hash is not a known public one's may be the game master's own: the archive can check and still be
+        # as honest as the game master. A warning, not a failure.
+        print(f"beacon: WARNING: the drand chain {camp.drand.chain_hash.hex()} is not quicknet's "
+              f"({drand.QUICKNET_CHAIN_HASH}) nor any known public network's: whoever holds its key, the game "
+              "master perhaps, could know each turn's dice before its manifest was out.")
     if rounds is not None:
         if rounds.verified:
             counts += f"{rounds.verified} drand signature(s) verified, "
@@ -1397,6 +1405,23 @@ def check_without_beacon_acts(camp: Campaign, acts: list[act_checks.Act], rounds
         k = act.after_turn + 1
         if k in rounds.taken:
             act.fails.append(f"turn {k}, after it, took drand round {rounds.taken[k]}: it was not resolved without it")
+        # Section 11.6, what a waiver lets a game master do: before the round's time, know the dice (the field
+        # is zeros) while nobody else can; after it, compare with the round's dice if the round was public.
+        # Not a failure: the archive cannot say whether the relay was out of reach; the timing is for people.
+        if k in rounds.waived_rounds and rounds.network is not None and act.at is not None:
+            try:
+                waived_at = datetime.datetime.fromisoformat(act.at.replace("Z", "+00:00")).timestamp()
+            except ValueError:
+                continue
+            r = rounds.waived_rounds[k]
+            due = rounds.network.round_time(r)
+            if waived_at < due:
+                act.notes.append(f"WARNING: the waiver came {due - waived_at:.0f} s BEFORE drand round {r}'s time "
+                                 f"({drand.utc_text(due)}): the game master could know turn {k}'s dice before anyone")
+            else:
+                act.notes.append(f"WARNING: the waiver came {waived_at - due:.0f} s after drand round {r}'s time "
+                                 f"({drand.utc_text(due)}): if the round was public then (drand's own relays keep "
+                                 "it), the game master could compare both outcomes and keep one")
 
 
 def check_acts(

@@ -60,9 +60,25 @@ pub struct MailStack {
     dovecot_pid: Option<u32>,
 }
 
-fn free_port() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port on 127.0.0.1");
-    listener.local_addr().expect("local address").port()
+/// Four free ports of 127.0.0.1, all different, none handed out before by
+/// this process. The kernel may give a port it has just freed to the next
+/// bind, so ports taken one after another can repeat (Dovecot then refuses
+/// its configuration: "duplicate listener"); holding the four listeners at
+/// once rules that out within a stack, and the set of ports already given
+/// rules it out between stacks started by parallel tests.
+fn free_ports() -> [u16; 4] {
+    static GIVEN: std::sync::Mutex<std::collections::BTreeSet<u16>> =
+        std::sync::Mutex::new(std::collections::BTreeSet::new());
+    let mut given = GIVEN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut held = Vec::new();
+    while held.len() < 4 {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port on 127.0.0.1");
+        let port = listener.local_addr().expect("local address").port();
+        if given.insert(port) {
+            held.push((port, listener));
+        }
+    }
+    [held[0].0, held[1].0, held[2].0, held[3].0]
 }
 
 fn write(path: &Path, text: &str) {
@@ -158,11 +174,12 @@ impl MailStack {
             .tempdir_in("/tmp")
             .expect("temporary directory under /tmp");
         fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).expect("chmod");
+        let [smtp_port, imap_port, imaps_port, lmtp_port] = free_ports();
         let mut stack = MailStack {
-            smtp_port: free_port(),
-            imap_port: free_port(),
-            imaps_port: free_port(),
-            lmtp_port: free_port(),
+            smtp_port,
+            imap_port,
+            imaps_port,
+            lmtp_port,
             ca_file: dir.path().join("tls/ca.pem"),
             users: users
                 .iter()

@@ -7,11 +7,14 @@ use toml::Spanned;
 
 use super::Problem;
 use super::keys::TableKeys;
-use super::raw::{CampaignFile, DiceTable, GmTable, PlayerTable, RulesetTable, SideTable};
+use super::raw::{
+    CampaignFile, DiceTable, GmTable, ObserverTable, PlayerTable, RulesetTable, SideTable,
+};
 use super::source::Source;
 use super::values::{self, Ids};
 use crate::campaign::model::{
-    Auth, Campaign, NoOrdersPolicy, Person, Player, RulesetChoice, Scenario, Schedule, Side,
+    Auth, Campaign, NoOrdersPolicy, Observer, Observing, Person, Player, RulesetChoice, Scenario,
+    Schedule, Side,
 };
 use crate::campaign::passphrase;
 use crate::rules::registry::{known_rulesets, ruleset_for};
@@ -23,7 +26,14 @@ use crate::rules::ruleset::Ruleset;
 const DEFAULT_CHAIN_LENGTH: u32 = 1000;
 
 /// The keys `[schedule]` always allows; the others name the ruleset's phases.
-const SCHEDULE_KEYS: &[&str] = &["time_zone", "deadline_time", "reminder", "no_orders"];
+const SCHEDULE_KEYS: &[&str] = &[
+    "time_zone",
+    "deadline_time",
+    "reminder",
+    "last_reminder",
+    "grace",
+    "no_orders",
+];
 
 /// The campaign file, checked: everything but the scenario.
 pub(super) struct CheckedCampaign {
@@ -34,6 +44,7 @@ pub(super) struct CheckedCampaign {
     gm: Person,
     gm_copies: bool,
     players: Vec<Player>,
+    observers: Vec<Observer>,
     schedule: Schedule,
     no_orders_policy: NoOrdersPolicy,
     chain_length: u32,
@@ -82,6 +93,7 @@ impl CheckedCampaign {
             gm: self.gm,
             gm_copies: self.gm_copies,
             players: self.players,
+            observers: self.observers,
             schedule: self.schedule,
             no_orders_policy: self.no_orders_policy,
             chain_length: self.chain_length,
@@ -121,6 +133,14 @@ pub(super) fn check(
         &mut addresses,
         problems,
     );
+    let observers = check_observers(
+        source,
+        &file.observers,
+        file.chronicle.is_some(),
+        &schedule,
+        &mut addresses,
+        problems,
+    );
     let (chain_length, beacon, drand) =
         check_dice(source, file.dice.as_ref().map(Spanned::get_ref), problems);
 
@@ -132,6 +152,7 @@ pub(super) fn check(
         gm,
         gm_copies: file.gm.get_ref().copies,
         players,
+        observers,
         schedule,
         no_orders_policy,
         chain_length,
@@ -348,6 +369,84 @@ fn check_person(
     }
 }
 
+/// The observers: an address of their own each (mail from it is never
+/// taken as orders), and what each receives; a link to the chronicle needs
+/// the campaign's `[chronicle] url`.
+fn check_observers(
+    source: &Source,
+    observers: &[Spanned<ObserverTable>],
+    has_chronicle: bool,
+    schedule: &Schedule,
+    addresses: &mut Addresses,
+    problems: &mut Vec<Problem>,
+) -> Vec<Observer> {
+    let mut checked = Vec::new();
+    for observer in observers.iter().map(Spanned::get_ref) {
+        values::text(source, &observer.name, "name", problems);
+        let address = observer.address.get_ref();
+        if !is_mail_address(address) {
+            problems.push(
+                source
+                    .at(
+                        observer.address.span(),
+                        format!("`{address}` is not a mail address"),
+                    )
+                    .with_hint(
+                        "give the bare address, such as `reader@example.org`, without a name or <>",
+                    ),
+            );
+        } else if let Some((owner, line)) = addresses.get(&address.to_lowercase()) {
+            problems.push(source.at(
+                observer.address.span(),
+                format!("address `{address}` is already used by {owner} at line {line}"),
+            ));
+        } else {
+            let line = source.line(observer.address.span().start);
+            addresses.insert(
+                address.to_lowercase(),
+                (format!("the observer `{}`", observer.name.get_ref()), line),
+            );
+        }
+        if let Some(zone) = &observer.time_zone {
+            values::time_zone(source, zone, problems);
+        }
+        let receives = match &observer.receives {
+            None => Observing::Reports,
+            Some(word) => match Observing::ALL
+                .into_iter()
+                .find(|o| o.as_str() == word.get_ref())
+            {
+                Some(o) => o,
+                None => {
+                    let names: Vec<&str> = Observing::ALL.iter().map(|o| o.as_str()).collect();
+                    values::known(source, word, &names, "receives", problems);
+                    Observing::Reports
+                }
+            },
+        };
+        if receives == Observing::Chronicle
+            && !has_chronicle
+            && let Some(word) = &observer.receives
+        {
+            problems.push(
+                source
+                    .at(word.span(), "an observer can be sent the chronicle's link only where the campaign has one")
+                    .with_hint("add `[chronicle] url = \"https://...\"`, or write `receives = \"reports\"`"),
+            );
+        }
+        checked.push(Observer {
+            name: observer.name.get_ref().clone(),
+            address: address.clone(),
+            time_zone: observer
+                .time_zone
+                .as_ref()
+                .map_or_else(|| schedule.time_zone.clone(), |z| z.get_ref().clone()),
+            receives,
+        });
+    }
+    checked
+}
+
 /// A bare `local@domain.tld`: what the mail edge compares senders with.
 fn is_mail_address(address: &str) -> bool {
     let Some((local, domain)) = address.split_once('@') else {
@@ -460,9 +559,12 @@ fn check_schedule(
         phase_minutes: BTreeMap::new(),
         deadline_time: None,
         reminder_minutes: 0,
+        last_reminder_minutes: 0,
+        grace_minutes: 0,
     };
     let mut policy = NoOrdersPolicy::StandFast;
     let mut reminder = None;
+    let mut last_reminder = None;
     for (key, value) in table.get_ref() {
         let Some(text) = string(source, value, problems) else {
             continue;
@@ -486,6 +588,17 @@ fn check_schedule(
                 if let Some(minutes) = duration(source, value, text, problems) {
                     schedule.reminder_minutes = minutes;
                     reminder = Some((minutes, value.span()));
+                }
+            }
+            "last_reminder" => {
+                if let Some(minutes) = duration(source, value, text, problems) {
+                    schedule.last_reminder_minutes = minutes;
+                    last_reminder = Some((minutes, value.span()));
+                }
+            }
+            "grace" => {
+                if let Some(minutes) = duration(source, value, text, problems) {
+                    schedule.grace_minutes = minutes;
                 }
             }
             "no_orders" => match NoOrdersPolicy::ALL.into_iter().find(|p| p.as_str() == text) {
@@ -562,6 +675,26 @@ fn check_schedule(
                 values::duration_text(*shortest)
             ),
         ));
+    }
+    // The last reminder comes after the first, nearer the deadline.
+    if let Some((minutes, span)) = last_reminder
+        && minutes > 0
+    {
+        if schedule.reminder_minutes == 0 {
+            problems.push(
+                source
+                    .at(span, "a last reminder needs a first one")
+                    .with_hint("add `reminder = \"12h\"`, longer than the last reminder"),
+            );
+        } else if minutes >= schedule.reminder_minutes {
+            problems.push(source.at(
+                span,
+                format!(
+                    "the last reminder must come after the first: shorter than `reminder` ({})",
+                    values::duration_text(schedule.reminder_minutes)
+                ),
+            ));
+        }
     }
     (schedule, policy)
 }
@@ -660,24 +793,61 @@ fn check_drand(
 ) -> Option<crate::campaign::DrandChoice> {
     let d = table.get_ref();
     let info = match (&d.network, &d.info) {
-        (Some(n), None) if n.get_ref() == "quicknet" => crate::beacon::QUICKNET.to_info_json(),
-        (Some(n), None) => {
-            problems.push(
-                source
-                    .at(
-                        n.span(),
-                        format!("`{}` is not a drand network adjutant knows", n.get_ref()),
-                    )
-                    .with_hint(
-                        "write network = \"quicknet\", or give the network's /info JSON as info",
-                    ),
-            );
-            return None;
-        }
+        (Some(n), None) => match crate::beacon::network::known_by_name(n.get_ref()) {
+            Some(network) => network.to_info_json(),
+            None => {
+                let known: Vec<&str> = crate::beacon::KNOWN_NETWORKS
+                    .iter()
+                    .map(|(name, _)| *name)
+                    .collect();
+                problems.push(
+                    source
+                        .at(
+                            n.span(),
+                            format!(
+                                "`{}` is not a public drand network adjutant knows ({})",
+                                n.get_ref(),
+                                known.join(", ")
+                            ),
+                        )
+                        .with_hint(
+                            "write network = \"quicknet\", or give the network's /info JSON as info",
+                        ),
+                );
+                return None;
+            }
+        },
         (None, Some(info)) => {
-            if let Err(e) = crate::beacon::Network::from_info_json(info.get_ref().as_bytes()) {
-                problems
-                    .push(source.at(info.span(), format!("the drand info cannot be read: {e}")));
+            let network = match crate::beacon::Network::from_info_json(info.get_ref().as_bytes()) {
+                Ok(network) => network,
+                Err(e) => {
+                    problems.push(
+                        source.at(info.span(), format!("the drand info cannot be read: {e}")),
+                    );
+                    return None;
+                }
+            };
+            // A beacon protects only if nobody in the campaign holds its
+            // key: a network known by its /info alone may be the game
+            // master's own, which would let the game master know every
+            // turn's dice before its manifest is out. Such a network is
+            // taken only when the campaign says so, and then every mail and
+            // report says it (docs/AUDIT.md, section 11.6).
+            let untrusted = d.trusted.as_ref().is_some_and(|t| !*t.get_ref());
+            if network.known_name().is_none() && !untrusted {
+                problems.push(
+                    source
+                        .at(
+                            info.span(),
+                            format!(
+                                "the drand network {} is not a public network adjutant knows (quicknet): whoever holds its key, the game master perhaps, can know every turn's dice before its manifest is out",
+                                network.chain_hash_hex()
+                            ),
+                        )
+                        .with_hint(
+                            "write network = \"quicknet\"; or, to play with this network all the same, add trusted = false, and every mail and report will say that the game master may control it",
+                        ),
+                );
                 return None;
             }
             info.get_ref().clone()

@@ -343,7 +343,7 @@ fn check_overlaps(source: &Source, placed: &[Placed], problems: &mut Vec<Problem
 }
 
 /// Reads where a piece stands, in the keys the map's kind takes.
-fn location(
+pub(super) fn location(
     source: &Source,
     place: Place<'_>,
     owner: Range<usize>,

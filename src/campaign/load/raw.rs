@@ -23,6 +23,8 @@ pub struct CampaignFile {
     pub gm: Spanned<GmTable>,
     #[serde(default, rename = "player")]
     pub players: Vec<Spanned<PlayerTable>>,
+    #[serde(default, rename = "observer")]
+    pub observers: Vec<Spanned<ObserverTable>>,
     /// Read as a map: besides its fixed keys it holds one duration per
     /// phase of the ruleset, named as the ruleset names its phases.
     pub schedule: Spanned<BTreeMap<Spanned<String>, Spanned<toml::Value>>>,
@@ -88,6 +90,17 @@ pub struct PlayerTable {
     pub require_dkim: bool,
 }
 
+/// `[[observer]]`: someone who follows the campaign without playing.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ObserverTable {
+    pub name: Spanned<String>,
+    pub address: Spanned<String>,
+    pub time_zone: Option<Spanned<String>>,
+    /// `reports` (the default) or `chronicle`.
+    pub receives: Option<Spanned<String>>,
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DiceTable {
@@ -105,6 +118,10 @@ pub struct DrandTable {
     pub info: Option<Spanned<String>>,
     pub url: Option<Spanned<String>>,
     pub margin: Option<Spanned<String>>,
+    /// `false`: the campaign knows that its network (given by `info`) is no
+    /// public one adjutant knows, and that the game master may control it;
+    /// every mail and report then says so.
+    pub trusted: Option<Spanned<bool>>,
 }
 
 // ---- scenario.toml ----
@@ -114,6 +131,7 @@ pub struct DrandTable {
 pub struct ScenarioFile {
     pub scenario: Spanned<ScenarioTable>,
     pub map: Spanned<MapTable>,
+    pub victory: Option<Spanned<VictoryTable>>,
     #[serde(default)]
     pub terrain: Vec<Spanned<TerrainTable>>,
     #[serde(default, rename = "unit")]
@@ -130,6 +148,41 @@ pub struct ScenarioTable {
     pub title: Spanned<String>,
     pub first_active: Spanned<String>,
     pub turn_limit: Option<Spanned<i64>>,
+}
+
+/// `[victory]`: how the scenario is won.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VictoryTable {
+    #[serde(default, rename = "objective")]
+    pub objectives: Vec<Spanned<ObjectiveTable>>,
+    pub points_per_unit: Option<Spanned<i64>>,
+    pub margin: Option<Spanned<i64>>,
+    pub broken_army_loses: Option<bool>,
+}
+
+/// `[[victory.objective]]`: a place worth points to the side holding it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ObjectiveTable {
+    pub name: Spanned<String>,
+    pub x: Option<Spanned<Inches>>,
+    pub y: Option<Spanned<Inches>>,
+    pub column: Option<Spanned<i64>>,
+    pub row: Option<Spanned<i64>>,
+    pub radius: Option<Spanned<Inches>>,
+    pub points: Spanned<i64>,
+}
+
+impl ObjectiveTable {
+    pub fn place(&self) -> Place<'_> {
+        Place {
+            x: self.x.as_ref(),
+            y: self.y.as_ref(),
+            column: self.column.as_ref(),
+            row: self.row.as_ref(),
+        }
+    }
 }
 
 /// One table for both kinds of map; which keys a kind needs is a check.

@@ -6,13 +6,14 @@ use toml::Spanned;
 use super::Problem;
 use super::campaign_file::Context;
 use super::forces;
-use super::raw::{Inches, MapTable, ScenarioFile, ScenarioTable, TerrainTable};
+use super::raw::{Inches, MapTable, ScenarioFile, ScenarioTable, TerrainTable, VictoryTable};
 use super::source::Source;
 use super::values::{self, Ids};
 use crate::campaign::model::Scenario;
 use crate::geometry::Point;
 use crate::geometry::is_on_table;
-use crate::rules::board::{MapSpec, Terrain, TerrainShape};
+use crate::rules::board::{Location, MapSpec, Terrain, TerrainShape};
+use crate::rules::victory::{Objective, Victory};
 
 pub(super) fn check(
     source: &Source,
@@ -45,6 +46,10 @@ pub(super) fn check(
         context,
         problems,
     );
+    let victory = file
+        .victory
+        .as_ref()
+        .map(|v| check_victory(source, v, map.as_ref(), problems));
     Scenario {
         title: head.title.get_ref().clone(),
         // A map with problems never reaches a loaded campaign; the
@@ -55,8 +60,90 @@ pub(super) fn check(
         generals: forces.generals,
         first_active: head.first_active.get_ref().clone(),
         turn_limit,
+        victory,
     }
 }
+
+/// The victory conditions: each objective on the map with a name of its
+/// own and its points; counts that are whole numbers.
+fn check_victory(
+    source: &Source,
+    table: &Spanned<VictoryTable>,
+    map: Option<&MapSpec>,
+    problems: &mut Vec<Problem>,
+) -> Victory {
+    let v = table.get_ref();
+    let count = |value: Option<&Spanned<i64>>, default: u32, problems: &mut Vec<Problem>| -> u32 {
+        let Some(value) = value else {
+            return default;
+        };
+        match u32::try_from(*value.get_ref()) {
+            Ok(n) if n <= 1000 => n,
+            _ => {
+                problems.push(source.at(
+                    value.span(),
+                    format!(
+                        "{} is not a number of points from 0 to 1000",
+                        value.get_ref()
+                    ),
+                ));
+                default
+            }
+        }
+    };
+    let mut names = std::collections::BTreeSet::new();
+    let mut objectives = Vec::new();
+    for o in &v.objectives {
+        let (spec, span) = (o.get_ref(), o.span());
+        values::text(source, &spec.name, "name", problems);
+        if !names.insert(spec.name.get_ref().to_lowercase()) {
+            problems.push(source.at(
+                spec.name.span(),
+                format!("two objectives are called `{}`", spec.name.get_ref()),
+            ));
+        }
+        let points = count(Some(&spec.points), 0, problems);
+        let at = super::forces::location(source, spec.place(), span.clone(), true, map, problems);
+        if let (Some(Location::Table { x, y }), Some(MapSpec::Table { width, depth })) = (at, map)
+            && !is_on_table(Point { x, y }, *width, *depth)
+        {
+            problems.push(source.at(
+                span.clone(),
+                format!("objective `{}` is off the table", spec.name.get_ref()),
+            ));
+        }
+        let radius = match (&spec.radius, map) {
+            (Some(r), Some(MapSpec::Hex { .. })) => {
+                problems.push(
+                    source
+                        .at(r.span(), "`radius` is not a key on a hex map")
+                        .with_hint("on a hex map a unit holds an objective by standing in its hex"),
+                );
+                0
+            }
+            (Some(r), _) => values::hundredths(source, r, problems).unwrap_or(0),
+            (None, _) => DEFAULT_OBJECTIVE_RADIUS,
+        };
+        if let Some(at) = at {
+            objectives.push(Objective {
+                name: spec.name.get_ref().clone(),
+                at,
+                radius,
+                points,
+            });
+        }
+    }
+    Victory {
+        objectives,
+        points_per_unit: count(v.points_per_unit.as_ref(), 1, problems),
+        margin: count(v.margin.as_ref(), 1, problems).max(1),
+        broken_army_loses: v.broken_army_loses.unwrap_or(true),
+    }
+}
+
+/// How near a unit must stand to an objective on a table to hold it, when
+/// the scenario does not say: 3 inches.
+const DEFAULT_OBJECTIVE_RADIUS: crate::geometry::Hundredths = 300;
 
 fn check_head(
     source: &Source,

@@ -138,6 +138,23 @@ impl Rules for GrandeTactique {
         orders::validate::check(state, side, lines)
     }
 
+    /// Validation, then the PIP Phase's moves, turns and changes of
+    /// formation tried as the phase carries them out, the side's own orders
+    /// in their order (ruling GT-27): validation measures each on the field
+    /// as it stands, the phase on the field as the side's earlier lines
+    /// leave it. For the side whose orders the phase carries out first, one
+    /// it would not make is refused with the rules' words and clause; for a
+    /// side after it, the first side's moves come before and may change
+    /// that, so it is warned of.
+    fn acknowledge(
+        &self,
+        state: &State,
+        side: &str,
+        lines: &[(usize, &str)],
+    ) -> OrderSheet<orders::GtOrder> {
+        orders::foresee::acknowledge(state, side, lines)
+    }
+
     fn resolve(
         &self,
         state: &State,

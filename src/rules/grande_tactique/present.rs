@@ -152,7 +152,7 @@ fn unit_look(u: &Unit) -> UnitLook {
     }
 }
 
-fn visible_to(
+pub(super) fn visible_to(
     rules: &GrandeTactique,
     state: &State,
     side: &str,

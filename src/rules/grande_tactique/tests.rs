@@ -83,6 +83,7 @@ fn the_map_draws_declared_charges_and_routes_as_they_ran() {
         next: &next,
         events: &events,
         visible: None,
+        strengths: crate::map::Strengths::Seen,
     });
     assert!(drawn.contains("url(#head-aim)"), "declared charges drawn");
     assert!(drawn.contains("declared charge"), "and in the legend");
@@ -96,6 +97,7 @@ fn the_map_draws_declared_charges_and_routes_as_they_ran() {
         next: &next,
         events: &preview.events,
         visible: None,
+        strengths: crate::map::Strengths::Seen,
     });
     assert!(drawn.contains("url(#head-retreat)"), "the flight");
     assert!(
@@ -228,4 +230,60 @@ fn long_bot_games_never_set_a_unit_on_another_and_end() {
             steps += 1;
         }
     }
+}
+
+/// Ruling GT-27: the PIP Phase makes a side's lines in their order, each on
+/// the field the earlier ones leave, so a line validation passes on the field
+/// as it stands may be one the phase would not make.
+#[test]
+fn the_acknowledgement_refuses_a_move_the_sides_earlier_line_blocks_and_warns_the_side_after() {
+    let state = demo_state();
+    assert_eq!(state.sides.first().map(String::as_str), Some("french"));
+    // The 33e de Ligne stands 4.5" behind the 1er Cuirassiers: on the field
+    // as it stands it may advance 2", but not once the cuirassiers have
+    // fallen back onto it.
+    let lines = [(1, "1-cuirassiers: retire 4.5"), (2, "33-ligne: advance 2")];
+    let plain = check_typed(
+        &GrandeTactique,
+        &state,
+        "french",
+        "1-cuirassiers: retire 4.5\n33-ligne: advance 2",
+    );
+    assert!(
+        plain.is_clean(),
+        "validation alone passes both: {:?}",
+        plain.rejections
+    );
+    let sheet = Rules::acknowledge(&GrandeTactique, &state, "french", &lines);
+    assert_eq!(sheet.accepted.len(), 1, "{:?}", sheet.rejections);
+    let [refused] = sheet.rejections.as_slice() else {
+        panic!("one refusal: {:?}", sheet.rejections);
+    };
+    assert_eq!(refused.line, 2);
+    assert!(
+        refused.problem.contains("earlier lines") && refused.problem.contains("1er Cuirassiers"),
+        "{}",
+        refused.problem
+    );
+    assert!(refused.clause.is_some());
+    assert!(sheet.warnings.is_empty());
+
+    // The Austrians' orders come after the French in the phase: the same
+    // block is warned of, not refused.
+    let lines = [
+        (1, "ulanen-schwarzenberg: retire 4.5"),
+        (2, "ir-4: advance 2"),
+    ];
+    let sheet = Rules::acknowledge(&GrandeTactique, &state, "austrian", &lines);
+    assert!(sheet.rejections.is_empty(), "{:?}", sheet.rejections);
+    assert_eq!(sheet.accepted.len(), 2);
+    let [warned] = sheet.warnings.as_slice() else {
+        panic!("one warning: {:?}", sheet.warnings);
+    };
+    assert_eq!(warned.line, 2);
+    assert!(
+        warned.problem.contains("may change that"),
+        "{}",
+        warned.problem
+    );
 }

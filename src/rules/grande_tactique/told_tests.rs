@@ -38,7 +38,7 @@ fn audience<'a>(
     side: Option<&'a str>,
 ) -> crate::report::heard::Audience<'a> {
     crate::report::heard::Audience {
-        side,
+        who: side.map_or(crate::rules::told::Who::Gm, crate::rules::told::Who::Side),
         visible,
         prior,
         next,

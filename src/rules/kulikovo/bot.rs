@@ -496,6 +496,12 @@ mod tests {
                         .map(|l| format!("{l}\n"))
                         .collect();
                     let sheet = crate::rules::ruleset::check_typed(&Kulikovo, &state, s, &text);
+                    // A player's acknowledgement takes the bot's lines whole
+                    // (ruling KUL-26).
+                    let acked =
+                        crate::rules::ruleset::acknowledge_typed(&Kulikovo, &state, s, &text);
+                    assert!(acked.is_clean(), "{s}: {:?}", acked.rejections);
+                    assert_eq!(acked.accepted, sheet.accepted, "{s}");
                     (s.clone(), sheet.canonical_text())
                 })
                 .filter(|(_, t)| !t.is_empty())

@@ -122,6 +122,18 @@ impl Rules for Kulikovo {
         orders::check::check(state, side, lines)
     }
 
+    /// Validation, which already tries each line as the activation carries
+    /// it out with no die, and warnings of the lines whose target the
+    /// side's own fire may drive off or destroy first (ruling KUL-26).
+    fn acknowledge(
+        &self,
+        state: &State,
+        side: &str,
+        lines: &[(usize, &str)],
+    ) -> OrderSheet<orders::KulOrder> {
+        orders::foresee::acknowledge(state, side, lines)
+    }
+
     fn resolve(
         &self,
         state: &State,
@@ -157,6 +169,15 @@ impl Rules for Kulikovo {
 
     fn bot_orders(&self, state: &State, side: &str) -> Vec<String> {
         bot::orders_for(state, side)
+    }
+
+    /// Ruling KUL-22: a side that has lost `army_breaks_at` units or more,
+    /// as the end of the turn that ended the game found it.
+    fn broken_armies(&self, state: &State) -> Vec<String> {
+        if state.finished.is_none() {
+            return Vec::new();
+        }
+        turn::end::broken(state)
     }
 
     fn demo(&self) -> Option<Demo> {

@@ -27,7 +27,7 @@ fn heard(prior: &State, next: &State, events: &[Event], side: Option<&str>) -> V
     let (prior, next_raw) = (prior.raw(), next.raw());
     let visible = side.map(|s| Kulikovo.visible_to(next, s, events));
     let audience = crate::report::heard::Audience {
-        side,
+        who: side.map_or(crate::rules::told::Who::Gm, crate::rules::told::Who::Side),
         visible: visible.as_ref(),
         prior: &prior,
         next: &next_raw,
@@ -84,4 +84,103 @@ fn an_order_that_lapses_is_told_to_its_own_side_alone() {
         named,
         [["l-horse-3", "r-advance-2"], ["m-tatar-1", "r-advance-1"]]
     );
+}
+
+/// A shock made from the attacker's hex (issue: an attack whose attacker
+/// stays in its hex left no mark on the map): its event carries the strike,
+/// from the attacker's hex into the defender's, and the map draws it as a
+/// charge arrow there.
+#[test]
+fn an_attack_from_the_attackers_hex_is_drawn_on_the_map() {
+    use crate::geometry::{Direction, Hex};
+    use crate::rules::board::Location;
+    use crate::rules::look::Strike;
+    let mut state = demo();
+    let at_hex = |state: &State, id: &str| match state.units.iter().find(|u| u.id == id) {
+        Some(u) => match u.location {
+            Location::Hex { column, row } => Hex::new(column, row),
+            Location::Table { .. } => panic!("{id} is not on a hex"),
+        },
+        None => panic!("no unit {id}"),
+    };
+    let target = at_hex(&state, "r-advance-1");
+    let taken: Vec<Hex> = state
+        .units
+        .iter()
+        .filter_map(|u| match u.location {
+            Location::Hex { column, row } => Some(Hex::new(column, row)),
+            Location::Table { .. } => None,
+        })
+        .collect();
+    let (side, from) = Direction::ALL
+        .iter()
+        .find_map(|&d| {
+            target
+                .neighbour(d)
+                .filter(|h| !taken.contains(h))
+                .map(|h| (d, h))
+        })
+        .expect("a free hex next to the Russians' advance guard");
+    let m = state
+        .units
+        .iter()
+        .position(|u| u.id == "m-tatar-1")
+        .expect("the Tatar horse");
+    state.units[m].location = Location::Hex {
+        column: from.column,
+        row: from.row,
+    };
+    state.units[m].facing = u32::from(side.opposite().number());
+    let orders = BTreeMap::from([(
+        "horde".to_string(),
+        vec![KulOrder::Shock {
+            unit: UnitId::of("m-tatar-1"),
+            target: UnitId::of("r-advance-1"),
+            then: Then::Stop,
+        }],
+    )]);
+    let (next, mut events) =
+        Rules::resolve(&Kulikovo, &state, &orders, &mut ForcedDice::new([5; 8]));
+    let k = events
+        .iter()
+        .position(|e| {
+            matches!(e.kind.as_str(), "shock" | "charge")
+                && e.units.first().map(String::as_str) == Some("m-tatar-1")
+        })
+        .unwrap_or_else(|| panic!("no attack: {events:#?}"));
+    let strike = events[k].shows.as_ref().and_then(|s| s.strike.clone());
+    assert_eq!(
+        strike,
+        Some(Strike {
+            from: Location::Hex {
+                column: from.column,
+                row: from.row
+            },
+            at: Location::Hex {
+                column: target.column,
+                row: target.row
+            },
+            targets: vec!["r-advance-1".to_string()],
+        })
+    );
+    let (prior, next) = (state.raw(), next.raw());
+    let ruleset = crate::rules::ruleset_for("kulikovo").expect("registered");
+    let charges = |events: &[Event]| {
+        crate::map::svg(&crate::map::MapInput {
+            title: "test",
+            ruleset,
+            prior: &prior,
+            next: &next,
+            events,
+            visible: None,
+            strengths: crate::map::Strengths::Seen,
+        })
+        .matches("marker-end=\"url(#head-charge)\"")
+        .count()
+    };
+    let with = charges(&events);
+    if let Some(shows) = events[k].shows.as_mut() {
+        shows.strike = None;
+    }
+    assert_eq!(with, charges(&events) + 1);
 }

@@ -5,7 +5,8 @@
 //! ready with opportunity and passby fire; in the fire phases each unit
 //! fires at the nearest target the rules let it; in the Shock Combat Phase
 //! the unit attacked gives final fire and its friends support it. Every
-//! line is checked by the rules before it is sent.
+//! line is checked as the acknowledgement checks a player's before it is
+//! sent.
 
 use std::collections::BTreeMap;
 
@@ -24,14 +25,16 @@ use crate::rules::words::inches;
 /// Zone, where its fire tells.
 const CLOSE_TO: i64 = 150;
 
-/// The lines the rules accept of those given, or `pass`.
+/// The lines a player's acknowledgement accepts of those given (ruling
+/// PF-39: a move onto ground an earlier line has just taken is left out),
+/// or `pass`.
 fn accepted(state: &State, side: &str, lines: Vec<String>) -> Vec<String> {
     let numbered: Vec<(usize, &str)> = lines
         .iter()
         .enumerate()
         .map(|(i, l)| (i + 1, l.as_str()))
         .collect();
-    let sheet = PercentileFire.check_orders(state, side, &numbered);
+    let sheet = PercentileFire.acknowledge(state, side, &numbered);
     let mut out: Vec<String> = sheet.accepted.iter().map(ToString::to_string).collect();
     if out.is_empty() {
         out.push("pass".to_string());
@@ -220,7 +223,7 @@ mod tests {
     use super::*;
     use crate::audit::dice::DiceStream;
     use crate::audit::digest::Digest32;
-    use crate::rules::ruleset::{SideText, check_typed, resolve_typed};
+    use crate::rules::ruleset::{SideText, acknowledge_typed, check_typed, resolve_typed};
 
     fn demo() -> State {
         let dir =
@@ -251,6 +254,11 @@ mod tests {
                         .map(|l| format!("{l}\n"))
                         .collect();
                     let sheet = check_typed(&PercentileFire, &state, s, &text);
+                    // What the bot writes, a player's acknowledgement takes
+                    // whole (ruling PF-39).
+                    let acked = acknowledge_typed(&PercentileFire, &state, s, &text);
+                    assert!(acked.is_clean(), "{seed}: {s}: {:?}", acked.rejections);
+                    assert_eq!(acked.accepted, sheet.accepted, "{seed}: {s}");
                     (s.clone(), sheet.canonical_text())
                 })
                 .filter(|(_, t)| !t.is_empty())

@@ -229,7 +229,7 @@ mod tests {
             };
             let visible = crate::report::visibility(ruleset, &next, &audience, &self.events);
             f(&Audience {
-                side,
+                who: audience.who(),
                 visible: visible.as_ref(),
                 prior: &prior,
                 next: &next,

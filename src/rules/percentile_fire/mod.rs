@@ -14,6 +14,7 @@ pub mod basing;
 pub mod bot;
 pub mod events;
 pub mod fire;
+pub mod ground;
 pub mod moves;
 pub mod orders;
 pub mod params;
@@ -106,27 +107,21 @@ impl Rules for PercentileFire {
         side: &str,
         lines: &[(usize, &str)],
     ) -> OrderSheet<orders::Order> {
-        let mut sheet = OrderSheet::default();
-        let table = table::Table::new(state);
-        let mut given = orders::check::Sheet::default();
-        for &(line, raw) in lines {
-            let written = match orders::parse(raw) {
-                Ok(o) => o,
-                Err(e) => {
-                    sheet.parse_errors.push(ParseError {
-                        line,
-                        problem: e.message,
-                    });
-                    continue;
-                }
-            };
-            let checked = orders::check::check(state, &table, &mut given, side, line, &written);
-            match checked {
-                Ok(o) => sheet.accepted.push(o),
-                Err(r) => sheet.rejections.push(r),
-            }
-        }
-        sheet
+        check_lines(state, side, lines)
+    }
+
+    /// Validation, and besides, tried through the phase's own code (ruling
+    /// PF-39): a move that would end where a friend has just moved, a
+    /// replacement of a unit already replaced, a fire the replacements
+    /// leave without its shock, refused; what the enemy's fire may change,
+    /// warned of.
+    fn acknowledge(
+        &self,
+        state: &State,
+        side: &str,
+        lines: &[(usize, &str)],
+    ) -> OrderSheet<orders::Order> {
+        orders::foresee::acknowledge(state, side, lines)
     }
 
     fn resolve(
@@ -183,4 +178,34 @@ impl Rules for PercentileFire {
     fn demo(&self) -> Option<Demo> {
         Some(DEMO)
     }
+}
+
+/// Validation: each line read, its units looked up and the order checked
+/// against the phase and the table as it stands.
+pub(crate) fn check_lines(
+    state: &State,
+    side: &str,
+    lines: &[(usize, &str)],
+) -> OrderSheet<orders::Order> {
+    let mut sheet = OrderSheet::default();
+    let table = table::Table::new(state);
+    let mut given = orders::check::Sheet::default();
+    for &(line, raw) in lines {
+        let written = match orders::parse(raw) {
+            Ok(o) => o,
+            Err(e) => {
+                sheet.parse_errors.push(ParseError {
+                    line,
+                    problem: e.message,
+                });
+                continue;
+            }
+        };
+        let checked = orders::check::check(state, &table, &mut given, side, line, &written);
+        match checked {
+            Ok(o) => sheet.accepted.push(o),
+            Err(r) => sheet.rejections.push(r),
+        }
+    }
+    sheet
 }

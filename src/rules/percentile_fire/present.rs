@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 
 use super::PercentileFire;
 use super::basing;
+use super::ground::TerrainKind;
 use super::state::{Arm, Counterbattery, Formation, Morale, State, Unit};
 use crate::rules::look::{EventClass, Look, Marker, Outline, Shape, TerrainStyle, UnitLook};
 use crate::rules::ruleset::{Event, Presentation, Preview};
@@ -158,19 +159,18 @@ fn terrain_style(kind: &str) -> Option<TerrainStyle> {
         dash,
         label,
     };
-    Some(match kind {
-        "light-woods" => s("#b9dba0", "#6f9a55", 4, "", "light woods"),
-        "heavy-woods" => s("#6f9e5c", "#3f6a31", 5, "", "heavy woods"),
-        "hill" => s("#e8dcb2", "#b9a878", 3, "", "hill"),
-        "crest" => s("none", "#8a6d3b", 8, "40 20", "crest line"),
-        "building-1" => s("#9b8f85", "#4f463e", 6, "", "building, Class I"),
-        "building-2" => s("#b3aca4", "#6d655c", 5, "", "building, Class II"),
-        "building-3" => s("#cfc9c2", "#857d74", 4, "", "building, Class III"),
-        "redoubt" => s("#d8c3a5", "#6b4f2f", 10, "10 10", "redoubt"),
-        "river" => s("none", "#5b8fd6", 35, "", "river"),
-        "road" => s("none", "#c9a66b", 30, "", "road"),
-        "rough" => s("#ddd0a8", "#a8946a", 3, "20 15", "rough ground"),
-        "marsh" => s("#c9d9c4", "#7d9a80", 3, "8 8", "marsh"),
-        _ => return None,
+    Some(match TerrainKind::parse(kind)? {
+        TerrainKind::LightWoods => s("#b9dba0", "#6f9a55", 4, "", "light woods"),
+        TerrainKind::HeavyWoods => s("#6f9e5c", "#3f6a31", 5, "", "heavy woods"),
+        TerrainKind::Hill => s("#e8dcb2", "#b9a878", 3, "", "hill"),
+        TerrainKind::Crest => s("none", "#8a6d3b", 8, "40 20", "crest line"),
+        TerrainKind::Building1 => s("#9b8f85", "#4f463e", 6, "", "building, Class I"),
+        TerrainKind::Building2 => s("#b3aca4", "#6d655c", 5, "", "building, Class II"),
+        TerrainKind::Building3 => s("#cfc9c2", "#857d74", 4, "", "building, Class III"),
+        TerrainKind::Redoubt => s("#d8c3a5", "#6b4f2f", 10, "10 10", "redoubt"),
+        TerrainKind::River => s("none", "#5b8fd6", 35, "", "river"),
+        TerrainKind::Road => s("none", "#c9a66b", 30, "", "road"),
+        TerrainKind::Rough => s("#ddd0a8", "#a8946a", 3, "20 15", "rough ground"),
+        TerrainKind::Marsh => s("#c9d9c4", "#7d9a80", 3, "8 8", "marsh"),
     })
 }

@@ -36,22 +36,9 @@ pub const NATIONS: &[&str] = &[
     "sweden",
 ];
 
-/// Terrain: the kinds the chapter's fire reads (cover, sight, buildings
-/// of Class I, II or III, redoubts, hills with their crest lines).
-pub const TERRAIN_KINDS: &[&str] = &[
-    "light-woods",
-    "heavy-woods",
-    "hill",
-    "crest",
-    "building-1",
-    "building-2",
-    "building-3",
-    "redoubt",
-    "river",
-    "road",
-    "rough",
-    "marsh",
-];
+/// Every terrain kind's word: the words of
+/// [`TerrainKind`](super::ground::TerrainKind), the kinds the rules match on.
+pub const TERRAIN_KINDS: &[&str] = super::ground::TerrainKind::KINDS;
 
 /// States a unit may begin in.
 pub const MARKS: &[&str] = &[

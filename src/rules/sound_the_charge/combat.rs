@@ -942,7 +942,6 @@ fn against_guns(
     if a_hits > d_hits {
         dr.lost = true;
         dr.eliminated = true;
-        ar.disordered = ar.disordered || a.arm() != Arm::Artillery;
         let text = format!(
             "The chargers win against the guns: the {a_name} suffers {} and the gun crews are eliminated; it remains in position, disordered.",
             plural(d_hits, "hit", "hits")
@@ -1003,13 +1002,14 @@ fn who_lost(
             Decision::DefenderLost
         };
         let (retreat, rout, eliminated) = call.loser(loser_role, trace);
-        let (loser, winner, winner_side) = if a_lost { (ar, dr, d) } else { (dr, ar, a) };
+        // The winner's disorder is settled with every unit's, after the round
+        // (`disorder_after_round`).
+        let (loser, winner_side) = if a_lost { (ar, d) } else { (dr, a) };
         loser.lost = true;
         loser.retreat_inches = retreat;
         loser.rout_hits = rout;
         loser.eliminated = eliminated;
         loser.shaken = true;
-        winner.disordered = winner_side.arm() != Arm::Artillery;
         let mut text = format!(
             "The {loser_name} lost ({} suffered against {} inflicted)",
             loser.hits_suffered, loser.hits
@@ -1050,9 +1050,19 @@ fn who_lost(
     )
 }
 
-/// Steadiness and Disorder, cause 3: "After one round of close combat, if
-/// the unit suffers any hits that round". Artillery is never disordered;
-/// each hit on it removes a gunner.
+/// Whether a round of close combat leaves a unit disordered, for the umpire
+/// call and the resolved turn alike: Combat Results, "Winning units remain
+/// in position, disordered"; Steadiness and Disorder, cause 3, "After one
+/// round of close combat, if the unit suffers any hits that round", winner,
+/// loser or neither; and "Note that atty. is never disordered." A unit
+/// already disordered stays so whatever this says.
+pub(crate) fn disordered_by_round(arm: Arm, won: bool, hits_suffered: u32) -> bool {
+    arm != Arm::Artillery && (won || hits_suffered > 0)
+}
+
+/// Steadiness and Disorder after the round ([`disordered_by_round`]), for
+/// each side still in play. Artillery is never disordered; each hit on it
+/// removes a gunner.
 fn disorder_after_round(
     call: &CombatCall,
     ar: &mut CombatSideResult,
@@ -1060,8 +1070,9 @@ fn disorder_after_round(
     trace: &mut Trace,
 ) {
     let (a, d) = (&call.attacker, &call.defender);
-    for (res, side) in [(&mut *ar, a), (&mut *dr, d)] {
-        if res.hits_suffered > 0 && side.arm() != Arm::Artillery && !res.eliminated {
+    let (a_won, d_won) = (dr.lost, ar.lost);
+    for (res, side, won) in [(&mut *ar, a, a_won), (&mut *dr, d, d_won)] {
+        if !res.eliminated && disordered_by_round(side.arm(), won, res.hits_suffered) {
             res.disordered = true;
         }
         if side.arm() == Arm::Artillery {

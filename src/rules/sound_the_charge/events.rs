@@ -356,7 +356,7 @@ mod preview {
             ["1-line".to_string(), "9-line".to_string()].into();
         let heard = |side, visible| {
             Audience {
-                side: Some(side),
+                who: crate::rules::told::Who::Side(side),
                 visible: Some(visible),
                 prior: &prior,
                 next: &next,

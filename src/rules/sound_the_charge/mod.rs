@@ -12,6 +12,7 @@ pub mod bot;
 pub mod combat;
 pub mod events;
 pub mod general;
+pub mod ground;
 pub mod morale;
 pub mod orders;
 pub mod present;
@@ -118,61 +119,36 @@ impl Rules for SoundTheCharge {
         side: &str,
         lines: &[(usize, &str)],
     ) -> OrderSheet<orders::StcOrder> {
-        let mut sheet = OrderSheet::default();
-        let mut parsed = Vec::new();
-        for &(line, raw) in lines {
-            match orders::parse(raw) {
-                Ok(order) => parsed.push((line, order)),
-                // The unit is named as the line names it, when it does:
-                // everything before the first colon (docs/ORDERS.md).
-                Err(e) => sheet.parse_errors.push(ParseError {
-                    line,
-                    problem: match raw.split_once(':').map(|(u, _)| u.trim()) {
-                        Some(unit) if !unit.is_empty() => format!("{unit}: {e}"),
-                        _ => e.to_string(),
-                    },
-                }),
+        check_lines(state, side, lines).0
+    }
+
+    /// What `check_orders` accepts, tried as the turn would carry it out
+    /// (`turn::foresee`, ruling STC-100): a line the turn would certainly
+    /// not carry out is refused, and the rest checked again without it,
+    /// since a line may stand on one refused (a shot beside the unlimbering
+    /// of its guns), until nothing more is refused; what may yet go
+    /// otherwise is warned of.
+    fn acknowledge(
+        &self,
+        state: &State,
+        side: &str,
+        lines: &[(usize, &str)],
+    ) -> OrderSheet<orders::StcOrder> {
+        let mut kept = lines.to_vec();
+        let mut refused = Vec::new();
+        loop {
+            let (mut sheet, given) = check_lines(state, side, &kept);
+            let foreseen = turn::foresee::foresee(state, side, &given);
+            if foreseen.refused.is_empty() {
+                sheet.rejections.extend(refused);
+                sheet.rejections.sort_by_key(|r| r.line);
+                sheet.warnings = foreseen.warnings;
+                return sheet;
             }
+            let out: Vec<usize> = foreseen.refused.iter().map(|r| r.line).collect();
+            kept.retain(|(line, _)| !out.contains(line));
+            refused.extend(foreseen.refused);
         }
-        // Every other order first, on its own, then against the unit's
-        // earlier lines; then each `shoot` order with the other orders
-        // accepted, so that a move refused does not count against a shot.
-        let is_shot = |o: &orders::Written| matches!(o, orders::StcOrder::Shoot { .. });
-        let field = turn::field::Field::new(state);
-        let sight = present::Sight::of(state, side);
-        let mut given = OrdersOfUnits::default();
-        let mut results: Vec<Option<Result<orders::StcOrder, Rejection>>> = parsed
-            .iter()
-            .map(|(line, o)| {
-                (!is_shot(o)).then(|| {
-                    turn::validate::check(&field, &sight, side, *line, o)
-                        .and_then(|o| given.admit(*line, o))
-                })
-            })
-            .collect();
-        // The orders accepted, their units resolved to ids.
-        let others: Vec<orders::StcOrder> = results
-            .iter()
-            .filter_map(|r| match r {
-                Some(Ok(o)) => Some(o.clone()),
-                _ => None,
-            })
-            .collect();
-        for ((line, o), r) in parsed.iter().zip(results.iter_mut()) {
-            if r.is_none() {
-                *r = Some(
-                    turn::validate::check_in_sheet(&field, &sight, side, *line, o, &others)
-                        .and_then(|o| given.admit(*line, o)),
-                );
-            }
-        }
-        for r in results.into_iter().flatten() {
-            match r {
-                Ok(o) => sheet.accepted.push(o),
-                Err(r) => sheet.rejections.push(r),
-            }
-        }
-        sheet
     }
 
     fn resolve(
@@ -218,9 +194,85 @@ impl Rules for SoundTheCharge {
         bot::orders_for(state, side)
     }
 
+    fn broken_armies(&self, state: &State) -> Vec<String> {
+        turn::army_morale::broken_armies(state)
+    }
+
     fn demo(&self) -> Option<Demo> {
         Some(DEMO)
     }
+}
+
+/// The sheet for `lines`, with each accepted order beside its line (see
+/// `check_orders`).
+fn check_lines(
+    state: &State,
+    side: &str,
+    lines: &[(usize, &str)],
+) -> (OrderSheet<orders::StcOrder>, Vec<turn::Given>) {
+    let mut sheet = OrderSheet::default();
+    let mut parsed = Vec::new();
+    for &(line, raw) in lines {
+        match orders::parse(raw) {
+            Ok(order) => parsed.push((line, order)),
+            // The unit is named as the line names it, when it does:
+            // everything before the first colon (docs/ORDERS.md).
+            Err(e) => sheet.parse_errors.push(ParseError {
+                line,
+                problem: match raw.split_once(':').map(|(u, _)| u.trim()) {
+                    Some(unit) if !unit.is_empty() => format!("{unit}: {e}"),
+                    _ => e.to_string(),
+                },
+            }),
+        }
+    }
+    // Every other order first, on its own, then against the unit's
+    // earlier lines; then each `shoot` order with the other orders
+    // accepted, so that a move refused does not count against a shot.
+    let is_shot = |o: &orders::Written| matches!(o, orders::StcOrder::Shoot { .. });
+    let field = turn::field::Field::new(state);
+    let sight = present::Sight::of(state, side);
+    let mut given = OrdersOfUnits::default();
+    let mut results: Vec<Option<Result<orders::StcOrder, Rejection>>> = parsed
+        .iter()
+        .map(|(line, o)| {
+            (!is_shot(o)).then(|| {
+                turn::validate::check(&field, &sight, side, *line, o)
+                    .and_then(|o| given.admit(*line, o))
+            })
+        })
+        .collect();
+    // The orders accepted, their units resolved to ids.
+    let others: Vec<orders::StcOrder> = results
+        .iter()
+        .filter_map(|r| match r {
+            Some(Ok(o)) => Some(o.clone()),
+            _ => None,
+        })
+        .collect();
+    for ((line, o), r) in parsed.iter().zip(results.iter_mut()) {
+        if r.is_none() {
+            *r = Some(
+                turn::validate::check_in_sheet(&field, &sight, side, *line, o, &others)
+                    .and_then(|o| given.admit(*line, o)),
+            );
+        }
+    }
+    let mut accepted = Vec::new();
+    for ((line, _), r) in parsed.iter().zip(results) {
+        match r {
+            Some(Ok(o)) => {
+                accepted.push(turn::Given {
+                    line: *line,
+                    order: o.clone(),
+                });
+                sheet.accepted.push(o);
+            }
+            Some(Err(r)) => sheet.rejections.push(r),
+            None => {}
+        }
+    }
+    (sheet, accepted)
 }
 
 /// Moves to the next phase, the next turn and the other side's active turn,

@@ -7,7 +7,7 @@ use super::syntax::{
     tokens,
 };
 use super::tables::{self, Arm, Grade, Nation, TableFormation, Troop, morale};
-use super::umpire::{describe, grade_of, nation_of};
+use super::umpire::{describe, grade_of, in_prose, nation_of};
 use crate::audit::dice::{Dice, Die};
 use crate::rules::kernel::{Modifier, total};
 use crate::rules::umpire::UmpireError;
@@ -253,6 +253,7 @@ pub fn resolve(
         tables::needed_text(needed)
     ));
     let unit = describe(call.grade, call.troop);
+    let named = in_prose(call.grade, call.troop);
     let roll = trace.roll(
         dice,
         Die::D6,
@@ -261,7 +262,7 @@ pub fn resolve(
     let passed = i64::from(roll) >= i64::from(needed);
     let result = if passed {
         trace.outcome = format!(
-            "The {unit} rolled {roll} needing {}: it passes and carries on {}.",
+            "The {named} rolled {roll} needing {}: it passes and carries on {}.",
             tables::needed_text(needed),
             if call.shaken {
                 "shaken"
@@ -292,7 +293,7 @@ pub fn resolve(
             listed
         };
         trace.outcome = format!(
-            "The {unit} rolled {roll} needing {}: it fails, retreats {retreat_inches} inches, {} shaken, and suffers {rout_hits} rout {}.",
+            "The {named} rolled {roll} needing {}: it fails, retreats {retreat_inches} inches, {} shaken, and suffers {rout_hits} rout {}.",
             tables::needed_text(needed),
             if call.shaken { "remains" } else { "becomes" },
             if rout_hits == 1 { "hit" } else { "hits" }

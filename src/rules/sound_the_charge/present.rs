@@ -14,12 +14,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::SoundTheCharge;
 use super::basing;
+use super::ground::{Ground, TerrainKind};
 use super::orders::Formation;
 use super::state::{State, Unit};
 use crate::geometry::{
     Hundredths, Point, is_sight_blocked_by_lines, point_in_polygon, sees_through,
 };
-use crate::rules::board::{Location, TerrainShape};
+use crate::rules::board::Location;
 use crate::rules::look::{EventClass, Look, Marker, Outline, Shape, TerrainStyle, UnitLook};
 use crate::rules::ruleset::{Event, Presentation, Preview};
 use crate::rules::told::EventKind;
@@ -136,39 +137,34 @@ fn terrain_style(kind: &str) -> Option<TerrainStyle> {
         dash,
         label,
     };
-    Some(match kind {
-        "light-woods" => s("#b9dba0", "#6f9a55", 4, "", "light woods"),
-        "heavy-woods" => s("#6f9e5c", "#3f6a31", 5, "", "heavy woods"),
-        "gentle-hill" => s("#e8dcb2", "#b9a878", 3, "", "gentle hill"),
-        "steep-slope" => s("#c7a77c", "#8a6a40", 5, "", "steep slope"),
-        "rough" => s("#ddd0a8", "#a8946a", 3, "20 15", "rough ground"),
-        "town-block" => s("#b3aca4", "#6d655c", 5, "", "town block"),
-        "chateau" => s("#9b8f85", "#4f463e", 6, "", "chateau"),
-        "crest" => s("none", "#8a6d3b", 8, "40 20", "crest line"),
-        "obstacle" => s("none", "#5a4a3a", 10, "", "obstacle"),
-        "road" => s("none", "#c9a66b", 30, "", "road"),
-        "fieldworks" => s("none", "#6b4f2f", 18, "10 10", "fieldworks"),
-        "river" => s("none", "#5b8fd6", 35, "", "river"),
-        "water" => s("#a9c8ee", "#5b8fd6", 4, "", "water"),
-        "boat" => s("#8b5a2b", "#4a2f14", 4, "", "boat"),
-        _ => return None,
+    Some(match TerrainKind::parse(kind)? {
+        TerrainKind::LightWoods => s("#b9dba0", "#6f9a55", 4, "", "light woods"),
+        TerrainKind::HeavyWoods => s("#6f9e5c", "#3f6a31", 5, "", "heavy woods"),
+        TerrainKind::GentleHill => s("#e8dcb2", "#b9a878", 3, "", "gentle hill"),
+        TerrainKind::SteepSlope => s("#c7a77c", "#8a6a40", 5, "", "steep slope"),
+        TerrainKind::Rough => s("#ddd0a8", "#a8946a", 3, "20 15", "rough ground"),
+        TerrainKind::TownBlock => s("#b3aca4", "#6d655c", 5, "", "town block"),
+        TerrainKind::Chateau => s("#9b8f85", "#4f463e", 6, "", "chateau"),
+        TerrainKind::Crest => s("none", "#8a6d3b", 8, "40 20", "crest line"),
+        TerrainKind::Obstacle => s("none", "#5a4a3a", 10, "", "obstacle"),
+        TerrainKind::Road => s("none", "#c9a66b", 30, "", "road"),
+        TerrainKind::Fieldworks => s("none", "#6b4f2f", 18, "10 10", "fieldworks"),
+        TerrainKind::River => s("none", "#5b8fd6", 35, "", "river"),
+        TerrainKind::Water => s("#a9c8ee", "#5b8fd6", 4, "", "water"),
+        TerrainKind::Boat => s("#8b5a2b", "#4a2f14", 4, "", "boat"),
     })
 }
 
 /// How far one sees through an area of terrain of `kind`, or `None` for a
-/// kind that does not hide.
-pub fn area_visibility(kind: &str) -> Option<Hundredths> {
-    match kind {
-        // Terrain, Light Woods: "Visibility and range inside light woods is
-        // six inches."
-        "light-woods" => Some(600),
-        // Terrain, Heavy Woods: "Visibility and range inside heavy woods is
-        // four inches."
-        "heavy-woods" => Some(400),
-        // Not in the rules: buildings hide what stands behind them, and
-        // troops at the edge of a town are seen (REP-1).
-        "town-block" | "chateau" => Some(200),
-        _ => None,
+/// kind that does not hide: inside woods as the rules give it
+/// ([`TerrainKind::woods_visibility`]); not in the rules, buildings hide
+/// what stands behind them, and troops at the edge of a town are seen
+/// (REP-1).
+pub fn area_visibility(kind: TerrainKind) -> Option<Hundredths> {
+    if kind.is_built_up() {
+        Some(200)
+    } else {
+        kind.woods_visibility()
     }
 }
 
@@ -182,22 +178,16 @@ struct Cover<'a> {
 
 impl<'a> Cover<'a> {
     fn of(state: &'a State) -> Cover<'a> {
-        let mut crests = Vec::new();
-        let mut areas = Vec::new();
-        for t in &state.terrain {
-            match &t.shape {
-                // Terrain, Gentle Hill Slopes: "block sighting past their
-                // crestlines."
-                TerrainShape::Line { points } if t.kind == "crest" => crests.push(points.clone()),
-                TerrainShape::Area { points } => {
-                    if let Some(v) = area_visibility(&t.kind) {
-                        let building = matches!(t.kind.as_str(), "town-block" | "chateau");
-                        areas.push((points.as_slice(), v, building));
-                    }
-                }
-                _ => {}
-            }
-        }
+        let ground = Ground::new(state);
+        let areas = ground
+            .areas(state, |_| true)
+            .filter_map(|(kind, _, points)| {
+                area_visibility(kind).map(|v| (points, v, kind.is_built_up()))
+            })
+            .collect();
+        // Terrain, Gentle Hill Slopes: "block sighting past their
+        // crestlines."
+        let crests = ground.crests().to_vec();
         Cover { crests, areas }
     }
 

@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::syntax::{FlagWord, GRADE_KEY, Lexicon, NATION_KEY, Reading, push_flags, tokens};
 use super::tables::{self, Arm, Grade, Nation, TableFormation, Troop, rally};
-use super::umpire::{describe, grade_of, nation_of};
+use super::umpire::{describe, grade_of, in_prose, nation_of};
 use crate::audit::dice::{Dice, Die};
 use crate::rules::kernel::{Modifier, total};
 use crate::rules::umpire::UmpireError;
@@ -228,16 +228,17 @@ pub fn resolve(call: &RallyCall, dice: &mut dyn Dice) -> Result<Called<RallyResu
         tables::needed_text(needed)
     ));
     let unit = describe(call.grade, call.troop);
+    let named = in_prose(call.grade, call.troop);
     let roll = trace.roll(dice, Die::D6, &format!("rally test: {unit}"));
     let passed = i64::from(roll) >= i64::from(needed);
     trace.outcome = if passed {
         format!(
-            "The {unit} rolled {roll} needing {}: it rallies to good morale.",
+            "The {named} rolled {roll} needing {}: it rallies to good morale.",
             tables::needed_text(needed)
         )
     } else {
         format!(
-            "The {unit} rolled {roll} needing {}: it fails and stays shaken.",
+            "The {named} rolled {roll} needing {}: it fails and stays shaken.",
             tables::needed_text(needed)
         )
     };

@@ -77,23 +77,10 @@ pub const NATIONS: &[&str] = &[
 
 /// Terrain Suggestions and Fieldworks, with the crest line of a gentle hill
 /// ("block sighting past their crestlines") and the chateau ("If a town
-/// block actually represents a single chateau") as features of their own.
-pub const TERRAIN_KINDS: &[&str] = &[
-    "light-woods",
-    "heavy-woods",
-    "gentle-hill",
-    "crest",
-    "steep-slope",
-    "rough",
-    "obstacle",
-    "road",
-    "town-block",
-    "chateau",
-    "fieldworks",
-    "river",
-    "water",
-    "boat",
-];
+/// block actually represents a single chateau") as features of their own:
+/// the words of [`TerrainKind`](super::ground::TerrainKind), the kinds the
+/// rules match on.
+pub const TERRAIN_KINDS: &[&str] = super::ground::TerrainKind::KINDS;
 
 /// States a unit may begin in: "Units begin the game in good morale" unless
 /// the scenario says otherwise; "The unit is elite: +1" (playsheet); blown

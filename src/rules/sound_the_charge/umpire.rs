@@ -160,13 +160,26 @@ pub(super) fn nation_of(r: &Reading) -> Result<Option<Nation>, UmpireError> {
     )))
 }
 
-/// How a report names a unit: `grade c line-infantry`, or `grade c unit`
-/// when the call gave no troop type.
+/// How a roll's purpose names a unit: `grade c line-infantry`, or `grade c
+/// unit` when the call gave no troop type. The purpose is part of the
+/// audited roll log, so these words never change.
 pub(super) fn describe(grade: Grade, troop: Option<super::tables::Troop>) -> String {
     format!(
         "grade {} {}",
         grade.word(),
         troop.map_or("unit", super::tables::Troop::word)
+    )
+}
+
+/// How an outcome's sentence names the unit, as the rules print a grade:
+/// `Grade C line infantry`, or `Grade C unit`.
+pub(super) fn in_prose(grade: Grade, troop: Option<super::tables::Troop>) -> String {
+    format!(
+        "Grade {} {}",
+        grade.word().to_uppercase(),
+        troop
+            .map_or("unit", super::tables::Troop::word)
+            .replace('-', " ")
     )
 }
 

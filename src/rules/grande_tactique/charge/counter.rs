@@ -12,6 +12,12 @@
 //! cavalry pursues the principal one inch less than it fled, stopping in
 //! contact with any unit in its way (it has made no charge of its own, so
 //! the follow-up clauses of Cavalry pursuit are not its), and is shaken.
+//!
+//! Ruling GT-25: where the principal's place a third of the way back, or
+//! the charged cavalry's front to front with it, lies across another unit
+//! than the charging ones (which flee from it at once) or off the table,
+//! neither moves: they meet where they stand, and the countercharge goes on
+//! from there.
 
 use super::super::clauses;
 use super::super::events;
@@ -34,23 +40,49 @@ pub fn countercharge(play: &mut Play, attackers: &[usize], t: usize, began: &[(u
         front_centre: meet,
         ..pr
     };
-    play.field.place(p, met);
     let meeting = Rect {
         front_centre: set_against(&met, Side::Front, 0),
         facing: facing_onto(&met, Side::Front),
         ..tr
     };
-    play.field.place(t, meeting);
     let (pn, tn) = (play.name(p), play.name(t));
-    play.say_along(
-        events::Kind::Countercharge,
-        &[t, p],
-        format!(
-            "{pn} fails its check against cavalry: {tn} countercharges, meeting it a third of the way back towards where its charge began (\"{}\").",
-            clauses::COUNTERCHARGE
-        ),
-        &[tr.front_centre, meeting.front_centre],
-    );
+    // Ruling GT-25: neither is set on another unit or off the table; the
+    // charging units are no obstacle, since they flee from it at once.
+    let mut except: Vec<usize> = attackers.to_vec();
+    except.push(t);
+    let in_the_way = play
+        .field
+        .no_room(&met, &except)
+        .or_else(|| play.field.no_room(&meeting, &except));
+    if let Some(why) = in_the_way {
+        let what = match why {
+            Some(j) => format!("{} stands there", play.name(j)),
+            None => "the table's edge is there".to_string(),
+        };
+        play.say_naming(
+            events::Kind::Countercharge,
+            &[t, p],
+            &why.into_iter().collect::<Vec<_>>(),
+            format!(
+                "{pn} fails its check against cavalry: {tn} countercharges, but has no room to meet it a third of the way back towards where its charge began ({what}), and they meet where they stand (ruling GT-25; \"{}\").",
+                clauses::COUNTERCHARGE
+            ),
+        );
+    } else {
+        play.field.place(p, met);
+        play.field.place(t, meeting);
+        play.say_along(
+            events::Kind::Countercharge,
+            &[t, p],
+            format!(
+                "{pn} fails its check against cavalry: {tn} countercharges, meeting it a third of the way back towards where its charge began (\"{}\").",
+                clauses::COUNTERCHARGE
+            ),
+            &[tr.front_centre, meeting.front_centre],
+        );
+    }
+    // Away from the charged cavalry, the way it came to meet them (straight
+    // back along the principal's facing), wherever they met.
     let direction = meeting.facing;
     let mut fled: Vec<Fled> = Vec::new();
     for &a in attackers {

@@ -20,10 +20,11 @@ use super::outcome::{Fled, How, flee, take_position};
 use super::pursuit::{self, Pursuit};
 use super::{Play, joined};
 use crate::audit::dice::{Dice, Die};
-use crate::geometry::Rect;
+use crate::geometry::{Hundredths, Point, Rect, move_forward, point_in_polygon};
 use crate::rules::kernel::Modifier;
 use crate::rules::told::About;
 use crate::rules::umpire::Trace;
+use crate::rules::words::inches;
 
 /// The modifiers a unit takes in Locked in Combat.
 pub fn lock_modifiers(field: &Field, i: usize) -> Vec<Modifier> {
@@ -149,27 +150,63 @@ fn winner_acts(play: &mut Play, w: usize, fled: &Fled, stay: bool) {
 /// Routed state) in the woods or BUA it charged from." Ruling GT-17: it
 /// goes back to where its charge began, facing as it faced, routed; an
 /// infantry unit that charged from contact, in cover, stays where it is.
+/// Ruling GT-26: where that place is taken, it goes straight back from it,
+/// deeper into the area, to the nearest place with room whose centre is
+/// still in the area; with none, it cannot remain there and flees as any
+/// loser does.
 fn routs_in_cover(play: &mut Play, a: usize, began: &[(usize, Rect)]) -> Option<Fled> {
     if play.field.arm(a) != Arm::Infantry {
         return None;
     }
     let here = play.field.rect(a)?;
-    let back = began.iter().find(|(u, _)| *u == a).map(|(_, b)| *b)?;
-    let (cover, area) = play.field.cover_area_at(back.centre())?;
+    let place = began.iter().find(|(u, _)| *u == a).map(|(_, b)| *b)?;
+    let (cover, area) = play.field.cover_area_at(place.centre())?;
     let name = play.name(a);
+    let the_area = match cover {
+        Cover::Woods => "the woods",
+        Cover::BuiltUpArea => "the Built-Up Area",
+    };
+    let Some((back, behind, taken)) = room_in_cover(&play.field, a, &place, &area) else {
+        let what = match play.field.no_room(&place, &[a]).flatten() {
+            Some(j) => format!("{} stands where it stood", play.name(j)),
+            None => "the place it charged from is off the table".to_string(),
+        };
+        let named: Vec<usize> = play
+            .field
+            .no_room(&place, &[a])
+            .flatten()
+            .into_iter()
+            .collect();
+        play.say_naming(
+            events::Kind::Flight,
+            &[a],
+            &named,
+            format!(
+                "{name} loses and routs, and cannot remain in {the_area} it charged from: {what}, with no room behind it there, so it flees (ruling GT-26)."
+            ),
+        );
+        return None;
+    };
     play.field.place(a, back);
     play.set_morale(a, Morale::Routed);
-    play.say_along(
+    let mut text = format!(
+        "{name} loses and routs, but remains in {the_area} it charged from, routed (\"{}\")",
+        clauses::ROUT_IN_COVER
+    );
+    if let Some(j) = taken {
+        text.push_str(&format!(
+            ", {} inches behind the place it charged from, where {} stands (ruling GT-26)",
+            inches(behind),
+            play.name(j)
+        ));
+    }
+    text.push('.');
+    let named: Vec<usize> = taken.into_iter().collect();
+    play.say_along_naming(
         events::Kind::Flight,
         &[a],
-        format!(
-            "{name} loses and routs, but remains in {} it charged from, routed (\"{}\").",
-            match cover {
-                Cover::Woods => "the woods",
-                Cover::BuiltUpArea => "the Built-Up Area",
-            },
-            clauses::ROUT_IN_COVER
-        ),
+        &named,
+        text,
         &[here.front_centre, back.front_centre],
     );
     Some(Fled {
@@ -190,4 +227,31 @@ fn routs_in_cover(play: &mut Play, a: usize, began: &[(usize, Rect)]) -> Option<
             route: vec![here.front_centre, back.front_centre],
         }),
     })
+}
+
+/// Steps back from the place a unit charged from, a quarter inch at a time.
+const STEP_BACK: Hundredths = 25;
+
+/// Where a unit routed back into the area it charged from stands (ruling
+/// GT-26): the place it charged from, or straight back from it, facing as
+/// it faced, the nearest place with room whose centre is still in the area;
+/// with how far back it is and the unit on its own place, if one was.
+fn room_in_cover(
+    field: &Field,
+    a: usize,
+    place: &Rect,
+    area: &[Point],
+) -> Option<(Rect, Hundredths, Option<usize>)> {
+    let taken = field.first_on(place, &[a]);
+    let mut behind: Hundredths = 0;
+    loop {
+        let back = move_forward(place, -behind);
+        if !point_in_polygon(back.centre(), area) {
+            return None;
+        }
+        if field.no_room(&back, &[a]).is_none() {
+            return Some((back, behind, taken));
+        }
+        behind += STEP_BACK;
+    }
 }

@@ -4,6 +4,7 @@
 //! docs/ORDERS-grande-tactique.md. Checking an order against the state and
 //! the PIPs is `validate`.
 
+pub mod foresee;
 mod parse;
 pub mod validate;
 

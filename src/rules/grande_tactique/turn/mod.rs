@@ -7,6 +7,7 @@
 mod combat;
 mod end;
 mod pips;
+pub use pips::{NotMade, not_made};
 
 use std::collections::BTreeMap;
 

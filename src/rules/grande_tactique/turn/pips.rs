@@ -9,7 +9,7 @@ use super::super::clauses;
 use super::super::events;
 use super::super::field::Field;
 use super::super::morale::{cover, standing};
-use super::super::movement;
+use super::super::movement::{self, Stopped};
 use super::super::orders::{Action, GtOrder};
 use super::super::state::{DeclaredCharge, Morale, State};
 use crate::audit::dice::Dice;
@@ -21,19 +21,52 @@ pub fn run(
     orders: &BTreeMap<String, Vec<GtOrder>>,
     dice: &mut dyn Dice,
 ) -> (State, Vec<Event>) {
+    let (play, _) = play(state, orders, dice);
+    let mut next = play.field.state;
+    next.phase = 1;
+    (next, play.events)
+}
+
+/// A move, turn or change of formation the phase did not make, and why:
+/// the unit, by id, and the rules' refusal with the unit in the way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotMade {
+    pub unit: String,
+    pub what: &'static str,
+    pub problem: String,
+    pub clause: String,
+    pub by: Option<String>,
+}
+
+/// The moves, turns and changes of formation of `side`'s `orders` that the
+/// phase would not make, carried out as [`run`] carries them out with no
+/// other side's orders before them, for the acknowledgement. Its dice
+/// (rallies) are a throwaway stream's: no die moves a unit here.
+pub fn not_made(state: &State, side: &str, orders: &[GtOrder]) -> Vec<NotMade> {
+    let mut dice = crate::audit::DiceStream::new(&crate::audit::Digest32::ZERO);
+    let only = BTreeMap::from([(side.to_string(), orders.to_vec())]);
+    play(state, &only, &mut dice).1
+}
+
+/// Every side's orders carried out, the sides in turn, and the markers
+/// settled; with what was not made.
+fn play<'d>(
+    state: &State,
+    orders: &BTreeMap<String, Vec<GtOrder>>,
+    dice: &'d mut dyn Dice,
+) -> (Play<'d>, Vec<NotMade>) {
     // Charges cost what they cost when they were declared, from where the
     // units stood when the orders were written.
     let start = Field::new(state);
     let mut play = Play::new(state, dice);
+    let mut not_made = Vec::new();
     for side in &state.sides {
         for order in orders.get(side).into_iter().flatten() {
-            carry_out(&mut play, &start, side, order);
+            not_made.extend(carry_out(&mut play, &start, side, order));
         }
     }
     settle_markers(&mut play);
-    let mut next = play.field.state;
-    next.phase = 1;
-    (next, play.events)
+    (play, not_made)
 }
 
 /// Spends a command's PIPs; returns what it has left.
@@ -51,25 +84,30 @@ fn spend(play: &mut Play, side: &str, command: &str, cost: u32) -> u32 {
     *left
 }
 
-fn carry_out(play: &mut Play, start: &Field, side: &str, order: &GtOrder) {
-    let Some(i) = play.field.at(order.unit.as_str()) else {
-        return;
-    };
+/// Carries out one order; what it could not make, if anything.
+fn carry_out(play: &mut Play, start: &Field, side: &str, order: &GtOrder) -> Option<NotMade> {
+    let i = play.field.at(order.unit.as_str())?;
     if !play.field.in_play(i) {
-        return;
+        return None;
     }
+    let not_made = |play: &Play, what: &'static str, s: &Stopped| NotMade {
+        unit: play.field.id(i).to_string(),
+        what,
+        problem: s.problem.clone(),
+        clause: s.clause.clone(),
+        by: s.by.map(|b| play.field.id(b).to_string()),
+    };
     let name = play.name(i);
     let command = play.field.unit(i).rules.command.clone();
     let params = play.field.params().clone();
+    let mut out = None;
     match &order.action {
         Action::Charge {
             target,
             principal,
             stay,
         } => {
-            let Some(t) = play.field.at(target.as_str()) else {
-                return;
-            };
+            let t = play.field.at(target.as_str())?;
             let cost = eligible::cost(start, i, t).map_or(2, |(c, _)| c);
             let left = spend(play, side, &command, cost);
             play.field.state.game.charges.push(DeclaredCharge {
@@ -121,12 +159,15 @@ fn carry_out(play: &mut Play, start: &Field, side: &str, order: &GtOrder) {
                         &[from.front_centre, to.front_centre],
                     );
                 }
-                (Err(s), _) => play.say_naming(
-                    events::Kind::MoveRefused,
-                    &[i],
-                    s.by.as_slice(),
-                    format!("{name} cannot move: {} ({}).", s.problem, s.clause),
-                ),
+                (Err(s), _) => {
+                    out = Some(not_made(play, "move", &s));
+                    play.say_naming(
+                        events::Kind::MoveRefused,
+                        &[i],
+                        s.by.as_slice(),
+                        format!("{name} cannot move: {} ({}).", s.problem, s.clause),
+                    )
+                }
                 _ => {}
             }
         }
@@ -140,9 +181,7 @@ fn carry_out(play: &mut Play, start: &Field, side: &str, order: &GtOrder) {
                 _ => None,
             };
             spend(play, side, &command, params.move_pips);
-            let Some(bearing) = bearing else {
-                return;
-            };
+            let bearing = bearing?;
             match movement::face(&play.field, i, bearing) {
                 Ok(to) => {
                     play.field.place(i, to);
@@ -152,12 +191,15 @@ fn carry_out(play: &mut Play, start: &Field, side: &str, order: &GtOrder) {
                         format!("{name} turns to face {bearing} degrees."),
                     );
                 }
-                Err(s) => play.say_naming(
-                    events::Kind::MoveRefused,
-                    &[i],
-                    s.by.as_slice(),
-                    format!("{name} cannot turn: {} ({}).", s.problem, s.clause),
-                ),
+                Err(s) => {
+                    out = Some(not_made(play, "turn", &s));
+                    play.say_naming(
+                        events::Kind::MoveRefused,
+                        &[i],
+                        s.by.as_slice(),
+                        format!("{name} cannot turn: {} ({}).", s.problem, s.clause),
+                    )
+                }
             }
         }
         Action::Form(x) => {
@@ -172,17 +214,20 @@ fn carry_out(play: &mut Play, start: &Field, side: &str, order: &GtOrder) {
                         format!("{name} forms {}.", x.word()),
                     );
                 }
-                Err(s) => play.say_naming(
-                    events::Kind::MoveRefused,
-                    &[i],
-                    s.by.as_slice(),
-                    format!(
-                        "{name} cannot form {}: {} ({}).",
-                        x.word(),
-                        s.problem,
-                        s.clause
-                    ),
-                ),
+                Err(s) => {
+                    out = Some(not_made(play, "change formation", &s));
+                    play.say_naming(
+                        events::Kind::MoveRefused,
+                        &[i],
+                        s.by.as_slice(),
+                        format!(
+                            "{name} cannot form {}: {} ({}).",
+                            x.word(),
+                            s.problem,
+                            s.clause
+                        ),
+                    )
+                }
             }
         }
         Action::StartFiring => {
@@ -232,6 +277,7 @@ fn carry_out(play: &mut Play, start: &Field, side: &str, order: &GtOrder) {
         }
         Action::FireAt(_) | Action::Hold => {}
     }
+    out
 }
 
 /// "If units from more than one command are charging the same enemy unit,

@@ -6,6 +6,7 @@
 
 pub mod check;
 pub mod display;
+pub mod foresee;
 pub mod parse;
 
 use crate::geometry::{Direction, Hex};

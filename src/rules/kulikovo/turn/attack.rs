@@ -20,6 +20,7 @@ use super::retreat::fall_back;
 use super::{Log, disorder, eliminate};
 use crate::audit::dice::Dice;
 use crate::geometry::Hex;
+use crate::rules::look::Strike;
 use crate::rules::names::UnitId;
 use crate::rules::told::About;
 use crate::rules::umpire::Trace;
@@ -428,8 +429,22 @@ fn tell(
     } else {
         Kind::Shock
     };
+    // The attackers strike from their hex into the defenders' (ruling
+    // KUL-11): the map marks it, as it marks a charge that moves.
+    let strike = match (units.first(), def.first()) {
+        (Some(&a), Some(&d)) => Some(Strike {
+            from: location(field.hex(a)),
+            at: location(field.hex(d)),
+            targets: def.iter().map(|&j| field.unit(j).id.clone()).collect(),
+        }),
+        _ => None,
+    };
     let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
-    log.events.push(event(kind, &ids, text));
+    let told = event(kind, &ids, text);
+    log.events.push(match strike {
+        Some(strike) => told.striking(strike),
+        None => told,
+    });
 }
 
 /// A roll on a closed table (the reluctance and counter-charge rolls): the

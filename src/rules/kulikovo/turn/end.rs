@@ -19,7 +19,7 @@ pub fn losses(state: &State, side: &str) -> u32 {
 
 /// Whether an army breaks (ruling KUL-22): a side that has lost
 /// `army_breaks_at` units or more.
-fn broken(state: &State) -> Vec<String> {
+pub(crate) fn broken(state: &State) -> Vec<String> {
     state
         .sides
         .iter()

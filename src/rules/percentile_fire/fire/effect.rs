@@ -227,7 +227,14 @@ fn critical(state: &mut State, target: &str, effect: CriticalEffect, out: &mut A
                 Counterbattery::B
             };
             let u = &mut state.units[at];
-            if u.rules.arm == Arm::Artillery && u.eliminated.is_none() {
+            if u.eliminated.is_some() {
+                out.consequences.push(out_of_play(effect, &name));
+            } else if u.rules.arm != Arm::Artillery {
+                out.consequences.push(format!(
+                    "critical hit: {}, which marks no train",
+                    effect.word()
+                ));
+            } else {
                 u.rules.counterbattery = Some(marker);
                 u.rules.counterbattery_since = since;
                 out.consequences.push(format!(
@@ -241,6 +248,8 @@ fn critical(state: &mut State, target: &str, effect: CriticalEffect, out: &mut A
                 out.consequences
                     .push(format!("critical hit: {name} loses another cannon"));
                 take_one(state, target, Routine::Artillery, out);
+            } else {
+                out.consequences.push(out_of_play(effect, &name));
             }
         }
         CriticalEffect::Crew => {
@@ -248,6 +257,8 @@ fn critical(state: &mut State, target: &str, effect: CriticalEffect, out: &mut A
                 out.consequences
                     .push(format!("critical hit: {name} loses a crew figure"));
                 take_one(state, target, Routine::SmallArms, out);
+            } else {
+                out.consequences.push(out_of_play(effect, &name));
             }
         }
         CriticalEffect::Ammunition => {
@@ -262,6 +273,12 @@ fn critical(state: &mut State, target: &str, effect: CriticalEffect, out: &mut A
             ));
         }
     }
+}
+
+/// A critical hit on a battery or train the fire has already put out of
+/// play: told all the same, once, as the arithmetic no longer tells it.
+fn out_of_play(effect: CriticalEffect, name: &str) -> String {
+    format!("critical hit: {}, but {name} is out of play", effect.word())
 }
 
 /// The fire event: who fired at whom, the arithmetic, and what it did.
@@ -290,10 +307,30 @@ pub fn event(
         .chain(&applied.consequences)
     {
         text.push(' ');
-        text.push_str(&capitalised(n));
+        text.push_str(&sentence(state, n));
         text.push('.');
     }
     Event::of(kind(occasion), &[firer, target], text).also_naming(&applied.naming)
+}
+
+/// A sentence of the fire event, its first letter capitalised; but one that
+/// begins with the name of a unit or general is written as the name is (a
+/// unit named by its id keeps the id's case: "rb loses 1 cannon").
+fn sentence(state: &State, s: &str) -> String {
+    let begins_with = |name: &str| {
+        !name.is_empty()
+            && s.strip_prefix(name)
+                .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric()))
+    };
+    let named = state
+        .units
+        .iter()
+        .any(|u| begins_with(&u.name) || begins_with(&u.id))
+        || state
+            .generals
+            .iter()
+            .any(|g| begins_with(&g.name) || begins_with(&g.id));
+    if named { s.to_string() } else { capitalised(s) }
 }
 
 fn capitalised(s: &str) -> String {

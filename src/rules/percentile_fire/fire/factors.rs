@@ -12,6 +12,7 @@
 use super::Forbidden;
 use super::routine::Routine;
 use crate::rules::kernel::{Factor, Ratio};
+use crate::rules::percentile_fire::ground::TerrainKind;
 use crate::rules::percentile_fire::params::{Params, modifier};
 
 /// When a fire attack is made (11.0, 11.80).
@@ -79,7 +80,7 @@ pub struct Circumstances {
     /// has the defensive dispersement modifier (11.78).
     pub target_battery_dispersed: bool,
     /// The terrain the target stands in, with its cover factor (11.14).
-    pub cover: Option<(String, Ratio)>,
+    pub cover: Option<(TerrainKind, Ratio)>,
     /// Modifiers of the campaign's table the umpire names.
     pub named: Vec<String>,
 }

@@ -473,9 +473,8 @@ pub fn resolve(
             }
         ));
     }
-    if let Some(c) = &critical {
-        arithmetic.push_str(&format!("; critical hit: {}", c.effect.word()));
-    }
+    // The critical hit is told once, with what it did to the target
+    // (`effect::critical`), not here as well.
     Ok(FireResult {
         routine: a.routine,
         row: a.row.clone(),

@@ -8,6 +8,7 @@
 //! the colon delimiting a name with spaces), or `pass`.
 
 pub mod check;
+pub mod foresee;
 mod parse;
 
 use std::fmt;

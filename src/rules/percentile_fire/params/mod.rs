@@ -19,6 +19,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::ground::TerrainKind;
 use super::state::{Arm, Class, Shot, Word};
 use crate::audit::dice::Die;
 use crate::geometry::Hundredths;
@@ -501,6 +502,12 @@ pub mod line {
 }
 
 impl Params {
+    /// What the campaign's terrain table says a kind does to fire and
+    /// sight, if it names the kind.
+    pub fn terrain_effect(&self, kind: TerrainKind) -> Option<&TerrainEffect> {
+        self.terrain.get(kind.as_str())
+    }
+
     /// A nation's firing class for an arm, or the `default` entry's.
     pub fn class_of(&self, nation: Option<&str>, arm: Arm) -> Option<Class> {
         nation

@@ -12,7 +12,8 @@ use super::{
 use crate::audit::dice::Die;
 use crate::geometry::Hundredths;
 use crate::rules::kernel::Ratio;
-use crate::rules::percentile_fire::setup::{NATIONS, TERRAIN_KINDS};
+use crate::rules::percentile_fire::ground::TerrainKind;
+use crate::rules::percentile_fire::setup::NATIONS;
 use crate::rules::percentile_fire::state::{Arm, Class, Shot, Word};
 use crate::rules::setup::Keys;
 
@@ -382,12 +383,12 @@ fn terrain(kind: &str, keys: &mut dyn Keys) -> Option<TerrainEffect> {
     } else {
         None
     };
-    if !TERRAIN_KINDS.contains(&kind) {
+    if TerrainKind::parse(kind).is_none() {
         keys.problem(
             if cover.is_some() { "cover" } else { "sight" },
             format!(
                 "`{kind}` is no terrain kind: the kinds are {}",
-                TERRAIN_KINDS.join(", ")
+                TerrainKind::KINDS.join(", ")
             ),
             None,
         );

@@ -14,6 +14,7 @@ use crate::audit::dice::Dice;
 use crate::geometry::{Fan, Hundredths, Rect, nearest_point_of_segment, rect_distance};
 use crate::rules::board::Location;
 use crate::rules::percentile_fire::events::Kind;
+use crate::rules::percentile_fire::fire::Forbidden;
 use crate::rules::percentile_fire::fire::factors::Occasion;
 use crate::rules::percentile_fire::fire::zone::ARTILLERY_MINIMUM_ZONE;
 use crate::rules::percentile_fire::moves::{self, Moved};
@@ -58,6 +59,64 @@ pub fn in_minimum_zone(table: &Table, state: &State, firer: &Unit, target: &Rect
     Fan::ahead_of(&rect, FIRING_ANGLE)
         .reach_to(target)
         .is_some_and(|d| d <= end)
+}
+
+/// Whether a standing order for passby fire lets `firer` fire at a unit
+/// moving from `start` to `end` (11.83): its path comes within the frontal
+/// fire zone angle and the Minimum Range Fire Zone (a, b) and it ends past
+/// the flank, wholly out of the frontal fire zone (c), a move straight
+/// away staying in it; never at a unit shocking the firer itself (d).
+fn passes_by(
+    table: &Table,
+    state: &State,
+    firer: &Unit,
+    start: &Rect,
+    end: &Rect,
+    shocking: Option<&str>,
+) -> bool {
+    let (Some(rect), Some(zone_end)) = (table.rect(state, firer), minimum_zone(state, firer))
+    else {
+        return false;
+    };
+    if shocking == Some(firer.id.as_str()) {
+        return false;
+    }
+    let fan = Fan::ahead_of(&rect, FIRING_ANGLE);
+    let came_within = fan.reach_to_move(start, end).is_some_and(|d| d <= zone_end);
+    let cleared = fan.reach_to(end).is_none();
+    came_within && cleared
+}
+
+/// Whether any unit of the non-phasing side could fire at a unit making
+/// `action` from `start` to `end`, had it a standing order for it: the
+/// acknowledgement's measure of what the enemy's fire may change (ruling
+/// PF-39). Opportunity fire at a change of facing or formation within the
+/// Minimum Range Fire Zone (11.81), passby fire at any other move (11.83).
+fn exposed_to_fire(
+    table: &Table,
+    state: &State,
+    action: &Action<crate::rules::names::UnitId>,
+    start: &Rect,
+    end: &Rect,
+) -> bool {
+    let other = non_phasing(state);
+    let shocking = match action {
+        Action::Charge(t) | Action::Shock(t) => Some(t.as_str()),
+        _ => None,
+    };
+    state
+        .units
+        .iter()
+        .filter(|f| f.side == other && f.eliminated.is_none())
+        .filter(|f| {
+            eligible::never_fires(f).is_ok()
+                && eligible::fires_in(f, Phase::Movement, Occasion::Opportunity, &state.params)
+                    .is_ok()
+        })
+        .any(|f| match action {
+            Action::Face(_) | Action::Form(_) => in_minimum_zone(table, state, f, start),
+            _ => passes_by(table, state, f, start, end, shocking),
+        })
 }
 
 /// A unit placed at another footprint, for the table.
@@ -144,12 +203,50 @@ fn standing_fire(
     }
 }
 
+/// A move of the phasing side the phase did not make, and why: for the
+/// acknowledgement (ruling PF-39).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotMoved {
+    /// The order's place in the side's list.
+    pub index: usize,
+    pub unit: String,
+    pub why: Forbidden,
+    /// The units of its side the words name (the friend it would end on)
+    /// that moved before it where an enemy unit could fire at them on
+    /// their way, if it stood ready: that fire may have reduced or
+    /// destroyed them first, and so cleared the way.
+    pub movers: Vec<String>,
+}
+
 /// Resolves the Movement Phase.
 pub fn resolve(
     state: &State,
     orders: &BTreeMap<String, Vec<Order>>,
     dice: &mut dyn Dice,
 ) -> (State, Vec<Event>) {
+    let (next, events, _) = play(state, orders, dice);
+    (next, events)
+}
+
+/// The moves of `side`'s `orders` the phase would not make, carried out as
+/// [`resolve`] carries them out with no standing orders of the enemy: no
+/// fire is given, so no die is thrown (the stream is a throwaway's).
+pub fn not_moved(state: &State, side: &str, orders: &[Order]) -> Vec<NotMoved> {
+    let mut dice = crate::audit::DiceStream::new(&crate::audit::Digest32::ZERO);
+    let only = BTreeMap::from([(side.to_string(), orders.to_vec())]);
+    play(state, &only, &mut dice).2
+}
+
+/// The phase, with the moves it did not make.
+fn play(
+    state: &State,
+    orders: &BTreeMap<String, Vec<Order>>,
+    dice: &mut dyn Dice,
+) -> (State, Vec<Event>, Vec<NotMoved>) {
+    let mut not_made = Vec::new();
+    // The units of the phasing side that moved where the enemy may fire at
+    // them on their way.
+    let mut exposed: Vec<String> = Vec::new();
     let mut next = state.clone();
     let phasing = state.active_side.clone();
     for u in next.units.iter_mut().filter(|u| u.side == phasing) {
@@ -204,7 +301,7 @@ pub fn resolve(
         );
         events.push(event.also_naming(&ready));
     }
-    for o in orders.get(&phasing).into_iter().flatten() {
+    for (index, o) in orders.get(&phasing).into_iter().flatten().enumerate() {
         let PfOrder::Unit { unit, action } = o else {
             continue;
         };
@@ -216,6 +313,17 @@ pub fn resolve(
         let moved: Moved = match moves::end_of(&next, &table, u, action) {
             Ok(m) => m,
             Err(f) => {
+                not_made.push(NotMoved {
+                    index,
+                    unit: id.to_string(),
+                    why: f.clone(),
+                    movers: f
+                        .naming
+                        .iter()
+                        .filter(|n| exposed.contains(n))
+                        .cloned()
+                        .collect(),
+                });
                 events.push(
                     Event::of(
                         Kind::MoveLapsed,
@@ -231,6 +339,9 @@ pub fn resolve(
             continue;
         };
         let name = u.name.clone();
+        if exposed_to_fire(&table, &next, action, &start, &moved.rect) {
+            exposed.push(id.to_string());
+        }
         match action {
             Action::Face(_) | Action::Form(_) => {
                 // "Anytime a enemy formation changes Facing or Formation
@@ -264,22 +375,8 @@ pub fn resolve(
                     m.rules.charging = true;
                 }
                 let end = moved.rect;
-                let passes = move |t: &Table, s: &State, f: &Unit, _r: &Rect| -> bool {
-                    let (Some(rect), Some(zone_end)) = (t.rect(s, f), minimum_zone(s, f)) else {
-                        return false;
-                    };
-                    if shocking.as_deref() == Some(f.id.as_str()) {
-                        return false;
-                    }
-                    let fan = Fan::ahead_of(&rect, FIRING_ANGLE);
-                    // Within the angle and the zone on its way (a, b), and
-                    // past the flank at its end, wholly out of the frontal
-                    // fire zone (c): a move straight away stays in it.
-                    let came_within = fan
-                        .reach_to_move(&start, &end)
-                        .is_some_and(|d| d <= zone_end);
-                    let cleared = fan.reach_to(&end).is_none();
-                    came_within && cleared
+                let passes = |t: &Table, s: &State, f: &Unit, _r: &Rect| -> bool {
+                    passes_by(t, s, f, &start, &end, shocking.as_deref())
                 };
                 let firers: Vec<String> = standing
                     .iter()
@@ -436,5 +533,5 @@ pub fn resolve(
         events.push(mfp(&next));
     }
     advance(&mut next, &mut events);
-    (next, events)
+    (next, events, not_made)
 }

@@ -215,56 +215,7 @@ pub fn resolve(
     let mut reduced = Vec::new();
     let defender = non_phasing(state);
     let list: Vec<&Order> = orders.get(&defender).into_iter().flatten().collect();
-    // Replacements first: the replacing unit takes the place of the unit
-    // attacked, which takes its place (ruling PF-21).
-    for o in &list {
-        let PfOrder::Unit {
-            unit,
-            action: Action::Replace(r),
-        } = o
-        else {
-            continue;
-        };
-        let (id, r) = (unit.as_str(), r.as_str());
-        let (Some(a), Some(b)) = (next.unit(id), next.unit(r)) else {
-            continue;
-        };
-        if replace_check(&next, a, r).is_err() {
-            continue;
-        }
-        let (la, fa, lb, fb) = (a.location, a.facing, b.location, b.facing);
-        for u in next.units.iter_mut() {
-            if u.id == id {
-                u.location = lb;
-                u.facing = fb;
-            } else if u.id == r {
-                u.location = la;
-                u.facing = fa;
-            }
-        }
-        for s in next.game.shocks.iter_mut().filter(|s| s.target == r) {
-            s.target = id.to_string();
-            s.replaced = true;
-        }
-        table.update(&next, id);
-        table.update(&next, r);
-        let at = |l: Location| match l {
-            Location::Table { x, y } => format!(
-                "({}, {})",
-                crate::rules::words::inches(x),
-                crate::rules::words::inches(y)
-            ),
-            Location::Hex { column, row } => format!("({column}, {row})"),
-        };
-        events.push(Event::of(
-            Kind::Replace,
-            &[id, r],
-            format!(
-                "{id} replaces {r} at {} to receive the shock; it may not fire upon the attackers (11.86).",
-                at(lb)
-            ),
-        ));
-    }
+    replacements(&mut next, &mut table, &list, &mut events);
     for o in &list {
         let PfOrder::Unit { unit, action } = o else {
             continue;
@@ -321,4 +272,99 @@ pub fn resolve(
     }
     advance(&mut next, &mut events);
     (next, events)
+}
+
+/// Replacements first: the replacing unit takes the place of the unit
+/// attacked, which takes its place (ruling PF-21). One that no longer fits
+/// the table (the unit attacked already replaced by an earlier line) is not
+/// made: by its place in `list`, with why.
+fn replacements(
+    next: &mut State,
+    table: &mut Table,
+    list: &[&Order],
+    events: &mut Vec<Event>,
+) -> Vec<(usize, Forbidden)> {
+    let mut not_made = Vec::new();
+    for (index, o) in list.iter().enumerate() {
+        let PfOrder::Unit {
+            unit,
+            action: Action::Replace(r),
+        } = o
+        else {
+            continue;
+        };
+        let (id, r) = (unit.as_str(), r.as_str());
+        let (Some(a), Some(b)) = (next.unit(id), next.unit(r)) else {
+            continue;
+        };
+        if let Err(f) = replace_check(next, a, r) {
+            not_made.push((index, f));
+            continue;
+        }
+        let (la, fa, lb, fb) = (a.location, a.facing, b.location, b.facing);
+        for u in next.units.iter_mut() {
+            if u.id == id {
+                u.location = lb;
+                u.facing = fb;
+            } else if u.id == r {
+                u.location = la;
+                u.facing = fa;
+            }
+        }
+        for s in next.game.shocks.iter_mut().filter(|s| s.target == r) {
+            s.target = id.to_string();
+            s.replaced = true;
+        }
+        table.update(next, id);
+        table.update(next, r);
+        let at = |l: Location| match l {
+            Location::Table { x, y } => format!(
+                "({}, {})",
+                crate::rules::words::inches(x),
+                crate::rules::words::inches(y)
+            ),
+            Location::Hex { column, row } => format!("({column}, {row})"),
+        };
+        events.push(Event::of(
+            Kind::Replace,
+            &[id, r],
+            format!(
+                "{id} replaces {r} at {} to receive the shock; it may not fire upon the attackers (11.86).",
+                at(lb)
+            ),
+        ));
+    }
+    not_made
+}
+
+/// The defending side's orders of the Shock Combat Phase the phase would
+/// not carry out, for the acknowledgement (ruling PF-39): the replacements
+/// as [`resolve`] makes them, first and with no die, then each fire
+/// checked by the phase's own [`final_fire`] and [`support`] on the table
+/// the replacements leave, before any fire is given. By the order's place
+/// in `orders`, with why.
+pub fn not_carried_out(state: &State, orders: &[Order]) -> Vec<(usize, Forbidden)> {
+    let mut next = state.clone();
+    let mut table = Table::new(&next);
+    let list: Vec<&Order> = orders.iter().collect();
+    let mut out = replacements(&mut next, &mut table, &list, &mut Vec::new());
+    for (index, o) in orders.iter().enumerate() {
+        let PfOrder::Unit { unit, action } = o else {
+            continue;
+        };
+        let Some(firer) = next.unit(unit.as_str()) else {
+            continue;
+        };
+        let attack = firer.rules.fire_attacks + 1;
+        let plan = match action {
+            Action::FinalFire(t) => final_fire(&next, &table, firer, t.as_str(), attack),
+            Action::Support(t) => support(&next, &table, firer, t.as_str(), attack),
+            _ => continue,
+        };
+        if let Err(f) = plan {
+            out.push((index, f));
+        }
+    }
+    out.sort_by_key(|(index, _)| *index);
+    out
 }

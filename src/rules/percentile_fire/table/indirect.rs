@@ -7,6 +7,7 @@
 use super::Table;
 use crate::geometry::{Point, nearest_point_of_segment, point_in_polygon, polygons_overlap};
 use crate::rules::percentile_fire::fire::Forbidden;
+use crate::rules::percentile_fire::ground::TerrainKind;
 use crate::rules::percentile_fire::params::{Params, WeaponKind};
 use crate::rules::percentile_fire::state::{Rating, Shot, State, Unit};
 
@@ -19,8 +20,11 @@ pub struct Feature {
 
 /// Whether an area blocks sight: its kind limits sight in the campaign's
 /// terrain table, or it is a hill (its crest line blocks).
-fn blocks(params: &Params, kind: &str) -> bool {
-    kind == "hill" || params.terrain.get(kind).is_some_and(|t| t.sight.is_some())
+fn blocks(params: &Params, kind: TerrainKind) -> bool {
+    kind == TerrainKind::Hill
+        || params
+            .terrain_effect(kind)
+            .is_some_and(|t| t.sight.is_some())
 }
 
 /// The blocking terrain features: overlapping blocking areas grouped,
@@ -29,7 +33,7 @@ fn blocks(params: &Params, kind: &str) -> bool {
 /// adjacent").
 pub fn features(table: &Table, params: &Params) -> Vec<Feature> {
     let blocking: Vec<usize> = (0..table.areas.len())
-        .filter(|&i| blocks(params, &table.areas[i].kind))
+        .filter(|&i| blocks(params, table.areas[i].kind))
         .collect();
     let mut group: Vec<usize> = (0..table.areas.len()).collect();
     fn root(group: &mut [usize], i: usize) -> usize {

@@ -13,6 +13,7 @@ pub mod target;
 use std::collections::BTreeMap;
 
 use super::basing;
+use super::ground::TerrainKind;
 use super::params::Params;
 use super::state::{State, Unit};
 use crate::geometry::{
@@ -25,11 +26,11 @@ use crate::rules::kernel::Ratio;
 /// Cells of the spatial index: about the reach of a musket.
 const CELL: Hundredths = 600;
 
-/// A terrain area: its kind and outline.
+/// A terrain area: its kind, read once from the state's word, and outline.
 #[derive(Debug, Clone)]
 pub struct Area {
     pub id: String,
-    pub kind: String,
+    pub kind: TerrainKind,
     pub points: Vec<Point>,
 }
 
@@ -39,6 +40,8 @@ pub struct Table {
     /// Every unit's footprint by its place in `state.units`; `None` for a
     /// unit out of play or standing in a square.
     pub index: SpatialIndex,
+    /// The terrain areas of a kind the chapter reads (set-up refuses any
+    /// other), in the state's order.
     pub areas: Vec<Area>,
     /// Crest lines, which block sight.
     pub crests: Vec<Vec<Point>>,
@@ -54,13 +57,18 @@ impl Table {
         let mut areas = Vec::new();
         let mut crests = Vec::new();
         for t in &state.terrain {
+            let Some(kind) = TerrainKind::parse(&t.kind) else {
+                continue;
+            };
             match &t.shape {
                 TerrainShape::Area { points } => areas.push(Area {
                     id: t.id.clone(),
-                    kind: t.kind.clone(),
+                    kind,
                     points: points.clone(),
                 }),
-                TerrainShape::Line { points } if t.kind == "crest" => crests.push(points.clone()),
+                TerrainShape::Line { points } if kind == TerrainKind::Crest => {
+                    crests.push(points.clone());
+                }
                 _ => {}
             }
         }
@@ -128,47 +136,46 @@ impl Table {
     }
 
     /// The kinds of the areas a point lies in.
-    pub fn kinds_at(&self, p: Point) -> Vec<&str> {
+    pub fn kinds_at(&self, p: Point) -> Vec<TerrainKind> {
         self.areas
             .iter()
             .filter(|a| point_in_polygon(p, &a.points))
-            .map(|a| a.kind.as_str())
+            .map(|a| a.kind)
             .collect()
     }
 
     /// The area a unit stands in, by its centre: a building, a redoubt, a
     /// wood.
-    pub fn stands_in(&self, rect: &Rect, kind: impl Fn(&str) -> bool) -> Option<&Area> {
+    pub fn stands_in(&self, rect: &Rect, kind: impl Fn(TerrainKind) -> bool) -> Option<&Area> {
         let c = rect.centre();
         self.areas
             .iter()
-            .find(|a| kind(&a.kind) && point_in_polygon(c, &a.points))
+            .find(|a| kind(a.kind) && point_in_polygon(c, &a.points))
     }
 
     /// Whether a unit stands in a building of Class I, II or III.
     pub fn in_building(&self, rect: &Rect) -> bool {
-        self.stands_in(rect, |k| k.starts_with("building-"))
-            .is_some()
+        self.stands_in(rect, TerrainKind::is_building).is_some()
     }
 
     /// Whether a unit mans a redoubt.
     pub fn in_redoubt(&self, rect: &Rect) -> bool {
-        self.stands_in(rect, |k| k == "redoubt").is_some()
+        self.stands_in(rect, |k| k == TerrainKind::Redoubt)
+            .is_some()
     }
 
     /// The best cover a unit stands in (11.14): the smallest factor of the
     /// terrain under its centre, with its kind.
-    pub fn cover(&self, rect: &Rect, params: &Params) -> Option<(String, Ratio)> {
+    pub fn cover(&self, rect: &Rect, params: &Params) -> Option<(TerrainKind, Ratio)> {
         let c = rect.centre();
         self.areas
             .iter()
             .filter(|a| point_in_polygon(c, &a.points))
             .filter_map(|a| {
                 params
-                    .terrain
-                    .get(&a.kind)
+                    .terrain_effect(a.kind)
                     .and_then(|t| t.cover)
-                    .map(|r| (a.kind.clone(), r))
+                    .map(|r| (a.kind, r))
             })
             .min_by(|(_, x), (_, y)| {
                 (u64::from(x.numerator()) * u64::from(y.denominator()))
@@ -189,7 +196,7 @@ impl Table {
             if garrisons.contains(&i) {
                 return true;
             }
-            match params.terrain.get(&a.kind).and_then(|t| t.sight) {
+            match params.terrain_effect(a.kind).and_then(|t| t.sight) {
                 Some(limit) => length_inside_polygon(from, to, &a.points) <= limit,
                 None => true,
             }
@@ -213,7 +220,7 @@ impl Table {
             .areas
             .iter()
             .enumerate()
-            .filter(|(_, a)| a.kind.starts_with("building-"))
+            .filter(|(_, a)| a.kind.is_building())
             .filter(|(_, a)| {
                 point_in_polygon(from, &a.points) || point_in_polygon(centre, &a.points)
             })

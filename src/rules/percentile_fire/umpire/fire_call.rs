@@ -14,8 +14,8 @@ use crate::rules::percentile_fire::fire::routine::{
     self, Against, FireAttack, FireResult, Readings, Routine,
 };
 use crate::rules::percentile_fire::fire::zone::{self, FiringLine};
+use crate::rules::percentile_fire::ground::TerrainKind;
 use crate::rules::percentile_fire::params::{Category, Params, WeaponKind};
-use crate::rules::percentile_fire::setup::TERRAIN_KINDS;
 use crate::rules::percentile_fire::state::{Class, Shot, Word};
 use crate::rules::umpire::{Called, Trace, UmpireError};
 use crate::rules::words::inches;
@@ -46,7 +46,7 @@ pub struct FireCall {
     pub militia: bool,
     pub officers: u32,
     pub artillery_officer: bool,
-    pub cover: Option<String>,
+    pub cover: Option<TerrainKind>,
     pub named: Vec<String>,
 }
 
@@ -168,12 +168,12 @@ impl FireCall {
                 }
                 "cover" => {
                     let kind = w.next().unwrap_or_default();
-                    if !TERRAIN_KINDS.contains(&kind.as_str()) {
+                    let Some(kind) = TerrainKind::parse(&kind) else {
                         return Err(syntax(
                             text,
-                            format!("cover <terrain kind>: {}", TERRAIN_KINDS.join(", ")),
+                            format!("cover <terrain kind>: {}", TerrainKind::KINDS.join(", ")),
                         ));
-                    }
+                    };
                     call.cover = Some(kind);
                 }
                 "with" => {
@@ -475,12 +475,11 @@ fn set_up(
         screened: call.screened,
         artillery_officer: call.artillery_officer,
         target_battery_dispersed: call.against == Against::Battery && !call.target_in_square,
-        cover: match &call.cover {
+        cover: match call.cover {
             Some(kind) => params
-                .terrain
-                .get(kind)
+                .terrain_effect(kind)
                 .and_then(|t| t.cover)
-                .map(|r| (kind.clone(), r)),
+                .map(|r| (kind, r)),
             None => None,
         },
         named: call.named.clone(),

@@ -38,7 +38,7 @@ use super::SoundTheCharge;
 use super::state::State;
 use super::tables::Arm;
 use crate::geometry::any_part_behind_frontage_line;
-use crate::rules::ruleset::check_typed;
+use crate::rules::ruleset::acknowledge_typed;
 use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::turn::field::Field;
 
@@ -140,10 +140,10 @@ fn flank_threatened(field: &Field, i: usize) -> bool {
 }
 
 /// The lines as the side's mail would have them accepted: the whole sheet
-/// checked at once, as the mail is; a line it refuses is left out, and a
+/// checked at once, as the acknowledgement checks the mail; a line it refuses is left out, and a
 /// unit left with no line at all holds.
 fn checked(state: &State, side: &str, lines: Vec<String>) -> Vec<String> {
-    let sheet = check_typed(&SoundTheCharge, state, side, &lines.join("\n"));
+    let sheet = acknowledge_typed(&SoundTheCharge, state, side, &lines.join("\n"));
     if sheet.is_clean() {
         return lines;
     }
@@ -173,18 +173,21 @@ fn checked(state: &State, side: &str, lines: Vec<String>) -> Vec<String> {
         let hold = format!("{unit}: hold");
         if !has_other
             && !out.contains(&hold)
-            && check_typed(&SoundTheCharge, state, side, &hold).is_clean()
+            && acknowledge_typed(&SoundTheCharge, state, side, &hold).is_clean()
         {
             out.push(hold);
         }
     }
     // Lines that stood only beside a refused one may now be refused in
     // their turn (a shot after a refused move): keep those that check.
-    let sheet = check_typed(&SoundTheCharge, state, side, &out.join("\n"));
+    let sheet = acknowledge_typed(&SoundTheCharge, state, side, &out.join("\n"));
     if sheet.is_clean() {
         return out;
     }
+    let refused: Vec<usize> = sheet.rejections.iter().map(|r| r.line).collect();
     out.into_iter()
-        .filter(|l| check_typed(&SoundTheCharge, state, side, l).is_clean())
+        .enumerate()
+        .filter(|(n, _)| !refused.contains(&(n + 1)))
+        .map(|(_, l)| l)
         .collect()
 }

@@ -8,7 +8,6 @@ use crate::geometry::{
     self, Hundredths, Point, Rect, any_part_behind_frontage_line, is_sight_blocked_by_lines,
     rect_distance, rect_is_in_arc, segment_touches_rect,
 };
-use crate::rules::board::TerrainShape;
 use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::state::TroopType;
 use crate::rules::sound_the_charge::tables::Arm;
@@ -246,17 +245,7 @@ fn rally(p: &mut Planner, me: &Unit, threatened: bool) {
 /// crestlines").
 fn clear_line(field: &Field, from: Point, me: usize, target: &Enemy) -> bool {
     let to = target.rect.centre();
-    let crests: Vec<Vec<Point>> = field
-        .state
-        .terrain
-        .iter()
-        .filter(|t| t.kind == "crest")
-        .filter_map(|t| match &t.shape {
-            TerrainShape::Line { points } => Some(points.clone()),
-            _ => None,
-        })
-        .collect();
-    !is_sight_blocked_by_lines(from, to, &crests)
+    !is_sight_blocked_by_lines(from, to, field.ground().crests())
         && !field
             .on_table()
             .filter(|&k| k != me && k != target.i)

@@ -70,6 +70,36 @@ pub fn check(state: &mut State, _dice: &mut dyn Dice, events: &mut Vec<Event>) {
     if !option(state, ARMY_MORALE) || state.finished.is_some() {
         return;
     }
+    let (both, broken) = breaking(state);
+    if let Some(side) = both {
+        events.push(event(
+            Kind::ArmyMorale,
+            &[],
+            format!(
+                "Both armies end the turn broken; {side} is the active side and its morale holds (Army Morale: \"If both sides end the turn with their morale broken, then the passive side's morale breaks but the active side's morale holds.\")."
+            ),
+        ));
+    }
+    let Some((side, gone, shaken, total)) = broken else {
+        return;
+    };
+    let text = format!(
+        "{side}'s army morale breaks: {gone} of its {total} units eliminated and {shaken} shaken, half or more (Army Morale: \"An army's overall will to fight will break if that side ends any turn (active or passive) with half or more of its units eliminated (shattered or forced off-table) or in shaken status.\"). The game ends with {side} losing."
+    );
+    events.push(event(Kind::ArmyMorale, &[], text.clone()));
+    state.finished = Some(text);
+}
+
+/// A side whose army broke: the side, its units eliminated, shaken and in
+/// all.
+type Broken = (String, usize, usize, usize);
+
+/// The side whose army breaks at the end of a turn in `state`, if one
+/// does, with its units eliminated, shaken and in all; and the active side
+/// when both armies were broken and the active side's held. The state a
+/// game ended in by army morale still shows it (nothing moves after the
+/// check), so [`broken_armies`] reads the same from it.
+fn breaking(state: &State) -> (Option<String>, Option<Broken>) {
     let mut broken = Vec::new();
     for side in &state.sides {
         let units: Vec<&Unit> = state.units.iter().filter(|u| u.side == *side).collect();
@@ -85,27 +115,30 @@ pub fn check(state: &mut State, _dice: &mut dyn Dice, events: &mut Vec<Event>) {
             broken.push((side.clone(), gone, shaken, units.len()));
         }
     }
+    let mut held = None;
     if broken.len() > 1 {
         let active = state.active_side.clone();
-        if let Some((side, ..)) = broken.iter().find(|(s, ..)| *s == active) {
-            events.push(event(
-                Kind::ArmyMorale,
-                &[],
-                format!(
-                    "Both armies end the turn broken; {side} is the active side and its morale holds (Army Morale: \"If both sides end the turn with their morale broken, then the passive side's morale breaks but the active side's morale holds.\")."
-                ),
-            ));
-        }
+        held = broken
+            .iter()
+            .find(|(s, ..)| *s == active)
+            .map(|(s, ..)| s.clone());
         broken.retain(|(s, ..)| *s != active);
     }
-    let Some((side, gone, shaken, total)) = broken.into_iter().next() else {
-        return;
-    };
-    let text = format!(
-        "{side}'s army morale breaks: {gone} of its {total} units eliminated and {shaken} shaken, half or more (Army Morale: \"An army's overall will to fight will break if that side ends any turn (active or passive) with half or more of its units eliminated (shattered or forced off-table) or in shaken status.\"). The game ends with {side} losing."
-    );
-    events.push(event(Kind::ArmyMorale, &[], text.clone()));
-    state.finished = Some(text);
+    (held, broken.into_iter().next())
+}
+
+/// The side whose army morale broke, in a state the game ended in (Army
+/// Morale, optional rule): the side [`check`] found, read again from the
+/// state it left.
+pub fn broken_armies(state: &State) -> Vec<String> {
+    if !option(state, ARMY_MORALE) || state.finished.is_none() {
+        return Vec::new();
+    }
+    breaking(state)
+        .1
+        .map(|(side, ..)| side)
+        .into_iter()
+        .collect()
 }
 
 #[cfg(test)]

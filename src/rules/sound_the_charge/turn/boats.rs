@@ -18,6 +18,7 @@
 //! `landing` until its combat is decided.
 
 use super::ChargeMade;
+use super::field::Field;
 use super::fighting::arm_of;
 use super::movement::Phase;
 use super::validate::Refusal;
@@ -28,6 +29,7 @@ use crate::geometry::{
 };
 use crate::rules::board::{Terrain, TerrainShape};
 use crate::rules::sound_the_charge::events::Kind;
+use crate::rules::sound_the_charge::ground::{Ground, TerrainKind};
 use crate::rules::sound_the_charge::orders::StcOrder;
 use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::state::Unit;
@@ -75,11 +77,8 @@ fn fits(spec: &Unit) -> Result<(), String> {
     Ok(())
 }
 
-fn boat<'s>(state: &'s State, id: &str) -> Option<&'s Terrain> {
-    state
-        .terrain
-        .iter()
-        .find(|t| t.kind == "boat" && t.id == id)
+fn boat<'s>(state: &'s State, ground: &Ground, id: &str) -> Option<&'s Terrain> {
+    ground.boat(state, id).map(|b| &state.terrain[b])
 }
 
 fn area(t: &Terrain) -> &[Point] {
@@ -90,22 +89,18 @@ fn area(t: &Terrain) -> &[Point] {
 }
 
 /// Whether a point is on the water.
-pub fn on_water(state: &State, p: Point) -> bool {
-    state
-        .terrain
-        .iter()
-        .filter(|t| t.kind == "water")
-        .any(|t| point_in_polygon(p, area(t)))
+pub fn on_water(state: &State, ground: &Ground, p: Point) -> bool {
+    ground
+        .features(state)
+        .filter(|(k, _)| *k == TerrainKind::Water)
+        .any(|(_, t)| point_in_polygon(p, area(t)))
 }
 
 /// The current at a point: the direction of the nearest segment of a
 /// `river` line, from its first point towards its last (ruling STC-93).
-fn current_at(state: &State, p: Point) -> Option<(i64, i64, Hundredths)> {
+fn current_at(state: &State, ground: &Ground, p: Point) -> Option<(i64, i64, Hundredths)> {
     let mut best: Option<(Hundredths, (i64, i64, Hundredths))> = None;
-    for t in state.terrain.iter().filter(|t| t.kind == "river") {
-        let TerrainShape::Line { points } = &t.shape else {
-            continue;
-        };
+    for (_, points) in ground.lines(state, TerrainKind::River) {
         for w in points.windows(2) {
             let d = distance_to_segment(p, w[0], w[1]);
             let len = distance(w[0], w[1]);
@@ -118,8 +113,8 @@ fn current_at(state: &State, p: Point) -> Option<(i64, i64, Hundredths)> {
 }
 
 /// How far a boat's move from `from` to `to` goes against the current.
-fn upstream(state: &State, from: Point, to: Point) -> Hundredths {
-    let Some((fx, fy, len)) = current_at(state, from) else {
+fn upstream(state: &State, ground: &Ground, from: Point, to: Point) -> Hundredths {
+    let Some((fx, fy, len)) = current_at(state, ground, from) else {
         return 0;
     };
     let along =
@@ -154,14 +149,15 @@ fn gap_to_polygon(r: &Rect, polygon: &[Point]) -> Hundredths {
 
 /// Validation: what the Boats rule forbids outright, for a unit of the
 /// active side.
-pub fn allowed(state: &State, u: &Unit, order: &StcOrder) -> Result<(), Refusal> {
+pub fn allowed(field: &Field, u: &Unit, order: &StcOrder) -> Result<(), Refusal> {
+    let state = field.state;
     let refuse = |why: String| Err(Refusal::new(why, CLAUSE));
     match order {
         StcOrder::Embark { boat: b, .. } => {
             if in_boats(u) {
                 return refuse("the unit is already in boats".to_string());
             }
-            let Some(_) = boat(state, b.as_str()) else {
+            let Some(_) = boat(state, field.ground(), b.as_str()) else {
                 return refuse(format!("there is no boat `{}` on the table", b.as_str()));
             };
             if let Some(other) = state.units.iter().find(|o| {
@@ -205,20 +201,16 @@ fn whole_turn(p: &mut Phase, i: usize, what: &str) -> bool {
 }
 
 /// Moves the boat's outline to the unit's footprint.
-fn carry_boat(state: &mut State, id: &str, r: &Rect) {
-    if let Some(t) = state
-        .terrain
-        .iter_mut()
-        .find(|t| t.kind == "boat" && t.id == id)
-    {
-        t.shape = TerrainShape::Area {
+fn carry_boat(state: &mut State, ground: &Ground, id: &str, r: &Rect) {
+    if let Some(b) = ground.boat(state, id) {
+        state.terrain[b].shape = TerrainShape::Area {
             points: r.corners().to_vec(),
         };
     }
 }
 
 /// After a retreat in boats, the boat goes with the unit.
-pub fn follow_boat(state: &mut State, i: usize) {
+pub fn follow_boat(state: &mut State, ground: &Ground, i: usize) {
     let u = &state.units[i];
     let (Some(b), Some(r)) = (
         boat_of(u).map(str::to_string),
@@ -226,14 +218,14 @@ pub fn follow_boat(state: &mut State, i: usize) {
     ) else {
         return;
     };
-    carry_boat(state, &b, &r);
+    carry_boat(state, ground, &b, &r);
 }
 
 /// "It takes a full turn to embark [...] and two turns for artillery."
 pub fn embark(p: &mut Phase, i: usize, boat_id: &str) {
     let what = "embark";
     let Some(start) = p.field.rect(i) else { return };
-    let Some(b) = boat(p.state, boat_id).cloned() else {
+    let Some(b) = boat(p.state, p.field.ground(), boat_id).cloned() else {
         p.impossible(i, what, &format!("there is no boat `{boat_id}` ({CLAUSE})"));
         return;
     };
@@ -296,7 +288,7 @@ pub fn embark(p: &mut Phase, i: usize, boat_id: &str) {
     u.rules.status.embarking = None;
     u.rules.status.boat = Some(boat_id.to_string());
     u.rules.disordered = true;
-    carry_boat(p.state, boat_id, &end);
+    carry_boat(p.state, p.field.ground(), boat_id, &end);
     p.event(
         Kind::Embark,
         &[&id],
@@ -315,7 +307,7 @@ pub fn row(p: &mut Phase, i: usize, steps: &[Step]) {
     }
     let path = follow(&start, steps);
     let end = path.end();
-    let cost = path.distance + upstream(p.state, start.centre(), end.centre());
+    let cost = path.distance + upstream(p.state, p.field.ground(), start.centre(), end.centre());
     if cost > BOAT_MOVE {
         p.impossible(
             i,
@@ -329,7 +321,7 @@ pub fn row(p: &mut Phase, i: usize, steps: &[Step]) {
         );
         return;
     }
-    if !on_water(p.state, end.centre()) {
+    if !on_water(p.state, p.field.ground(), end.centre()) {
         p.impossible(i, what, "the boats would leave the water (ruling STC-93)");
         return;
     }
@@ -369,7 +361,7 @@ pub fn row(p: &mut Phase, i: usize, steps: &[Step]) {
     p.movers[i].used = cost;
     p.place(i, end);
     if let Some(b) = boat_of(&p.state.units[i]).map(str::to_string) {
-        carry_boat(p.state, &b, &end);
+        carry_boat(p.state, p.field.ground(), &b, &end);
     }
     let (id, name) = (p.id(i), p.name(i));
     p.event(
@@ -463,7 +455,7 @@ pub fn disembark(p: &mut Phase, i: usize) {
         return;
     }
     let end = ahead(start.depth);
-    if on_water(p.state, end.centre()) {
+    if on_water(p.state, p.field.ground(), end.centre()) {
         p.impossible(
             i,
             what,
@@ -498,14 +490,14 @@ pub fn disembark(p: &mut Phase, i: usize) {
 
 /// After the combat phase: a landing unit that lost has retreated in its
 /// boats (and its boat goes with it); one that did not has landed.
-pub fn after_combat(state: &mut State, lost: &[usize]) {
+pub fn after_combat(state: &mut State, ground: &Ground, lost: &[usize]) {
     for i in 0..state.units.len() {
         if !landing(&state.units[i]) {
             continue;
         }
         state.units[i].rules.status.landing = false;
         if lost.contains(&i) {
-            follow_boat(state, i);
+            follow_boat(state, ground, i);
         } else {
             state.units[i].rules.status.boat = None;
         }

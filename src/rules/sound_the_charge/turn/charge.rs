@@ -9,7 +9,9 @@ use super::ChargeMade;
 use super::SideOrders;
 use super::deployment::{CONTACT, ZONE_OF_CONTROL};
 use super::fighting::{nation_of, steady};
-use super::movement::{EVADE_MOST, MOVEMENT_TABLE, Phase, box_of, ground, inches, rates};
+use super::movement::{
+    EVADE_MOST, MOVEMENT_TABLE, Phase, Slowing, because, box_of, ground, inches, rates, slow_wheel,
+};
 use crate::audit::dice::{Dice, Die};
 use crate::geometry::bounds;
 use crate::geometry::{
@@ -17,8 +19,8 @@ use crate::geometry::{
     segments_intersect, wheel_arc_length,
 };
 use crate::geometry::{Hundredths, Point};
-use crate::rules::board::TerrainShape;
 use crate::rules::sound_the_charge::events::Kind;
+use crate::rules::sound_the_charge::ground::TerrainKind;
 use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::tables::Arm;
 use crate::rules::sound_the_charge::tables::Nation;
@@ -122,7 +124,8 @@ fn straight(
 /// Charging, rule 3: "A unit may wheel or oblique into contact, as long as it
 /// is not using charge bonus movement." The cheapest wheel (whole degrees)
 /// or oblique (tenths of an inch) followed by a straight advance that makes
-/// contact within the normal allowance.
+/// contact within the normal allowance: a charge that wheels or obliques
+/// takes no bonus at all (ruling STC-99).
 fn wheel_or_oblique(
     p: &Phase,
     i: usize,
@@ -230,10 +233,22 @@ pub fn charge(
             short_charge(p, i, &start, normal + bonus, through, t);
         } else {
             let tname = p.name(t);
+            let mut slowed = charge_slowings(p, i, through, approach == Approach::Straight);
+            if approach != Approach::Straight {
+                slowed.push(Slowing::NoChargeBonus);
+            }
+            // Charging, rule 3: the wheel or oblique into contact costs as
+            // any other ("Oblique [...] moves are done at half speed").
+            slowed.extend(match approach {
+                Approach::Oblique(_) => Some(Slowing::HalfSpeedStep("obliquing")),
+                Approach::Wheel(_) => slow_wheel(&p.state.units[i]).map(Slowing::SlowWheel),
+                Approach::Straight => None,
+            });
+            let why = because(&slowed);
             p.impossible_naming(
                 i,
                 what,
-                &format!("{tname} cannot be reached this way within its allowance of {} ({MOVEMENT_TABLE})", inches(normal)),
+                &format!("{tname} cannot be reached this way within its allowance of {} ({MOVEMENT_TABLE}){why}", inches(normal)),
                 &[t],
             );
         }
@@ -346,7 +361,7 @@ fn launched(p: &mut Phase, i: usize, t: usize, dice: &mut dyn Dice) -> bool {
 /// through close-order friends).
 fn charge_allowance(p: &Phase, i: usize, through: &[usize]) -> (Hundredths, Hundredths) {
     let u = &p.state.units[i];
-    let normal = (p.movers[i].allowance - p.movers[i].used).max(0);
+    let normal = (p.movers[i].allowance.inches - p.movers[i].used).max(0);
     let rates = rates(u.rules.troop_type, nation_of(p.state, &u.side));
     let blown = super::fighting::option(p.state, "blown-cavalry") && u.rules.status.blown;
     let mut bonus = rates.and_then(|r| r.charge).unwrap_or(0);
@@ -369,6 +384,27 @@ fn charge_allowance(p: &Phase, i: usize, through: &[usize]) -> (Hundredths, Hund
     } else {
         (normal, bonus)
     }
+}
+
+/// Why the charger's reach is less than the Movement Table's: the
+/// reductions of its allowance, no bonus when blown (if it would use its
+/// `bonus`), and half speed through close-order friends (what
+/// [`charge_allowance`] takes off).
+fn charge_slowings(p: &Phase, i: usize, through: &[usize], bonus: bool) -> Vec<Slowing> {
+    let mut slowed = p.movers[i].allowance.reductions.clone();
+    if bonus
+        && super::fighting::option(p.state, "blown-cavalry")
+        && p.state.units[i].rules.status.blown
+    {
+        slowed.push(Slowing::Blown);
+    }
+    if through
+        .iter()
+        .any(|&j| p.state.units[j].rules.formation != Formation::Skirmish)
+    {
+        slowed.push(Slowing::Interpenetration);
+    }
+    slowed
 }
 
 /// Whether the charge's path is clear: no enemy in the way, friends only
@@ -527,18 +563,17 @@ fn tell_contact(
 /// Obstacles "disorder chargers"; town blocks are "disordering terrain to
 /// enter or attack".
 fn terrain_disorder(p: &mut Phase, i: usize, start: &Rect, end: &Rect, target: &Rect) {
-    let crossed_obstacle = p
-        .state
-        .terrain
-        .iter()
-        .any(|t| match (&t.shape, t.kind.as_str()) {
-            (TerrainShape::Line { points }, "obstacle") => points.windows(2).any(|w| {
-                segments_intersect(start.centre(), end.centre(), w[0], w[1])
-                    || segment_touches_rect(w[0], w[1], end)
-            }),
-            _ => false,
-        });
-    let target_in_town = p.field.is_on(target, "town-block") || p.field.is_on(target, "chateau");
+    let crossed_obstacle =
+        p.field
+            .ground()
+            .lines(p.state, TerrainKind::Obstacle)
+            .any(|(_, points)| {
+                points.windows(2).any(|w| {
+                    segments_intersect(start.centre(), end.centre(), w[0], w[1])
+                        || segment_touches_rect(w[0], w[1], end)
+                })
+            });
+    let target_in_town = p.field.is_on(target, TerrainKind::is_built_up);
     let u = &p.state.units[i];
     if (crossed_obstacle || target_in_town)
         && u.rules.formation != Formation::Skirmish
@@ -617,7 +652,7 @@ fn short_charge(
         return;
     }
     let end = geometry::move_forward(start, d);
-    p.movers[i].used = p.movers[i].allowance;
+    p.movers[i].used = p.movers[i].allowance.inches;
     p.movers[i].moved = true;
     p.movers[i].forward += d;
     p.place(i, end);
@@ -637,6 +672,17 @@ fn short_charge(
             "{name} charges {inches} toward {tname} but fails to make contact, and is disordered (Steadiness and Disorder, 5).",
             inches = inches(d)
         ),
+    );
+    let why = because(&charge_slowings(p, i, through, true));
+    p.not_done(
+        &id,
+        format!(
+            "cannot charge: {tname} is not reached straight ahead within {} with the charge bonus ({MOVEMENT_TABLE}{why}); the charge would run {} and fall short, and the charger be disordered (Steadiness and Disorder, 5)",
+            inches(reach),
+            inches(d)
+        ),
+        None,
+        vec![tid.clone()],
     );
     // It may stop among friendly skirmishers, which it passes through
     // freely (STC-44).
@@ -836,7 +882,7 @@ pub fn reinforce(p: &mut Phase, i: usize, f: usize) {
         return;
     }
     let u = p.state.units[i].clone();
-    let normal = (p.movers[i].allowance - p.movers[i].used).max(0);
+    let normal = (p.movers[i].allowance.inches - p.movers[i].used).max(0);
     let mut bonus = rates(u.rules.troop_type, nation_of(p.state, &u.side))
         .and_then(|r| r.charge)
         .unwrap_or(0);

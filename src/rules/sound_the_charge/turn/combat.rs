@@ -33,6 +33,7 @@ use crate::rules::sound_the_charge::combat::{
     self as table, CombatCall, CombatResult, CombatSide, Decision,
 };
 use crate::rules::sound_the_charge::events::Kind;
+use crate::rules::sound_the_charge::ground::TerrainKind;
 use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::tables::{self, Arm, Nation};
@@ -116,9 +117,11 @@ fn under_flank_attack(
         .unwrap_or(e);
     let u = &state.units[me];
     if u.rules.formation == Formation::Square
-        || super::fighting::kinds_under(state, &r)
-            .iter()
-            .any(|k| matches!(*k, "town-block" | "chateau"))
+        || table
+            .ground
+            .kinds_under(state, &r)
+            .into_iter()
+            .any(TerrainKind::is_built_up)
     {
         return false;
     }
@@ -225,7 +228,7 @@ fn side(
     let r = table.index.rects[me];
     let e = table.index.rects[enemy];
     let cover = match (attacker, r, e) {
-        (false, Some(r), Some(e)) => combat_cover(state, &r, &e),
+        (false, Some(r), Some(e)) => combat_cover(state, &table.ground, &r, &e),
         _ => Cover::Open,
     };
     let cavalry = arm_of(u) == Arm::Cavalry;
@@ -254,13 +257,13 @@ fn side(
         stationary: cavalry
             && option(state, "stationary-cavalry")
             && facts.stationary_cavalry.contains(&u.id),
-        up_steep_slope: attacker && r.is_some_and(|r| on_steep_slope(state, &r)),
+        up_steep_slope: attacker && r.is_some_and(|r| on_steep_slope(state, &table.ground, &r)),
         // Boats: "The defenders on the bank are also treated as if in soft
         // cover" against troops attacking as they disembark.
         soft_cover: cover == Cover::Soft
             || (!attacker && cover == Cover::Open && super::boats::landing(&state.units[enemy])),
         hard_cover: cover == Cover::Hard,
-        disordering_terrain: r.is_some_and(|r| in_disordering_terrain(state, &r)),
+        disordering_terrain: r.is_some_and(|r| in_disordering_terrain(state, &table.ground, &r)),
     }
 }
 
@@ -673,8 +676,9 @@ fn centre_of(table: &Deployment, units: &[usize]) -> Option<Point> {
     })
 }
 
-/// Applies every unit's round: hits, the loser's rout hits and retreat,
-/// the winners' disorder, overruns and bounces; then the combat status.
+/// Applies every unit's round: hits, disorder (winners', and every unit's
+/// that suffered hits), the loser's rout hits and retreat, overruns and
+/// bounces; then the combat status.
 fn settle(
     state: &mut State,
     table: &mut Deployment,
@@ -719,7 +723,7 @@ fn settle(
     }
     let before = carry_out_retreats(state, table, retreats, tally, events);
     follow_ups(state, table, tally, apart, &before, dice, events);
-    super::boats::after_combat(state, &landed_lost);
+    super::boats::after_combat(state, &table.ground, &landed_lost);
     next_turn_status(state, table, contacts, events);
 }
 
@@ -738,8 +742,8 @@ enum Settled {
     Stands,
 }
 
-/// One unit's round: the general's die, overruns, hits, and what losing,
-/// bouncing off a square or winning does to it.
+/// One unit's round: the general's die, overruns, hits, disorder, and what
+/// losing, bouncing off a square or winning does to it.
 fn settle_unit(
     state: &mut State,
     table: &Deployment,
@@ -750,7 +754,6 @@ fn settle_unit(
     events: &mut Vec<Event>,
 ) -> Settled {
     let id = state.units[i].id.clone();
-    let is_guns = arm_of(&state.units[i]) == Arm::Artillery;
     // The die the combat call rolled stands whatever became of the unit
     // (crews overrun count the hits scored against them, ruling STC-17).
     if let Some(roll) = t.general_roll {
@@ -773,10 +776,22 @@ fn settle_unit(
         super::shooting::general_risk(state, i, t.suffered, true, dice, events);
     }
     let loses = t.guns_held_by.is_some() || (!is_guns_pairing(state, t) && lost(state, i, t));
+    if loses && t.opposite_sides {
+        return Settled::Removed("Retreat Moves, restriction 5: \"If a unit is under attack from two opposite sides, and it loses the close combat round, it cannot retreat and is eliminated.\"".to_string());
+    }
+    // Steadiness and Disorder, as the umpire call settles it for a pair:
+    // winners, and every unit that suffered hits that round, the loser
+    // too ("After one round of close combat, if the unit suffers any hits
+    // that round"). A unit with several enemies won if one of them lost.
+    let won = t.enemies.iter().any(|e| {
+        tally.get(e).is_some_and(|et| {
+            et.overrun || et.guns_overrun || et.guns_held_by.is_some() || lost(state, *e, et)
+        })
+    });
+    if table::disordered_by_round(arm_of(&state.units[i]), won, t.suffered) {
+        state.units[i].rules.disordered = true;
+    }
     if loses {
-        if t.opposite_sides {
-            return Settled::Removed("Retreat Moves, restriction 5: \"If a unit is under attack from two opposite sides, and it loses the close combat round, it cannot retreat and is eliminated.\"".to_string());
-        }
         return lose_round(state, table, i, t, events);
     }
     if let Some(sq) = t.bounced_from {
@@ -789,18 +804,6 @@ fn settle_unit(
             distance: Hundredths::from(tables::BOUNCE_OFF_SQUARE_INCHES) * 100,
             landed: false,
         };
-    }
-    // Winners and units in a continuing combat: "Winning units remain
-    // in position, disordered"; "After one round of close combat, if the
-    // unit suffers any hits that round" it is disordered. "Note that
-    // atty. is never disordered."
-    let won = t.enemies.iter().any(|e| {
-        tally.get(e).is_some_and(|et| {
-            et.overrun || et.guns_overrun || et.guns_held_by.is_some() || lost(state, *e, et)
-        })
-    });
-    if !is_guns && (won || t.suffered > 0) {
-        state.units[i].rules.disordered = true;
     }
     Settled::Stands
 }

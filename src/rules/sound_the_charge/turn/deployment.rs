@@ -4,7 +4,8 @@
 //! they stand and by the unit they are with, so that contact, zones of
 //! control, targets and command radius cost the neighbours of a unit and
 //! not every unit on the table. The phases keep it in step as units move,
-//! retreat or leave play ([`Deployment::refresh`]).
+//! retreat or leave play ([`Deployment::refresh`]). It holds the state's
+//! terrain with its kinds read ([`Ground`]), for the phases' terrain rules.
 
 use std::collections::BTreeMap;
 
@@ -12,6 +13,7 @@ use super::super::basing;
 use super::fighting::in_play;
 use crate::geometry::{Hundredths, Point, Rect, SpatialIndex, bounds, point_is_within_rect};
 use crate::rules::board::Location;
+use crate::rules::sound_the_charge::ground::Ground;
 use crate::rules::sound_the_charge::state::State;
 
 /// The grid's cell: a little more than the longest range the phases ask
@@ -31,10 +33,12 @@ pub const ZONE_OF_CONTROL: Hundredths = 100;
 /// Command Radius: "Generals have a command radius (CR) of eight inches".
 pub const COMMAND_RADIUS: Hundredths = 800;
 
-/// The units' footprints and the generals' command.
+/// The units' footprints, the generals' command and the ground.
 #[derive(Debug, Clone)]
 pub struct Deployment {
     pub index: SpatialIndex,
+    /// The terrain, its kinds read once.
+    pub ground: Ground,
     /// Generals in play standing alone, by the cell of a command-radius
     /// grid.
     generals: BTreeMap<(i64, i64), Vec<usize>>,
@@ -81,6 +85,7 @@ impl Deployment {
         }
         Deployment {
             index,
+            ground: Ground::new(state),
             generals,
             attached,
         }

@@ -1,12 +1,14 @@
 //! A view of the table for validation and the movement phase: the state with
-//! its [`Deployment`] (footprints on the spatial index, command), terrain
-//! under and across a footprint or a move, who touches whom, zones of
-//! control, and friend and enemy queries. A `Field` is built from a state
-//! and reads it; phases build a fresh one after they change positions.
+//! its [`Deployment`] (footprints on the spatial index, command, the ground
+//! with its kinds read), terrain under and across a footprint or a move, who
+//! touches whom, zones of control, and friend and enemy queries. A `Field`
+//! is built from a state and reads it; phases build a fresh one after they
+//! change positions.
 
 use crate::geometry::{self, Rect, rect_distance, rect_intersects_polygon, segment_touches_rect};
 use crate::geometry::{Hundredths, Point};
 use crate::rules::board::{Location, Terrain, TerrainShape};
+use crate::rules::sound_the_charge::ground::{Ground, TerrainKind};
 use crate::rules::sound_the_charge::state::{State, Unit};
 use crate::rules::sound_the_charge::tables::Arm;
 
@@ -155,13 +157,18 @@ impl<'a> Field<'a> {
             })
     }
 
-    /// The terrain features a footprint stands in or on: areas it overlaps
-    /// and lines it touches.
-    pub fn terrain_under(&self, rect: &Rect) -> Vec<&'a Terrain> {
-        self.state
-            .terrain
-            .iter()
-            .filter(|t| match &t.shape {
+    /// The terrain, its kinds read once.
+    pub fn ground(&self) -> &Ground {
+        &self.deployment.ground
+    }
+
+    /// The terrain features a footprint stands in or on, with their kinds:
+    /// areas it overlaps and lines it touches.
+    pub fn terrain_under(&self, rect: &Rect) -> Vec<(TerrainKind, &'a Terrain)> {
+        self.deployment
+            .ground
+            .features(self.state)
+            .filter(|(_, t)| match &t.shape {
                 TerrainShape::Area { points } => rect_intersects_polygon(rect, points),
                 TerrainShape::Line { points } => line_touches_rect(points, rect),
                 _ => false,
@@ -169,9 +176,10 @@ impl<'a> Field<'a> {
             .collect()
     }
 
-    /// Whether a footprint stands in or on terrain of this kind.
-    pub fn is_on(&self, rect: &Rect, kind: &str) -> bool {
-        self.terrain_under(rect).iter().any(|t| t.kind == kind)
+    /// Whether a footprint stands in or on terrain of a kind `kind` holds
+    /// of.
+    pub fn is_on(&self, rect: &Rect, kind: impl Fn(TerrainKind) -> bool) -> bool {
+        self.terrain_under(rect).iter().any(|(k, _)| kind(*k))
     }
 
     /// Where general `g` stands, if he is on the table and not lost.

@@ -9,9 +9,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::geometry::Point;
-use crate::geometry::{Rect, point_in_polygon};
+use crate::geometry::Rect;
 use crate::rules::board::TerrainShape;
 use crate::rules::sound_the_charge::basing;
+use crate::rules::sound_the_charge::ground::{Ground, TerrainKind};
 use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::setup::WIDER_CAVALRY_BASING;
 use crate::rules::sound_the_charge::state::State;
@@ -205,24 +206,6 @@ pub enum Cover {
     Hard,
 }
 
-/// Terrain areas whose kind is `kind` and that hold `p`.
-fn area_kinds_at(state: &State, p: Point) -> Vec<&str> {
-    state
-        .terrain
-        .iter()
-        .filter_map(|t| match &t.shape {
-            TerrainShape::Area { points } if point_in_polygon(p, points) => Some(t.kind.as_str()),
-            _ => None,
-        })
-        .collect()
-}
-
-/// The terrain under a unit's centre of mass (ruling STC-62: a unit is in an
-/// area when its centre is).
-pub fn kinds_under<'a>(state: &'a State, rect: &Rect) -> Vec<&'a str> {
-    area_kinds_at(state, rect.centre())
-}
-
 /// Cover against shooting by `troop`. Terrain Suggestions: woods are "Soft
 /// cover vs. shooting but not combat"; town blocks "usually give hard cover
 /// [...] vs. musketry, or vs. light guns, and soft cover vs. field or heavy
@@ -231,31 +214,38 @@ pub fn kinds_under<'a>(state: &'a State, rect: &Rect) -> Vec<&'a str> {
 /// obstacle or work covers a target when the line of fire crosses it within
 /// two inches of the target ("if the troops are within two inches of the
 /// works").
-pub fn shooting_cover(state: &State, target: &Rect, from: Point, to: Point, troop: Troop) -> Cover {
+pub fn shooting_cover(
+    state: &State,
+    ground: &Ground,
+    target: &Rect,
+    from: Point,
+    to: Point,
+    troop: Troop,
+) -> Cover {
     let mut cover = Cover::Open;
-    for kind in kinds_under(state, target) {
+    for kind in ground.kinds_under(state, target) {
         let c = match kind {
-            "light-woods" | "heavy-woods" | "obstacle" => Cover::Soft,
-            "town-block" | "chateau" => {
+            TerrainKind::LightWoods | TerrainKind::HeavyWoods | TerrainKind::Obstacle => {
+                Cover::Soft
+            }
+            TerrainKind::TownBlock | TerrainKind::Chateau => {
                 if matches!(troop, Troop::FieldGuns | Troop::HeavyGuns) {
                     Cover::Soft
                 } else {
                     Cover::Hard
                 }
             }
-            "fieldworks" => Cover::Hard,
+            TerrainKind::Fieldworks => Cover::Hard,
             _ => Cover::Open,
         };
         cover = cover.max(c);
     }
-    for t in &state.terrain {
+    for (kind, t) in ground.features(state) {
         let TerrainShape::Line { points } = &t.shape else {
             continue;
         };
-        let c = match t.kind.as_str() {
-            "obstacle" => Cover::Soft,
-            "fieldworks" => Cover::Hard,
-            _ => continue,
+        let Some(c) = line_cover(kind) else {
+            continue;
         };
         if crate::geometry::segment_crosses_polyline(from, to, points)
             && points
@@ -268,29 +258,43 @@ pub fn shooting_cover(state: &State, target: &Rect, from: Point, to: Point, troo
     cover
 }
 
+/// The cover a line of terrain gives troops behind it: obstacles "usually
+/// give soft cover benefits"; "Fieldworks give hard cover vs. all attacks".
+fn line_cover(kind: TerrainKind) -> Option<Cover> {
+    match kind {
+        TerrainKind::Obstacle => Some(Cover::Soft),
+        TerrainKind::Fieldworks => Some(Cover::Hard),
+        _ => None,
+    }
+}
+
 /// Cover a defender has in close combat: woods give none ("Soft cover vs.
 /// shooting but not combat"); town blocks "usually give hard cover in
 /// combat"; fieldworks hard "vs. all attacks"; linear obstacles soft.
-pub fn combat_cover(state: &State, defender: &Rect, attacker: &Rect) -> Cover {
+pub fn combat_cover(state: &State, ground: &Ground, defender: &Rect, attacker: &Rect) -> Cover {
     let mut cover = Cover::Open;
-    for kind in kinds_under(state, defender) {
+    for kind in ground.kinds_under(state, defender) {
         cover = cover.max(match kind {
-            "town-block" | "chateau" | "fieldworks" => Cover::Hard,
+            TerrainKind::TownBlock | TerrainKind::Chateau | TerrainKind::Fieldworks => Cover::Hard,
             _ => Cover::Open,
         });
     }
-    shooting_lines_cover(state, attacker.centre(), defender.centre(), cover)
+    shooting_lines_cover(state, ground, attacker.centre(), defender.centre(), cover)
 }
 
-fn shooting_lines_cover(state: &State, from: Point, to: Point, mut cover: Cover) -> Cover {
-    for t in &state.terrain {
+fn shooting_lines_cover(
+    state: &State,
+    ground: &Ground,
+    from: Point,
+    to: Point,
+    mut cover: Cover,
+) -> Cover {
+    for (kind, t) in ground.features(state) {
         let TerrainShape::Line { points } = &t.shape else {
             continue;
         };
-        let c = match t.kind.as_str() {
-            "obstacle" => Cover::Soft,
-            "fieldworks" => Cover::Hard,
-            _ => continue,
+        let Some(c) = line_cover(kind) else {
+            continue;
         };
         if crate::geometry::segment_crosses_polyline(from, to, points) {
             cover = cover.max(c);
@@ -302,11 +306,16 @@ fn shooting_lines_cover(state: &State, from: Point, to: Point, mut cover: Cover)
 /// Disordering terrain for "Skirmishers in disordering terrain such as
 /// woods, rough ground, towns, etc."; "a simple linear obstacle such as a
 /// wall or stream does not count".
-pub fn in_disordering_terrain(state: &State, rect: &Rect) -> bool {
-    kinds_under(state, rect).iter().any(|k| {
+pub fn in_disordering_terrain(state: &State, ground: &Ground, rect: &Rect) -> bool {
+    ground.kinds_under(state, rect).iter().any(|k| {
         matches!(
-            *k,
-            "light-woods" | "heavy-woods" | "rough" | "steep-slope" | "town-block" | "chateau"
+            k,
+            TerrainKind::LightWoods
+                | TerrainKind::HeavyWoods
+                | TerrainKind::Rough
+                | TerrainKind::SteepSlope
+                | TerrainKind::TownBlock
+                | TerrainKind::Chateau
         )
     })
 }
@@ -314,8 +323,10 @@ pub fn in_disordering_terrain(state: &State, rect: &Rect) -> bool {
 /// Whether the centre of `rect` is on a steep slope ("Attacking up steep
 /// slope: -1"; ruling STC-63: the state has no heights, so an attacker whose
 /// centre stands on a steep slope attacks up it).
-pub fn on_steep_slope(state: &State, rect: &Rect) -> bool {
-    kinds_under(state, rect).contains(&"steep-slope")
+pub fn on_steep_slope(state: &State, ground: &Ground, rect: &Rect) -> bool {
+    ground
+        .kinds_under(state, rect)
+        .contains(&TerrainKind::SteepSlope)
 }
 
 pub use crate::rules::sound_the_charge::events::{Kind, event};

@@ -23,6 +23,7 @@ pub mod combat;
 pub mod deployment;
 pub mod field;
 pub mod fighting;
+pub mod foresee;
 pub mod movement;
 pub mod overhead;
 pub mod pursuit;
@@ -114,6 +115,23 @@ pub struct TurnRecord {
     /// Hits each unit took from shooting this turn, for the morale test's
     /// "Each hit suffered by shooting this turn".
     pub shooting_hits: BTreeMap<String, u32>,
+    /// Orders the movement phase did not carry out as given, in the order
+    /// it met them, for the acknowledgement (`foresee`), which refuses or
+    /// warns of them before the turn is played.
+    pub not_done: Vec<NotDone>,
+}
+
+/// An order the movement phase did not carry out as given: its line, the
+/// unit or general it was for, what it could not do and why (the event's
+/// words less the unit's name), and every unit those words name, by id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotDone {
+    pub line: usize,
+    pub unit: String,
+    pub problem: String,
+    /// The rule, where the words do not already end by citing one.
+    pub clause: Option<String>,
+    pub named: Vec<String>,
 }
 
 /// How far a unit moved this turn and what it could have moved.
@@ -152,21 +170,34 @@ fn given(side: &str, list: &[StcOrder]) -> SideOrders {
 /// the turn's (which nobody knows before the deadline). The passive side
 /// moves nothing of its own, so its orders draw nothing.
 pub fn planned_moves(state: &State, side: &str, orders: &[StcOrder]) -> (State, Vec<Event>) {
+    if side != state.active_side {
+        return (state.clone(), Vec::new());
+    }
+    let planned = plan(state, &given(side, orders));
+    (planned.state, planned.events)
+}
+
+/// The movement phase as [`planned_moves`] tries it, for the active side's
+/// orders as given (with their lines): the state it leaves, its events, and
+/// what it did, which the shooting phase would read.
+pub struct Planned {
+    pub state: State,
+    pub events: Vec<Event>,
+    pub record: TurnRecord,
+}
+
+/// See [`Planned`].
+pub fn plan(state: &State, active: &SideOrders) -> Planned {
     let mut next = state.clone();
     let mut events = Vec::new();
-    if side == state.active_side {
-        let mut dice = crate::audit::DiceStream::new(&crate::audit::Digest32::ZERO);
-        let mut record = TurnRecord::default();
-        movement::phase(
-            &mut next,
-            &given(side, orders),
-            &[],
-            &mut record,
-            &mut dice,
-            &mut events,
-        );
+    let mut dice = crate::audit::DiceStream::new(&crate::audit::Digest32::ZERO);
+    let mut record = TurnRecord::default();
+    movement::phase(&mut next, active, &[], &mut record, &mut dice, &mut events);
+    Planned {
+        state: next,
+        events,
+        record,
     }
-    (next, events)
 }
 
 /// Resolves one active turn: every phase in the order the rules give, then

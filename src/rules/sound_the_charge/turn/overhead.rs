@@ -7,9 +7,9 @@
 //! The table has no heights, only hill areas; ruling STC-90 reads a unit's
 //! elevation off the hill areas under it and gives the rule to guns alone.
 
-use super::fighting::kinds_under;
 use crate::geometry::Point;
 use crate::geometry::{Rect, distance, distance_to_rect, far_side_along};
+use crate::rules::sound_the_charge::ground::{Ground, TerrainKind};
 use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::tables::inches_text;
 
@@ -20,18 +20,21 @@ const TWICE: &str = "(Overhead Fire: \"If shooting over friends, measure the dis
 /// A unit's elevation (ruling STC-90): how many hill areas, `gentle-hill`
 /// or `steep-slope`, hold the centre of its footprint, so that a hill drawn
 /// as nested contours rises one step per contour. The ground is level 0.
-pub fn elevation(state: &State, rect: &Rect) -> usize {
-    kinds_under(state, rect)
+pub fn elevation(state: &State, ground: &Ground, rect: &Rect) -> usize {
+    ground
+        .kinds_under(state, rect)
         .into_iter()
-        .filter(|k| matches!(*k, "gentle-hill" | "steep-slope"))
+        .filter(|k| matches!(k, TerrainKind::GentleHill | TerrainKind::SteepSlope))
         .count()
 }
 
 /// Whether guns whose footprint is `guns`, firing from the model at `from`
 /// to the target's nearest point `to`, may fire over a unit (`other`, named
 /// `name`) that stands in the line: `Ok` when they may, or why not.
+#[allow(clippy::too_many_arguments)]
 pub fn fire_over(
     state: &State,
+    ground: &Ground,
     guns: &Rect,
     from: Point,
     to: Point,
@@ -39,7 +42,7 @@ pub fn fire_over(
     name: &str,
     friend: bool,
 ) -> Result<(), String> {
-    if elevation(state, guns) <= elevation(state, other) {
+    if elevation(state, ground, guns) <= elevation(state, ground, other) {
         return Err(format!(
             "{name} stands in the line of fire and is not lower than the guns {HIGHER}"
         ));

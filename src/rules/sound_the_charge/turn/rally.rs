@@ -15,9 +15,9 @@ use crate::geometry::{
     distance_ahead_of_frontage_line, is_sight_blocked_by_lines, nearest_point_of_rect,
     rect_distance,
 };
-use crate::rules::board::TerrainShape;
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::events::{Kind, event};
+use crate::rules::sound_the_charge::ground::TerrainKind;
 use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::rally::{RallyCall, resolve};
 use crate::rules::sound_the_charge::state::State;
@@ -29,10 +29,14 @@ use crate::rules::umpire::UmpireError;
 /// fieldworks.
 pub fn in_cover(field: &Field, i: usize) -> bool {
     field.rect(i).is_some_and(|r| {
-        field.terrain_under(&r).iter().any(|t| {
+        field.terrain_under(&r).iter().any(|(k, _)| {
             matches!(
-                t.kind.as_str(),
-                "light-woods" | "heavy-woods" | "town-block" | "chateau" | "fieldworks"
+                k,
+                TerrainKind::LightWoods
+                    | TerrainKind::HeavyWoods
+                    | TerrainKind::TownBlock
+                    | TerrainKind::Chateau
+                    | TerrainKind::Fieldworks
             )
         })
     })
@@ -51,15 +55,7 @@ pub fn enemy_can_charge(field: &Field, i: usize) -> bool {
         return false;
     };
     let target = &state.units[i];
-    let crests: Vec<Vec<crate::geometry::Point>> = state
-        .terrain
-        .iter()
-        .filter(|t| t.kind == "crest")
-        .filter_map(|t| match &t.shape {
-            TerrainShape::Line { points } => Some(points.clone()),
-            _ => None,
-        })
-        .collect();
+    let crests = field.ground().crests();
     let near = field.enemies_near(
         &target.side,
         crate::geometry::bounds(&rect),
@@ -113,7 +109,7 @@ pub fn enemy_can_charge(field: &Field, i: usize) -> bool {
         let near = nearest_point_of_rect(er.front_centre, &rect);
         ahead
             && rect_distance(&er, &rect) <= reach
-            && !is_sight_blocked_by_lines(er.front_centre, near, &crests)
+            && !is_sight_blocked_by_lines(er.front_centre, near, crests)
     })
 }
 

@@ -242,7 +242,7 @@ fn try_line(
         // Towns: "A unit in a block that fails a fire test or loses a
         // round of combat must retreat out of the block it occupies": it
         // carries on until its centre has left the block (ruling STC-92).
-        let in_block = super::town::still_in_block(state, start, &end);
+        let in_block = super::town::still_in_block(state, &table.ground, start, &end);
         if !on_friend && !in_block {
             return Ok((end, d));
         }

@@ -3,10 +3,12 @@
 //!
 //! An order `shoot` is checked twice. When it is given, [`validate`] refuses
 //! what the rules forbid outright (cavalry, shaken or charging units, guns
-//! that move, ...) and, when the firer gives no order that moves it, what the
-//! table already shows (range, arc, sight, split fire). When the phase is
-//! resolved, [`resolve`] measures again on the table as movement left it; an
-//! order that has become impossible is an outcome with its reason. The dice,
+//! that move, ...), and the acknowledgement (`foresee`) tries it with this
+//! phase's own checks ([`may_fire`]: range, arc, sight, split fire) on the
+//! table the side's moves leave, refusing it when it would certainly fail
+//! (ruling STC-100). When the phase is resolved, [`resolve`] measures again
+//! on the table as movement left it; an order that has become impossible
+//! is an outcome with its reason. The dice,
 //! the band and every modifier come from the umpire call's own code
 //! ([`crate::rules::sound_the_charge::shooting::resolve`] and
 //! [`crate::rules::sound_the_charge::morale::resolve`]), so a turn and an
@@ -418,7 +420,7 @@ fn firing_figures(
     let Some(rect) = table.index.rects[fi] else {
         return (Vec::new(), 0);
     };
-    let town = super::town::fire_out_figures(state, fi, &rect);
+    let town = super::town::fire_out_figures(state, &table.ground, fi, &rect);
     let n = town.unwrap_or_else(|| front_rank_figures(u));
     if u.rules.formation == Formation::Square || town.is_some() {
         // "A square may fire from any face": the face whose facing is
@@ -464,16 +466,6 @@ fn unit_step(facing: u32) -> (i64, i64) {
     }
 }
 
-/// Visibility inside woods: "Visibility and range inside light woods is six
-/// inches", "inside heavy woods is four inches".
-fn woods_visibility(kind: &str) -> Option<Hundredths> {
-    match kind {
-        "light-woods" => Some(600),
-        "heavy-woods" => Some(400),
-        _ => None,
-    }
-}
-
 /// What blocks one figure's line of fire, if anything: why, and the unit
 /// that stands in the way, by id, where one does.
 #[allow(clippy::too_many_arguments)]
@@ -487,30 +479,19 @@ fn blocked(
     through_skirmishers: bool,
     screened: &mut bool,
 ) -> Option<(String, Option<String>)> {
-    let crests: Vec<Vec<Point>> = state
-        .terrain
-        .iter()
-        .filter(|t| t.kind == "crest")
-        .filter_map(|t| match &t.shape {
-            TerrainShape::Line { points } => Some(points.clone()),
-            _ => None,
-        })
-        .collect();
-    if is_sight_blocked_by_lines(from, to, &crests) {
+    if is_sight_blocked_by_lines(from, to, table.ground.crests()) {
         return Some(("a crest line blocks the line of sight (Gentle Hill Slopes: \"block sighting past their crestlines\")".to_string(), None));
     }
-    for t in &state.terrain {
-        let (Some(vis), TerrainShape::Area { points }) = (woods_visibility(&t.kind), &t.shape)
-        else {
+    for (kind, t) in table.ground.features(state) {
+        let (Some(vis), TerrainShape::Area { points }) = (kind.woods_visibility(), &t.shape) else {
             continue;
         };
         if !sees_through(from, to, points, vis) {
             return Some((
                 format!(
-                    "the line of sight runs more than {} inches through {} (\"Visibility and range inside {} is {} inches\")",
+                    "the line of sight runs more than {} inches through {kind} (\"Visibility and range inside {} is {} inches\")",
                     vis / 100,
-                    t.kind,
-                    t.kind.replace('-', " "),
+                    kind.as_str().replace('-', " "),
                     if vis == 600 { "six" } else { "four" }
                 ),
                 None,
@@ -555,7 +536,16 @@ fn blocked(
             return Some((why, Some(other.id.clone())));
         }
         if guns && let Some(own) = table.index.rects[fi] {
-            match super::overhead::fire_over(state, &own, from, to, &r, &other.name, !enemy) {
+            match super::overhead::fire_over(
+                state,
+                &table.ground,
+                &own,
+                from,
+                to,
+                &r,
+                &other.name,
+                !enemy,
+            ) {
                 Ok(()) => continue,
                 Err(why) => return Some((why, Some(other.id.clone()))),
             }
@@ -725,7 +715,7 @@ fn aim_at(
         left_over,
         screened,
         enfiladed: is_enfiladed(&trect, from, to),
-        cover: shooting_cover(state, &trect, from, to, troop),
+        cover: shooting_cover(state, &table.ground, &trect, from, to, troop),
     })
 }
 
@@ -969,6 +959,33 @@ pub fn allowed_in_sheet(
         })
 }
 
+/// What the phase checks of a shot before any die: who may shoot, with
+/// what movement did this turn, then each figure's arc, range and sight,
+/// and split fire. The figures that can hit each target, or why none can.
+fn checked(
+    state: &State,
+    table: &Deployment,
+    facts: &TurnFacts,
+    fi: usize,
+    shot: &Shot,
+) -> Result<(Aim, Option<Aim>), NoShot> {
+    eligibility(state, fi, shot.through_skirmishers, false, false, facts)?;
+    aim(state, table, shot)
+}
+
+/// The phase's own checks of a shot ([`checked`]) on the table as `state`
+/// holds it, for the acknowledgement (`foresee`): why the shot would not be
+/// made there, in the words and with the clause the turn would give. A
+/// firer no longer on the table is not shot with, and not told of, as in
+/// the turn.
+pub fn may_fire(state: &State, facts: &TurnFacts, shot: &Shot) -> Result<(), NoShot> {
+    let table = Deployment::new(state);
+    match table.index_of(&shot.firer) {
+        Some(fi) => checked(state, &table, facts, fi, shot).map(|_| ()),
+        None => Ok(()),
+    }
+}
+
 fn fire(
     state: &mut State,
     table: &mut Deployment,
@@ -995,10 +1012,7 @@ fn fire(
             .also_naming(&why.naming),
         );
     };
-    if let Err(why) = eligibility(state, fi, shot.through_skirmishers, false, false, facts) {
-        return no_shot(why, events);
-    }
-    let (first, second) = match aim(state, table, shot) {
+    let (first, second) = match checked(state, table, facts, fi, shot) {
         Ok(a) => a,
         Err(why) => return no_shot(why, events),
     };
@@ -1292,7 +1306,7 @@ fn take_hits(
     }
     let t = &state.units[ti];
     let in_cover =
-        table.index.rects[ti].is_some_and(|r| !super::fighting::kinds_under(state, &r).is_empty());
+        table.index.rects[ti].is_some_and(|r| !table.ground.kinds_under(state, &r).is_empty());
     let call = MoraleCall {
         troop: Some(troop_of(t)),
         grade: grade_of(t),
@@ -1474,7 +1488,14 @@ fn bounce(
             left_over: Vec::new(),
             screened: false,
             enfiladed: is_enfiladed(&r, a, b),
-            cover: shooting_cover(state, &r, a, nearest_point_of_rect(a, &r), first.troop),
+            cover: shooting_cover(
+                state,
+                &table.ground,
+                &r,
+                a,
+                nearest_point_of_rect(a, &r),
+                first.troop,
+            ),
         };
         let mut call = call_for(state, facts, fi, j, &aim, first.figures, range);
         call.formation = first.formation;

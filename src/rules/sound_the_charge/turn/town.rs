@@ -14,8 +14,10 @@
 use std::collections::BTreeMap;
 
 use super::combat::{Face, face_towards};
-use super::fighting::{Deployment, arm_of, kinds_under};
-use crate::geometry::Rect;
+use super::fighting::{Deployment, arm_of};
+use crate::geometry::{Point, Rect, point_in_polygon};
+use crate::rules::board::Terrain;
+use crate::rules::sound_the_charge::ground::{Ground, TerrainKind};
 use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::tables::Arm;
 
@@ -26,24 +28,20 @@ pub const ATTACKERS_PER_SIDE: u32 = 36;
 /// A chateau: "reduced to 12 maximum against any side".
 pub const CHATEAU_ATTACKERS_PER_SIDE: u32 = 12;
 
-/// The kind of built-up area a footprint stands in, if any: `town-block`
-/// or `chateau`.
-pub fn built_up(state: &State, rect: &Rect) -> Option<&'static str> {
-    let kinds = kinds_under(state, rect);
-    if kinds.contains(&"chateau") {
-        Some("chateau")
-    } else if kinds.contains(&"town-block") {
-        Some("town-block")
-    } else {
-        None
-    }
+/// The kind of built-up area a footprint stands in, if any: a chateau
+/// before a town block.
+pub fn built_up(state: &State, ground: &Ground, rect: &Rect) -> Option<TerrainKind> {
+    let kinds = ground.kinds_under(state, rect);
+    [TerrainKind::Chateau, TerrainKind::TownBlock]
+        .into_iter()
+        .find(|k| kinds.contains(k))
 }
 
 /// The figures that fire out of a block: every figure of an infantry unit
 /// inside, up to twelve; `None` for a unit not in a block.
-pub fn fire_out_figures(state: &State, i: usize, rect: &Rect) -> Option<u32> {
+pub fn fire_out_figures(state: &State, ground: &Ground, i: usize, rect: &Rect) -> Option<u32> {
     let u = &state.units[i];
-    if arm_of(u) != Arm::Infantry || built_up(state, rect).is_none() {
+    if arm_of(u) != Arm::Infantry || built_up(state, ground, rect).is_none() {
         return None;
     }
     Some(u.strength.min(FIRE_OUT))
@@ -65,11 +63,11 @@ pub fn combat_figures(
         let Some(dr) = table.index.rects[d] else {
             continue;
         };
-        let Some(kind) = built_up(state, &dr) else {
+        let Some(kind) = built_up(state, &table.ground, &dr) else {
             continue;
         };
         figures.insert(d, state.units[d].strength);
-        let cap = if kind == "chateau" {
+        let cap = if kind == TerrainKind::Chateau {
             CHATEAU_ATTACKERS_PER_SIDE
         } else {
             ATTACKERS_PER_SIDE
@@ -79,7 +77,7 @@ pub fn combat_figures(
             let Some(ar) = table.index.rects[a] else {
                 continue;
             };
-            if built_up(state, &ar).is_some() {
+            if built_up(state, &table.ground, &ar).is_some() {
                 continue;
             }
             let room = left.entry(face_towards(&dr, &ar)).or_insert(cap);
@@ -96,18 +94,16 @@ pub fn combat_figures(
 /// Towns: "A block can hold 24 figures."
 pub const BLOCK_HOLDS: u32 = 24;
 
-/// The town blocks and chateaux that hold a point.
-fn blocks_at(state: &State, p: crate::geometry::Point) -> Vec<&crate::rules::board::Terrain> {
-    state
-        .terrain
-        .iter()
-        .filter(|t| matches!(t.kind.as_str(), "town-block" | "chateau"))
-        .filter(|t| match &t.shape {
-            crate::rules::board::TerrainShape::Area { points } => {
-                crate::geometry::point_in_polygon(p, points)
-            }
-            _ => false,
-        })
+/// The town blocks and chateaux that hold a point, with their kinds and
+/// outlines.
+fn blocks_at<'s>(
+    state: &'s State,
+    ground: &Ground,
+    p: Point,
+) -> Vec<(TerrainKind, &'s Terrain, &'s [Point])> {
+    ground
+        .areas(state, TerrainKind::is_built_up)
+        .filter(|(_, _, points)| point_in_polygon(p, points))
         .collect()
 }
 
@@ -116,10 +112,7 @@ fn blocks_at(state: &State, p: crate::geometry::Point) -> Vec<&crate::rules::boa
 /// unit whose centre is in the block (ruling STC-92).
 pub fn over_capacity(field: &super::Field, i: usize, end: &Rect) -> Option<String> {
     let state = field.state;
-    for block in blocks_at(state, end.centre()) {
-        let crate::rules::board::TerrainShape::Area { points } = &block.shape else {
-            continue;
-        };
+    for (kind, block, points) in blocks_at(state, field.ground(), end.centre()) {
         let xs = points.iter().map(|p| p.x);
         let ys = points.iter().map(|p| p.y);
         let area = (
@@ -133,14 +126,14 @@ pub fn over_capacity(field: &super::Field, i: usize, end: &Rect) -> Option<Strin
             .into_iter()
             .filter(|&j| j != i)
             .filter_map(|j| field.rect(j).map(|r| (j, r)))
-            .filter(|(_, r)| crate::geometry::point_in_polygon(r.centre(), points))
+            .filter(|(_, r)| point_in_polygon(r.centre(), points))
             .map(|(j, _)| field.unit(j).strength)
             .sum();
         let mine = state.units[i].strength;
         if there + mine > BLOCK_HOLDS {
             return Some(format!(
                 "{} ({}) already holds {there} figures, and {mine} more would pass the 24 a block can hold (Terrain Suggestions, Towns: \"A block can hold 24 figures.\")",
-                block.kind.replace('-', " "),
+                kind.as_str().replace('-', " "),
                 block.id
             ));
         }
@@ -151,14 +144,9 @@ pub fn over_capacity(field: &super::Field, i: usize, end: &Rect) -> Option<Strin
 /// Whether a retreat that began at `start` would end at `end` still inside
 /// the block it began in: "A unit in a block that fails a fire test or
 /// loses a round of combat must retreat out of the block it occupies."
-pub fn still_in_block(state: &State, start: &Rect, end: &Rect) -> bool {
+pub fn still_in_block(state: &State, ground: &Ground, start: &Rect, end: &Rect) -> bool {
     let end_centre = end.centre();
-    blocks_at(state, start.centre())
+    blocks_at(state, ground, start.centre())
         .iter()
-        .any(|b| match &b.shape {
-            crate::rules::board::TerrainShape::Area { points } => {
-                crate::geometry::point_in_polygon(end_centre, points)
-            }
-            _ => false,
-        })
+        .any(|(_, _, points)| point_in_polygon(end_centre, points))
 }

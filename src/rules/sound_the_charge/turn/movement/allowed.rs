@@ -114,7 +114,7 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
     };
     // Troops in boats row, land or hold (Optional Rules, Boats).
     if active && super::super::boats::in_boats(u) {
-        super::super::boats::allowed(state, u, order)?;
+        super::super::boats::allowed(field, u, order)?;
     }
     if !active {
         return allowed_passive(&unit, order);
@@ -186,7 +186,7 @@ pub fn allowed(field: &Field, side: &str, order: &StcOrder) -> Result<(), Refusa
                     "Optional Rules, Boats",
                 );
             }
-            super::super::boats::allowed(state, u, order)
+            super::super::boats::allowed(field, u, order)
         }
     }
 }
@@ -236,15 +236,7 @@ fn allowed_passive(unit: &Subject, order: &StcOrder) -> Result<(), Refusal> {
     match order {
         StcOrder::Hold { .. } => Ok(()),
         StcOrder::Evade { into, .. } => {
-            if !(unit.skirmishing || guns) {
-                return refuse(
-                    "only skirmishers and gunners may evade an enemy charge",
-                    evading,
-                );
-            }
-            if guns && (u.rules.gunners == 0 || u.rules.status.gunners_at.is_some()) {
-                return refuse("the battery has no gunners at its guns to evade", evading);
-            }
+            may_evade(u).map_err(|why| Refusal::new(why, evading))?;
             if let Some(into) = into {
                 if !guns {
                     return refuse("only gunners may evade into a friendly square", evading);
@@ -267,6 +259,20 @@ fn allowed_passive(unit: &Subject, order: &StcOrder) -> Result<(), Refusal> {
             MOVEMENT,
         ),
     }
+}
+
+/// Whether a unit may evade an enemy charge, or why not: Evading,
+/// "Skirmishers and gunners may evade an enemy charge", gunners only while
+/// at their guns.
+pub fn may_evade(u: &Unit) -> Result<(), &'static str> {
+    let guns = u.rules.troop_type.arm() == Arm::Artillery;
+    if !(u.rules.formation == Formation::Skirmish || guns) {
+        return Err("only skirmishers and gunners may evade an enemy charge");
+    }
+    if guns && (u.rules.gunners == 0 || u.rules.status.gunners_at.is_some()) {
+        return Err("the battery has no gunners at its guns to evade");
+    }
+    Ok(())
 }
 
 /// A move by steps: on a road only in column, through friends only as the
@@ -336,7 +342,7 @@ fn allowed_charge(unit: &Subject, target: &UnitId, through: &[UnitId]) -> Result
         // represents a single chateau").
         if let Some(rect) = basing::footprint(t)
             && unit.arm != Arm::Infantry
-            && (field.is_on(&rect, "town-block") || field.is_on(&rect, "chateau"))
+            && field.is_on(&rect, TerrainKind::is_built_up)
         {
             return refuse(
                 "only infantry may attack or enter town blocks",

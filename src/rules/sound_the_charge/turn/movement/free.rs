@@ -73,9 +73,15 @@ pub(super) fn free_move(p: &mut Phase, i: usize, to: &Place, toward: Option<&Pla
     };
     let d = distance(start.front_centre, target);
     let mut factor = 1;
+    let mut slowed = Vec::new();
     for r in [&end] {
         match ground(&p.field, &u, r) {
-            Ok(g) => factor = factor.max(g.factor),
+            Ok(g) => {
+                if let Some(id) = g.slowed_by.filter(|_| g.factor > factor) {
+                    slowed = vec![ground_slowing(&p.field, &id, g.factor)];
+                }
+                factor = factor.max(g.factor);
+            }
             Err(b) => {
                 p.impossible_naming(i, what, &b.reason, b.by.as_slice());
                 return;
@@ -84,11 +90,12 @@ pub(super) fn free_move(p: &mut Phase, i: usize, to: &Place, toward: Option<&Pla
     }
     let cost = d * factor;
     if cost > p.remaining(i) || p.movers[i].moved {
+        let why = because(p.movers[i].allowance.reductions.iter().chain(&slowed));
         p.impossible(
             i,
             what,
             &format!(
-                "the move costs {} and only {} is left ({MOVEMENT_TABLE})",
+                "the move costs {} and only {} is left ({MOVEMENT_TABLE}){why}",
                 inches(cost),
                 inches(p.remaining(i))
             ),

@@ -17,6 +17,7 @@ pub(super) fn general_order(p: &mut Phase, g: usize, order: &StcOrder) {
             &[&gid],
             format!("{gname} cannot go there: {reason}."),
         ));
+        p.not_done(&gid, format!("cannot go there: {reason}"), None, Vec::new());
     };
     match order {
         StcOrder::MoveTo { to, .. } => {

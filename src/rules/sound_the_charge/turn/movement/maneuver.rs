@@ -63,14 +63,18 @@ pub fn maneuver(p: &mut Phase, i: usize, formation: Option<Formation>, facing: O
             (h.max(1), d)
         }
     };
-    let cost = p.movers[i].allowance * Hundredths::from(halves) / 2;
+    let cost = p.movers[i].allowance.inches * Hundredths::from(halves) / 2;
     if halves == 2 && p.movers[i].used > 0
-        || p.movers[i].used + cost > p.movers[i].allowance && halves == 1
+        || p.movers[i].used + cost > p.movers[i].allowance.inches && halves == 1
     {
+        let whole = (halves == 2)
+            .then(|| whole_turn_change(p.state, &u).map(Slowing::WholeTurnChange))
+            .flatten();
+        let why = because(p.movers[i].allowance.reductions.iter().chain(&whole));
         p.impossible(
             i,
             what,
-            "it has not the time left this turn (Maneuvers: \"½ move for steady A-B, 1 move for steady C, 1 move plus disorder for D\")",
+            &format!("it has not the time left this turn (Maneuvers: \"½ move for steady A-B, 1 move for steady C, 1 move plus disorder for D\"){why}"),
         );
         return;
     }
@@ -108,25 +112,26 @@ pub fn maneuver(p: &mut Phase, i: usize, formation: Option<Formation>, facing: O
         return;
     }
     p.movers[i].used = (p.movers[i].used + cost).max(if halves == 2 {
-        p.movers[i].allowance
+        p.movers[i].allowance.inches
     } else {
         0
     });
     p.movers[i].maneuvered = true;
     // The rest of the turn is at the new formation's rate (STC-54): the
     // share of the turn used is kept, the allowance is the new one.
-    let old_allowance = p.movers[i].allowance;
+    let old_allowance = p.movers[i].allowance.inches;
     let mut changed = p.state.clone();
     changed.units[i].rules.formation = spec.rules.formation;
-    let fresh = allowance(&changed, &p.field, i);
-    let fresh = if p.movers[i].in_command {
-        fresh
-    } else {
-        fresh / 2
-    };
+    let mut fresh = turn_allowance(&changed, &p.field, i, p.movers[i].in_command);
     if old_allowance > 0 {
-        p.movers[i].used = p.movers[i].used * fresh / old_allowance;
+        p.movers[i].used = p.movers[i].used * fresh.inches / old_allowance;
     }
+    fresh.reductions.push(Slowing::Maneuvered {
+        halves,
+        why: (halves == 2)
+            .then(|| whole_turn_change(p.state, &u))
+            .flatten(),
+    });
     p.movers[i].allowance = fresh;
     p.record.maneuvered.insert(u.id.clone());
     p.state.units[i].rules.formation = spec.rules.formation;

@@ -16,6 +16,7 @@
 //! (free moves to a spot, gunners), `generals`, and `voluntary` (the
 //! optional Voluntary Retreat).
 
+mod allowance;
 mod allowed;
 mod free;
 mod generals;
@@ -23,6 +24,7 @@ mod maneuver;
 mod path;
 mod voluntary;
 
+pub use allowance::*;
 pub use allowed::*;
 use free::*;
 use generals::*;
@@ -35,7 +37,7 @@ use super::deployment::ZONE_OF_CONTROL;
 use super::field::{Field, touches};
 use super::fighting::{nation_of, steady};
 use super::validate::Refusal;
-use super::{Moved, SideOrders, TurnRecord};
+use super::{Moved, NotDone, SideOrders, TurnRecord};
 use crate::audit::dice::{Dice, Die};
 use crate::geometry::bounds;
 use crate::geometry::{
@@ -47,6 +49,7 @@ use crate::rules::board::{Location, TerrainShape};
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::basing;
 use crate::rules::sound_the_charge::events::{Kind, event};
+use crate::rules::sound_the_charge::ground::TerrainKind;
 use crate::rules::sound_the_charge::state::TroopType;
 use crate::rules::sound_the_charge::state::{State, Unit};
 use crate::rules::sound_the_charge::tables::Arm;
@@ -93,39 +96,6 @@ pub struct Rates {
 /// no farther (a test checks it against the table).
 pub const LONGEST_CHARGE: Hundredths = 1400;
 
-/// Movement Table, with the national modifiers that change it: "Austrian
-/// horse guns move 10" per turn when limbered" and "Russian foot guns move
-/// two inches slower than normal".
-pub fn rates(troop_type: TroopType, nation: Option<Nation>) -> Option<Rates> {
-    use TroopType as T;
-    let r = |line, column, charge| Rates {
-        line,
-        column,
-        charge,
-    };
-    let base = match troop_type {
-        T::LineInfantry | T::LightInfantry => r(400, 600, Some(200)),
-        T::HeavyCavalry | T::MediumCavalry => r(600, 800, Some(400)),
-        T::LightCavalry => r(800, 1000, Some(400)),
-        T::HorseGuns => r(400, 1400, None),
-        T::LightGuns => r(400, 600, None),
-        T::FieldGuns => r(300, 600, None),
-        T::HeavyGuns => r(200, 400, None),
-    };
-    Some(match (troop_type, nation) {
-        (T::HorseGuns, Some(Nation::Austria)) => Rates {
-            column: 1000,
-            ..base
-        },
-        (T::LightGuns | T::FieldGuns | T::HeavyGuns, Some(Nation::Russia)) => Rates {
-            line: (base.line - 200).max(0),
-            column: (base.column - 200).max(0),
-            ..base
-        },
-        _ => base,
-    })
-}
-
 /// Whether a formation moves at the column rate ("limbered guns move at
 /// column rate") or the line rate ("Manhandled guns move at line rate";
 /// skirmishers "move at line rate"; Austria: battalion-masse "moves at line
@@ -150,8 +120,9 @@ fn may_not_move(formation: Formation) -> Option<(&'static str, &'static str)> {
 
 /// Per-unit bookkeeping of the movement phase.
 pub struct Mover {
-    /// The allowance for the turn, fixed at the start of the phase.
-    pub allowance: Hundredths,
+    /// The allowance for the turn, fixed at the start of the phase, with
+    /// its reasons; a maneuver changes it (STC-54).
+    pub allowance: Allowance,
     pub used: Hundredths,
     pub maneuvered: bool,
     pub moved: bool,
@@ -167,6 +138,8 @@ pub struct Phase<'s, 'e> {
     pub movers: Vec<Mover>,
     pub record: &'e mut TurnRecord,
     pub events: &'e mut Vec<Event>,
+    /// The line of the order being carried out.
+    pub line: usize,
 }
 
 impl Phase<'_, '_> {
@@ -219,6 +192,24 @@ impl Phase<'_, '_> {
             )
             .also_naming(&named),
         );
+        self.not_done(&id, format!("cannot {what}: {reason}"), None, named);
+    }
+
+    /// Records the order being carried out as not done (see [`NotDone`]).
+    pub fn not_done(
+        &mut self,
+        unit: &str,
+        problem: String,
+        clause: Option<String>,
+        named: Vec<String>,
+    ) {
+        self.record.not_done.push(NotDone {
+            line: self.line,
+            unit: unit.to_string(),
+            problem,
+            clause,
+            named,
+        });
     }
 
     /// Enemies near the box `area` that friends of `side` are engaged with
@@ -359,7 +350,7 @@ impl Phase<'_, '_> {
     }
 
     fn remaining(&self, i: usize) -> Hundredths {
-        (self.movers[i].allowance - self.movers[i].used).max(0)
+        (self.movers[i].allowance.inches - self.movers[i].used).max(0)
     }
 }
 
@@ -382,9 +373,8 @@ pub fn phase(
         .map(|i| {
             let u = &snapshot.units[i];
             let in_command = field.in_command(i);
-            let base = allowance(&snapshot, &field, i);
             Mover {
-                allowance: if in_command { base } else { base / 2 },
+                allowance: turn_allowance(&snapshot, &field, i, in_command),
                 used: 0,
                 maneuvered: false,
                 moved: false,
@@ -402,8 +392,10 @@ pub fn phase(
         movers,
         record,
         events,
+        line: 0,
     };
     for given in &active.orders {
+        p.line = given.line;
         carry_out(&mut p, given.line, &given.order, passive, dice);
     }
     generals_contacted(&mut p, dice);
@@ -415,7 +407,7 @@ pub fn phase(
             continue;
         }
         let m = &p.movers[i];
-        let (forward, allowance, moved) = (m.forward, m.allowance, m.moved || m.maneuvered);
+        let (forward, allowance, moved) = (m.forward, m.allowance.inches, m.moved || m.maneuvered);
         // A unit that only changed formation or facing moved no distance
         // (ruling STC-74: guns may unlimber and fire), though the change
         // used part of its allowance.
@@ -434,39 +426,6 @@ pub fn phase(
         }
     }
     *state = owned;
-}
-
-/// The allowance of unit `i` for the turn at full speed, before command.
-fn allowance(state: &State, field: &Field, i: usize) -> Hundredths {
-    let u = &state.units[i];
-    let Some(r) = rates(u.rules.troop_type, nation_of(state, &u.side)) else {
-        return 0;
-    };
-    if u.rules.formation == Formation::Skirmish && !u.rules.status.screening.is_empty() {
-        // "you may advance the screen at column speed if it is screening a
-        // series of advancing columns, and no part of the screen is more
-        // than two inches from the columns".
-        let own = field.rect(i);
-        let all_columns = u.rules.status.screening.iter().all(|s| {
-            field.index(s).is_some_and(|j| {
-                state.units[j].rules.formation == Formation::Column
-                    && match (own, field.rect(j)) {
-                        (Some(a), Some(b)) => geometry::rect_is_within(&a, &b, 200),
-                        _ => false,
-                    }
-            })
-        });
-        if all_columns {
-            return r.column;
-        }
-    }
-    // Regimental Guns: the gun "must be in contact with it at all times"
-    // and "moves at manhandled (line) speed", so the battalion keeps to it.
-    if moves_at_column_rate(u.rules.formation) && !super::fighting::regimental_gun(state, i) {
-        r.column
-    } else {
-        r.line
-    }
 }
 
 fn carry_out(
@@ -572,12 +531,8 @@ fn carry_out(
                 screened.iter().map(|s| s.as_str().to_string()).collect();
             // A screen formed before it moves advances at the columns' rate.
             if !p.movers[i].moved {
-                let full = allowance(p.state, &p.field, i);
-                p.movers[i].allowance = if p.movers[i].in_command {
-                    full
-                } else {
-                    full / 2
-                };
+                let in_command = p.movers[i].in_command;
+                p.movers[i].allowance = turn_allowance(p.state, &p.field, i, in_command);
             }
             let (id, name) = (p.id(i), p.name(i));
             let screened_ids: Vec<&str> = screened.iter().map(|s| s.as_str()).collect();
@@ -653,13 +608,14 @@ pub fn move_unit(
             // A move longer than the unit can go is that first, whatever
             // stands in its way further on.
             let left = p.remaining(i) * if road { 2 } else { 1 };
-            let least = least_cost(&u, &start, steps, free);
+            let (least, slowed) = least_cost(&u, &start, steps, free);
             if least > left {
+                let why = because(p.movers[i].allowance.reductions.iter().chain(&slowed));
                 p.impossible(
                     i,
                     what,
                     &format!(
-                        "the move costs at least {} of movement and only {} is left ({MOVEMENT_TABLE})",
+                        "the move costs at least {} of movement and only {} is left ({MOVEMENT_TABLE}){why}",
                         inches(least),
                         inches(left)
                     ),
@@ -683,6 +639,10 @@ pub fn move_unit(
     } else {
         2
     };
+    let mut slowed = plan.slowed.clone();
+    if through_factor > 1 {
+        slowed.push(Slowing::Interpenetration);
+    }
     let mut allowance = p.remaining(i);
     if road {
         // "A column or limbered battery spending its entire turn on a road
@@ -700,9 +660,10 @@ pub fn move_unit(
     let mut cost = plan.cost * through_factor;
     // Towns: "It costs half a move to emerge from a block (unless
     // retreating)".
-    let in_town = |r: &Rect| p.field.is_on(r, "town-block") || p.field.is_on(r, "chateau");
+    let in_town = |r: &Rect| p.field.is_on(r, TerrainKind::is_built_up);
     if in_town(&start) && !in_town(&plan.end) {
-        cost += p.movers[i].allowance / 2;
+        cost += p.movers[i].allowance.inches / 2;
+        slowed.push(Slowing::EmergingFromTown);
     }
     if let Some(why) = super::town::over_capacity(&p.field, i, &plan.end) {
         p.impossible(i, what, &why);
@@ -719,14 +680,15 @@ pub fn move_unit(
             );
             return;
         }
-        cost = cost.max(p.movers[i].allowance);
+        cost = cost.max(p.movers[i].allowance.inches);
     }
     if cost > allowance {
+        let why = because(p.movers[i].allowance.reductions.iter().chain(&slowed));
         p.impossible(
             i,
             what,
             &format!(
-                "the move costs {} of movement and only {} is left ({MOVEMENT_TABLE})",
+                "the move costs {} of movement and only {} is left ({MOVEMENT_TABLE}){why}",
                 inches(cost),
                 inches(allowance)
             ),
@@ -745,7 +707,11 @@ pub fn move_unit(
             return;
         }
     }
-    p.movers[i].used += if road { p.movers[i].allowance } else { cost };
+    p.movers[i].used += if road {
+        p.movers[i].allowance.inches
+    } else {
+        cost
+    };
     p.movers[i].moved = true;
     p.movers[i].forward += plan.forward;
     p.place(i, plan.end);

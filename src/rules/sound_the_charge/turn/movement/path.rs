@@ -51,11 +51,13 @@ fn blocked_by<T>(reason: impl Into<String>, j: usize) -> Result<T, Blocked> {
 }
 
 /// What moving through some ground does to a unit: how many times its
-/// distance counts (1, 2 or 4), and whether it disorders the unit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// distance counts (1, 2 or 4), and whether it disorders the unit; the
+/// terrain that slows it most, by id, when it is slowed.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Ground {
     pub factor: Hundredths,
     pub disorders: bool,
+    pub slowed_by: Option<String>,
 }
 
 /// Terrain Suggestions: the ground under a footprint, for unit `u`.
@@ -66,11 +68,13 @@ pub fn ground(field: &Field, u: &Unit, rect: &Rect) -> Result<Ground, Blocked> {
     let mut g = Ground {
         factor: 1,
         disorders: false,
+        slowed_by: None,
     };
-    for t in field.terrain_under(rect) {
+    for (kind, t) in field.terrain_under(rect) {
+        let slower = g.factor;
         let area = matches!(t.shape, TerrainShape::Area { .. });
-        match (t.kind.as_str(), area) {
-            ("light-woods", true) => {
+        match (kind, area) {
+            (TerrainKind::LightWoods, true) => {
                 // "Skirmishers move through light woods at full speed.
                 // Close-order infantry moves at half speed. Cavalry and
                 // artillery move at 1/4 speed. Light woods are disordering
@@ -85,7 +89,7 @@ pub fn ground(field: &Field, u: &Unit, rect: &Rect) -> Result<Ground, Blocked> {
                 g.factor = g.factor.max(f);
                 g.disorders |= !skirmish;
             }
-            ("heavy-woods", true) => {
+            (TerrainKind::HeavyWoods, true) => {
                 // "Only infantry may enter. Skirmishers move at 1/2 speed,
                 // close-order infantry at 1/4 speed."
                 if !infantry {
@@ -98,27 +102,27 @@ pub fn ground(field: &Field, u: &Unit, rect: &Rect) -> Result<Ground, Blocked> {
             }
             // "All close-order troops move at half speed (up or down) and
             // are disordered. Skirmishers however move normally."
-            ("steep-slope" | "rough", true) if !skirmish => {
+            (TerrainKind::SteepSlope | TerrainKind::Rough, true) if !skirmish => {
                 g.factor = g.factor.max(2);
                 g.disorders = true;
             }
             // Boats: "troops must cross stretches of water using boats".
-            ("water", true) => {
+            (TerrainKind::Water, true) => {
                 return blocked(format!(
                     "troops cross the water ({}) only in boats (Optional Rules, Boats)",
                     t.id
                 ));
             }
-            ("town-block" | "chateau", true) | ("fieldworks", true) => {
+            (TerrainKind::TownBlock | TerrainKind::Chateau | TerrainKind::Fieldworks, true) => {
                 if !infantry {
                     return blocked(format!(
-                        "only infantry may enter {} ({}) (Terrain Suggestions)",
-                        t.kind, t.id
+                        "only infantry may enter {kind} ({}) (Terrain Suggestions)",
+                        t.id
                     ));
                 }
                 g.disorders |= !skirmish;
             }
-            ("fieldworks", false) => {
+            (TerrainKind::Fieldworks, false) => {
                 // "Linear works protect troops behind them, if the troops are
                 // within two inches of the works, and troops within this zone
                 // are disordered."
@@ -126,22 +130,24 @@ pub fn ground(field: &Field, u: &Unit, rect: &Rect) -> Result<Ground, Blocked> {
             }
             _ => {}
         }
+        if g.factor > slower {
+            g.slowed_by = Some(t.id.clone());
+        }
     }
     Ok(g)
 }
 
-/// The unit's centre path crossing a terrain line, by kind.
+/// The terrain lines the unit's centre path crosses, with their kinds.
 pub(super) fn lines_crossed<'f>(
     field: &Field<'f>,
     from: &Rect,
     to: &Rect,
-) -> Vec<&'f crate::rules::board::Terrain> {
+) -> Vec<(TerrainKind, &'f crate::rules::board::Terrain)> {
     let (a, b) = (from.centre(), to.centre());
     field
-        .state
-        .terrain
-        .iter()
-        .filter(|t| match &t.shape {
+        .ground()
+        .features(field.state)
+        .filter(|(_, t)| match &t.shape {
             TerrainShape::Line { points } => points
                 .windows(2)
                 .any(|w| segments_intersect(a, b, w[0], w[1])),
@@ -154,14 +160,12 @@ pub(super) fn lines_crossed<'f>(
 /// while its front centre is within 1" of the road's line).
 pub(super) fn on_road(field: &Field, p: Point) -> bool {
     field
-        .state
-        .terrain
-        .iter()
-        .any(|t| match (&t.shape, t.kind.as_str()) {
-            (TerrainShape::Line { points }, "road") => points
+        .ground()
+        .lines(field.state, TerrainKind::Road)
+        .any(|(_, points)| {
+            points
                 .windows(2)
-                .any(|w| geometry::distance_to_segment(p, w[0], w[1]) <= 100),
-            _ => false,
+                .any(|w| geometry::distance_to_segment(p, w[0], w[1]) <= 100)
         })
 }
 
@@ -187,6 +191,8 @@ pub struct PathPlan {
     /// Whether the path crosses a line of fieldworks: "It costs a full move
     /// to cross a line of fieldworks".
     pub crosses_works: bool,
+    /// What made the path cost more than its length, in the order met.
+    pub slowed: Vec<Slowing>,
 }
 
 /// What a path may pass.
@@ -206,36 +212,6 @@ pub struct PathRules<'r> {
     pub bypass: &'r [usize],
 }
 
-/// How many inches of allowance one inch of `step` costs on open ground.
-/// "Oblique, sidestep, and backstep moves are done at half speed. Units may
-/// wheel backwards at one-quarter speed." "But the wheeling rate is at half
-/// speed if the unit is Grade D or unsteady." Skirmishers (`free`) move
-/// freely.
-pub(super) fn step_kind_factor(step: &Step, free: bool, slow_wheel: bool) -> Hundredths {
-    if free {
-        return 1;
-    }
-    match step {
-        Step::Forward(_) => 1,
-        Step::Backstep(_) | Step::Sidestep(..) | Step::Oblique(..) => 2,
-        Step::Wheel(_, deg) if *deg < 0 => 4,
-        Step::Wheel(..) if slow_wheel => 2,
-        Step::Wheel(..) | Step::Face(_) => 1,
-    }
-}
-
-/// The least `steps` can cost from `start`: on open ground, through no one.
-pub(super) fn least_cost(u: &Unit, start: &Rect, steps: &[Step], free: bool) -> Hundredths {
-    let slow_wheel = grade_rank(u.rules.grade) >= 3 || !steady(u);
-    let mut at = *start;
-    let mut cost = 0;
-    for step in steps {
-        cost += step.distance(&at) * step_kind_factor(step, free, slow_wheel);
-        at = step.apply(&at);
-    }
-    cost
-}
-
 /// Plans a path of steps for unit `i`: every step's cost by its kind and the
 /// ground, and everything that would stop it.
 pub fn plan_path(
@@ -247,8 +223,8 @@ pub fn plan_path(
     rules: &PathRules,
 ) -> Result<PathPlan, Blocked> {
     let side = u.side.as_str();
-    let unsteady = !steady(u);
-    let grade_d = grade_rank(u.rules.grade) >= 3;
+    let slow = slow_wheel(u);
+    let mut slowed = Vec::new();
     let mut at = *start;
     let mut cost = 0;
     let mut forward = 0;
@@ -272,32 +248,41 @@ pub fn plan_path(
             Step::Face(c) => Step::Face(c),
         }
         .apply(&at);
-        let kind = step_kind_factor(step, rules.free, grade_d || unsteady);
+        let (kind, kind_slowing) = step_rate(step, rules.free, slow);
         let mut terrain = 1;
+        let mut slowest = None;
         for r in [&half, &next] {
             let g = ground(field, u, r)?;
+            if g.factor > terrain {
+                slowest = g.slowed_by;
+            }
             terrain = terrain.max(g.factor);
             disorders |= g.disorders;
         }
         cost += step.distance(&at) * kind * terrain;
+        slowed.extend(kind_slowing);
+        if let Some(id) = slowest {
+            slowed.push(ground_slowing(field, &id, terrain));
+        }
+        let before_lines = cost;
         if let Step::Forward(d) = step {
             forward += d;
         }
-        for line in lines_crossed(field, &at, &next) {
-            match line.kind.as_str() {
+        for (kind, line) in lines_crossed(field, &at, &next) {
+            match kind {
                 // "Obstacles [...] usually cost double distance (or one inch
                 // per rank) for close-order units to cross [...] Skirmishers
                 // can usually cross them at no penalty." (STC-42)
-                "obstacle" if !skirmish => cost += at.depth,
-                "fieldworks" if !infantry => {
+                TerrainKind::Obstacle if !skirmish => cost += at.depth,
+                TerrainKind::Fieldworks if !infantry => {
                     return blocked(format!(
                         "generally only infantry may cross fieldworks ({}) (Terrain Suggestions, Fieldworks)",
                         line.id
                     ));
                 }
                 // "It costs a full move to cross a line of fieldworks".
-                "fieldworks" => crosses_works = true,
-                "river" if !rules.road => {
+                TerrainKind::Fieldworks => crosses_works = true,
+                TerrainKind::River if !rules.road => {
                     return blocked(format!(
                         "the river ({}) cannot be crossed but by a road (STC-43)",
                         line.id
@@ -305,6 +290,9 @@ pub fn plan_path(
                 }
                 _ => {}
             }
+        }
+        if cost > before_lines {
+            slowed.push(Slowing::Obstacle);
         }
         if rules.road && !(on_road(field, at.front_centre) && on_road(field, next.front_centre)) {
             return blocked(
@@ -376,6 +364,7 @@ pub fn plan_path(
         passed,
         forward,
         crosses_works,
+        slowed,
     })
 }
 

@@ -84,7 +84,7 @@ pub(super) fn voluntary_retreat(p: &mut Phase, i: usize, wanted: Option<u32>) {
     }
     let hits_taken = if p.state.units[i].rules.shaken { 2 } else { 1 };
     p.movers[i].moved = true;
-    p.movers[i].used = p.movers[i].allowance;
+    p.movers[i].used = p.movers[i].allowance.inches;
     p.place(i, end);
     let u = &mut p.state.units[i];
     u.rules.shaken = true;
