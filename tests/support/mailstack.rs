@@ -69,7 +69,9 @@ pub struct MailStack {
 fn free_ports() -> [u16; 4] {
     static GIVEN: std::sync::Mutex<std::collections::BTreeSet<u16>> =
         std::sync::Mutex::new(std::collections::BTreeSet::new());
-    let mut given = GIVEN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut given = GIVEN
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let mut held = Vec::new();
     while held.len() < 4 {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port on 127.0.0.1");
