@@ -21,6 +21,7 @@ sys.dont_write_bytecode = True  # leave no __pycache__ beside the verifier's own
 
 import argparse  # noqa: E402
 import datetime  # noqa: E402
+import json  # noqa: E402
 import struct  # noqa: E402
 import unicodedata  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -44,6 +45,7 @@ from base import (  # noqa: E402,F401  (the self-test reaches these through this
     present,
     read_bytes,
     read_json_object,
+    WHITE_SPACE,
     sha256,
     whitespace_outside_strings,
 )
@@ -714,11 +716,13 @@ def first_difference(got: bytes, want: bytes) -> str:
 
 
 def single_spaced_problem(line: str) -> str | None:
-    """No space at either end, never two in a row, no other white space (section 2)."""
+    """No space at either end, never two in a row, no other white space: section 2's White_Space, 25 code
+    points (U+001C to U+001F are not white space there; they are control characters, refused before this)."""
     if line != line.strip(" ") or "  " in line:
         return "is not single-spaced"
-    if any(c.isspace() and c != " " for c in line):
-        return "has white space other than single spaces"
+    other = next((c for c in line if c in WHITE_SPACE and c != " "), None)
+    if other is not None:
+        return f"has white space other than single spaces (U+{ord(other):04X})"
     return None
 
 
@@ -1345,7 +1349,7 @@ def run_archive(
         print(f"campaign: FAIL: cannot verify: {e!r}")
 
     if heads or mail is not None:
-        failures += check_heads(camp, held, heads, mail)
+        failures += check_heads(camp, out, held, heads, mail)
 
     counts = f"{camp.turns} turns, {camp.calls} calls, " + (f"{camp.acts} acts, " if camp.version >= 2 else "")
     if camp.drand is not None and camp.drand.chain_hash.hex() not in drand.KNOWN_CHAIN_HASHES:
@@ -1487,31 +1491,90 @@ def check_whole_record(camp: Campaign, out: Path, entries: list[record.Entry]) -
     return len(problems), held
 
 
-def check_heads(camp: Campaign, held: dict[bytes, str] | None, heads: list[str], mail: Path | None) -> int:
+def archived_values(camp: Campaign, out: Path) -> tuple[set[str], dict[tuple[str, int], str | None]]:
+    """What the mail is checked against (section 11.5): the SHA-256 of every turn's and call's manifest.txt,
+    and each resolution's secret from its resolution.json (None when it cannot be read)."""
+    manifests: set[str] = set()
+    secrets: dict[tuple[str, int], str | None] = {}
+    for kind in KINDS:
+        for k in range(1, camp.count[kind] + 1):
+            folder = out / FOLDER[kind] / f"{k:04d}"
+            try:
+                manifests.add(sha256((folder / "manifest.txt").read_bytes()).hex())
+            except OSError:
+                pass
+            try:
+                secret = json.loads((folder / "resolution.json").read_bytes()).get("secret")
+                secrets[(kind, k)] = secret.lower() if isinstance(secret, str) else None
+            except (OSError, ValueError, AttributeError):
+                secrets[(kind, k)] = None
+    return manifests, secrets
+
+
+def check_mail(camp: Campaign, out: Path, mail: Path) -> tuple[int, dict[str, list[str]]]:
+    """Section 11.5, "What --mail reads, exactly": every file under mail is a message; the campaign's are those
+    tagged `[<id>]`, with a Message-ID made for it, or naming it; their commitments, revealed secrets and (in a
+    message that reveals a secret) manifest digests must be the archive's. Prints `mail ...` lines; returns the
+    number of problems and the heads found (head -> files), which check_heads checks."""
+    if not mail.is_dir():
+        print(f"mail {mail}: FAIL: not a folder")
+        return 1, {}
+    reading = record.read_mail(mail, camp.id)
+    for msg in reading.notes:
+        print(f"mail {mail}: note: {msg}")
+    heads = reading.heads()
+    manifests, secrets = archived_values(camp, out)
+    expected = {"commitment": camp.commitment.hex(), "umpire_commitment": camp.umpire_commitment.hex()}
+    fails: list[str] = []
+    counts = {"commitments": 0, "secrets": 0, "manifests": 0, "manifests checked": 0}
+    for name, values in reading.messages:
+        for key, value in values.commitments:
+            counts["commitments"] += 1
+            if value != expected[key]:
+                fails.append(f"{name}: {key} {value}, the archive's campaign.json says {expected[key]}")
+        for value in values.manifests:
+            counts["manifests"] += 1
+            if not values.reveals:
+                continue  # a manifest mailed before its resolution need not be archived yet (section 7)
+            counts["manifests checked"] += 1
+            if value not in manifests:
+                fails.append(f"{name}: the manifest digest {value} is in no resolution of the archive")
+        for kind, k, value in values.secrets:
+            counts["secrets"] += 1
+            what = "turn" if kind == TURN else "umpire call"
+            if (kind, k) not in secrets:
+                fails.append(f"{name}: {what} {k} revealed {value}, but the archive does not hold {what} {k}")
+            elif secrets[(kind, k)] != value:
+                fails.append(f"{name}: {what} {k} revealed {value}, the archive says {secrets[(kind, k)]}")
+    if reading.of_campaign == 0:
+        fails.append(f"no message of the {reading.read} file(s) is campaign {camp.id}'s (section 11.5)")
+    print(
+        f"mail {mail}: {reading.read} file(s) read, {reading.of_campaign} of campaign {camp.id}; "
+        f"{len(heads)} distinct head(s), {counts['commitments']} commitment(s), {counts['secrets']} revealed "
+        f"secret(s), {counts['manifests']} manifest digest(s) ({counts['manifests checked']} checked)"
+    )
+    for msg in fails:
+        print(f"mail {mail}: FAIL: {msg}")
+    return len(fails), heads
+
+
+def check_heads(camp: Campaign, out: Path, held: dict[bytes, str] | None, heads: list[str],
+                mail: Path | None) -> int:
     """Section 11.5: the archive holds every head a player received, given with --head or found in a folder of
-    mail. Prints one line per head; returns the number of problems."""
+    mail, and the mail's other values are the archive's (check_mail). Prints one line per head; returns the
+    number of problems."""
     failures = 0
     sources: dict[str, list[str]] = {h: ["--head"] for h in heads}
     if mail is not None:
-        if not mail.is_dir():
-            print(f"mail {mail}: FAIL: not a folder")
-            failures += 1
-        else:
-            found, problems, notes, read = record.heads_in_mail(mail)
-            for msg in notes:
-                print(f"mail {mail}: note: {msg}")
-            for msg in problems:
-                print(f"mail {mail}: FAIL: {msg}")
-            failures += len(problems)
-            if not found:
-                print(f"mail {mail}: FAIL: no `archive head = ...` line in any text/plain part of {read} file(s)")
-                failures += 1
-            else:
-                print(f"mail {mail}: {read} file(s) read, {len(found)} distinct head(s) found")
-            for h, files in found.items():
-                sources.setdefault(h, []).append(f"in {len(files)} message(s)")
+        problems, found = check_mail(camp, out, mail)
+        failures += problems
+        for h, files in found.items():
+            sources.setdefault(h, []).append(f"in {len(files)} message(s)")
+    if not sources:
+        return failures
     if camp.version < 3:
-        print(f"head: FAIL: an {camp.spec} archive has no hash-linked record, so it holds no head (section 11)")
+        print(f"head: FAIL: an {camp.spec} archive has no hash-linked record, so it holds none of the "
+              f"{len(sources)} head(s) given or mailed (section 11)")
         return failures + 1
     if held is None:
         print("head: FAIL: the record could not be read, so no head can be checked")
