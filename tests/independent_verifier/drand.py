@@ -83,7 +83,9 @@ class Network:
             raise Fail(
                 f"the drand /info JSON: schemeID is {scheme!r}; only {SCHEME!r} (drand's quicknet) is supported"
             )
-        metadata = info.get("metadata", {})
+        metadata = info.get("metadata")
+        if metadata is None:  # absent or null: the beacon id is empty (section 11.6's table)
+            metadata = {}
         beacon_id = metadata.get("beaconID", "") if isinstance(metadata, dict) else None
         if not isinstance(beacon_id, str):
             raise Fail(f"the drand /info JSON: metadata.beaconID {beacon_id!r} is not a string")
