@@ -186,6 +186,11 @@ fn a_turn_waits_for_the_round_its_manifest_named_and_takes_its_randomness() {
         .as_str()
         .expect("a signature")
         .to_string();
+    // Issue 31, item 7: the signature is in every report, for a player to
+    // check the round against the network's key from the mail alone.
+    for r in &reports {
+        assert!(r.contains(&format!("beacon signature = {sig}")), "{r}");
+    }
     let flipped = format!(
         "{}{}",
         &sig[..94],

@@ -126,6 +126,7 @@ fn the_demo_plays_the_game_to_its_end_by_mail_and_verifies() {
 
     no_side_report_names_a_unit_hidden_from_it(&result);
     no_side_is_told_what_only_the_enemy_knows(&result);
+    every_report_chains_its_state_to_the_next(&result);
 
     // Running it again replaces its own folder.
     let mut sink = Vec::new();
@@ -558,5 +559,55 @@ fn no_side_is_told_what_only_the_enemy_knows(result: &adjutant::demo::DemoResult
                 r.k
             );
         }
+    }
+}
+
+/// Issue 31, item 7: a player chains the states from the mail alone. Each
+/// report gives the digest of the state its resolution made, which is the
+/// archive's `next-state.json` and the next report's prior state.
+fn every_report_chains_its_state_to_the_next(result: &adjutant::demo::DemoResult) {
+    use adjutant::audit::{Digest32, Kind};
+    let store = adjutant::store::Store::open(&result.data_dir).expect("store");
+    let folder = tempfile::tempdir().expect("dir");
+    let campaign = adjutant::demo::bundled_campaign(folder.path()).expect("campaign");
+    let address = &campaign.players[0].person.address;
+    let mail = sent_mail(result);
+    let said = |k: u64, key: &str| -> String {
+        let text = readable(report_mail(&mail, &campaign.id, k, address)).0;
+        text.lines()
+            .find_map(|l| l.strip_prefix(key))
+            .unwrap_or_else(|| panic!("report {k} has no line '{key}'"))
+            .trim()
+            .to_string()
+    };
+    let turns: Vec<u64> = store
+        .resolutions(&campaign.id)
+        .expect("resolutions")
+        .into_iter()
+        .filter(|r| r.kind == Kind::Turn)
+        .map(|r| r.k)
+        .collect();
+    assert!(turns.len() > 1, "{turns:?}");
+    for k in &turns {
+        let archived = std::fs::read(
+            result
+                .archive_dir
+                .join(format!("turns/{k:04}/next-state.json")),
+        )
+        .expect("the archive holds the turn's next state");
+        assert_eq!(
+            said(*k, "next state digest = "),
+            Digest32::of(&archived).to_hex(),
+            "report {k}"
+        );
+    }
+    for pair in turns.windows(2) {
+        assert_eq!(
+            said(pair[0], "next state digest = "),
+            said(pair[1], "prior state digest = "),
+            "reports {} and {}",
+            pair[0],
+            pair[1]
+        );
     }
 }

@@ -287,6 +287,12 @@ impl Campaign {
         self.sides.iter().find(|s| s.id == id)
     }
 
+    /// The name a reader knows side `id` by: the campaign's, or the id
+    /// itself for a side the campaign does not list.
+    pub fn side_name(&self, id: &str) -> String {
+        self.side(id).map_or(id.to_string(), |s| s.name.clone())
+    }
+
     /// The state the game begins in, under `ruleset` (the campaign's own).
     pub fn initial_state(&self, ruleset: &dyn Ruleset) -> Result<GameState, PartError> {
         let scenario = &self.scenario;

@@ -14,11 +14,7 @@ pub(crate) fn summary(record: &Record, sight: &Sight) -> Value {
     let visible = report::visibility(record.ruleset, state, &sight.audience, &[]);
     let sees = |id: &str| visible.as_ref().is_none_or(|v| v.contains(id));
     let campaign = &record.campaign.campaign;
-    let name = |side: &str| {
-        campaign
-            .side(side)
-            .map_or(side.to_string(), |s| s.name.clone())
-    };
+    let name = |side: &str| campaign.side_name(side);
     let sides: Vec<Value> = state
         .sides
         .iter()
@@ -58,7 +54,7 @@ pub(crate) fn summary(record: &Record, sight: &Sight) -> Value {
         })
         .collect();
     json!({
-        "finished": state.finished,
+        "finished": report::outcome::ending(campaign, record.ruleset, state),
         "victory": report::outcome::context(campaign, record.ruleset, state),
         "phase": crate::resolution::phase_label(record.ruleset, state),
         "sides": sides,

@@ -139,7 +139,7 @@ pub(crate) fn write(
                 })
                 .collect();
             json!({
-                "name": campaign.side(side).map_or(side.to_string(), |s| s.name.clone()),
+                "name": campaign.side_name(side),
                 "units": units,
             })
         })

@@ -235,9 +235,13 @@ pub fn run(
     for turn in 1..=MAX_TURNS {
         let record = daemon.store().campaign(&campaign.id)?;
         let state = daemon.store().state(&record.current_state_digest)?;
+        let rules = crate::rules::ruleset_for(&state.ruleset);
         if let Some(why) = &state.finished {
+            let why = rules
+                .and_then(|rules| crate::report::outcome::ending(&campaign, rules, &state))
+                .unwrap_or_else(|| why.clone());
             let _ = writeln!(say, "the game is over: {why}");
-            if let Some(verdict) = crate::rules::ruleset_for(&state.ruleset)
+            if let Some(verdict) = rules
                 .and_then(|ruleset| crate::report::outcome::verdict(&campaign, ruleset, &state))
             {
                 let _ = writeln!(

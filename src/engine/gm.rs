@@ -436,6 +436,13 @@ struct Standing<'a> {
     now: DateTime<Utc>,
 }
 
+impl Standing<'_> {
+    /// How the game ended, as the GM is told it; `None` while it goes on.
+    fn ending(&self) -> Option<String> {
+        crate::report::outcome::ending(&self.record.campaign, self.ruleset, &self.state)
+    }
+}
+
 fn utc(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
@@ -646,7 +653,7 @@ fn plan(store: &Store, campaign_id: &str, command: &GmCommand, now: DateTime<Utc
 }
 
 fn plan_extend(at: &Standing, how: &Extension) -> Planned {
-    if let Some(why) = &at.state.finished {
+    if let Some(why) = at.ending() {
         return refuse(format!("the game is over ({why}); there is no deadline"));
     }
     // A deadline lies at most the longest wait ahead of now, so that no
@@ -685,7 +692,7 @@ fn plan_pause(at: &Standing) -> Planned {
     if at.record.paused {
         return refuse("the campaign is already paused");
     }
-    if let Some(why) = &at.state.finished {
+    if let Some(why) = at.ending() {
         return refuse(format!("the game is over ({why})"));
     }
     simple(
@@ -768,7 +775,7 @@ fn plan_resolve_now(at: &Standing) -> Planned {
     if record.paused {
         return refuse("the campaign is paused; `resume` it first");
     }
-    if let Some(why) = &at.state.finished {
+    if let Some(why) = at.ending() {
         return refuse(format!("the game is over ({why})"));
     }
     let k = at.store.next_k(&record.campaign.id, Kind::Turn)?;
@@ -798,7 +805,7 @@ fn plan_correct(at: &Standing, correction: &Correction) -> Planned {
             "a closed phase awaits its resolution; let it resolve (`adjutant tick`) first",
         );
     }
-    if let Some(why) = &at.state.finished {
+    if let Some(why) = at.ending() {
         return refuse(format!("the game is over ({why})"));
     }
     let next = match at.ruleset.correct(&at.state, correction) {
@@ -1200,7 +1207,7 @@ fn announcement(
                 "phase": phase,
                 "deadline": crate::lifecycle::local_time(p, deadline),
                 "paused": paused,
-                "finished": state.finished,
+                "finished": crate::report::outcome::ending(&campaign, ruleset, &state),
                 "resolving": plan.resolve,
                 "head": head,
             }),

@@ -220,8 +220,8 @@ fn open_phase(
     let record = store.campaign(campaign_id)?;
     let ruleset = ruleset_of(&record.campaign)?;
     let state = store.state(&record.current_state_digest)?;
-    if let Some(why) = &state.finished {
-        return Err(EngineError::Finished(why.clone()));
+    if let Some(why) = crate::report::outcome::ending(&record.campaign, ruleset, &state) {
+        return Err(EngineError::Finished(why));
     }
     if record.paused {
         return Err(EngineError::Paused(campaign_id.to_string()));
@@ -568,8 +568,8 @@ fn close_and_resolve(
     let campaign = &record.campaign;
     let ruleset = ruleset_of(campaign)?;
     let state = store.state(&record.current_state_digest)?;
-    if let Some(why) = &state.finished {
-        return Err(EngineError::Finished(why.clone()));
+    if let Some(why) = crate::report::outcome::ending(campaign, ruleset, &state) {
+        return Err(EngineError::Finished(why));
     }
     let key = resolution::phase_key(ruleset, &state);
     let orders: BTreeMap<String, String> = store
@@ -726,7 +726,8 @@ fn resolve_closed(
             (None, Some(text)) => format!("the fixed text \"{text}\"; {NO_LIVE_BEACON}"),
         },
         sealed.as_ref().map(|s| s.digest()),
-    );
+    )
+    .made(result.next_state_digest, result.beacon_signature.as_deref());
     let templates = Templates::for_campaign(&record.source_dir)?;
     let announce = match &output.umpire {
         Some(report) => {

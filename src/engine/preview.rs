@@ -16,7 +16,9 @@ use crate::store::Store;
 pub fn describe(store: &Store, id: &str) -> Result<String, EngineError> {
     let open = OpenPhase::read(store, id)?;
     let label = resolution::phase_label(open.ruleset, &open.state);
-    if let Some(why) = &open.state.finished {
+    if let Some(why) =
+        crate::report::outcome::ending(&open.record.campaign, open.ruleset, &open.state)
+    {
         return Ok(format!("nothing to preview: the game is over ({why})"));
     }
     let submitted = store.accepted_submissions(id, &open.key)?;

@@ -83,7 +83,7 @@ pub fn resolution_mail(
                     "phase": input.phase,
                     "k": input.k,
                     "link": link,
-                    "finished": input.next.finished,
+                    "finished": crate::report::outcome::ending(campaign, input.ruleset, input.next),
                     "deadline": input.deadline.map(|d| crate::lifecycle::local_time_in(&o.time_zone, d)),
                 }),
             )?;

@@ -1,7 +1,9 @@
 //! The lines that let a player check a resolution's dice from the mail
 //! alone (docs/AUDIT.md, section 11): both commitments, the manifest and
-//! prior-state digests, the beacon, the record's head, and one command that
-//! re-derives the dice the reader was shown.
+//! prior-state digests, the digest of the state it made (the next
+//! resolution's prior state, so that a player chains them), the beacon and
+//! its signature, the record's head, and one command that re-derives the
+//! dice the reader was shown.
 
 use serde::Serialize;
 
@@ -30,6 +32,12 @@ pub struct AuditFooter {
     pub beacon_field: String,
     /// For people: `none`, `the text ...`, `drand round N`.
     pub beacon: String,
+    /// The state the resolution made, as the archive's `next-state.json`
+    /// digests it; empty where not known.
+    pub next_state_digest: String,
+    /// The drand round's BLS signature, hex, for a player to check the
+    /// round with the network's public key; `None` without a round drawn.
+    pub beacon_signature: Option<String>,
     /// The record's head once this resolution is in it (spec v3 only).
     pub head: Option<String>,
 }
@@ -64,8 +72,25 @@ impl AuditFooter {
             prior_state_digest: prior_state_digest.to_hex(),
             beacon_field: beacon_field.to_hex(),
             beacon,
+            next_state_digest: String::new(),
+            beacon_signature: None,
             head: head.map(|h| h.to_hex()),
         }
+    }
+
+    /// The footer with what the resolution made: the digest of its next
+    /// state and the signature of the beacon round it drew (none where it
+    /// drew none, or the game master waived it).
+    pub fn made(
+        mut self,
+        next_state_digest: Digest32,
+        beacon_signature: Option<&str>,
+    ) -> AuditFooter {
+        self.next_state_digest = next_state_digest.to_hex();
+        self.beacon_signature = beacon_signature
+            .filter(|s| *s != crate::store::BEACON_WAIVED)
+            .map(str::to_string);
+        self
     }
 
     /// The command that re-derives `rolls` (the ones the reader was shown)

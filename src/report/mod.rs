@@ -167,10 +167,6 @@ fn unit_line(u: &UnitState, look: &Look) -> UnitLine {
     }
 }
 
-fn side_name(campaign: &Campaign, id: &str) -> String {
-    campaign.side(id).map_or(id.to_string(), |s| s.name.clone())
-}
-
 fn roll_line(r: &Roll) -> Value {
     let faces = if r.faces.len() > 1 {
         format!(
@@ -261,6 +257,7 @@ pub fn view(input: &ReportInput, audience: Audience) -> View {
         input.events,
         &heard,
         &hearer,
+        &|id| input.campaign.side_name(id),
     );
 
     let forces = order_of_battle(input, &audience, visible.as_ref(), &look);
@@ -282,7 +279,7 @@ pub fn view(input: &ReportInput, audience: Audience) -> View {
         .map(|s| input.ruleset.order_template(next, s))
         .unwrap_or_default();
     let reader_name = match &audience {
-        Audience::Side(s) => side_name(input.campaign, s),
+        Audience::Side(s) => input.campaign.side_name(s),
         Audience::Gm => "the GM".to_string(),
         Audience::Public => "observers".to_string(),
     };
@@ -328,13 +325,13 @@ pub fn view(input: &ReportInput, audience: Audience) -> View {
         "dice_withheld": withheld.len(),
         "orders": orders,
         "manifest_digest": input.manifest_digest,
-        "finished": next.finished,
+        "finished": outcome::ending(input.campaign, input.ruleset, next),
         "victory": outcome::context(input.campaign, input.ruleset, next),
         "next": {
             "phase": crate::resolution::phase_label(input.ruleset, next),
             "summary": phase.summary,
             "active_side": next.active_side,
-            "active_side_name": side_name(input.campaign, &next.active_side),
+            "active_side_name": input.campaign.side_name(&next.active_side),
             "gives_orders": gives_orders,
             "subject": format!("[{}] orders turn {}", input.campaign.id, next.turn),
             "template": template,
@@ -398,7 +395,7 @@ fn order_of_battle(
                 .collect();
             json!({
                 "id": s,
-                "name": side_name(input.campaign, s),
+                "name": input.campaign.side_name(s),
                 "own": match audience {
                 Audience::Gm => true,
                 Audience::Side(own) => own == *s,
@@ -434,7 +431,7 @@ fn orders_shown(input: &ReportInput, audience: &Audience) -> Vec<Value> {
             };
             json!({
                 "side": s,
-                "name": side_name(input.campaign, s),
+                "name": input.campaign.side_name(s),
                 "digest": text.map(|t| orders_digest(t).to_hex()),
                 "lines": lines,
             })

@@ -181,13 +181,15 @@ pub fn join_names(names: &[String]) -> String {
 
 /// The despatch for `reader`, from the states either side of the
 /// resolution and how the ruleset shows each, telling each event as much as
-/// the reader `heard` of it, each by what its class means.
+/// the reader `heard` of it, each by what its class means, and each side it
+/// names as `side_name` gives it.
 pub fn despatch(
     (prior, next): (&GameState, &GameState),
     (prior_look, next_look): (&Look, &Look),
     events: &[Event],
     heard: &[(Heard, EventClass)],
     reader: &Audience,
+    side_name: &dyn Fn(&str) -> String,
 ) -> Vec<Sector> {
     let mut sentences: [Vec<String>; 4] = Default::default();
     let mut stood: [Vec<String>; 4] = Default::default();
@@ -245,7 +247,7 @@ pub fn despatch(
                 }),
             _ => None,
         };
-        let sentence = told.unwrap_or_else(|| event.text.trim().to_string());
+        let sentence = told.unwrap_or_else(|| event.told_with(side_name).trim().to_string());
         if !sentence.is_empty() {
             sentences[sector].push(sentence);
         }

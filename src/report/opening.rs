@@ -104,7 +104,7 @@ pub fn prepare_at(
                 .collect();
             json!({
                 "id": s,
-                "name": campaign.side(s).map_or(s.clone(), |d| d.name.clone()),
+                "name": campaign.side_name(s),
                 "units": units,
                 "generals": generals,
             })
@@ -117,7 +117,7 @@ pub fn prepare_at(
         (Some(s), PhaseKind::ActiveSide) => s == state.active_side,
     };
     let reader_name = match side {
-        Some(s) => campaign.side(s).map_or(s.to_string(), |d| d.name.clone()),
+        Some(s) => campaign.side_name(s),
         None => "the GM".to_string(),
     };
     let svg = map::svg(&MapInput {

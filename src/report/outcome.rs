@@ -22,7 +22,7 @@ pub fn verdict(campaign: &Campaign, ruleset: &dyn Ruleset, state: &GameState) ->
 
 /// The verdict in one sentence: who won and why, then each side's points.
 pub fn sentence(campaign: &Campaign, verdict: &Verdict) -> String {
-    let name = |id: &str| campaign.side(id).map_or(id.to_string(), |s| s.name.clone());
+    let name = |id: &str| campaign.side_name(id);
     let plural = |n: u32, one: &str, many: &str| {
         if n == 1 {
             format!("1 {one}")
@@ -69,13 +69,25 @@ pub fn sentence(campaign: &Campaign, verdict: &Verdict) -> String {
     format!("{}. {}.", head, scores.join(", "))
 }
 
+/// How the game ended, for people: the rule that ended it in its own
+/// words, with each side it names as the campaign names it; `None` while
+/// the game goes on. Where the ruleset keeps no sides apart (a turn limit),
+/// the words the state holds.
+pub fn ending(campaign: &Campaign, ruleset: &dyn Ruleset, state: &GameState) -> Option<String> {
+    let finished = state.finished.as_ref()?;
+    Some(match ruleset.ending(state) {
+        Some(words) => words.render(|id| campaign.side_name(id)),
+        None => finished.clone(),
+    })
+}
+
 /// What a template is given of the end: `null` while the game goes on or
 /// where the scenario names no winner.
 pub fn context(campaign: &Campaign, ruleset: &dyn Ruleset, state: &GameState) -> Value {
     let Some(v) = verdict(campaign, ruleset, state) else {
         return Value::Null;
     };
-    let name = |id: &str| campaign.side(id).map_or(id.to_string(), |s| s.name.clone());
+    let name = |id: &str| campaign.side_name(id);
     json!({
         "sentence": sentence(campaign, &v),
         "winner": v.winner.as_deref().map(name),

@@ -162,4 +162,5 @@ pub fn footer() -> super::audit_footer::AuditFooter {
         super::audit_footer::NO_LIVE_BEACON.to_string(),
         Some(made_up(0x56)),
     )
+    .made(made_up(0x78), None)
 }

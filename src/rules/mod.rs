@@ -7,7 +7,7 @@
 //! traits a ruleset implements (`ruleset`), how it reads its set-up
 //! (`setup`) and is drawn (`look`), orders (`orders`), words and lengths
 //! (`words`), the GM's corrections (`correction`), umpire call reports
-//! (`umpire`), what an event or a roll shows and to whom (`told`), table pieces (`kernel`), and the list of rulesets
+//! (`umpire`), what an event or a roll shows and to whom (`told`), words that name sides (`phrase`), table pieces (`kernel`), and the list of rulesets
 //! (`registry`, which declares each ruleset's folder, seen here as
 //! `rules::<ruleset>`).
 
@@ -17,6 +17,7 @@ pub mod kernel;
 pub mod look;
 pub mod names;
 pub mod orders;
+pub mod phrase;
 pub mod registry;
 pub mod ruleset;
 pub mod setup;

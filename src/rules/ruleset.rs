@@ -18,6 +18,7 @@ use super::board::Location;
 use super::correction::{self, Correction, CorrectionError};
 use super::look::{Aim, EventClass, Look, Marker, Strike, TerrainStyle};
 use super::orders::{LineError, OrderSheet, ParseError, order_lines};
+use super::phrase::Phrase;
 use super::setup::{Keys, SetupContext, UnitBasics, Vocabulary};
 use super::state::{GameState, PartError, Parts, RawPart, UnitState};
 use super::told::{EventKind, Shows, Told};
@@ -87,8 +88,29 @@ impl Event {
                 told: kind.told(),
                 also: Vec::new(),
                 strike: None,
+                words: None,
             }),
             ..Event::naming(kind.name(), units, text)
+        }
+    }
+
+    /// An event of one of its ruleset's kinds whose words name sides: its
+    /// text is `words` with each side's id, as the archive keeps it; a
+    /// reader is told `words` with the side's name (see [`Shows::words`]).
+    pub fn worded<K: EventKind>(kind: K, units: &[&str], words: Phrase) -> Event {
+        let mut event = Event::of(kind, units, words.with_ids());
+        if let Some(shows) = &mut event.shows {
+            shows.words = Some(words);
+        }
+        event
+    }
+
+    /// What a reader is told: its words with each side as `side_name`
+    /// gives it, where the rules kept the sides apart, else its text.
+    pub fn told_with(&self, side_name: impl Fn(&str) -> String) -> String {
+        match self.shows.as_ref().and_then(|s| s.words.as_ref()) {
+            Some(words) => words.render(side_name),
+            None => self.text.clone(),
         }
     }
 
@@ -326,6 +348,14 @@ pub trait Rules: Parts {
         Vec::new()
     }
 
+    /// How the game ended, in words that keep the sides they name apart,
+    /// read from a state the game ended in, as the rule that ended it made
+    /// them: its `finished`, rendered with ids. `None` where that text
+    /// names no side (a turn limit) or the game goes on.
+    fn ending(&self, _state: &GameState<Self>) -> Option<Phrase> {
+        None
+    }
+
     /// The campaign it ships, if any.
     fn demo(&self) -> Option<Demo> {
         None
@@ -514,6 +544,7 @@ pub trait Ruleset: Sync {
     ) -> Option<(GameState, Vec<Event>)>;
     fn bot_orders(&self, state: &GameState, side: &str) -> Vec<String>;
     fn broken_armies(&self, state: &GameState) -> Vec<String>;
+    fn ending(&self, state: &GameState) -> Option<Phrase>;
     fn demo(&self) -> Option<Demo>;
 }
 
@@ -635,17 +666,17 @@ pub fn resolve_typed<R: Rules>(
                 let sheet = check_typed(rules, state, side, text);
                 let lapsed = sheet.parse_errors.len() + sheet.rejections.len();
                 notes.push(
-                    Event::of(
+                    Event::worded(
                         SharedKind::StandingOrders,
                         &[],
-                        format!(
-                            "{side} sent no orders; its last orders stand{}.",
+                        Phrase::side(side).then(format!(
+                            " sent no orders; its last orders stand{}.",
                             if lapsed == 0 {
                                 String::new()
                             } else {
                                 format!(", less {lapsed} that no longer apply")
                             }
-                        ),
+                        )),
                     )
                     .also_naming(&[side]),
                 );
@@ -854,6 +885,14 @@ impl<R: Rules + Presentation> Ruleset for R {
             .typed::<R>()
             .map(|typed| Rules::broken_armies(self, &typed))
             .unwrap_or_default()
+    }
+
+    fn ending(&self, state: &GameState) -> Option<Phrase> {
+        state.finished.as_ref()?;
+        state
+            .typed::<R>()
+            .ok()
+            .and_then(|typed| Rules::ending(self, &typed))
     }
 
     fn demo(&self) -> Option<Demo> {

@@ -7,6 +7,7 @@
 //! resolution is run again from the archive (the chronicle does).
 
 use super::look::{EventClass, Strike};
+use super::phrase::Phrase;
 
 /// Who may be told of an event or a roll besides the GM, who is told
 /// everything.
@@ -61,6 +62,10 @@ pub struct Shows {
     pub also: Vec<String>,
     /// An attack made where its first unit stands, for the map to mark.
     pub strike: Option<Strike>,
+    /// Its words with the sides they name kept as ids, where they name a
+    /// side: what a reader is told, with the campaign's names (its text is
+    /// these words with the ids, as archived).
+    pub words: Option<Phrase>,
 }
 
 /// Whom one roll concerns (see [`crate::audit::dice::Roll::about`]).

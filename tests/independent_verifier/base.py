@@ -12,6 +12,15 @@ from pathlib import Path
 # Campaign ids and side ids (section 3).
 ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 
+# White space as AUDIT.md section 2 settles it: Unicode's White_Space property, 25 code points. Not Python's
+# str.isspace(), which also takes U+001C to U+001F (control characters, refused on their own).
+WHITE_SPACE = frozenset(
+    "\t\n\x0b\x0c\r \x85\xa0\u1680"
+    + "".join(chr(c) for c in range(0x2000, 0x200B))
+    + "\u2028\u2029\u202f\u205f\u3000"
+)
+WHITE_SPACE_TEXT = "".join(sorted(WHITE_SPACE))  # for str.strip()
+
 
 def sha256(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()

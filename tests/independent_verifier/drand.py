@@ -56,9 +56,9 @@ def _hex(obj: dict, key: str, length: int) -> bytes:
 
 
 class Network:
-    """A drand network's /info JSON, read. Its keys are those drand publishes (`public_key`, `period`,
-    `genesis_time`, `groupHash`, `schemeID`, `metadata.beaconID`, and `hash`, the chain hash); other keys are
-    ignored. Raises Fail on what cannot be read."""
+    """A drand network's /info JSON, read by the keys of section 11.6's table (`public_key`, `period`,
+    `genesis_time`, `groupHash`, `schemeID`, `metadata.beaconID`, and `hash`, the chain hash, required); other
+    keys are ignored. Raises Fail on what cannot be read."""
 
     def __init__(self, text: str) -> None:
         info = parse_json(text.encode("utf-8", "surrogatepass"), "the drand /info JSON", integers_only=False)
@@ -72,8 +72,10 @@ class Network:
         period, genesis_time = info.get("period"), info.get("genesis_time")
         if not is_int(period) or not 1 <= period < 1 << 32:
             raise Fail(f"the drand /info JSON: period {period!r} is not a whole number of seconds, 1 to 2^32 - 1")
-        if not is_int(genesis_time) or not -(1 << 63) <= genesis_time < 1 << 63:
-            raise Fail(f"the drand /info JSON: genesis_time {genesis_time!r} is not a 64-bit whole number")
+        if not is_int(genesis_time) or not 0 <= genesis_time < 1 << 63:
+            raise Fail(
+                f"the drand /info JSON: genesis_time {genesis_time!r} is not a whole number from 0 to 2^63 - 1"
+            )
         self.period: int = period
         self.genesis_time: int = genesis_time
         scheme = info.get("schemeID")
@@ -81,19 +83,23 @@ class Network:
             raise Fail(
                 f"the drand /info JSON: schemeID is {scheme!r}; only {SCHEME!r} (drand's quicknet) is supported"
             )
-        metadata = info.get("metadata", {})
+        metadata = info.get("metadata")
+        if metadata is None:  # absent or null: the beacon id is empty (section 11.6's table)
+            metadata = {}
         beacon_id = metadata.get("beaconID", "") if isinstance(metadata, dict) else None
         if not isinstance(beacon_id, str):
             raise Fail(f"the drand /info JSON: metadata.beaconID {beacon_id!r} is not a string")
         self.beacon_id: str = beacon_id
         self.chain_hash = chain_hash(period, genesis_time, self.public_key, self.group_hash, beacon_id)
-        # The network's own statement of its chain hash, when the JSON has one: it must be what its fields make.
-        self.stated_hash: str | None = info.get("hash") if isinstance(info.get("hash"), str) else None
-        if "hash" in info and self.stated_hash is None:
-            raise Fail(f"the drand /info JSON: hash {info['hash']!r} is not a string")
+        # The network's own statement of its chain hash (section 11.6: required, 32 bytes in hex): it must be
+        # what its fields make.
+        try:
+            self.stated_hash: str = _hex(info, "hash", 32).hex()
+        except Fail as e:
+            raise Fail(f"the drand /info JSON: {e} (the chain hash is required, section 11.6)") from None
 
     def problems(self) -> list[str]:
-        if self.stated_hash is not None and self.stated_hash.lower() != self.chain_hash.hex():
+        if self.stated_hash != self.chain_hash.hex():
             return [
                 f"the drand /info JSON says its chain hash is {self.stated_hash}, but its fields make "
                 f"{self.chain_hash.hex()} (section 11.6)"

@@ -8,9 +8,10 @@ from __future__ import annotations
 import re
 from email import policy
 from email.parser import BytesParser
+from html.parser import HTMLParser
 from pathlib import Path
 
-from base import Fail, is_hex32, is_id, is_rfc3339_utc, present, read_bytes, sha256
+from base import WHITE_SPACE_TEXT, Fail, is_hex32, is_id, is_rfc3339_utc, present, read_bytes, sha256
 
 GENESIS_HEADER = "adjutant-genesis-v3"
 LINK_HEADER = "adjutant-link-v3"
@@ -295,61 +296,186 @@ def check_record(genesis: bytes, genesis_bytes: bytes | None, entries: list[Entr
     return fails, heads
 
 
-HEAD_LINE = re.compile(r"archive head =(.{0,66})")
-HEX64 = re.compile(r" ([0-9a-f]{64})(?![0-9A-Za-z])", re.ASCII)
+# Section 11.5, "What --mail reads, exactly": the prefixes of the lines read, and what each value is.
+HEX_PREFIXES = (
+    ("archive head = ", "head"),
+    ("commitment C = ", "commitment"),
+    ("umpire commitment U = ", "umpire_commitment"),
+    ("manifest digest = ", "manifest"),
+    ("manifest digest: ", "manifest"),
+    ("Manifest digest: ", "manifest"),
+)
+SECRET_PREFIXES = (("revealed secret r_", "turn"), ("revealed secret q_", "umpire"))
+REVEALS = "revealed secret"  # a mailed manifest digest is checked only in a message whose text holds this
+HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+U64_MAX = (1 << 64) - 1
 
 
-def heads_in_text(text: str) -> tuple[list[str], list[str]]:
-    """Every `archive head = <hex>` of a text: the heads, and the lines that say `archive head =` without a
-    head after it."""
-    heads, bad = [], []
-    for m in HEAD_LINE.finditer(text):
-        h = HEX64.match(m.group(1))
-        if h:
-            heads.append(h.group(1))
-        else:
-            bad.append("archive head =" + m.group(1).split("\n")[0])
-    return heads, bad
+def _hex64(text: str) -> str | None:
+    return text.lower() if len(text) == 64 and all(c in HEX_DIGITS for c in text) else None
+
+
+def _decimal(text: str) -> int | None:
+    """k of `revealed secret r_<k> = `: ASCII digits, a leading `+` also taken, at most 2^64 - 1."""
+    digits = text[1:] if text.startswith("+") else text
+    if not digits or not all("0" <= c <= "9" for c in digits):
+        return None
+    n = int(digits)
+    return n if n <= U64_MAX else None
+
+
+class MailValues:
+    """What the lines of one message's text give (section 11.5): heads, commitments, manifest digests (and
+    whether the message reveals a secret, which decides whether they are checked), revealed secrets."""
+
+    def __init__(self) -> None:
+        self.heads: list[str] = []
+        self.commitments: list[tuple[str, str]] = []  # (key of campaign.json, value)
+        self.manifests: list[str] = []
+        self.secrets: list[tuple[str, int, str]] = []  # (turn or umpire, k, value)
+        self.reveals = False
+
+
+def values_in_text(text: str) -> MailValues:
+    """Reads a message's text as section 11.5 says: lines cut at LF (a CR before it dropped), white space
+    (section 2) at the start skipped, then a prefix byte for byte and its value; a line with a prefix but no
+    value is passed over."""
+    out = MailValues()
+    out.reveals = REVEALS in text
+    for raw in text.split("\n"):
+        line = raw[:-1] if raw.endswith("\r") else raw
+        line = line.lstrip(WHITE_SPACE_TEXT)
+        for prefix, what in HEX_PREFIXES:
+            if line.startswith(prefix):
+                value = _hex64(line[len(prefix):][:64])
+                if value is None:
+                    continue
+                if what == "head":
+                    out.heads.append(value)
+                elif what == "manifest":
+                    out.manifests.append(value)
+                else:
+                    out.commitments.append((what, value))
+        for prefix, kind in SECRET_PREFIXES:
+            if not line.startswith(prefix):
+                continue
+            number, sep, rest = line[len(prefix):].partition(" = ")
+            k = _decimal(number) if sep else None
+            value = _hex64(rest.strip(WHITE_SPACE_TEXT))
+            if k is not None and value is not None:
+                out.secrets.append((kind, k, value))
+    return out
+
+
+def heads_in_text(text: str) -> list[str]:
+    """Every head a text gives (section 11.5), in order."""
+    return values_in_text(text).heads
 
 
 def mail_files(folder: Path) -> list[Path]:
-    """The messages of a folder of mail: every file under it, in a Maildir (cur/, new/) or not."""
-    return [p for p in sorted(folder.rglob("*")) if p.is_file() and not p.name.startswith(".")]
+    """Every file under the folder, at any depth, hidden ones included, by the bytes of their paths."""
+    files = [p for p in folder.rglob("*") if p.is_file()]
+    return sorted(files, key=lambda p: p.relative_to(folder).as_posix().encode("utf-8", "surrogateescape"))
 
 
-def heads_in_mail(folder: Path) -> tuple[dict[str, list[str]], list[str], list[str], int]:
-    """Reads every message under folder with Python's email package; collects the heads of every text/plain
-    part. Returns (head -> the files it is in, problems, notes, messages read)."""
-    found: dict[str, list[str]] = {}
-    fails: list[str] = []
-    notes: list[str] = []
-    files = mail_files(folder)
-    parser = BytesParser(policy=policy.default)
-    for path in files:
-        name = path.relative_to(folder).as_posix()
+class _HtmlText(HTMLParser):
+    """An HTML body turned to text, for a message with no text/plain body: tags dropped, entities read, a line
+    break at each block."""
+
+    BLOCKS = {"br", "p", "div", "tr", "li", "pre", "h1", "h2", "h3", "h4", "h5", "h6", "table"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.BLOCKS:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag):
+        if tag in self.BLOCKS:
+            self.parts.append("\n")
+
+    def handle_data(self, data):
+        self.parts.append(data)
+
+
+def message_text(message) -> str:
+    """The message's text bodies, each followed by LF: every text/plain part that is not an attachment; with
+    none, every text/html part that is not one, turned to text."""
+    def bodies(subtype: str) -> list:
+        return [part for part in message.walk()
+                if not part.is_multipart() and part.get_content_type() == f"text/{subtype}"
+                and part.get_content_disposition() != "attachment"]
+
+    parts, html = bodies("plain"), False
+    if not parts:
+        parts, html = bodies("html"), True
+    text = []
+    for part in parts:
         try:
-            data = path.read_bytes()
-        except OSError as e:
-            fails.append(f"{name}: cannot be read ({e})")
-            continue
-        try:
-            message = parser.parsebytes(data)
-        except Exception as e:  # a file that is no mail is passed over, said so
-            notes.append(f"{name}: not read as mail ({e!r})")
-            continue
-        for part in message.walk():
-            if part.is_multipart() or part.get_content_type() != "text/plain":
-                continue
-            try:
-                text = part.get_content()
-            except Exception as e:
-                notes.append(f"{name}: a text/plain part could not be decoded ({e!r})")
-                continue
-            heads, bad = heads_in_text(text)
-            for h in heads:
+            content = part.get_content()
+        except Exception:  # undecodable: read as Latin-1, as a mail reader would show it
+            payload = part.get_payload(decode=True) or b""
+            content = payload.decode("latin-1")
+        if html:
+            reader = _HtmlText()
+            reader.feed(content)
+            content = "".join(reader.parts)
+        text.append(content + "\n")
+    return "".join(text)
+
+
+def concerns(subject: str, message_id: str, text: str, campaign: str) -> bool:
+    """Section 11.5: the subject holds `[<id>]`, the Message-ID (without its `<`) begins `<id>.`, or the text
+    holds the id anywhere."""
+    return (f"[{campaign}]" in subject
+            or message_id.strip().lstrip("<").startswith(f"{campaign}.")
+            or campaign in text)
+
+
+class MailReading:
+    """A folder of mail, read for one campaign (section 11.5)."""
+
+    def __init__(self) -> None:
+        self.read = 0  # files read as messages
+        self.of_campaign = 0
+        self.messages: list[tuple[str, MailValues]] = []  # (file, values), the campaign's messages only
+        self.notes: list[str] = []
+
+    def heads(self) -> dict[str, list[str]]:
+        """Each distinct head, and the files it is in, in the order found."""
+        found: dict[str, list[str]] = {}
+        for name, values in self.messages:
+            for h in values.heads:
                 found.setdefault(h, [])
                 if name not in found[h]:
                     found[h].append(name)
-            for line in bad:
-                fails.append(f"{name}: {line!r} does not give a head of 64 lower-case hex digits")
-    return found, fails, notes, len(files)
+        return found
+
+
+def read_mail(folder: Path, campaign: str) -> MailReading:
+    """Reads every file under folder as a message (Python's email package); keeps the values of the
+    campaign's messages."""
+    out = MailReading()
+    parser = BytesParser(policy=policy.default)
+    for path in mail_files(folder):
+        name = path.relative_to(folder).as_posix()
+        try:
+            data = path.read_bytes()
+            message = parser.parsebytes(data)
+        except Exception as e:  # a file that cannot be read is passed over, said so
+            out.notes.append(f"{name}: not read as mail ({e!r})")
+            continue
+        out.read += 1
+        try:
+            subject = str(message.get("Subject", "") or "")
+            message_id = str(message.get("Message-ID", "") or "")
+        except Exception:  # a header that cannot be decoded names nothing
+            subject, message_id = "", ""
+        text = message_text(message)
+        if not concerns(subject, message_id, text, campaign):
+            continue
+        out.of_campaign += 1
+        out.messages.append((name, values_in_text(text)))
+    return out

@@ -1160,6 +1160,12 @@ TAMPERS = [
     ("a salt line without text", orders_text("move hussars 3\nsalt\n"), "a salt line without text"),
     ("a salt line with a tab", orders_text("salt a\tb\n"), "has a control character"),
     ("a salt line with a no-break space", orders_text("salt a\u00a0b\n"), "white space other than single spaces"),
+    ("a salt line with an em space (White_Space, section 2)", orders_text("salt a\u2003b\n"),
+     "white space other than single spaces (U+2003)"),
+    ("a salt line with U+001F (not white space: a control character)", orders_text("salt a\x1fb\n"),
+     "has a control character"),
+    ("a salt line in capitals, `Salt` (the word is lower case)", orders_text("move hussars 3\nSalt 4711\n"),
+     "is not lower case"),
     ("an order line with a non-ASCII letter", orders_text("move hussars \u00e9\n"), "an order line is printable ASCII"),
     ("a call with a double space", call_text("shoot 12  hussars grade b range 3\n"), "is not single-spaced"),
     ("a call with a control character", call_text("shoot 12 hussars\x1b grade b range 3\n"), "control character"),
@@ -1322,6 +1328,7 @@ def main() -> int:
         case("unknown keys of campaign.json and resolution.json, fractions included, are ignored",
              unknown_keys_ignored, True)
         case("a salt line kept as written, capitals and non-ASCII", salt_as_written, True)
+        case("a salt word holding U+200B (not white space, section 2)", orders_text("salt a\u200bb\n"), True)
         case("a call with capitals and an inch mark", call_with_capitals_and_inch_mark, True)
         case("strings of every kind in rolls, events and a state, written as section 6 says", special_strings, True)
         case("an empty beacon, hashed as a string", empty_beacon, True)

@@ -202,6 +202,20 @@ def t_info_key_short(out: Path) -> None:
     edit_info(out, lambda i: i.update(public_key=i["public_key"][:-2]))
 
 
+def t_info_without_hash(out: Path) -> None:
+    """The /info JSON without its `hash` (section 11.6: required)."""
+    edit_info(out, lambda i: i.pop("hash"))
+
+
+def t_info_genesis_before_1970(out: Path) -> None:
+    """A genesis time before 1970, its hash made to match (section 11.6: from 0)."""
+    def change(i):
+        i.update(genesis_time=-3)
+        i["hash"] = drand.chain_hash(i["period"], -3, bytes.fromhex(i["public_key"]),
+                                     bytes.fromhex(i["groupHash"]), i["metadata"]["beaconID"]).hex()
+    edit_info(out, change)
+
+
 def t_text_beacon_too(out: Path) -> None:
     edit_json(out / "campaign.json", lambda o: o.update(beacon="2026-01-05 lottery"))
 
@@ -290,6 +304,9 @@ TAMPERS = [
     ("another drand scheme", t_info_scheme, "only 'bls-unchained-g1-rfc9380'", False),
     ("the /info JSON cut short", t_info_not_json, "is not valid JSON", False),
     ("a public key one byte short", t_info_key_short, "public_key is 190 hex digits, not 192", False),
+    ("the /info JSON without its hash", t_info_without_hash, "the chain hash is required", False),
+    ("a genesis time before 1970", t_info_genesis_before_1970, "genesis_time -3 is not a whole number from 0",
+     False),
     ("a text beacon and a drand network", t_text_beacon_too, "not both", False),
     ("a turn without its beacon", t_beacon_missing, "key 'beacon' missing", False),
     ("a signature in upper-case hex", t_signature_upper_case, "lower-case hex", False),

@@ -15,6 +15,7 @@ selftest.py; exit status 0 only if every case behaves.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shutil
@@ -133,19 +134,24 @@ def rewrite_act(out: Path) -> None:
     relink(out)
 
 
-def write_mail(folder: Path, name: str, body: str) -> None:
+def write_mail(folder: Path, name: str, body: str, subject: str = "[sound-the-charge-demo] a report",
+               message_id: str | None = None, html: bool = False) -> None:
     msg = EmailMessage()
     msg["From"] = "adjutant <adjutant@example.org>"
     msg["To"] = "auditor@example.org"
-    msg["Subject"] = "[sound-the-charge-demo] a report"
-    msg.set_content(body)
+    msg["Subject"] = subject
+    if message_id is not None:
+        msg["Message-ID"] = message_id
+    if html:
+        msg.set_content(body, subtype="html")
+    else:
+        msg.set_content(body)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / name).write_bytes(bytes(msg))
 
 
 def mail_heads() -> list[str]:
-    heads, _, _, _ = record.heads_in_mail(MAIL)
-    return list(heads)
+    return list(record.read_mail(MAIL, "sound-the-charge-demo").heads())
 
 
 # ---- tampering, each a function of the copy; one rule broken each -----------------------------------------
@@ -566,15 +572,43 @@ def correction_cases() -> list[tuple[str, bool]]:
 
 
 def head_text_cases() -> list[tuple[str, bool]]:
+    """Section 11.5: a value is the 64 hex digits right after the prefix, either case, what follows ignored;
+    white space (section 2) before the prefix is skipped; a line without a value is passed over."""
     h = "ab" * 32
     want = {
-        f"archive head = {h}  (keep it)": ([h], []),
-        f"x\narchive head = {h}\narchive head = {h.upper()}\n": ([h], [f"archive head = {h.upper()}"]),
-        "archive head = none yet": ([], ["archive head = none yet"]),
-        f"archive head = {h}0": ([], [f"archive head = {h}0"]),
-        "no head here": ([], []),
+        f"archive head = {h}  (keep it)": [h],
+        f"x\narchive head = {h}\r\n    archive head = {h.upper()}\n": [h, h],
+        "archive head = none yet": [],
+        f"archive head = {h}0": [h],
+        f"archive head = {h[:-1]}": [],
+        f"archive head ={h}": [],
+        f"Archive head = {h}": [],
+        f"\u00a0\u2003archive head = {h}": [h],
+        f"\x1carchive head = {h}": [],
+        f"text archive head = {h}": [],
+        "no head here": [],
     }
-    return [(f"heads in text {text[:40]!r}", record.heads_in_text(text) == got) for text, got in want.items()]
+    cases = [(f"heads in text {text[:40]!r}", record.heads_in_text(text) == got) for text, got in want.items()]
+    s = "cd" * 32
+    v = record.values_in_text(
+        f"revealed secret r_3 = {s} \nrevealed secret q_+2 = {s.upper()}\nrevealed secret r_x = {s}\n"
+        f"revealed secret r_4 = {s}0\nrevealed secret r_5={s}\ncommitment C = {h}  (the turns' chain)\n"
+        f"umpire commitment U = {s}\nManifest digest: {h}\nmanifest digest: {s}\nmanifest digest = {h}\n"
+        f"manifest digest {h}\n"
+    )
+    cases.append(("revealed secrets read: r_3, q_+2 (upper case); r_x, 65 digits, no ` = ` passed over",
+                  v.secrets == [("turn", 3, s), ("umpire", 2, s)]))
+    cases.append(("commitments read: C with text after it, U", v.commitments == [("commitment", h),
+                                                                              ("umpire_commitment", s)]))
+    cases.append(("manifest digests read in their three spellings", v.manifests == [h, s, h] and v.reveals))
+    cases.append(("a message's campaign: [id] in the subject",
+                  record.concerns("Re: [demo] orders", "", "", "demo")))
+    cases.append(("a message's campaign: a Message-ID made for it",
+                  record.concerns("Re: orders", "<demo.reply.ab@example.org>", "", "demo")))
+    cases.append(("a message's campaign: the id anywhere in the text",
+                  record.concerns("", "", "resolved in demonstration", "demo")))
+    cases.append(("not a message of the campaign", not record.concerns("[demo-2] x", "<demo-2.x@e>", "", "demo")))
+    return cases
 
 
 def main() -> int:
@@ -625,10 +659,55 @@ def main() -> int:
         expect("a head the archive does not hold", V3, False, "the archive does not hold it", "--head", "cd" * 32)
         empty = tmp_path / "empty-mail"
         empty.mkdir()
-        expect("mail with no head at all", V3, False, "no `archive head = ...` line", "--mail", str(empty))
+        expect("a folder with no message at all", V3, False, "is campaign sound-the-charge-demo's", "--mail",
+               str(empty))
+        others = tmp_path / "other-campaign"
+        write_mail(others, "1.eml", f"archive head = {'cd' * 32}\n", subject="[another] a report")
+        expect("a folder with only another campaign's mail (its head not read)", V3, False,
+               "is campaign sound-the-charge-demo's", "--mail", str(others))
         bad_mail = tmp_path / "bad-mail"
         write_mail(bad_mail, "1.eml", "archive head = 12345\n")
-        expect("mail with a head line that gives no head", V3, False, "does not give a head", "--mail", str(bad_mail))
+        expect("a head line without 64 hex digits is passed over (section 11.5)", V3, True, None, "--mail",
+               str(bad_mail))
+        no_head = tmp_path / "no-head"
+        write_mail(no_head, "1.eml", "The campaign sound-the-charge-demo is open.\n", subject="welcome")
+        expect("a message of the campaign without any head", V3, True, None, "--mail", str(no_head))
+        commitments = json.loads((V3 / "campaign.json").read_bytes())
+        secret4 = json.loads((V3 / "turns/0004/resolution.json").read_bytes())["secret"]
+        manifest4 = hashlib.sha256((V3 / "turns/0004/manifest.txt").read_bytes()).hexdigest()
+        wrong = "ee" * 32
+        mail_cases = [
+            ("a mailed commitment C not the archive's", f"commitment C = {wrong}\n", False, "commitment"),
+            ("a mailed umpire commitment U not the archive's", f"umpire commitment U = {wrong}\n", False,
+             "umpire_commitment"),
+            ("the archive's commitments, mailed", f"commitment C = {commitments['commitment']}  (the turns' chain)\n"
+             f"umpire commitment U = {commitments['umpire_commitment']}\n", True, None),
+            ("a revealed secret not the archive's", f"revealed secret r_4 = {wrong}\n", False,
+             "turn 4 revealed"),
+            ("a revealed secret of a turn the archive does not hold", f"revealed secret r_5 = {secret4}\n", False,
+             "does not hold turn 5"),
+            ("a revealed secret of an umpire call the archive does not hold", f"revealed secret q_2 = {secret4}\n",
+             False, "does not hold umpire call 2"),
+            ("turn 4's secret and manifest, as its report gives them",
+             f"revealed secret r_4 = {secret4}\nmanifest digest = {manifest4}\n", True, None),
+            ("a manifest digest in no resolution, in a message that reveals a secret",
+             f"revealed secret r_4 = {secret4}\nManifest digest: {wrong}\n", False, "is in no resolution"),
+            ("a manifest digest in no resolution, in a manifest mail (not checked)",
+             f"orders french {wrong}\nmanifest digest: {wrong}\n", True, None),
+        ]
+        for i, (name, body, ok, reason) in enumerate(mail_cases):
+            folder = tmp_path / f"mail-values-{i}"
+            write_mail(folder, "1.eml", body)
+            expect(name, V3, ok, reason, "--mail", str(folder))
+        by_id = tmp_path / "by-message-id"
+        write_mail(by_id, "1.eml", f"Your orders are accepted.\narchive head = {'cd' * 32}\n", subject="Re: orders",
+                   message_id="<sound-the-charge-demo.reply.0123456789abcdef.0123456789ab@example.org>")
+        expect("an acknowledgement known by its Message-ID only is read", V3, False,
+               f"head {'cd' * 32}: FAIL", "--mail", str(by_id))
+        html_only = tmp_path / "html-only"
+        write_mail(html_only, "1.eml", f"<p>archive head = {'cd' * 32}</p>", html=True)
+        expect("an HTML-only message is read as text", V3, False, f"head {'cd' * 32}: FAIL", "--mail",
+               str(html_only))
         maildir = tmp_path / "maildir"
         write_mail(maildir / "cur", "1:2,S", f"Resolution 9\narchive head = {heads[-1]}  (keep it)\n")
         write_mail(maildir / "new", "2", "no head in this one\n")

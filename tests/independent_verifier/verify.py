@@ -21,6 +21,7 @@ sys.dont_write_bytecode = True  # leave no __pycache__ beside the verifier's own
 
 import argparse  # noqa: E402
 import datetime  # noqa: E402
+import json  # noqa: E402
 import struct  # noqa: E402
 import unicodedata  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -44,6 +45,7 @@ from base import (  # noqa: E402,F401  (the self-test reaches these through this
     present,
     read_bytes,
     read_json_object,
+    WHITE_SPACE,
     sha256,
     whitespace_outside_strings,
 )
@@ -347,6 +349,126 @@ EXPECTED = {
     ),
 }
 
+# Section 11.7's further vectors: the chain hash of quicknet, byte by byte; a drand turn of the archive
+# tests/fixtures/archives/drand-v3; and the dice line of umpire call 1 of tests/fixtures/archives/gm-acts-v3.
+EXPECTED_11_7 = {
+    "quicknet_preimage_head": "000000030000000064e62127",  # period, then genesis time
+    "quicknet_preimage_tail": "717569636b6e6574",  # the beacon id, `quicknet`
+    "quicknet_without_id": "bb53bd3c1f404463b224d27e22872c4754f7d4f5549693d349f616c3ac27d4a9",
+    "test_network_chain_hash": "269e086bb0ccdc9247e07da7ed904e78259e8f4e653a2de3faa052a81695450d",
+    "round_1022_time": 1767607263,
+    "round_1022_message": "c982c5a3c11a6b5ab0b5bbf52785a901e7800df8ed52694992a8f0a9faad283f",
+    "round_1022_signature": (
+        "a06da52d7c202c657beba96e1c250a4fbfee6959bd085ea43dc0d761250fcb52d7b959372e7d3903d4ef3fb78da8a272"
+    ),
+    "round_1022_randomness": "e04b86aa03c15fb55cbb1cee06e89e364619b5e6108d0280cd3a023b6bcd8913",
+    "drand_turn_seed": "fe3af93ad5678191fc379a9df8bc1ca1862f37dde77fb0588a961b5bbc1fdfc8",
+    "dice_command": (
+        "adjutant dice --campaign sound-the-charge-demo --umpire 1 --secret "
+        "d4092b9beacd463dc9c7b2bd34e5e9a5eb79f3d91f1f5b27b06108e2150edd32 --manifest "
+        "9864c4405ae7f284a44ea9426f7c0c2bee4ba871ead567bd8adcc7783ef02ad0 --prior "
+        "71de4bebfecdf9f39329001edac8607accfd50185698e08a226e9173b3458c18 0:d6@0 1:d6@1 2:d6@2"
+    ),
+    "dice_words": "f6525720 c3802bb1 854fcaac",
+    "dice_output": [
+        "seed dd8c5b408b78a569372c8d9427bcd78278297cc697ee97b4f8fd057f3592b3dd",
+        "#0 d6 = 1 [1] (stream words from 0)",
+        "#1 d6 = 4 [4] (stream words from 1)",
+        "#2 d6 = 5 [5] (stream words from 2)",
+    ],
+}
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "archives"
+
+
+def dice_lines(campaign: str, kind: str, k: int, secret: str, manifest: str, prior: str,
+               beacon_field: str | None, specs: list[str]) -> list[str]:
+    """What `adjutant dice` prints (section 5, "The dice line of a report"): `seed <hex>`, then for each
+    `<index>:<die>@<first_word>`, the die drawn on a fresh stream of that seed from word first_word, as
+    `#<index> <die> = <value> [<faces>] (stream words from <first_word>)`. Raises ValueError on a bad word."""
+    def hex32(what: str, text: str) -> bytes:
+        value = text.strip()
+        if len(value) != 64 or any(c not in "0123456789abcdefABCDEF" for c in value):
+            raise ValueError(f"{what} must be 64 hex digits")
+        return bytes.fromhex(value)
+
+    field = bytes(32) if beacon_field is None else hex32("--beacon-field", beacon_field)
+    seed = derive_seed(kind, campaign, k, hex32("--secret", secret), hex32("--manifest", manifest),
+                       hex32("--prior", prior), field)
+    lines = [f"seed {seed.hex()}"]
+    for spec in specs:
+        index, colon, rest = spec.partition(":")
+        die, at, word = rest.partition("@")
+        if not (colon and at and index.isascii() and index.isdigit() and word.isascii() and word.isdigit()
+                and die in DICE):
+            raise ValueError(f"`{spec}` is not INDEX:DIE@FIRST_WORD, e.g. 3:2d6@7")
+        stream = Stream(seed)
+        stream.position = int(word)
+        faces, value, _, _ = roll(stream, die)
+        lines.append(f"#{int(index)} {die} = {value} [{', '.join(map(str, faces))}] (stream words from {int(word)})")
+    return lines
+
+
+def parse_dice_command(command: str) -> tuple[list[str], list[str]]:
+    """The arguments of an `adjutant dice ...` line, and the roll words, as a report writes them."""
+    words = command.split(" ")
+    if words[:2] != ["adjutant", "dice"]:
+        raise ValueError("not an `adjutant dice` line")
+    options, rolls = [], []
+    i = 2
+    while i < len(words):
+        if words[i].startswith("--"):
+            options += words[i:i + 2]
+            i += 2
+        else:
+            rolls.append(words[i])
+            i += 1
+    return options, rolls
+
+
+def vectors_11_7(check) -> None:
+    """Section 11.7's drand and dice-line vectors, recomputed from the page's definitions and, where the
+    page names a fixture archive, compared with it too."""
+    x = EXPECTED_11_7
+    q = drand.Network(drand.QUICKNET_INFO)
+    pre = (struct.pack(">I", q.period) + struct.pack(">q", q.genesis_time) + q.public_key + q.group_hash
+           + q.beacon_id.encode("utf-8"))
+    check("drand quicknet: 148 bytes hashed", 148, len(pre))
+    check("drand quicknet: period and genesis time bytes", x["quicknet_preimage_head"], pre[:12].hex())
+    check("drand quicknet: beacon id bytes", x["quicknet_preimage_tail"], pre[-8:].hex())
+    check("drand quicknet: chain hash of the 148 bytes", drand.QUICKNET_CHAIN_HASH, sha256(pre).hex())
+    check("drand quicknet: without the beacon id", x["quicknet_without_id"], sha256(pre[:-8]).hex())
+    check("drand quicknet: an id `default` is left out", x["quicknet_without_id"],
+          drand.chain_hash(q.period, q.genesis_time, q.public_key, q.group_hash, "default").hex())
+    fixture = FIXTURES / "drand-v3"
+    campaign = json.loads((fixture / "campaign.json").read_bytes())
+    net = drand.Network(campaign["drand"])
+    check("drand-v3: the test network's chain hash", x["test_network_chain_hash"], net.chain_hash.hex())
+    check("drand-v3: round 1022's time", x["round_1022_time"], net.round_time(1022))
+    check("drand-v3: round 1022's message", x["round_1022_message"], sha256(struct.pack(">Q", 1022)).hex())
+    resolution = json.loads((fixture / "turns/0001/resolution.json").read_bytes())
+    check("drand-v3: round 1022's signature, as archived", x["round_1022_signature"],
+          resolution["beacon"]["signature"])
+    rnd = drand.randomness(bytes.fromhex(x["round_1022_signature"]))
+    check("drand-v3: round 1022's randomness", x["round_1022_randomness"], rnd.hex())
+    seed = derive_seed(TURN, campaign["campaign"], 1, bytes.fromhex(resolution["secret"]),
+                       bytes.fromhex(resolution["manifest_digest"]), bytes.fromhex(resolution["prior_state_digest"]),
+                       rnd)
+    check("drand-v3: the turn's seed", x["drand_turn_seed"], seed.hex())
+    check("drand-v3: the turn's seed, as archived", x["drand_turn_seed"], resolution["seed"])
+    options, rolls = parse_dice_command(x["dice_command"])
+    opts = dict(zip(options[::2], options[1::2]))
+    lines = dice_lines(opts["--campaign"], UMPIRE if "--umpire" in opts else TURN,
+                       int(opts.get("--umpire") or opts.get("--turn")), opts["--secret"], opts["--manifest"],
+                       opts["--prior"], opts.get("--beacon-field"), rolls)
+    check("dice line: what `adjutant dice` prints", x["dice_output"], lines)
+    stream = Stream(bytes.fromhex(lines[0].split(" ")[1]))
+    check("dice line: the first stream words", x["dice_words"], " ".join(f"{stream.next_word():08x}" for _ in range(3)))
+    call = FIXTURES / "gm-acts-v3" / "calls" / "0001"
+    check("dice line: the seed, as archived", lines[0], "seed " + json.loads((call / "resolution.json").read_bytes())["seed"])
+    archived = [json.loads(line) for line in (call / "rolls.jsonl").read_text().splitlines()]
+    check("dice line: the dice, as archived", [f"#{r['index']} {r['die']} = {r['value']} [{', '.join(map(str, r['faces']))}] "
+                                               f"(stream words from {r['first_word']})" for r in archived], lines[1:])
+
 
 def run_vectors() -> int:
     results: list[tuple[str, bool, str, str]] = []
@@ -448,6 +570,8 @@ def run_vectors() -> int:
         v = st.below(n_big)
         got.append(f"{v}@{first}+{st.position - first}")
     check("rejection below(3000000000)", EXPECTED["rejection"], " ".join(got))
+
+    vectors_11_7(check)
 
     # The drand beacon (section 11.6): quicknet's chain hash recomputed from its /info JSON, and the BLS check
     # on the published round 123 (with the optional py-ecc; said as skipped without it)
@@ -714,11 +838,13 @@ def first_difference(got: bytes, want: bytes) -> str:
 
 
 def single_spaced_problem(line: str) -> str | None:
-    """No space at either end, never two in a row, no other white space (section 2)."""
+    """No space at either end, never two in a row, no other white space: section 2's White_Space, 25 code
+    points (U+001C to U+001F are not white space there; they are control characters, refused before this)."""
     if line != line.strip(" ") or "  " in line:
         return "is not single-spaced"
-    if any(c.isspace() and c != " " for c in line):
-        return "has white space other than single spaces"
+    other = next((c for c in line if c in WHITE_SPACE and c != " "), None)
+    if other is not None:
+        return f"has white space other than single spaces (U+{ord(other):04X})"
     return None
 
 
@@ -1345,7 +1471,7 @@ def run_archive(
         print(f"campaign: FAIL: cannot verify: {e!r}")
 
     if heads or mail is not None:
-        failures += check_heads(camp, held, heads, mail)
+        failures += check_heads(camp, out, held, heads, mail)
 
     counts = f"{camp.turns} turns, {camp.calls} calls, " + (f"{camp.acts} acts, " if camp.version >= 2 else "")
     if camp.drand is not None and camp.drand.chain_hash.hex() not in drand.KNOWN_CHAIN_HASHES:
@@ -1487,31 +1613,90 @@ def check_whole_record(camp: Campaign, out: Path, entries: list[record.Entry]) -
     return len(problems), held
 
 
-def check_heads(camp: Campaign, held: dict[bytes, str] | None, heads: list[str], mail: Path | None) -> int:
+def archived_values(camp: Campaign, out: Path) -> tuple[set[str], dict[tuple[str, int], str | None]]:
+    """What the mail is checked against (section 11.5): the SHA-256 of every turn's and call's manifest.txt,
+    and each resolution's secret from its resolution.json (None when it cannot be read)."""
+    manifests: set[str] = set()
+    secrets: dict[tuple[str, int], str | None] = {}
+    for kind in KINDS:
+        for k in range(1, camp.count[kind] + 1):
+            folder = out / FOLDER[kind] / f"{k:04d}"
+            try:
+                manifests.add(sha256((folder / "manifest.txt").read_bytes()).hex())
+            except OSError:
+                pass
+            try:
+                secret = json.loads((folder / "resolution.json").read_bytes()).get("secret")
+                secrets[(kind, k)] = secret.lower() if isinstance(secret, str) else None
+            except (OSError, ValueError, AttributeError):
+                secrets[(kind, k)] = None
+    return manifests, secrets
+
+
+def check_mail(camp: Campaign, out: Path, mail: Path) -> tuple[int, dict[str, list[str]]]:
+    """Section 11.5, "What --mail reads, exactly": every file under mail is a message; the campaign's are those
+    tagged `[<id>]`, with a Message-ID made for it, or naming it; their commitments, revealed secrets and (in a
+    message that reveals a secret) manifest digests must be the archive's. Prints `mail ...` lines; returns the
+    number of problems and the heads found (head -> files), which check_heads checks."""
+    if not mail.is_dir():
+        print(f"mail {mail}: FAIL: not a folder")
+        return 1, {}
+    reading = record.read_mail(mail, camp.id)
+    for msg in reading.notes:
+        print(f"mail {mail}: note: {msg}")
+    heads = reading.heads()
+    manifests, secrets = archived_values(camp, out)
+    expected = {"commitment": camp.commitment.hex(), "umpire_commitment": camp.umpire_commitment.hex()}
+    fails: list[str] = []
+    counts = {"commitments": 0, "secrets": 0, "manifests": 0, "manifests checked": 0}
+    for name, values in reading.messages:
+        for key, value in values.commitments:
+            counts["commitments"] += 1
+            if value != expected[key]:
+                fails.append(f"{name}: {key} {value}, the archive's campaign.json says {expected[key]}")
+        for value in values.manifests:
+            counts["manifests"] += 1
+            if not values.reveals:
+                continue  # a manifest mailed before its resolution need not be archived yet (section 7)
+            counts["manifests checked"] += 1
+            if value not in manifests:
+                fails.append(f"{name}: the manifest digest {value} is in no resolution of the archive")
+        for kind, k, value in values.secrets:
+            counts["secrets"] += 1
+            what = "turn" if kind == TURN else "umpire call"
+            if (kind, k) not in secrets:
+                fails.append(f"{name}: {what} {k} revealed {value}, but the archive does not hold {what} {k}")
+            elif secrets[(kind, k)] != value:
+                fails.append(f"{name}: {what} {k} revealed {value}, the archive says {secrets[(kind, k)]}")
+    if reading.of_campaign == 0:
+        fails.append(f"no message of the {reading.read} file(s) is campaign {camp.id}'s (section 11.5)")
+    print(
+        f"mail {mail}: {reading.read} file(s) read, {reading.of_campaign} of campaign {camp.id}; "
+        f"{len(heads)} distinct head(s), {counts['commitments']} commitment(s), {counts['secrets']} revealed "
+        f"secret(s), {counts['manifests']} manifest digest(s) ({counts['manifests checked']} checked)"
+    )
+    for msg in fails:
+        print(f"mail {mail}: FAIL: {msg}")
+    return len(fails), heads
+
+
+def check_heads(camp: Campaign, out: Path, held: dict[bytes, str] | None, heads: list[str],
+                mail: Path | None) -> int:
     """Section 11.5: the archive holds every head a player received, given with --head or found in a folder of
-    mail. Prints one line per head; returns the number of problems."""
+    mail, and the mail's other values are the archive's (check_mail). Prints one line per head; returns the
+    number of problems."""
     failures = 0
     sources: dict[str, list[str]] = {h: ["--head"] for h in heads}
     if mail is not None:
-        if not mail.is_dir():
-            print(f"mail {mail}: FAIL: not a folder")
-            failures += 1
-        else:
-            found, problems, notes, read = record.heads_in_mail(mail)
-            for msg in notes:
-                print(f"mail {mail}: note: {msg}")
-            for msg in problems:
-                print(f"mail {mail}: FAIL: {msg}")
-            failures += len(problems)
-            if not found:
-                print(f"mail {mail}: FAIL: no `archive head = ...` line in any text/plain part of {read} file(s)")
-                failures += 1
-            else:
-                print(f"mail {mail}: {read} file(s) read, {len(found)} distinct head(s) found")
-            for h, files in found.items():
-                sources.setdefault(h, []).append(f"in {len(files)} message(s)")
+        problems, found = check_mail(camp, out, mail)
+        failures += problems
+        for h, files in found.items():
+            sources.setdefault(h, []).append(f"in {len(files)} message(s)")
+    if not sources:
+        return failures
     if camp.version < 3:
-        print(f"head: FAIL: an {camp.spec} archive has no hash-linked record, so it holds no head (section 11)")
+        print(f"head: FAIL: an {camp.spec} archive has no hash-linked record, so it holds none of the "
+              f"{len(sources)} head(s) given or mailed (section 11)")
         return failures + 1
     if held is None:
         print("head: FAIL: the record could not be read, so no head can be checked")
@@ -1558,9 +1743,31 @@ def main(argv: list[str] | None = None) -> int:
         "--require-signatures", action="store_true",
         help="fail when the BLS signatures of a drand campaign's rounds cannot be checked (py-ecc missing)",
     )
+    p_dice = sub.add_parser(
+        "dice", help="re-derive a report's dice from its `adjutant dice ...` line (AUDIT.md section 5)"
+    )
+    p_dice.add_argument("--campaign", required=True)
+    which = p_dice.add_mutually_exclusive_group(required=True)
+    which.add_argument("--turn", type=int, metavar="K", help="a turn resolution's number")
+    which.add_argument("--umpire", type=int, metavar="K", help="an umpire call's number")
+    p_dice.add_argument("--secret", required=True)
+    p_dice.add_argument("--manifest", required=True)
+    p_dice.add_argument("--prior", required=True)
+    p_dice.add_argument("--beacon-field", dest="beacon_field", help="the seed's 32 beacon bytes, hex (absent: zeros)")
+    p_dice.add_argument("rolls", nargs="*", metavar="INDEX:DIE@FIRST_WORD")
     args = parser.parse_args(argv)
     if args.command == "vectors":
         return run_vectors()
+    if args.command == "dice":
+        kind, k = (TURN, args.turn) if args.turn is not None else (UMPIRE, args.umpire)
+        try:
+            lines = dice_lines(args.campaign, kind, k, args.secret, args.manifest, args.prior, args.beacon_field,
+                               args.rolls)
+        except ValueError as e:
+            print(f"dice: {e}", file=sys.stderr)
+            return 2
+        print("\n".join(lines))
+        return 0
     return run_archive(args.out, args.head, args.mail, args.require_signatures)
 
 

@@ -38,6 +38,7 @@ use std::collections::BTreeMap;
 use crate::audit::dice::Dice;
 use crate::geometry::Rect;
 use crate::rules::orders::{LineError, OrderSheet};
+use crate::rules::phrase::Phrase;
 use crate::rules::ruleset::{Demo, Event, PhaseSpec, Rules};
 use crate::rules::setup::{Keys, SetupContext, UnitBasics, Vocabulary};
 use crate::rules::umpire::{UmpireError, UmpireReport};
@@ -191,6 +192,19 @@ impl Rules for GrandeTactique {
 
     fn bot_orders(&self, state: &State, side: &str) -> Vec<String> {
         bot::orders_for(state, side)
+    }
+
+    /// Ruling GT-22: a side with no unit left in play that is not routed,
+    /// in a state the game ended in.
+    fn broken_armies(&self, state: &State) -> Vec<String> {
+        if state.finished.is_none() {
+            return Vec::new();
+        }
+        turn::end::routed_armies(state)
+    }
+
+    fn ending(&self, state: &State) -> Option<Phrase> {
+        turn::end::ending(state)
     }
 
     fn demo(&self) -> Option<Demo> {

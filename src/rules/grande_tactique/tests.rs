@@ -287,3 +287,53 @@ fn the_acknowledgement_refuses_a_move_the_sides_earlier_line_blocks_and_warns_th
         warned.problem
     );
 }
+
+/// Issue 30: a side left with only routed units (ruling GT-22) is named as
+/// the reader knows it, in the report's end and the despatch alike, while
+/// the state and the event keep the id the archive always held; and the
+/// scenario's victory counts that army as broken.
+#[test]
+fn the_army_left_with_only_routed_units_is_told_by_name() {
+    let mut s = demo_state();
+    for u in s.units.iter_mut().filter(|u| u.side == "french") {
+        u.rules.morale = super::state::Morale::Routed;
+    }
+    let mut events = Vec::new();
+    super::turn::end::end_turn(&mut s, &mut events, &mut ForcedDice::new([]));
+    assert_eq!(
+        s.finished.as_deref(),
+        Some("french has no unit left that is not routed")
+    );
+    let words = Rules::ending(&GrandeTactique, &s).expect("the game is over");
+    assert_eq!(Some(words.with_ids()), s.finished);
+    let over = events.last().expect("the end is told");
+    assert_eq!(
+        over.text,
+        format!(
+            "The game ends after turn {}: french has no unit left that is not routed.",
+            s.turn
+        )
+    );
+    assert_eq!(
+        over.told_with(|id| format!("<{id}>")),
+        format!(
+            "The game ends after turn {}: <french> has no unit left that is not routed.",
+            s.turn
+        )
+    );
+    assert_eq!(Rules::broken_armies(&GrandeTactique, &s), ["french"]);
+    let campaign = crate::campaign::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/grande-tactique-demo"),
+    )
+    .expect("the demo campaign loads");
+    assert_eq!(
+        crate::report::outcome::ending(&campaign, &GrandeTactique, &s.raw()).as_deref(),
+        Some(
+            format!(
+                "{} has no unit left that is not routed",
+                campaign.side_name("french")
+            )
+            .as_str()
+        )
+    );
+}

@@ -43,6 +43,7 @@ use std::collections::BTreeMap;
 
 use crate::audit::dice::Dice;
 use crate::rules::orders::{LineError, OrderSheet};
+use crate::rules::phrase::Phrase;
 use crate::rules::ruleset::{Demo, Event, PhaseKind, PhaseSpec, Rules};
 use crate::rules::setup::{Keys, SetupContext, UnitBasics, Vocabulary};
 use crate::rules::umpire::{UmpireError, UmpireReport};
@@ -178,6 +179,10 @@ impl Rules for Kulikovo {
             return Vec::new();
         }
         turn::end::broken(state)
+    }
+
+    fn ending(&self, state: &State) -> Option<Phrase> {
+        turn::end::breaks(state)
     }
 
     fn demo(&self) -> Option<Demo> {

@@ -184,3 +184,37 @@ fn an_attack_from_the_attackers_hex_is_drawn_on_the_map() {
     }
     assert_eq!(with, charges(&events) + 1);
 }
+
+/// Issue 30: the end of the game names the broken army and the winner as
+/// the reader knows them, while the state and the event keep the ids the
+/// archive always held (ruling KUL-22's words).
+#[test]
+fn the_army_that_breaks_and_the_winner_are_told_by_name() {
+    let mut s = demo();
+    s.params.army_breaks_at.insert("horde".into(), 1);
+    let lost = s
+        .units
+        .iter()
+        .position(|u| u.side == "horde")
+        .expect("a horde unit");
+    s.units[lost].eliminated = Some("routed".into());
+    let mut log = super::turn::Log::default();
+    let s = super::turn::end::finish_phase(s, &mut log);
+    assert_eq!(
+        s.finished.as_deref(),
+        Some("horde breaks, having lost 1 unit: the battle goes to russians.")
+    );
+    let words = Kulikovo.ending(&s).expect("the game ended by a break");
+    assert_eq!(Some(words.with_ids()), s.finished);
+    let breaks = log
+        .events
+        .iter()
+        .find(|e| e.kind == "army-breaks")
+        .expect("the break is told");
+    assert_eq!(Some(&breaks.text), s.finished.as_ref());
+    assert_eq!(
+        breaks.told_with(|id| format!("<{id}>")),
+        "<horde> breaks, having lost 1 unit: the battle goes to <russians>."
+    );
+    assert_eq!(Kulikovo.broken_armies(&s), ["horde"]);
+}

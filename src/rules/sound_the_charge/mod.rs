@@ -31,6 +31,7 @@ use std::collections::BTreeMap;
 use crate::audit::dice::Dice;
 use crate::geometry::Rect;
 use crate::rules::orders::{LineError, OrderSheet, ParseError, Rejection};
+use crate::rules::phrase::Phrase;
 use crate::rules::ruleset::{Demo, Event, PhaseKind, PhaseSpec, Rules};
 use crate::rules::setup::{Keys, SetupContext, UnitBasics, Vocabulary};
 use crate::rules::umpire::{UmpireError, UmpireReport};
@@ -196,6 +197,10 @@ impl Rules for SoundTheCharge {
 
     fn broken_armies(&self, state: &State) -> Vec<String> {
         turn::army_morale::broken_armies(state)
+    }
+
+    fn ending(&self, state: &State) -> Option<Phrase> {
+        turn::army_morale::ending(state)
     }
 
     fn demo(&self) -> Option<Demo> {

@@ -5,9 +5,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::super::events::{Kind, event};
+use super::super::events::Kind;
 use super::super::state::{Morale, State};
 use crate::audit::dice::{Dice, Die};
+use crate::rules::phrase::Phrase;
 use crate::rules::ruleset::Event;
 use crate::rules::told::About;
 
@@ -19,34 +20,36 @@ pub fn end_turn(state: &mut State, events: &mut Vec<Event>, dice: &mut dyn Dice)
     }
     state.phase = 0;
     if let Some(why) = game_over(state) {
-        events.push(event(
+        state.finished = Some(why.with_ids());
+        events.push(Event::worded(
             Kind::GameOver,
-            Vec::new(),
-            format!("The game ends after turn {}: {why}.", state.turn),
+            &[],
+            Phrase::words(format!("The game ends after turn {}: ", state.turn))
+                .join(why)
+                .then("."),
         ));
-        state.finished = Some(why);
         return;
     }
     state.turn += 1;
     state.active_side = state.next_side(&state.active_side);
     let pips = roll_pips(state, dice);
-    let told: Vec<String> = in_order_of_play(state, pips.clone())
-        .into_iter()
-        .flat_map(|(side, commands)| {
-            commands
-                .into_iter()
-                .map(move |(c, n)| format!("{side} {c} {n}"))
-        })
-        .collect();
-    events.push(event(
+    let mut told = Phrase::words(format!("PIPs for turn {}: ", state.turn));
+    let mut first = true;
+    for (side, commands) in in_order_of_play(state, pips.clone()) {
+        for (c, n) in commands {
+            if !first {
+                told = told.then(", ");
+            }
+            first = false;
+            told = told.then_side(&side).then(format!(" {c} {n}"));
+        }
+    }
+    events.push(Event::worded(
         Kind::Pips,
-        Vec::new(),
-        format!(
-            "PIPs for turn {}: {}. {} has the initiative.",
-            state.turn,
-            told.join(", "),
-            state.active_side
-        ),
+        &[],
+        told.then(". ")
+            .then_side(&state.active_side)
+            .then(" has the initiative."),
     ));
     state.game.pips = pips;
 }
@@ -54,20 +57,39 @@ pub fn end_turn(state: &mut State, events: &mut Vec<Event>, dice: &mut dyn Dice)
 /// Why the game is over, if it is (ruling GT-22): a side with no unit left
 /// in play that is not routed, or the turn limit. A side's collapse is told
 /// first, when both come in the last turn.
-fn game_over(state: &State) -> Option<String> {
-    for side in &state.sides {
-        let formed = state
-            .units
-            .iter()
-            .any(|u| u.side == *side && u.eliminated.is_none() && u.rules.morale != Morale::Routed);
-        if !formed {
-            return Some(format!("{side} has no unit left that is not routed"));
-        }
+fn game_over(state: &State) -> Option<Phrase> {
+    if let Some(side) = routed_armies(state).first() {
+        return Some(Phrase::side(side).then(" has no unit left that is not routed"));
     }
     if state.turn_limit.is_some_and(|limit| state.turn >= limit) {
-        return Some(format!("the turn limit ({}) was reached", state.turn));
+        return Some(Phrase::words(format!(
+            "the turn limit ({}) was reached",
+            state.turn
+        )));
     }
     None
+}
+
+/// The sides with no unit left in play that is not routed, in the order of
+/// the state's sides: an army that can fight no more (ruling GT-22).
+pub fn routed_armies(state: &State) -> Vec<String> {
+    state
+        .sides
+        .iter()
+        .filter(|side| {
+            !state.units.iter().any(|u| {
+                u.side == **side && u.eliminated.is_none() && u.rules.morale != Morale::Routed
+            })
+        })
+        .cloned()
+        .collect()
+}
+
+/// Why a game over is over, as [`end_turn`] wrote it, read again from the
+/// state it ended in (nothing changes after).
+pub fn ending(state: &State) -> Option<Phrase> {
+    state.finished.as_ref()?;
+    game_over(state)
 }
 
 /// The commands in play, by side.

@@ -5,7 +5,7 @@
 //! every declared charge; the turn ends with next turn's PIPs rolled.
 
 mod combat;
-mod end;
+pub mod end;
 mod pips;
 pub use pips::{NotMade, not_made};
 

@@ -7,6 +7,8 @@ use super::super::field::Field;
 use super::super::params::{Initiative, Readings};
 use super::super::state::State;
 use super::Log;
+use crate::rules::phrase::Phrase;
+use crate::rules::ruleset::Event;
 
 /// The units each side has lost.
 pub fn losses(state: &State, side: &str) -> u32 {
@@ -80,29 +82,41 @@ fn recover(state: State, log: &mut Log) -> State {
     field.state
 }
 
+/// The words of the armies breaking (ruling KUL-22), which end the game;
+/// none while no army has broken. Read from the state the phase ends with,
+/// and again from the state the game ended in, which nothing changes after.
+pub fn breaks(state: &State) -> Option<Phrase> {
+    let broken = broken(state);
+    match broken.as_slice() {
+        [] => None,
+        [one] => {
+            let lost = match losses(state, one) {
+                1 => "1 unit".to_string(),
+                n => format!("{n} units"),
+            };
+            let other = state
+                .sides
+                .iter()
+                .find(|s| *s != one)
+                .cloned()
+                .unwrap_or_default();
+            Some(
+                Phrase::side(one)
+                    .then(format!(" breaks, having lost {lost}: the battle goes to "))
+                    .then_side(&other)
+                    .then("."),
+            )
+        }
+        _ => Some(Phrase::words("Both armies break: the battle is drawn.")),
+    }
+}
+
 /// Ends the phase: an army that breaks ends the game; otherwise the next
 /// activation, or after the second the recovery and the next turn.
 pub fn finish_phase(mut state: State, log: &mut Log) -> State {
-    let broken = broken(&state);
-    if !broken.is_empty() {
-        let text = match broken.as_slice() {
-            [one] => format!(
-                "{one} breaks, having lost {}: the battle goes to {}.",
-                match losses(&state, one) {
-                    1 => "1 unit".to_string(),
-                    n => format!("{n} units"),
-                },
-                state
-                    .sides
-                    .iter()
-                    .find(|s| *s != one)
-                    .cloned()
-                    .unwrap_or_default()
-            ),
-            _ => "Both armies break: the battle is drawn.".to_string(),
-        };
-        state.finished = Some(text.clone());
-        log.events.push(event(Kind::ArmyBreaks, &[], text));
+    if let Some(words) = breaks(&state) {
+        state.finished = Some(words.with_ids());
+        log.events.push(Event::worded(Kind::ArmyBreaks, &[], words));
         log.events.push(event(
             Kind::GameOver,
             &[],

@@ -19,6 +19,7 @@ use super::orders::KulOrder;
 use super::params::Again;
 use super::state::State;
 use crate::audit::dice::Dice;
+use crate::rules::phrase::Phrase;
 use crate::rules::ruleset::Event;
 
 /// What a phase has told so far.
@@ -47,18 +48,21 @@ pub fn run(
             _ => None,
         })
         .collect();
-    log.events.push(event(
+    log.events.push(Event::worded(
         Kind::Activation,
         &[],
-        format!(
-            "Turn {}, {} activation: {active}{}.",
+        Phrase::words(format!(
+            "Turn {}, {} activation: ",
             state.turn,
             if state.phase == 0 { "first" } else { "second" },
+        ))
+        .then_side(&active)
+        .then(
             if own.is_empty() || matches!(own.as_slice(), [KulOrder::Pass]) {
-                " passes"
+                " passes."
             } else {
-                ""
-            }
+                "."
+            },
         ),
     ));
     let mut acts = act::Segment::new(&field);

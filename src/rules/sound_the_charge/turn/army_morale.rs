@@ -2,6 +2,7 @@
 
 use super::fighting::{arm_of, event, option};
 use crate::audit::dice::Dice;
+use crate::rules::phrase::Phrase;
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::events::Kind;
 use crate::rules::sound_the_charge::state::{State, Unit};
@@ -72,22 +73,37 @@ pub fn check(state: &mut State, _dice: &mut dyn Dice, events: &mut Vec<Event>) {
     }
     let (both, broken) = breaking(state);
     if let Some(side) = both {
-        events.push(event(
+        events.push(Event::worded(
             Kind::ArmyMorale,
             &[],
-            format!(
-                "Both armies end the turn broken; {side} is the active side and its morale holds (Army Morale: \"If both sides end the turn with their morale broken, then the passive side's morale breaks but the active side's morale holds.\")."
-            ),
+            Phrase::words("Both armies end the turn broken; ")
+                .then_side(&side)
+                .then(" is the active side and its morale holds (Army Morale: \"If both sides end the turn with their morale broken, then the passive side's morale breaks but the active side's morale holds.\")."),
         ));
     }
-    let Some((side, gone, shaken, total)) = broken else {
+    let Some(broken) = broken else {
         return;
     };
-    let text = format!(
-        "{side}'s army morale breaks: {gone} of its {total} units eliminated and {shaken} shaken, half or more (Army Morale: \"An army's overall will to fight will break if that side ends any turn (active or passive) with half or more of its units eliminated (shattered or forced off-table) or in shaken status.\"). The game ends with {side} losing."
-    );
-    events.push(event(Kind::ArmyMorale, &[], text.clone()));
-    state.finished = Some(text);
+    let words = breaks(&broken);
+    state.finished = Some(words.with_ids());
+    events.push(Event::worded(Kind::ArmyMorale, &[], words));
+}
+
+/// The words of an army's morale breaking, which end the game.
+fn breaks((side, gone, shaken, total): &Broken) -> Phrase {
+    Phrase::side(side)
+        .then(format!("'s army morale breaks: {gone} of its {total} units eliminated and {shaken} shaken, half or more (Army Morale: \"An army's overall will to fight will break if that side ends any turn (active or passive) with half or more of its units eliminated (shattered or forced off-table) or in shaken status.\"). The game ends with "))
+        .then_side(side)
+        .then(" losing.")
+}
+
+/// How a game that army morale ended ended: the words [`check`] wrote,
+/// read again from the state it left.
+pub fn ending(state: &State) -> Option<Phrase> {
+    if !option(state, ARMY_MORALE) || state.finished.is_none() {
+        return None;
+    }
+    breaking(state).1.as_ref().map(breaks)
 }
 
 /// A side whose army broke: the side, its units eliminated, shaken and in
@@ -224,6 +240,30 @@ mod tests {
                 .as_deref()
                 .unwrap_or("")
                 .starts_with("blue's army morale breaks")
+        );
+    }
+
+    /// Issue 30's "Result: french's army morale breaks ... The game ends
+    /// with french losing": the words keep the side apart, so that a
+    /// reader is told its name, and the archive keeps the id as before.
+    #[test]
+    fn the_broken_army_is_named_by_whoever_reads_it() {
+        let mut s = armies();
+        s.units[0].rules.shaken = true;
+        let ev = run(&mut s);
+        let words = ending(&s).expect("the game ended by army morale");
+        assert_eq!(Some(words.with_ids()), s.finished);
+        assert_eq!(ev[0].text, words.with_ids());
+        let told = ev[0].told_with(|id| format!("the {} army", id.to_uppercase()));
+        assert!(
+            told.starts_with("the BLUE army's army morale breaks")
+                && told.ends_with("The game ends with the BLUE army losing."),
+            "{told}"
+        );
+        assert_eq!(words.sides().collect::<Vec<_>>(), ["blue", "blue"]);
+        assert!(
+            ending(&armies()).is_none(),
+            "no ending while the game goes on"
         );
     }
 
