@@ -714,3 +714,34 @@ fn an_umpire_call_made_while_a_turn_waits_for_its_round_counts_only_resolved_tur
     let call: serde_json::Value = serde_json::from_str(&call).expect("json");
     assert_eq!(call["after_turn"], 0, "{call}");
 }
+
+/// AUDIT.md section 11.6: umpire calls take no round, and a call's seed
+/// has 32 zero bytes for the beacon. A `beacon` in a call's
+/// resolution.json is refused, not mixed into its seed.
+#[test]
+fn verify_refuses_a_drand_round_in_an_umpire_call() {
+    let mut s = setup();
+    let archive = archive_with_a_call_made_while_a_turn_waits(&mut s);
+    let turn: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(archive.join("turns/0001/resolution.json")).expect("read"),
+    )
+    .expect("json");
+    let path = archive.join("calls/0001/resolution.json");
+    let mut call: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
+    call["beacon"] = turn["beacon"].clone();
+    std::fs::write(&path, serde_json::to_string_pretty(&call).expect("json")).expect("write");
+    let verdict = verify::verify(&archive).expect("readable");
+    let problems = &verdict
+        .resolutions
+        .iter()
+        .find(|r| r.kind == Kind::Umpire)
+        .expect("the call's verdict")
+        .problems;
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("an umpire call takes no drand round")),
+        "{problems:?}"
+    );
+}

@@ -631,12 +631,21 @@ fn check_files(
     if kind == Kind::Umpire && file.next_state_digest != file.prior_state_digest {
         problems.push("an umpire call changed the game state".to_string());
     }
+    // AUDIT.md section 11.6: an umpire call takes no round; its seed's
+    // beacon field is 32 zero bytes, whatever its resolution.json says.
+    if kind == Kind::Umpire && file.beacon.is_some() {
+        problems.push(
+            "an umpire call takes no drand round (its seed's beacon field is 32 zero bytes), this one names one"
+                .into(),
+        );
+    }
     // The beacon round the manifest named: its signature checked against
     // the network the genesis committed to; its randomness is the seed's
     // last 32 bytes. A round the game master waived takes none, and must be
     // an act of the record.
     let drawn = match (&file.beacon, &head.drand) {
         (None, _) => None,
+        (Some(_), _) if kind == Kind::Umpire => None,
         (Some(b), _) if b.signature == crate::store::BEACON_WAIVED => None,
         (Some(_), None) => {
             problems
