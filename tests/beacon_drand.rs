@@ -745,3 +745,25 @@ fn verify_refuses_a_drand_round_in_an_umpire_call() {
         "{problems:?}"
     );
 }
+
+/// AUDIT.md sections 7 and 11.6: a campaign has a beacon text or a drand
+/// network, never both; `genesis.txt` names only the network, so a text
+/// added beside it would otherwise go unnoticed.
+#[test]
+fn verify_refuses_a_campaign_with_both_a_beacon_text_and_drand() {
+    let mut s = setup();
+    let archive = archive_with_a_call_made_while_a_turn_waits(&mut s);
+    let path = archive.join("campaign.json");
+    let mut head: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
+    head["beacon"] = "The Times, 5 January 2026, first headline".into();
+    std::fs::write(&path, serde_json::to_string_pretty(&head).expect("json")).expect("write");
+    let verdict = verify::verify(&archive).expect("readable");
+    assert!(
+        verdict
+            .problems
+            .iter()
+            .any(|p| p.contains("both a beacon text and a drand network")),
+        "{verdict:?}"
+    );
+}

@@ -185,6 +185,14 @@ pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
         ));
         return Ok(verdict);
     }
+    // AUDIT.md sections 7 and 11.6: a campaign's beacon is a fixed text or a
+    // drand network, never both; genesis.txt names only the network.
+    if head.beacon.is_some() && head.drand.is_some() {
+        verdict.problems.push(
+            "campaign.json has both a beacon text and a drand network; a campaign has one or neither"
+                .to_string(),
+        );
+    }
     if let Some(info) = &head.drand
         && let Ok(network) = crate::beacon::Network::from_info_json(info.as_bytes())
         && network.known_name().is_none()
