@@ -532,3 +532,65 @@ fn verify_mail_reads_the_act_announcements_and_catches_a_last_act_cut_or_rewritt
         "an archive with its last act rewritten fails --mail:\n{text}"
     );
 }
+
+const CALL: &str = "shoot 8 line-infantry grade C range 2";
+
+/// Sets `after_turn` in umpire call k's resolution.json, as a forger would.
+fn set_call_after_turn(archive: &Path, k: u64, after_turn: u64) {
+    let path = archive.join(format!("calls/{k:04}/resolution.json"));
+    let mut file: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).expect("read")).expect("json");
+    file["after_turn"] = after_turn.into();
+    std::fs::write(&path, serde_json::to_string_pretty(&file).expect("json")).expect("write");
+}
+
+/// The problems `verify` finds with the umpire calls of `archive`.
+fn call_problems(archive: &Path) -> String {
+    verify::verify(archive)
+        .expect("readable")
+        .resolutions
+        .iter()
+        .filter(|r| r.kind == Kind::Umpire)
+        .flat_map(|r| r.problems.clone())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// AUDIT.md section 8, step 3: a call's `after_turn` is not less than the
+/// previous call's; and section 11.2: the entries are numbered in the order
+/// recorded, so a call follows as many turns as the record holds before it.
+/// After a rollback the game is back in the state the undone turn started
+/// from, so a call's prior state is also the state before that turn: only
+/// these two checks see a call moved before it.
+#[test]
+fn verify_refuses_a_call_moved_before_a_turn_the_record_has_before_it() {
+    let (dir, mut store) = setup();
+    engine::resolve_now(&mut store, ID, &start()).expect("turn 1");
+    engine::umpire(&mut store, ID, CALL, &start()).expect("call 1");
+    gm(&mut store, "rollback");
+    engine::umpire(&mut store, ID, CALL, &start()).expect("call 2");
+    let archive = export_to(&store, dir.path(), "archive");
+    let verdict = verify::verify(&archive).expect("readable");
+    assert!(verdict.ok(), "{verdict:?}");
+
+    // Call 2 said to follow no turn, though call 1 followed turn 1.
+    let back = dir.path().join("back");
+    copy_dir(&archive, &back);
+    set_call_after_turn(&back, 2, 0);
+    relink(&back);
+    let problems = call_problems(&back);
+    assert!(problems.contains("the previous call"), "{problems}");
+
+    // A single call said to follow no turn, though the record has turn 1
+    // before it.
+    let (dir, mut store) = setup();
+    engine::resolve_now(&mut store, ID, &start()).expect("turn 1");
+    gm(&mut store, "rollback");
+    engine::umpire(&mut store, ID, CALL, &start()).expect("call 1");
+    let archive = export_to(&store, dir.path(), "archive");
+    assert!(verify::verify(&archive).expect("readable").ok());
+    set_call_after_turn(&archive, 1, 0);
+    relink(&archive);
+    let problems = call_problems(&archive);
+    assert!(problems.contains("the record holds"), "{problems}");
+}
