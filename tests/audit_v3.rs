@@ -594,3 +594,41 @@ fn verify_refuses_a_call_moved_before_a_turn_the_record_has_before_it() {
     let problems = call_problems(&archive);
     assert!(problems.contains("the record holds"), "{problems}");
 }
+
+/// AUDIT.md section 11.5, step 2: `link.txt` is canonical, its `file` lines
+/// sorted by path, each path once. A link with its lines in another order
+/// reads back as itself, so `Link::parse` must refuse it.
+#[test]
+fn verify_refuses_a_link_whose_file_lines_are_out_of_order() {
+    let (dir, mut store) = setup();
+    play(&mut store, 1);
+    let archive = export_to(&store, dir.path(), "archive");
+    assert!(verify::verify(&archive).expect("readable").ok());
+    let path = archive.join("turns/0001/link.txt");
+    let text = std::fs::read_to_string(&path).expect("link");
+    let (fixed, files): (Vec<&str>, Vec<&str>) =
+        text.lines().partition(|l| !l.starts_with("file "));
+    let mut files = files;
+    files.reverse();
+    let reordered: String = fixed
+        .iter()
+        .chain(files.iter())
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&path, &reordered).expect("write");
+    // It is the last entry: campaign.json names its new digest as the head.
+    let head_path = archive.join("campaign.json");
+    let mut head: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&head_path).expect("read")).expect("json");
+    assert_eq!(head["entries"], 2, "{head}");
+    head["head"] = Digest32::of(reordered.as_bytes()).to_hex().into();
+    std::fs::write(&head_path, head.to_string()).expect("write");
+    let verdict = verify::verify(&archive).expect("readable");
+    assert!(
+        verdict
+            .problems
+            .iter()
+            .any(|p| p.starts_with("turns/0001/link.txt")),
+        "{verdict:?}"
+    );
+}
