@@ -632,3 +632,40 @@ fn verify_refuses_a_link_whose_file_lines_are_out_of_order() {
         "{verdict:?}"
     );
 }
+
+/// Writes a message of the campaign into the mail folder, as a forger or a
+/// damaged mailbox might hold it.
+fn add_message(mail: &Path, name: &str, body: &str) {
+    let text = format!(
+        "From: adjutant <adjutant@example.org>\nTo: player@example.org\nSubject: [{ID}] Turn 9\nMessage-ID: <{name}@example.org>\nDate: Mon, 05 Jan 2026 10:00:00 +0000\nContent-Type: text/plain; charset=utf-8\n\n{body}\n"
+    );
+    std::fs::write(mail.join(format!("{name}.eml")), text).expect("write");
+}
+
+/// AUDIT.md section 11.5: `--mail` checks each head, commitment, revealed
+/// secret and manifest digest of the campaign against the archive. A value
+/// is 64 hex digits: 65 in a row are not a head the archive holds, and a
+/// line that gives a head with no value is one that cannot be checked.
+#[test]
+fn verify_mail_refuses_a_head_that_is_not_64_hex_digits() {
+    let (dir, mut store) = setup();
+    play(&mut store, 1);
+    let mail = dir.path().join("mail");
+    mail_out(&mut store, &mail);
+    let archive = export_to(&store, dir.path(), "archive");
+    let (ok, text) = verify_mail(&archive, &mail);
+    assert!(ok, "{text}");
+    let head = heads_mailed(&store).last().expect("a head").to_hex();
+
+    let longer = dir.path().join("longer");
+    copy_dir(&mail, &longer);
+    add_message(&longer, "longer", &format!("archive head = {head}0"));
+    let (ok, text) = verify_mail(&archive, &longer);
+    assert!(!ok, "a head of 65 hex digits is not the archive's:\n{text}");
+
+    let none = dir.path().join("none");
+    copy_dir(&mail, &none);
+    add_message(&none, "none", "archive head = (lost)");
+    let (ok, text) = verify_mail(&archive, &none);
+    assert!(!ok, "a head line with no value cannot be checked:\n{text}");
+}
