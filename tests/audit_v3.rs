@@ -532,3 +532,140 @@ fn verify_mail_reads_the_act_announcements_and_catches_a_last_act_cut_or_rewritt
         "an archive with its last act rewritten fails --mail:\n{text}"
     );
 }
+
+const CALL: &str = "shoot 8 line-infantry grade C range 2";
+
+/// Sets `after_turn` in umpire call k's resolution.json, as a forger would.
+fn set_call_after_turn(archive: &Path, k: u64, after_turn: u64) {
+    let path = archive.join(format!("calls/{k:04}/resolution.json"));
+    let mut file: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).expect("read")).expect("json");
+    file["after_turn"] = after_turn.into();
+    std::fs::write(&path, serde_json::to_string_pretty(&file).expect("json")).expect("write");
+}
+
+/// The problems `verify` finds with the umpire calls of `archive`.
+fn call_problems(archive: &Path) -> String {
+    verify::verify(archive)
+        .expect("readable")
+        .resolutions
+        .iter()
+        .filter(|r| r.kind == Kind::Umpire)
+        .flat_map(|r| r.problems.clone())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// AUDIT.md section 8, step 3: a call's `after_turn` is not less than the
+/// previous call's; and section 11.2: the entries are numbered in the order
+/// recorded, so a call follows as many turns as the record holds before it.
+/// After a rollback the game is back in the state the undone turn started
+/// from, so a call's prior state is also the state before that turn: only
+/// these two checks see a call moved before it.
+#[test]
+fn verify_refuses_a_call_moved_before_a_turn_the_record_has_before_it() {
+    let (dir, mut store) = setup();
+    engine::resolve_now(&mut store, ID, &start()).expect("turn 1");
+    engine::umpire(&mut store, ID, CALL, &start()).expect("call 1");
+    gm(&mut store, "rollback");
+    engine::umpire(&mut store, ID, CALL, &start()).expect("call 2");
+    let archive = export_to(&store, dir.path(), "archive");
+    let verdict = verify::verify(&archive).expect("readable");
+    assert!(verdict.ok(), "{verdict:?}");
+
+    // Call 2 said to follow no turn, though call 1 followed turn 1.
+    let back = dir.path().join("back");
+    copy_dir(&archive, &back);
+    set_call_after_turn(&back, 2, 0);
+    relink(&back);
+    let problems = call_problems(&back);
+    assert!(problems.contains("the previous call"), "{problems}");
+
+    // A single call said to follow no turn, though the record has turn 1
+    // before it.
+    let (dir, mut store) = setup();
+    engine::resolve_now(&mut store, ID, &start()).expect("turn 1");
+    gm(&mut store, "rollback");
+    engine::umpire(&mut store, ID, CALL, &start()).expect("call 1");
+    let archive = export_to(&store, dir.path(), "archive");
+    assert!(verify::verify(&archive).expect("readable").ok());
+    set_call_after_turn(&archive, 1, 0);
+    relink(&archive);
+    let problems = call_problems(&archive);
+    assert!(problems.contains("the record holds"), "{problems}");
+}
+
+/// AUDIT.md section 11.5, step 2: `link.txt` is canonical, its `file` lines
+/// sorted by path, each path once. A link with its lines in another order
+/// reads back as itself, so `Link::parse` must refuse it.
+#[test]
+fn verify_refuses_a_link_whose_file_lines_are_out_of_order() {
+    let (dir, mut store) = setup();
+    play(&mut store, 1);
+    let archive = export_to(&store, dir.path(), "archive");
+    assert!(verify::verify(&archive).expect("readable").ok());
+    let path = archive.join("turns/0001/link.txt");
+    let text = std::fs::read_to_string(&path).expect("link");
+    let (fixed, files): (Vec<&str>, Vec<&str>) =
+        text.lines().partition(|l| !l.starts_with("file "));
+    let mut files = files;
+    files.reverse();
+    let reordered: String = fixed
+        .iter()
+        .chain(files.iter())
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&path, &reordered).expect("write");
+    // It is the last entry: campaign.json names its new digest as the head.
+    let head_path = archive.join("campaign.json");
+    let mut head: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&head_path).expect("read")).expect("json");
+    assert_eq!(head["entries"], 2, "{head}");
+    head["head"] = Digest32::of(reordered.as_bytes()).to_hex().into();
+    std::fs::write(&head_path, head.to_string()).expect("write");
+    let verdict = verify::verify(&archive).expect("readable");
+    assert!(
+        verdict
+            .problems
+            .iter()
+            .any(|p| p.starts_with("turns/0001/link.txt")),
+        "{verdict:?}"
+    );
+}
+
+/// Writes a message of the campaign into the mail folder, as a forger or a
+/// damaged mailbox might hold it.
+fn add_message(mail: &Path, name: &str, body: &str) {
+    let text = format!(
+        "From: adjutant <adjutant@example.org>\nTo: player@example.org\nSubject: [{ID}] Turn 9\nMessage-ID: <{name}@example.org>\nDate: Mon, 05 Jan 2026 10:00:00 +0000\nContent-Type: text/plain; charset=utf-8\n\n{body}\n"
+    );
+    std::fs::write(mail.join(format!("{name}.eml")), text).expect("write");
+}
+
+/// AUDIT.md section 11.5: `--mail` checks each head, commitment, revealed
+/// secret and manifest digest of the campaign against the archive. A value
+/// is 64 hex digits: 65 in a row are not a head the archive holds, and a
+/// line that gives a head with no value is one that cannot be checked.
+#[test]
+fn verify_mail_refuses_a_head_that_is_not_64_hex_digits() {
+    let (dir, mut store) = setup();
+    play(&mut store, 1);
+    let mail = dir.path().join("mail");
+    mail_out(&mut store, &mail);
+    let archive = export_to(&store, dir.path(), "archive");
+    let (ok, text) = verify_mail(&archive, &mail);
+    assert!(ok, "{text}");
+    let head = heads_mailed(&store).last().expect("a head").to_hex();
+
+    let longer = dir.path().join("longer");
+    copy_dir(&mail, &longer);
+    add_message(&longer, "longer", &format!("archive head = {head}0"));
+    let (ok, text) = verify_mail(&archive, &longer);
+    assert!(!ok, "a head of 65 hex digits is not the archive's:\n{text}");
+
+    let none = dir.path().join("none");
+    copy_dir(&mail, &none);
+    add_message(&none, "none", "archive head = (lost)");
+    let (ok, text) = verify_mail(&archive, &none);
+    assert!(!ok, "a head line with no value cannot be checked:\n{text}");
+}

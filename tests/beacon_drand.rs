@@ -663,3 +663,112 @@ fn without_beacon_waits_for_ten_minutes_out_of_reach_and_the_act_and_reports_say
         );
     }
 }
+
+/// A drand campaign's archive with turn 1 resolved by its round and umpire
+/// call 1 made while the turn waited for it.
+fn archive_with_a_call_made_while_a_turn_waits(s: &mut Setup) -> std::path::PathBuf {
+    let network = s.server.network().clone();
+    engine::submit(
+        &mut s.store,
+        ID,
+        "french",
+        "1-ligne: hold\n",
+        &clock(START),
+        None,
+    )
+    .expect("orders");
+    let done = engine::resolve_now(&mut s.store, ID, &clock(START)).expect("closes");
+    assert!(done.is_empty(), "nothing can be resolved before the round");
+    hand_over(s, START + 2);
+    let round = first_round_after(&network, START, 60);
+    let published = round_time(&network, round).expect("a time");
+
+    // The round is not out yet: the call is made while turn 1 waits.
+    let (k, _) = engine::umpire(
+        &mut s.store,
+        ID,
+        "shoot 8 line-infantry grade C range 2",
+        &clock(START + 10),
+    )
+    .expect("the call is made while the turn waits");
+    assert_eq!(k, 1);
+    assert_eq!(s.store.pending_resolutions(ID).expect("pending").len(), 1);
+
+    s.server.set_now_round(round);
+    let done = engine::tick(&mut s.store, ID, &clock(published + 1)).expect("resolves");
+    assert_eq!(done.len(), 1);
+
+    let archive = s.dir.join("archive");
+    export::export(&s.store, ID, &archive).expect("the archive exports");
+    archive
+}
+
+/// Regression: an umpire call made while a closed turn waits for its round
+/// was sealed with an `after_turn` that counted the waiting turn, so the
+/// export found the link no longer made by its files and refused the
+/// archive as damaged. A call counts only the turns resolved before it, as
+/// a game master's act does (docs/AUDIT.md, section 7).
+#[test]
+fn an_umpire_call_made_while_a_turn_waits_for_its_round_counts_only_resolved_turns() {
+    let mut s = setup();
+    let archive = archive_with_a_call_made_while_a_turn_waits(&mut s);
+    let verdict = verify::verify(&archive).expect("readable");
+    assert!(verdict.ok(), "{verdict:?}");
+    let call = std::fs::read_to_string(archive.join("calls/0001/resolution.json"))
+        .expect("the call's resolution.json");
+    let call: serde_json::Value = serde_json::from_str(&call).expect("json");
+    assert_eq!(call["after_turn"], 0, "{call}");
+}
+
+/// AUDIT.md section 11.6: umpire calls take no round, and a call's seed
+/// has 32 zero bytes for the beacon. A `beacon` in a call's
+/// resolution.json is refused, not mixed into its seed.
+#[test]
+fn verify_refuses_a_drand_round_in_an_umpire_call() {
+    let mut s = setup();
+    let archive = archive_with_a_call_made_while_a_turn_waits(&mut s);
+    let turn: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(archive.join("turns/0001/resolution.json")).expect("read"),
+    )
+    .expect("json");
+    let path = archive.join("calls/0001/resolution.json");
+    let mut call: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
+    call["beacon"] = turn["beacon"].clone();
+    std::fs::write(&path, serde_json::to_string_pretty(&call).expect("json")).expect("write");
+    let verdict = verify::verify(&archive).expect("readable");
+    let problems = &verdict
+        .resolutions
+        .iter()
+        .find(|r| r.kind == Kind::Umpire)
+        .expect("the call's verdict")
+        .problems;
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("an umpire call takes no drand round")),
+        "{problems:?}"
+    );
+}
+
+/// AUDIT.md sections 7 and 11.6: a campaign has a beacon text or a drand
+/// network, never both; `genesis.txt` names only the network, so a text
+/// added beside it would otherwise go unnoticed.
+#[test]
+fn verify_refuses_a_campaign_with_both_a_beacon_text_and_drand() {
+    let mut s = setup();
+    let archive = archive_with_a_call_made_while_a_turn_waits(&mut s);
+    let path = archive.join("campaign.json");
+    let mut head: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
+    head["beacon"] = "The Times, 5 January 2026, first headline".into();
+    std::fs::write(&path, serde_json::to_string_pretty(&head).expect("json")).expect("write");
+    let verdict = verify::verify(&archive).expect("readable");
+    assert!(
+        verdict
+            .problems
+            .iter()
+            .any(|p| p.contains("both a beacon text and a drand network")),
+        "{verdict:?}"
+    );
+}

@@ -182,6 +182,18 @@ impl Link {
                 .ok_or_else(|| fail(i + 1, "expected `file <path> <digest>`"))?;
             let digest = Digest32::from_hex(digest)
                 .map_err(|_| fail(i + 1, "the file's digest is not 64 hex digits"))?;
+            // Canonical: sorted by the bytes of the path, each path once
+            // (AUDIT.md section 11.5, step 2). `text` writes the lines in
+            // the order read, so reading back as itself does not show it.
+            if files
+                .last()
+                .is_some_and(|(last, _): &(String, Digest32)| last.as_bytes() >= name.as_bytes())
+            {
+                return Err(fail(
+                    i + 1,
+                    "the file lines are not sorted by path, each path once",
+                ));
+            }
             files.push((name.to_string(), digest));
         }
         Ok(Link {
@@ -379,6 +391,28 @@ mod tests {
         let text = link().text();
         assert!(Link::parse(text.trim_end()).is_err());
         assert!(Link::parse(&text.replace("previous ", "previous zz")).is_err());
+    }
+
+    /// AUDIT.md section 11.5, step 2: the `file` lines of a canonical link
+    /// are sorted by the bytes of the path, each path once. Link::text writes
+    /// them in the order it holds them, so reading back as itself is not
+    /// enough.
+    #[test]
+    fn a_link_with_its_file_lines_unsorted_or_repeated_is_refused() {
+        let text = link().text();
+        let lines: Vec<&str> = text.lines().collect();
+        let (head, files) = lines.split_at(5);
+        let with = |files: &[&str]| -> String {
+            head.iter()
+                .chain(files.iter())
+                .map(|l| format!("{l}\n"))
+                .collect()
+        };
+        let unsorted = with(&[files[1], files[0], files[2]]);
+        assert!(Link::parse(&unsorted).is_err(), "{unsorted}");
+        let repeated = with(&[files[0], files[1], files[1], files[2]]);
+        assert!(Link::parse(&repeated).is_err(), "{repeated}");
+        assert_eq!(Link::parse(&with(files)), Ok(link()));
     }
 
     #[test]

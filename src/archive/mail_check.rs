@@ -28,37 +28,69 @@ pub struct MailCheck {
     pub problems: Vec<String>,
 }
 
-/// The hex after `prefix` on a line of the form `<prefix><64 hex>...`.
+/// The hex after `prefix` on a line of the form `<prefix><64 hex>...`:
+/// exactly 64 hex digits, so 65 or more in a row are no value.
 fn value_after(line: &str, prefix: &str) -> Option<Digest32> {
     let rest = line.trim_start().strip_prefix(prefix)?;
-    let hex: String = rest.chars().take(64).collect();
-    if hex.len() == 64 && hex.chars().all(|c| c.is_ascii_hexdigit()) {
-        Digest32::from_hex(&hex).ok()
+    let hex = rest.get(..64)?;
+    let more = rest[64..].starts_with(|c: char| c.is_ascii_hexdigit());
+    if !more && hex.chars().all(|c| c.is_ascii_hexdigit()) {
+        Digest32::from_hex(hex).ok()
     } else {
         None
     }
 }
 
-/// What a message says and how it is marked: its subject, its Message-ID
-/// and its text.
+/// The prefixes a value is read after (a revealed secret's line has its
+/// number between, see [`revealed_after`]).
+const VALUE_PREFIXES: [&str; 6] = [
+    "archive head = ",
+    "commitment C = ",
+    "umpire commitment U = ",
+    "manifest digest = ",
+    "manifest digest: ",
+    "Manifest digest: ",
+];
+
+/// The number and value of a line `<prefix><k> = <64 hex>`.
+fn revealed_after(line: &str, prefix: &str) -> Option<(u64, Digest32)> {
+    let rest = line.trim_start().strip_prefix(prefix)?;
+    let (k, value) = rest.split_once(" = ")?;
+    Some((k.parse().ok()?, Digest32::from_hex(value.trim()).ok()?))
+}
+
+/// Whether `line` begins (after its indent) with one of the prefixes a
+/// value is read after.
+fn has_prefix(line: &str, prefix: &str) -> bool {
+    line.trim_start().starts_with(prefix)
+}
+
+/// Whether `text` names campaign `id`: the id with no character of an id
+/// (`[a-z0-9-]`, and letters or `_` of a word) right before or after it,
+/// so that `blue-river-2` does not name `blue-river`.
+fn names(text: &str, id: &str) -> bool {
+    let of_id = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    !id.is_empty()
+        && text.match_indices(id).any(|(i, _)| {
+            !text[..i].chars().next_back().is_some_and(of_id)
+                && !text[i + id.len()..].chars().next().is_some_and(of_id)
+        })
+}
+
+/// What a message says and how it is marked: its subject and its text.
 struct Received {
     subject: String,
-    message_id: String,
     text: String,
 }
 
 impl Received {
-    /// Whether the message is of campaign `id`: its subject carries the
-    /// campaign's tag (`[id] ...`, as every message adjutant sends does, the
-    /// game master's act announcements included, whose text never names the
-    /// campaign), its Message-ID was made for it, or its text names it.
+    /// Whether the message is of campaign `id`, as AUDIT.md section 11.5
+    /// says: its subject carries the campaign's tag (`[id] ...`, as every
+    /// message adjutant sends does, the game master's act announcements
+    /// included, whose text never names the campaign), or its text names
+    /// it. Nothing else: a Message-ID is the sender's to choose.
     fn concerns(&self, id: &str) -> bool {
-        self.subject.contains(&format!("[{id}]"))
-            || self
-                .message_id
-                .trim_start_matches('<')
-                .starts_with(&format!("{id}."))
-            || self.text.contains(id)
+        self.subject.contains(&format!("[{id}]")) || names(&self.text, id)
     }
 }
 
@@ -73,7 +105,6 @@ fn read_message(raw: &[u8]) -> Option<Received> {
     }
     Some(Received {
         subject: message.subject().unwrap_or_default().to_string(),
-        message_id: message.message_id().unwrap_or_default().to_string(),
         text,
     })
 }
@@ -141,6 +172,18 @@ pub fn check(archive: &Path, verdict: &Verdict, mail_dir: &Path) -> MailCheck {
         out.of_campaign += 1;
         let name = path.display();
         for line in text.lines() {
+            // A line that gives a value with none readable cannot be
+            // checked, and every value of the campaign's mail is checked.
+            let secret = ["revealed secret r_", "revealed secret q_"]
+                .into_iter()
+                .find(|p| has_prefix(line, p) && revealed_after(line, p).is_none());
+            for prefix in VALUE_PREFIXES.into_iter().chain(secret) {
+                if has_prefix(line, prefix) && value_after(line, prefix).is_none() {
+                    out.problems.push(format!(
+                        "{name}: a line begins `{prefix}` but gives no value of 64 hex digits, so it cannot be checked against the archive"
+                    ));
+                }
+            }
             if let Some(h) = value_after(line, "archive head = ") {
                 out.heads += 1;
                 match verdict.position_of(&h) {
@@ -182,13 +225,7 @@ pub fn check(archive: &Path, verdict: &Verdict, mail_dir: &Path) -> MailCheck {
                 ("revealed secret r_", Kind::Turn),
                 ("revealed secret q_", Kind::Umpire),
             ] {
-                let Some(rest) = line.trim_start().strip_prefix(prefix) else {
-                    continue;
-                };
-                let Some((k, value)) = rest.split_once(" = ") else {
-                    continue;
-                };
-                let (Ok(k), Ok(v)) = (k.parse::<u64>(), Digest32::from_hex(value.trim())) else {
+                let Some((k, v)) = revealed_after(line, prefix) else {
                     continue;
                 };
                 out.secrets += 1;
@@ -212,4 +249,52 @@ pub fn check(archive: &Path, verdict: &Verdict, mail_dir: &Path) -> MailCheck {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEX: &str = "6c8fde539d123a1f308fd2da3437d160f035dd4f806c78c6791605bcb5c627e8";
+
+    fn received(subject: &str, message_id: &str, text: &str) -> Received {
+        let raw = format!(
+            "From: adjutant@example.org\r\nSubject: {subject}\r\nMessage-ID: {message_id}\r\n\r\n{text}\r\n"
+        );
+        read_message(raw.as_bytes()).expect("a message")
+    }
+
+    #[test]
+    fn a_value_is_exactly_64_hex_digits() {
+        let prefix = "archive head = ";
+        let head = Digest32::from_hex(HEX).ok();
+        assert_eq!(value_after(&format!("{prefix}{HEX}"), prefix), head);
+        assert_eq!(
+            value_after(&format!("{prefix}{HEX}  (keep it)"), prefix),
+            head
+        );
+        // 65 hex digits in a row are not a value: not the first 64 of them.
+        assert_eq!(value_after(&format!("{prefix}{HEX}0"), prefix), None);
+        assert_eq!(value_after(&format!("{prefix}{}", &HEX[1..]), prefix), None);
+    }
+
+    /// AUDIT.md section 11.5: a message is the campaign's when its subject
+    /// carries the tag `[<campaign id>]` or its text names the campaign.
+    #[test]
+    fn a_message_is_the_campaigns_by_its_tag_or_its_text_naming_it() {
+        assert!(received("[blue-river] Turn 3", "", "").concerns("blue-river"));
+        assert!(received("Turn 3", "", "Campaign blue-river, turn 3.").concerns("blue-river"));
+        // A Message-ID is not how the page tells a campaign's message.
+        assert!(!received("Turn 3", "<blue-river.r3@example.org>", "").concerns("blue-river"));
+        // Another campaign whose id begins or ends with this one's.
+        assert!(
+            !received(
+                "[blue-river-2] Turn 3",
+                "",
+                "Campaign blue-river-2, turn 3."
+            )
+            .concerns("blue-river")
+        );
+        assert!(!received("[old-blue-river] Turn 3", "", "old-blue-river").concerns("blue-river"));
+    }
 }

@@ -185,6 +185,14 @@ pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
         ));
         return Ok(verdict);
     }
+    // AUDIT.md sections 7 and 11.6: a campaign's beacon is a fixed text or a
+    // drand network, never both; genesis.txt names only the network.
+    if head.beacon.is_some() && head.drand.is_some() {
+        verdict.problems.push(
+            "campaign.json has both a beacon text and a drand network; a campaign has one or neither"
+                .to_string(),
+        );
+    }
     if let Some(info) = &head.drand
         && let Ok(network) = crate::beacon::Network::from_info_json(info.as_bytes())
         && network.known_name().is_none()
@@ -280,6 +288,7 @@ pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
         });
         verdict.resolutions.push(v);
     }
+    check_calls_order(dir, &head, &mut verdict);
     // A turn resolved without the drand round its manifest named is the game
     // master's act, recorded before it.
     for k in 1..=head.turns {
@@ -313,6 +322,55 @@ pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
         }
     }
     Ok(verdict)
+}
+
+/// The umpire calls' `after_turn`s against their order: calls are
+/// archived in the order they were made, and the count of turns only grows,
+/// so a call's is never less than the previous call's (AUDIT.md section 8,
+/// step 3); and the record numbers its entries in the order recorded (section
+/// 11.2), so a call follows exactly the turns recorded before it. After a
+/// rollback a call's prior state is also the state before the undone turn:
+/// the states alone cannot show a call moved before it.
+fn check_calls_order(dir: &Path, head: &CampaignFile, verdict: &mut Verdict) {
+    let mut previous: Option<u64> = None;
+    for k in 1..=head.calls {
+        let folder = resolution_dir(Kind::Umpire, k);
+        let Ok(file) = read_json::<ResolutionFile>(&dir.join(&folder).join("resolution.json"))
+        else {
+            continue;
+        };
+        let mut problems = Vec::new();
+        if let Some(p) = previous
+            && file.after_turn < p
+        {
+            problems.push(format!(
+                "it follows turn {}, but the previous call followed turn {p}: calls are archived in the order they were made",
+                file.after_turn
+            ));
+        }
+        previous = Some(previous.map_or(file.after_turn, |p| p.max(file.after_turn)));
+        if let Some(links) = &verdict.links
+            && let Some(at) = links.folders.iter().position(|f| *f == folder)
+        {
+            let turns = links.folders[..at]
+                .iter()
+                .filter(|f| f.starts_with("turns/"))
+                .count() as u64;
+            if turns != file.after_turn {
+                problems.push(format!(
+                    "it follows turn {}, but the record holds {turns} turns before it",
+                    file.after_turn
+                ));
+            }
+        }
+        if let Some(v) = verdict
+            .resolutions
+            .iter_mut()
+            .find(|r| r.kind == Kind::Umpire && r.k == k)
+        {
+            v.problems.extend(problems);
+        }
+    }
 }
 
 /// One act's file and the bytes of its two states.
@@ -631,12 +689,21 @@ fn check_files(
     if kind == Kind::Umpire && file.next_state_digest != file.prior_state_digest {
         problems.push("an umpire call changed the game state".to_string());
     }
+    // AUDIT.md section 11.6: an umpire call takes no round; its seed's
+    // beacon field is 32 zero bytes, whatever its resolution.json says.
+    if kind == Kind::Umpire && file.beacon.is_some() {
+        problems.push(
+            "an umpire call takes no drand round (its seed's beacon field is 32 zero bytes), this one names one"
+                .into(),
+        );
+    }
     // The beacon round the manifest named: its signature checked against
     // the network the genesis committed to; its randomness is the seed's
     // last 32 bytes. A round the game master waived takes none, and must be
     // an act of the record.
     let drawn = match (&file.beacon, &head.drand) {
         (None, _) => None,
+        (Some(_), _) if kind == Kind::Umpire => None,
         (Some(b), _) if b.signature == crate::store::BEACON_WAIVED => None,
         (Some(_), None) => {
             problems

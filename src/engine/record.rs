@@ -68,6 +68,18 @@ fn next(store: &Store, record: &CampaignRecord) -> Result<(u64, Digest32)> {
     })
 }
 
+/// The turns in the record: those closed less those closed and waiting
+/// (for their beacon round), which are not yet in it. It is the
+/// `after_turn` of an umpire call or an act recorded now.
+fn resolved_turns(store: &Store, id: &str) -> Result<u64> {
+    let waiting = store
+        .pending_resolutions(id)?
+        .iter()
+        .filter(|r| r.kind == Kind::Turn)
+        .count() as u64;
+    Ok(store.resolution_counts(id)?.0 - waiting)
+}
+
 /// The entry of a resolution about to be recorded.
 pub fn seal_resolution(
     store: &Store,
@@ -82,9 +94,10 @@ pub fn seal_resolution(
     let id = &record.campaign.id;
     let after_turn = match closed.kind {
         Kind::Turn => closed.k - 1,
-        // Calls resolve after every closed turn has been (`umpire` finishes
-        // them first), so the turns counted are the turns resolved.
-        Kind::Umpire => store.resolution_counts(id)?.0,
+        // A call is made while a closed turn waits for its drand round (the
+        // round cannot be had before its time), so it counts the turns
+        // resolved, not the turns closed, as an act does.
+        Kind::Umpire => resolved_turns(store, id)?,
     };
     let folder = crate::archive::resolution_dir(closed.kind, closed.k);
     let submissions = match closed.kind {
@@ -155,14 +168,7 @@ pub fn seal_act(
     let file = ActFile {
         kind: facts.kind.to_string(),
         n,
-        // Turns resolved before it: a turn closed and waiting (for its
-        // beacon round) is not yet in the record.
-        after_turn: store.resolution_counts(id)?.0
-            - store
-                .pending_resolutions(id)?
-                .iter()
-                .filter(|r| r.kind == Kind::Turn)
-                .count() as u64,
+        after_turn: resolved_turns(store, id)?,
         undoes_turn: facts.undoes_turn,
         command: facts.command.to_string(),
         prior_state_digest: facts
