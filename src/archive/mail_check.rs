@@ -77,9 +77,11 @@ fn names(text: &str, id: &str) -> bool {
         })
 }
 
-/// What a message says and how it is marked: its subject and its text.
+/// What a message says and how it is marked: its subject, its Message-ID
+/// and its text.
 struct Received {
     subject: String,
+    message_id: String,
     text: String,
 }
 
@@ -87,10 +89,17 @@ impl Received {
     /// Whether the message is of campaign `id`, as AUDIT.md section 11.5
     /// says: its subject carries the campaign's tag (`[id] ...`, as every
     /// message adjutant sends does, the game master's act announcements
-    /// included, whose text never names the campaign), or its text names
-    /// it. Nothing else: a Message-ID is the sender's to choose.
+    /// included, whose text never names the campaign), its Message-ID was
+    /// made for the campaign (an acknowledgement's subject is the player's
+    /// own), or its text names it. A message taken for the campaign's that
+    /// is not only adds checks that can fail.
     fn concerns(&self, id: &str) -> bool {
-        self.subject.contains(&format!("[{id}]")) || names(&self.text, id)
+        self.subject.contains(&format!("[{id}]"))
+            || self
+                .message_id
+                .trim_start_matches('<')
+                .starts_with(&format!("{id}."))
+            || names(&self.text, id)
     }
 }
 
@@ -105,6 +114,7 @@ fn read_message(raw: &[u8]) -> Option<Received> {
     }
     Some(Received {
         subject: message.subject().unwrap_or_default().to_string(),
+        message_id: message.message_id().unwrap_or_default().to_string(),
         text,
     })
 }
@@ -279,13 +289,21 @@ mod tests {
     }
 
     /// AUDIT.md section 11.5: a message is the campaign's when its subject
-    /// carries the tag `[<campaign id>]` or its text names the campaign.
+    /// carries the tag `[<campaign id>]`, its Message-ID begins with the
+    /// id and a dot, or its text names the campaign.
     #[test]
-    fn a_message_is_the_campaigns_by_its_tag_or_its_text_naming_it() {
+    fn a_message_is_the_campaigns_by_its_tag_its_message_id_or_its_text_naming_it() {
         assert!(received("[blue-river] Turn 3", "", "").concerns("blue-river"));
         assert!(received("Turn 3", "", "Campaign blue-river, turn 3.").concerns("blue-river"));
-        // A Message-ID is not how the page tells a campaign's message.
-        assert!(!received("Turn 3", "<blue-river.r3@example.org>", "").concerns("blue-river"));
+        // An acknowledgement: the player's own subject, adjutant's Message-ID.
+        assert!(
+            received("Re: my orders", "<blue-river.r3.reply.x@example.org>", "")
+                .concerns("blue-river")
+        );
+        assert!(
+            !received("Re: my orders", "<blue-river-2.r3.reply.x@example.org>", "")
+                .concerns("blue-river")
+        );
         // Another campaign whose id begins or ends with this one's.
         assert!(
             !received(

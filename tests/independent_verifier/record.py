@@ -334,12 +334,13 @@ class MailValues:
         self.manifests: list[str] = []
         self.secrets: list[tuple[str, int, str]] = []  # (turn or umpire, k, value)
         self.reveals = False
+        self.unreadable: list[str] = []  # prefixes of lines that give no value: each a failure
 
 
 def values_in_text(text: str) -> MailValues:
     """Reads a message's text as section 11.5 says: lines cut at LF (a CR before it dropped), white space
-    (section 2) at the start skipped, then a prefix byte for byte and its value; a line with a prefix but no
-    value is passed over."""
+    (section 2) at the start skipped, then a prefix byte for byte and its value: exactly 64 hex digits, not
+    followed by another; a line with a prefix but no value cannot be checked, and is kept as a failure."""
     out = MailValues()
     out.reveals = REVEALS in text
     for raw in text.split("\n"):
@@ -347,8 +348,10 @@ def values_in_text(text: str) -> MailValues:
         line = line.lstrip(WHITE_SPACE_TEXT)
         for prefix, what in HEX_PREFIXES:
             if line.startswith(prefix):
-                value = _hex64(line[len(prefix):][:64])
-                if value is None:
+                rest = line[len(prefix):]
+                value = _hex64(rest[:64])
+                if value is None or rest[64:65] in HEX_DIGITS:
+                    out.unreadable.append(prefix)
                     continue
                 if what == "head":
                     out.heads.append(value)
@@ -364,6 +367,8 @@ def values_in_text(text: str) -> MailValues:
             value = _hex64(rest.strip(WHITE_SPACE_TEXT))
             if k is not None and value is not None:
                 out.secrets.append((kind, k, value))
+            else:
+                out.unreadable.append(prefix)
     return out
 
 
@@ -426,12 +431,26 @@ def message_text(message) -> str:
     return "".join(text)
 
 
+def _names(text: str, campaign: str) -> bool:
+    """The id in the text with no ASCII letter, digit, `-` or `_` right before or after it."""
+    def of_id(c: str) -> bool:
+        return c.isascii() and (c.isalnum() or c in "-_")
+    at = text.find(campaign) if campaign else -1
+    while at >= 0:
+        before = text[at - 1] if at > 0 else ""
+        after = text[at + len(campaign):at + len(campaign) + 1]
+        if not (before and of_id(before)) and not (after and of_id(after)):
+            return True
+        at = text.find(campaign, at + 1)
+    return False
+
+
 def concerns(subject: str, message_id: str, text: str, campaign: str) -> bool:
     """Section 11.5: the subject holds `[<id>]`, the Message-ID (without its `<`) begins `<id>.`, or the text
-    holds the id anywhere."""
+    names the id (with no letter, digit, `-` or `_` of ASCII either side of it)."""
     return (f"[{campaign}]" in subject
             or message_id.strip().lstrip("<").startswith(f"{campaign}.")
-            or campaign in text)
+            or _names(text, campaign))
 
 
 class MailReading:

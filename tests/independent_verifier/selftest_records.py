@@ -572,14 +572,15 @@ def correction_cases() -> list[tuple[str, bool]]:
 
 
 def head_text_cases() -> list[tuple[str, bool]]:
-    """Section 11.5: a value is the 64 hex digits right after the prefix, either case, what follows ignored;
-    white space (section 2) before the prefix is skipped; a line without a value is passed over."""
+    """Section 11.5: a value is the 64 hex digits right after the prefix, either case, not followed by a 65th,
+    what follows ignored; white space (section 2) before the prefix is skipped; a line with a prefix and no
+    value gives none (and is kept as a failure)."""
     h = "ab" * 32
     want = {
         f"archive head = {h}  (keep it)": [h],
         f"x\narchive head = {h}\r\n    archive head = {h.upper()}\n": [h, h],
         "archive head = none yet": [],
-        f"archive head = {h}0": [h],
+        f"archive head = {h}0": [],
         f"archive head = {h[:-1]}": [],
         f"archive head ={h}": [],
         f"Archive head = {h}": [],
@@ -605,8 +606,10 @@ def head_text_cases() -> list[tuple[str, bool]]:
                   record.concerns("Re: [demo] orders", "", "", "demo")))
     cases.append(("a message's campaign: a Message-ID made for it",
                   record.concerns("Re: orders", "<demo.reply.ab@example.org>", "", "demo")))
-    cases.append(("a message's campaign: the id anywhere in the text",
-                  record.concerns("", "", "resolved in demonstration", "demo")))
+    cases.append(("a message's campaign: the text naming the id",
+                  record.concerns("", "", "resolved in demo, turn 3", "demo")))
+    cases.append(("not a message of the campaign: the id only inside a word",
+                  not record.concerns("", "", "resolved in demonstration", "demo")))
     cases.append(("not a message of the campaign", not record.concerns("[demo-2] x", "<demo-2.x@e>", "", "demo")))
     return cases
 
@@ -667,8 +670,12 @@ def main() -> int:
                "is campaign sound-the-charge-demo's", "--mail", str(others))
         bad_mail = tmp_path / "bad-mail"
         write_mail(bad_mail, "1.eml", "archive head = 12345\n")
-        expect("a head line without 64 hex digits is passed over (section 11.5)", V3, True, None, "--mail",
-               str(bad_mail))
+        expect("a head line without 64 hex digits cannot be checked, and fails (section 11.5)", V3, False,
+               "gives no value of 64 hex digits", "--mail", str(bad_mail))
+        long_head = tmp_path / "long-head"
+        write_mail(long_head, "1.eml", f"archive head = {'ab' * 32}0\n")
+        expect("65 hex digits in a row are no head (section 11.5)", V3, False, "gives no value of 64 hex digits",
+               "--mail", str(long_head))
         no_head = tmp_path / "no-head"
         write_mail(no_head, "1.eml", "The campaign sound-the-charge-demo is open.\n", subject="welcome")
         expect("a message of the campaign without any head", V3, True, None, "--mail", str(no_head))

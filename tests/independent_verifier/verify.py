@@ -1650,6 +1650,9 @@ def check_mail(camp: Campaign, out: Path, mail: Path) -> tuple[int, dict[str, li
     fails: list[str] = []
     counts = {"commitments": 0, "secrets": 0, "manifests": 0, "manifests checked": 0}
     for name, values in reading.messages:
+        for prefix in values.unreadable:
+            fails.append(f"{name}: a line begins `{prefix}` but gives no value of 64 hex digits, so it cannot be "
+                         "checked against the archive")
         for key, value in values.commitments:
             counts["commitments"] += 1
             if value != expected[key]:
