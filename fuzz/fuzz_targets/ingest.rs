@@ -5,4 +5,6 @@
 #[path = "../bodies/mod.rs"]
 mod bodies;
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| bodies::ingest::run(data));
+libfuzzer_sys::fuzz_target!(init: bodies::ingest::prepare(), |data: &[u8]| {
+    bodies::ingest::run(data)
+});
