@@ -19,6 +19,7 @@ pub mod failpoint;
 pub mod geometry;
 pub mod inbox;
 pub mod ingest;
+pub mod ledger;
 pub mod lifecycle;
 pub mod mail;
 pub mod map;

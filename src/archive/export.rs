@@ -170,7 +170,7 @@ fn export_linked(
     mut done: Exported,
 ) -> Result<Exported, ExportError> {
     let campaign = &record.campaign;
-    let genesis = crate::engine::record::genesis(record);
+    let genesis = super::ledger::genesis(record);
     write(&out.join("genesis.txt"), genesis.text().as_bytes())?;
     let resolutions = store.resolutions(&campaign.id)?;
     let entries = store.ledger(&campaign.id)?;
@@ -218,7 +218,7 @@ fn export_linked(
                 prior_state_json: &prior,
                 next_state_json: &next,
                 submissions,
-                beacon: crate::engine::record::beacon_record(r, result),
+                beacon: super::ledger::beacon_record(r, result),
             }
             .files()
         };

@@ -7,6 +7,8 @@ pub mod mail_check;
 pub mod verify;
 pub mod verify_links;
 
+pub use crate::ledger::{act_dir, joined_lines, resolution_dir};
+
 use serde::{Deserialize, Serialize};
 
 use crate::audit::Kind;
@@ -114,11 +116,6 @@ pub const PLAIN_ACTS: [&str; 8] = [
     "without-beacon",
 ];
 
-/// The folder of act n: `gm/0001`.
-pub fn act_dir(n: u64) -> String {
-    format!("gm/{n:04}")
-}
-
 /// `resolution.json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResolutionFile {
@@ -137,14 +134,4 @@ pub struct ResolutionFile {
     /// Spec v3 with a drand beacon: the round whose randomness the seed took.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub beacon: Option<ledger::BeaconRecord>,
-}
-
-/// The folder of resolution k of `kind`: `turns/0001`, `calls/0002`.
-pub fn resolution_dir(kind: Kind, k: u64) -> String {
-    format!("{}/{k:04}", kind.folder())
-}
-
-/// The lines of a log, each ending with LF.
-pub fn joined_lines(items: &[String]) -> String {
-    items.iter().map(|l| format!("{l}\n")).collect()
 }

@@ -185,24 +185,7 @@ pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
         ));
         return Ok(verdict);
     }
-    // AUDIT.md sections 7 and 11.6: a campaign's beacon is a fixed text or a
-    // drand network, never both; genesis.txt names only the network.
-    if head.beacon.is_some() && head.drand.is_some() {
-        verdict.problems.push(
-            "campaign.json has both a beacon text and a drand network; a campaign has one or neither"
-                .to_string(),
-        );
-    }
-    if let Some(info) = &head.drand
-        && let Ok(network) = crate::beacon::Network::from_info_json(info.as_bytes())
-        && network.known_name().is_none()
-    {
-        verdict.warnings.push(format!(
-            "the campaign's drand chain {} is not quicknet's ({}) nor any public network adjutant knows: its dice are as honest as whoever holds that network's key, the game master perhaps",
-            network.chain_hash_hex(),
-            crate::beacon::QUICKNET.chain_hash_hex()
-        ));
-    }
+    check_beacon_kind(&head, &mut verdict);
     let linked = head.spec == SPEC_LINKED;
     if linked {
         let links = verify_links::check(dir, &head);
@@ -220,11 +203,6 @@ pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
             .push(format!("unknown ruleset `{}`", head.ruleset));
         return Ok(verdict);
     };
-    let initial = digest_field(
-        &head.initial_state_digest,
-        "initial_state_digest",
-        &mut verdict.problems,
-    );
     if head.spec == SPEC && head.acts > 0 {
         verdict.problems.push(format!(
             "campaign.json lists {} game master's acts, which a `{SPEC}` archive cannot hold",
@@ -232,23 +210,78 @@ pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
         ));
     }
     let acts = read_acts(dir, head.acts, linked, &mut verdict.problems)?;
-    // Every state the game passed through after each turn (index 0: before
-    // the first), in order: the turn's next state, then the state after each
-    // act that followed it. A turn starts from the last state before it; an
-    // umpire call, which changes nothing, from any of them.
+    let segments = check_turns_and_acts(&head, ruleset, dir, &acts, &mut verdict);
+    check_calls(&head, ruleset, dir, &segments, &mut verdict);
+    check_calls_order(dir, &head, &mut verdict);
+    check_waivers(&head, dir, &acts, &mut verdict);
+    for (kind, count) in [(Kind::Turn, head.turns), (Kind::Umpire, head.calls)] {
+        let held = fs::read_dir(dir.join(kind.folder())).map_or(0, |d| d.count() as u64);
+        if held != count {
+            verdict.problems.push(format!(
+                "campaign.json lists {count} in {}/, the archive holds {held}",
+                kind.folder()
+            ));
+        }
+    }
+    Ok(verdict)
+}
+
+/// AUDIT.md sections 7 and 11.6: a campaign's beacon is a fixed text or a
+/// drand network, never both; genesis.txt names only the network. A
+/// network adjutant does not know is warned of: its dice are as honest as
+/// whoever holds its key.
+fn check_beacon_kind(head: &CampaignFile, verdict: &mut Verdict) {
+    if head.beacon.is_some() && head.drand.is_some() {
+        verdict.problems.push(
+            "campaign.json has both a beacon text and a drand network; a campaign has one or neither"
+                .to_string(),
+        );
+    }
+    if let Some(info) = &head.drand
+        && let Ok(network) = crate::beacon::Network::from_info_json(info.as_bytes())
+        && network.known_name().is_none()
+    {
+        verdict.warnings.push(format!(
+            "the campaign's drand chain {} is not quicknet's ({}) nor any public network adjutant knows: its dice are as honest as whoever holds that network's key, the game master perhaps",
+            network.chain_hash_hex(),
+            crate::beacon::QUICKNET.chain_hash_hex()
+        ));
+    }
+}
+
+/// Checks every turn and every act in the order they were made, and
+/// returns every state the game passed through after each turn (index 0:
+/// before the first), in order: the turn's next state, then the state after
+/// each act that followed it. A turn starts from the last state before it;
+/// an umpire call, which changes nothing, from any of them.
+fn check_turns_and_acts(
+    head: &CampaignFile,
+    ruleset: &'static dyn Ruleset,
+    dir: &Path,
+    acts: &[ActEntry],
+    verdict: &mut Verdict,
+) -> Vec<Vec<Digest32>> {
+    let initial = digest_field(
+        &head.initial_state_digest,
+        "initial_state_digest",
+        &mut verdict.problems,
+    );
     let mut segments: Vec<Vec<Digest32>> = vec![vec![initial]];
     let mut turn_priors: Vec<Digest32> = Vec::new();
     let mut previous = digest_field(&head.commitment, "commitment", &mut verdict.problems);
     let mut next_act = acts.iter().peekable();
+    let last_state = |segments: &[Vec<Digest32>]| {
+        segments
+            .last()
+            .and_then(|s| s.last())
+            .copied()
+            .unwrap_or(initial)
+    };
     for k in 1..=head.turns + 1 {
         let t = k - 1;
         while let Some((file, states)) = next_act.next_if(|(a, _)| a.after_turn == t) {
-            let current = segments
-                .last()
-                .and_then(|s| s.last())
-                .copied()
-                .unwrap_or(initial);
-            let (v, next) = check_act(ruleset, file, states, current, &turn_priors, &acts);
+            let current = last_state(&segments);
+            let (v, next) = check_act(ruleset, file, states, current, &turn_priors, acts);
             if let (Some(seg), Some(next)) = (segments.last_mut(), next) {
                 seg.push(next);
             }
@@ -257,12 +290,8 @@ pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
         if k > head.turns {
             break;
         }
-        let expected_prior = segments
-            .last()
-            .and_then(|s| s.last())
-            .copied()
-            .unwrap_or(initial);
-        let (v, next, prior) = check_one(&head, ruleset, dir, Kind::Turn, k, &mut previous, |_| {
+        let expected_prior = last_state(&segments);
+        let (v, next, prior) = check_one(head, ruleset, dir, Kind::Turn, k, &mut previous, |_| {
             Some(vec![expected_prior])
         });
         turn_priors.push(prior.unwrap_or(Digest32::ZERO));
@@ -275,22 +304,36 @@ pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
             file.n, file.after_turn, head.turns
         ));
     }
+    segments
+}
+
+/// Checks every umpire call, each against the states the game passed
+/// through after the turn it names.
+fn check_calls(
+    head: &CampaignFile,
+    ruleset: &'static dyn Ruleset,
+    dir: &Path,
+    segments: &[Vec<Digest32>],
+    verdict: &mut Verdict,
+) {
     let mut previous = digest_field(
         &head.umpire_commitment,
         "umpire_commitment",
         &mut verdict.problems,
     );
     for k in 1..=head.calls {
-        let (v, _, _) = check_one(&head, ruleset, dir, Kind::Umpire, k, &mut previous, |t| {
+        let (v, _, _) = check_one(head, ruleset, dir, Kind::Umpire, k, &mut previous, |t| {
             usize::try_from(t)
                 .ok()
                 .and_then(|t| segments.get(t).cloned())
         });
         verdict.resolutions.push(v);
     }
-    check_calls_order(dir, &head, &mut verdict);
-    // A turn resolved without the drand round its manifest named is the game
-    // master's act, recorded before it.
+}
+
+/// A turn resolved without the drand round its manifest named is the game
+/// master's act, recorded before it.
+fn check_waivers(head: &CampaignFile, dir: &Path, acts: &[ActEntry], verdict: &mut Verdict) {
     for k in 1..=head.turns {
         let path = dir
             .join(resolution_dir(Kind::Turn, k))
@@ -312,16 +355,6 @@ pub fn verify(dir: &Path) -> Result<Verdict, ArchiveError> {
             ));
         }
     }
-    for (kind, count) in [(Kind::Turn, head.turns), (Kind::Umpire, head.calls)] {
-        let held = fs::read_dir(dir.join(kind.folder())).map_or(0, |d| d.count() as u64);
-        if held != count {
-            verdict.problems.push(format!(
-                "campaign.json lists {count} in {}/, the archive holds {held}",
-                kind.folder()
-            ));
-        }
-    }
-    Ok(verdict)
 }
 
 /// The umpire calls' `after_turn`s against their order: calls are
@@ -661,7 +694,60 @@ fn check_files(
     if head.spec == SPEC_LINKED && kind == Kind::Turn {
         check_submissions(rdir, &orders, &mut problems);
     }
-    // The states.
+    let states = read_states(rdir, file, &expected_prior, &mut problems)?;
+    let drawn = drawn_round(head, file, &mut problems);
+    let seed = SeedInputs {
+        drawn,
+        kind,
+        campaign: head.campaign.clone(),
+        resolution: k,
+        secret,
+        manifest_digest,
+        prior_state_digest: states.prior_digest,
+        beacon: head.beacon.clone(),
+    }
+    .seed();
+    if seed.to_hex() != file.seed {
+        problems.push(format!(
+            "the seed re-derives as {seed}, resolution.json says {}",
+            file.seed
+        ));
+    }
+    // Every die, from the log alone, if the logs are published yet.
+    let logs = read_logs(rdir)?;
+    let logged = logs
+        .as_ref()
+        .map(|(rolls, _)| replay_rolls(rolls, &seed, &mut problems));
+    // And the whole resolution, through the rules.
+    let inputs = Rerun {
+        head,
+        ruleset,
+        file,
+        secret,
+        manifest_digest,
+        drawn,
+        orders: &orders,
+    };
+    inputs.check(&states, logs.as_ref(), &mut problems);
+    Ok((logged, problems))
+}
+
+/// A resolution's prior and next states as archived.
+struct ArchivedStates {
+    prior_bytes: Vec<u8>,
+    prior_digest: Digest32,
+    next_bytes: Vec<u8>,
+}
+
+/// Reads the prior and next states, and checks their digests against
+/// resolution.json, the prior against the states the game passed through,
+/// and that an umpire call changed nothing.
+fn read_states(
+    rdir: &Path,
+    file: &ResolutionFile,
+    expected_prior: &[Digest32],
+    problems: &mut Vec<String>,
+) -> Result<ArchivedStates, ArchiveError> {
     let prior_bytes = read(&rdir.join("prior-state.json"))?;
     let prior_digest = Digest32::of(&prior_bytes);
     if prior_digest.to_hex() != file.prior_state_digest {
@@ -686,9 +772,26 @@ fn check_files(
             file.next_state_digest
         ));
     }
-    if kind == Kind::Umpire && file.next_state_digest != file.prior_state_digest {
+    if file.kind == Kind::Umpire && file.next_state_digest != file.prior_state_digest {
         problems.push("an umpire call changed the game state".to_string());
     }
+    Ok(ArchivedStates {
+        prior_bytes,
+        prior_digest,
+        next_bytes,
+    })
+}
+
+/// The beacon round the manifest named: its signature checked against the
+/// network the genesis committed to; its randomness is the seed's last 32
+/// bytes. A round the game master waived takes none, and must be an act of
+/// the record.
+fn drawn_round(
+    head: &CampaignFile,
+    file: &ResolutionFile,
+    problems: &mut Vec<String>,
+) -> Option<Digest32> {
+    let kind = file.kind;
     // AUDIT.md section 11.6: an umpire call takes no round; its seed's
     // beacon field is 32 zero bytes, whatever its resolution.json says.
     if kind == Kind::Umpire && file.beacon.is_some() {
@@ -697,10 +800,6 @@ fn check_files(
                 .into(),
         );
     }
-    // The beacon round the manifest named: its signature checked against
-    // the network the genesis committed to; its randomness is the seed's
-    // last 32 bytes. A round the game master waived takes none, and must be
-    // an act of the record.
     let drawn = match (&file.beacon, &head.drand) {
         (None, _) => None,
         (Some(_), _) if kind == Kind::Umpire => None,
@@ -728,84 +827,87 @@ fn check_files(
         problems
             .push("the campaign takes a drand round for every turn; this one names none".into());
     }
-    // The seed.
-    let seed = SeedInputs {
-        drawn,
-        kind,
-        campaign: head.campaign.clone(),
-        resolution: k,
-        secret,
-        manifest_digest,
-        prior_state_digest: prior_digest,
-        beacon: head.beacon.clone(),
-    }
-    .seed();
-    if seed.to_hex() != file.seed {
-        problems.push(format!(
-            "the seed re-derives as {seed}, resolution.json says {}",
-            file.seed
-        ));
-    }
-    // Every die, from the log alone, if the logs are published yet.
-    let logs = read_logs(rdir)?;
-    let logged = logs
-        .as_ref()
-        .map(|(rolls, _)| replay_rolls(rolls, &seed, &mut problems));
-    // And the whole resolution, through the rules.
-    let prior: GameState = match serde_json::from_slice(&prior_bytes) {
-        Ok(s) => s,
-        Err(e) => {
-            problems.push(format!("prior-state.json is not a game state: {e}"));
-            return Ok((logged, problems));
-        }
-    };
-    let expected_phase = match kind {
-        Kind::Turn => resolution::phase_label(ruleset, &prior),
-        Kind::Umpire => "umpire".to_string(),
-    };
-    if file.phase != expected_phase {
-        problems.push(format!(
-            "the phase is `{}`, but the prior state is in `{expected_phase}`",
-            file.phase
-        ));
-    }
-    let run = resolution::run(&Inputs {
-        drawn,
-        ruleset,
-        kind,
-        campaign: &head.campaign,
-        k,
-        secret,
-        manifest_digest,
-        prior_state_digest: prior_digest,
-        beacon: head.beacon.as_deref(),
-        policy: head.no_orders_policy,
-        prior_state: &prior,
-        orders: &orders,
-    });
-    match run {
-        Err(e) => problems.push(format!("re-running it fails: {e}")),
-        Ok(out) => {
-            if let Some((rolls_text, events_text)) = &logs {
-                let rolls = joined_lines(&out.rolls);
-                if rolls != *rolls_text {
-                    problems.push(first_difference("rolls.jsonl", &rolls, rolls_text));
-                }
-                let events = joined_lines(&out.events);
-                if events != *events_text {
-                    problems.push(first_difference("events.jsonl", &events, events_text));
-                }
+    drawn
+}
+
+/// What re-running one resolution through the rules needs besides its
+/// states.
+struct Rerun<'a> {
+    head: &'a CampaignFile,
+    ruleset: &'static dyn Ruleset,
+    file: &'a ResolutionFile,
+    secret: Digest32,
+    manifest_digest: Digest32,
+    drawn: Option<Digest32>,
+    orders: &'a BTreeMap<String, String>,
+}
+
+impl Rerun<'_> {
+    /// Re-runs the resolution and compares its phase, logs and next state
+    /// with the archive's.
+    fn check(
+        &self,
+        states: &ArchivedStates,
+        logs: Option<&(String, String)>,
+        problems: &mut Vec<String>,
+    ) {
+        let (head, file) = (self.head, self.file);
+        let prior: GameState = match serde_json::from_slice(&states.prior_bytes) {
+            Ok(s) => s,
+            Err(e) => {
+                problems.push(format!("prior-state.json is not a game state: {e}"));
+                return;
             }
-            if out.next_state_json.as_bytes() != next_bytes.as_slice() {
-                problems.push(format!(
-                    "re-running it gives the next state {}, next-state.json is {}",
-                    canonical::digest(&out.next_state),
-                    Digest32::of(&next_bytes)
-                ));
+        };
+        let expected_phase = match file.kind {
+            Kind::Turn => resolution::phase_label(self.ruleset, &prior),
+            Kind::Umpire => "umpire".to_string(),
+        };
+        if file.phase != expected_phase {
+            problems.push(format!(
+                "the phase is `{}`, but the prior state is in `{expected_phase}`",
+                file.phase
+            ));
+        }
+        let run = resolution::run(&Inputs {
+            drawn: self.drawn,
+            ruleset: self.ruleset,
+            kind: file.kind,
+            campaign: &head.campaign,
+            k: file.k,
+            secret: self.secret,
+            manifest_digest: self.manifest_digest,
+            prior_state_digest: states.prior_digest,
+            beacon: head.beacon.as_deref(),
+            policy: head.no_orders_policy,
+            prior_state: &prior,
+            orders: self.orders,
+        });
+        let out = match run {
+            Err(e) => {
+                problems.push(format!("re-running it fails: {e}"));
+                return;
+            }
+            Ok(out) => out,
+        };
+        if let Some((rolls_text, events_text)) = logs {
+            let rolls = joined_lines(&out.rolls);
+            if rolls != *rolls_text {
+                problems.push(first_difference("rolls.jsonl", &rolls, rolls_text));
+            }
+            let events = joined_lines(&out.events);
+            if events != *events_text {
+                problems.push(first_difference("events.jsonl", &events, events_text));
             }
         }
+        if out.next_state_json.as_bytes() != states.next_bytes.as_slice() {
+            problems.push(format!(
+                "re-running it gives the next state {}, next-state.json is {}",
+                canonical::digest(&out.next_state),
+                Digest32::of(&states.next_bytes)
+            ));
+        }
     }
-    Ok((logged, problems))
 }
 
 /// Spec v3: `submissions.txt` lists, for each side with orders in the

@@ -7,8 +7,8 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
+use super::about::About;
 use super::digest::Digest32;
-use crate::rules::told::About;
 
 /// The dice the rulesets use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

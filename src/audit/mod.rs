@@ -6,6 +6,7 @@
 //! fresh secret from the operating system is [`chain::HashChain::generate`],
 //! and it is called only by the store when a campaign is registered.
 
+pub mod about;
 pub mod chain;
 pub mod dice;
 pub mod digest;

@@ -2,6 +2,7 @@
 //! loaded and checked once into a [`Campaign`], with every problem reported as
 //! `file:line:column: message`.
 
+pub mod duration;
 pub mod load;
 pub mod model;
 pub mod passphrase;

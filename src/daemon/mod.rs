@@ -17,7 +17,7 @@
 mod calm;
 pub mod config;
 mod sender;
-pub mod source;
+pub use crate::inbox::source;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -7,46 +7,11 @@
 use chrono::{DateTime, Utc};
 
 use super::Result;
-use crate::archive::ledger::{
-    Genesis, Link, ResolutionParts, Sealed, act_files, pretty, submissions_text,
-};
+use crate::archive::ledger::{Link, ResolutionParts, Sealed, act_files, pretty, submissions_text};
+pub use crate::archive::ledger::{beacon_record, genesis, genesis_of};
 use crate::archive::{ActFile, act_dir};
 use crate::audit::{Digest32, Kind};
 use crate::store::{CampaignRecord, ResolutionRecord, ResolvedRecord, Store};
-
-/// What the campaign fixed at registration, as `genesis.txt` says it.
-pub fn genesis(record: &CampaignRecord) -> Genesis {
-    genesis_of(&record.campaign, &record.chain, record.initial_state_digest)
-}
-
-/// The genesis of a campaign about to be registered with `chain`.
-pub fn genesis_of(
-    campaign: &crate::campaign::Campaign,
-    chain: &crate::audit::HashChain,
-    initial_state_digest: Digest32,
-) -> Genesis {
-    let mut sides: Vec<String> = campaign.sides.iter().map(|s| s.id.clone()).collect();
-    sides.sort();
-    Genesis {
-        campaign: campaign.id.clone(),
-        ruleset: campaign.ruleset.id.clone(),
-        sides,
-        chain_length: chain.length(),
-        commitment: chain.commitment(),
-        umpire_commitment: chain.umpire_chain().commitment(),
-        beacon: Genesis::beacon_words(
-            campaign.beacon.as_deref(),
-            campaign
-                .drand
-                .as_ref()
-                .and_then(|d| d.network().ok())
-                .map(|n| n.chain_hash_hex())
-                .as_deref(),
-        ),
-        no_orders_policy: campaign.no_orders_policy.as_str().to_string(),
-        initial_state_digest,
-    }
-}
 
 /// The campaign's head now: the digest of its last entry, or of its
 /// genesis before the first. `None` for a campaign that keeps no record.
@@ -120,17 +85,6 @@ pub fn seal_resolution(
         link,
         act_json: None,
     }))
-}
-
-/// The beacon round a resolution's `resolution.json` names, if any.
-pub fn beacon_record(
-    closed: &ResolutionRecord,
-    result: &ResolvedRecord,
-) -> Option<crate::archive::ledger::BeaconRecord> {
-    Some(crate::archive::ledger::BeaconRecord {
-        round: closed.beacon_round?,
-        signature: result.beacon_signature.clone()?,
-    })
 }
 
 /// What a game master's act is, for its `act.json`.

@@ -591,16 +591,16 @@ impl ImapSource {
         }
     }
 
-    fn error(&self, e: &ImapError) -> crate::daemon::SourceError {
-        crate::daemon::SourceError {
-            source_name: crate::daemon::InboxSource::describe(self),
+    fn error(&self, e: &ImapError) -> super::source::SourceError {
+        super::source::SourceError {
+            source_name: super::source::InboxSource::describe(self),
             message: e.to_string(),
         }
     }
 
     /// The connection, made now if there is none; `None` while waiting to
     /// try again after a failed one.
-    fn connected(&mut self) -> Result<Option<&mut ImapInbox>, crate::daemon::SourceError> {
+    fn connected(&mut self) -> Result<Option<&mut ImapInbox>, super::source::SourceError> {
         if self.inbox.is_none() {
             if self.retry_at.is_some_and(|t| std::time::Instant::now() < t) {
                 return Ok(None);
@@ -628,13 +628,13 @@ impl ImapSource {
     }
 
     /// Drops a connection that failed, to be made anew at the next look.
-    fn broken(&mut self, e: &ImapError) -> crate::daemon::SourceError {
+    fn broken(&mut self, e: &ImapError) -> super::source::SourceError {
         self.inbox = None;
         self.error(e)
     }
 }
 
-impl crate::daemon::InboxSource for ImapSource {
+impl super::source::InboxSource for ImapSource {
     fn describe(&self) -> String {
         format!(
             "imap {}@{}:{}/{}",
@@ -642,7 +642,7 @@ impl crate::daemon::InboxSource for ImapSource {
         )
     }
 
-    fn pending(&mut self) -> Result<bool, crate::daemon::SourceError> {
+    fn pending(&mut self) -> Result<bool, super::source::SourceError> {
         let Some(inbox) = self.connected()? else {
             return Ok(false);
         };
@@ -655,7 +655,7 @@ impl crate::daemon::InboxSource for ImapSource {
         store: &mut Store,
         config: &IngestConfig,
         clock: &dyn Clock,
-    ) -> Result<Vec<(String, Outcome)>, crate::daemon::SourceError> {
+    ) -> Result<Vec<(String, Outcome)>, super::source::SourceError> {
         let Some(inbox) = self.connected()? else {
             return Ok(Vec::new());
         };
@@ -674,16 +674,16 @@ impl crate::daemon::InboxSource for ImapSource {
         &mut self,
         timeout: Duration,
         stop: &AtomicBool,
-    ) -> Result<crate::daemon::Waited, crate::daemon::SourceError> {
+    ) -> Result<super::source::Waited, super::source::SourceError> {
         // Only an open connection is waited on: connecting is left to the
         // next look, with its waits after failures.
         let Some(inbox) = self.inbox.as_mut() else {
-            return Ok(crate::daemon::Waited::Unsupported);
+            return Ok(super::source::Waited::Unsupported);
         };
         let result = inbox.idle_wait_or_stop(timeout, stop);
         match result {
-            Ok(Wake::Changed) => Ok(crate::daemon::Waited::MailMayBeWaiting),
-            Ok(Wake::TimedOut) => Ok(crate::daemon::Waited::TimedOut),
+            Ok(Wake::Changed) => Ok(super::source::Waited::MailMayBeWaiting),
+            Ok(Wake::TimedOut) => Ok(super::source::Waited::TimedOut),
             Err(e) => Err(self.broken(&e)),
         }
     }
@@ -839,7 +839,7 @@ mod tests {
     /// is no mail and does not try, and waiting on it does not connect.
     #[test]
     fn a_failed_connection_is_tried_again_only_after_a_growing_wait() {
-        use crate::daemon::{InboxSource, Waited};
+        use crate::inbox::source::{InboxSource, Waited};
         // A loopback port nothing listens on any more.
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())

@@ -3,3 +3,4 @@
 
 pub mod imap;
 pub mod maildir;
+pub mod source;

@@ -3,7 +3,7 @@
 //! always passed in through a [`Clock`]; nothing here reads the system clock
 //! except [`SystemClock`] itself.
 
-pub mod duration;
+pub use crate::campaign::duration;
 
 use chrono::{DateTime, Duration, NaiveTime, TimeZone, Utc};
 use chrono_tz::Tz;

@@ -5,8 +5,8 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{Result, Store, StoreError, parse_digest};
-use crate::archive::ledger::{Sealed, SubmissionLine};
 use crate::audit::Digest32;
+use crate::ledger::{Sealed, SubmissionLine};
 
 /// One stored entry.
 #[derive(Debug, Clone, PartialEq, Eq)]

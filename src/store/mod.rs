@@ -869,7 +869,7 @@ impl Store {
                 params![
                     campaign,
                     key,
-                    crate::archive::resolution_dir(record.kind, record.k)
+                    crate::ledger::resolution_dir(record.kind, record.k)
                 ],
             )?;
         }
@@ -915,7 +915,7 @@ impl Store {
         result: &ResolvedRecord,
         next_state: &GameState,
         next_phase: Option<(DateTime<Utc>, DateTime<Utc>)>,
-        sealed: Option<&crate::archive::ledger::Sealed>,
+        sealed: Option<&crate::ledger::Sealed>,
         mail: &[OutgoingMail],
     ) -> Result<()> {
         let tx = self.write()?;

@@ -160,13 +160,13 @@ pub fn time_zone(source: &Source, value: &Spanned<String>, problems: &mut Vec<Pr
 }
 
 /// Reads a duration written `48h`, `2d`, `90m` or `1d12h`, in minutes, up
-/// to the longest wait (`lifecycle::duration`, the one grammar the GM's
+/// to the longest wait (`campaign::duration`, the one grammar the GM's
 /// commands read too).
 pub fn parse_duration(text: &str) -> Result<u32, String> {
-    crate::lifecycle::duration::parse(text).map_err(|e| e.to_string())
+    crate::campaign::duration::parse(text).map_err(|e| e.to_string())
 }
 
-pub use crate::lifecycle::duration::text as duration_text;
+pub use crate::campaign::duration::text as duration_text;
 
 /// Reads a time of day `HH:MM`, 24-hour.
 pub fn parse_time_of_day(text: &str) -> Option<(u32, u32)> {

@@ -2,7 +2,7 @@
 //! mail may be waiting, and hand every waiting message to the ingest path,
 //! letting go of each only once it is stored.
 //!
-//! The Maildir source is here; the IMAP source (`inbox::imap::ImapSource`)
+//! The Maildir source is here; the IMAP source (`super::imap::ImapSource`)
 //! implements [`InboxSource`] too, and [`InboxSource::wait_for_mail`] with
 //! IDLE, so that the daemon wakes when mail arrives rather than at its next
 //! poll.
@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::inbox::maildir;
+use super::maildir;
 use crate::ingest::{IngestConfig, Outcome};
 use crate::lifecycle::Clock;
 use crate::store::Store;
