@@ -27,8 +27,9 @@ use crate::ingest::IngestConfig;
 use crate::lifecycle::{self, FixedClock};
 use crate::outbound::{DeliveryPolicy, FileTransport};
 use crate::rules::registry::RULESETS;
-use crate::rules::ruleset::Demo;
+use crate::rules::ruleset::{Demo, Ruleset};
 use crate::rules::ruleset_for;
+use crate::rules::state::GameState;
 use crate::store::Store;
 
 /// The address the demo's daemon sends from and players write to.
@@ -156,12 +157,48 @@ pub fn run(
     say: &mut dyn Write,
 ) -> Result<DemoResult, DemoError> {
     let demo = demo_of(ruleset)?;
+    make_demo_folder(out)?;
+    let campaign_dir = out.join("campaign");
+    let maildir_dir = out.join("maildir");
+    let mail_dir = out.join("mail");
+    let campaign = demo_campaign(&demo, &campaign_dir)?;
+    let ruleset = ruleset_for(&campaign.ruleset.id)
+        .ok_or_else(|| DemoError::Campaign(format!("unknown ruleset {}", campaign.ruleset.id)))?;
+    introduce(say, &campaign, &maildir_dir, &mail_dir);
+    // A fixed start time and a clock moved by hand keep the demo's output
+    // the same on every run, except for the chain secret, which is fresh
+    // each time.
+    let start: DateTime<Utc> = DateTime::parse_from_rfc3339("2026-01-05T09:00:00Z")
+        .map(|t| t.with_timezone(&Utc))
+        .unwrap_or_default();
+    let mut daemon = demo_daemon(&out.join("data"), &maildir_dir, &mail_dir)?;
+    daemon.start(&[campaign_dir.as_path()], &FixedClock(start))?;
+    tell(say, &daemon.run_until_quiet(&FixedClock(start), 100)?);
+    let record = daemon.store().campaign(&campaign.id)?;
+    let _ = writeln!(say, "commitment C = {}", record.commitment);
+    let mut table = Table {
+        daemon,
+        campaign: &campaign,
+        demo: &demo,
+        ruleset,
+        maildir: maildir_dir,
+        now: start,
+        turns: 0,
+        orders_mailed: 0,
+    };
+    table.play(say)?;
+    table.call_the_umpire(say)?;
+    table.finish(out, mail_dir, say)
+}
+
+/// Clears `out` for a new demo and marks it as the demo's own. Only a
+/// folder an earlier demo made (it holds the marker) is cleared: `--out .`
+/// must never wipe a user's files.
+fn make_demo_folder(out: &Path) -> Result<(), DemoError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| DemoError::Io { path, source }
     };
-    // Only a folder an earlier demo made (it holds the marker) is cleared:
-    // `--out .` must never wipe a user's files.
     let marker = out.join(MARKER);
     if out.exists() {
         let empty = std::fs::read_dir(out)
@@ -177,16 +214,11 @@ pub fn run(
         &marker,
         "made by `adjutant demo`; the next demo run clears this folder\n",
     )
-    .map_err(io(&marker))?;
-    let campaign_dir = out.join("campaign");
-    let data_dir = out.join("data");
-    let archive_dir = out.join("archive");
-    let chronicle_dir = out.join("chronicle");
-    let maildir_dir = out.join("maildir");
-    let mail_dir = out.join("mail");
-    let campaign = demo_campaign(&demo, &campaign_dir)?;
-    let ruleset = ruleset_for(&campaign.ruleset.id)
-        .ok_or_else(|| DemoError::Campaign(format!("unknown ruleset {}", campaign.ruleset.id)))?;
+    .map_err(io(&marker))
+}
+
+/// The demo's opening lines: the campaign, and where mail goes.
+fn introduce(say: &mut dyn Write, campaign: &Campaign, maildir_dir: &Path, mail_dir: &Path) {
     let _ = writeln!(
         say,
         "adjutant demo: {} ({}), {} units, sides {}.\n\
@@ -204,16 +236,15 @@ pub fn run(
         maildir_dir.display(),
         mail_dir.display(),
     );
-    // A fixed start time and a clock moved by hand keep the demo's output
-    // the same on every run, except for the chain secret, which is fresh
-    // each time.
-    let start: DateTime<Utc> = DateTime::parse_from_rfc3339("2026-01-05T09:00:00Z")
-        .map(|t| t.with_timezone(&Utc))
-        .unwrap_or_default();
-    let mut daemon = Daemon::new(
-        Store::open(&data_dir)?,
-        Some(Box::new(MaildirSource::new(&maildir_dir))),
-        Box::new(FileTransport::new(&mail_dir)),
+}
+
+/// The daemon the demo drives: its store in `data_dir`, reading the bots'
+/// Maildir and writing each message as a file into `mail_dir`.
+fn demo_daemon(data_dir: &Path, maildir_dir: &Path, mail_dir: &Path) -> Result<Daemon, DemoError> {
+    Ok(Daemon::new(
+        Store::open(data_dir)?,
+        Some(Box::new(MaildirSource::new(maildir_dir))),
+        Box::new(FileTransport::new(mail_dir)),
         DeliveryPolicy {
             from: format!("adjutant <{DEMO_ADDRESS}>"),
             ..DeliveryPolicy::default()
@@ -224,95 +255,150 @@ pub fn run(
             ..IngestConfig::default()
         },
         Duration::seconds(30),
-    );
-    daemon.start(&[campaign_dir.as_path()], &FixedClock(start))?;
-    let mut now = start;
-    tell(say, &daemon.run_until_quiet(&FixedClock(now), 100)?);
-    let record = daemon.store().campaign(&campaign.id)?;
-    let _ = writeln!(say, "commitment C = {}", record.commitment);
-    let mut turns = 0;
-    let mut orders_mailed = 0;
-    for turn in 1..=MAX_TURNS {
-        let record = daemon.store().campaign(&campaign.id)?;
-        let state = daemon.store().state(&record.current_state_digest)?;
-        let rules = crate::rules::ruleset_for(&state.ruleset);
-        if let Some(why) = &state.finished {
-            let why = rules
-                .and_then(|rules| crate::report::outcome::ending(&campaign, rules, &state))
-                .unwrap_or_else(|| why.clone());
-            let _ = writeln!(say, "the game is over: {why}");
-            if let Some(verdict) = rules
-                .and_then(|ruleset| crate::report::outcome::verdict(&campaign, ruleset, &state))
-            {
+    ))
+}
+
+/// The demo's game in play: the daemon, the campaign it runs, the bots'
+/// Maildir and the hand-moved clock.
+struct Table<'a> {
+    daemon: Daemon,
+    campaign: &'a Campaign,
+    demo: &'a Demo,
+    ruleset: &'static dyn Ruleset,
+    maildir: PathBuf,
+    now: DateTime<Utc>,
+    turns: u32,
+    orders_mailed: u32,
+}
+
+impl Table<'_> {
+    /// Every turn, until the game ends (or `MAX_TURNS`).
+    fn play(&mut self, say: &mut dyn Write) -> Result<(), DemoError> {
+        for turn in 1..=MAX_TURNS {
+            let record = self.daemon.store().campaign(&self.campaign.id)?;
+            let state = self.daemon.store().state(&record.current_state_digest)?;
+            if state.finished.is_some() {
+                self.say_ending(say, &state);
+                break;
+            }
+            self.turns = turn;
+            if turn == 1 {
+                // The first side is late, to show the reminder: the clock
+                // jumps into the reminder window before its orders are
+                // written.
+                let lead = Duration::minutes(i64::from(self.campaign.schedule.reminder_minutes));
+                self.now = record.deadline - lead + Duration::hours(1);
                 let _ = writeln!(
                     say,
-                    "the result: {}",
-                    crate::report::outcome::sentence(&campaign, &verdict)
+                    "turn 1: no orders yet, {} hours before the deadline",
+                    lead.num_hours() - 1
+                );
+                tell(
+                    say,
+                    &self.daemon.run_until_quiet(&FixedClock(self.now), 100)?,
                 );
             }
-            break;
+            self.now += Duration::hours(1);
+            self.mail_every_side(say, turn, &state)?;
+            tell(
+                say,
+                &self.daemon.run_until_quiet(&FixedClock(self.now), 100)?,
+            );
+            self.say_events(say)?;
         }
-        turns = turn;
-        if turn == 1 {
-            // The first side is late, to show the reminder: the clock jumps
-            // into the reminder window before its orders are written.
-            let lead = Duration::minutes(i64::from(campaign.schedule.reminder_minutes));
-            now = record.deadline - lead + Duration::hours(1);
+        Ok(())
+    }
+
+    /// How the game ended, and its result by the scenario.
+    fn say_ending(&self, say: &mut dyn Write, state: &GameState) {
+        let campaign = self.campaign;
+        let rules = crate::rules::ruleset_for(&state.ruleset);
+        let why = rules
+            .and_then(|rules| crate::report::outcome::ending(campaign, rules, state))
+            .or_else(|| state.finished.clone())
+            .unwrap_or_default();
+        let _ = writeln!(say, "the game is over: {why}");
+        if let Some(verdict) =
+            rules.and_then(|ruleset| crate::report::outcome::verdict(campaign, ruleset, state))
+        {
             let _ = writeln!(
                 say,
-                "turn 1: no orders yet, {} hours before the deadline",
-                lead.num_hours() - 1
+                "the result: {}",
+                crate::report::outcome::sentence(campaign, &verdict)
             );
-            tell(say, &daemon.run_until_quiet(&FixedClock(now), 100)?);
         }
-        now += Duration::hours(1);
-        // Every side writes: the passive side its standing orders (evade), or
-        // that it sends none, and the active side its orders; the phase
-        // closes once every side is in.
-        let required = lifecycle::required_sides(ruleset, &state);
+    }
+
+    /// Every side writes: the passive side its standing orders (evade), or
+    /// that it sends none, and the active side its orders; the phase closes
+    /// once every side is in.
+    fn mail_every_side(
+        &mut self,
+        say: &mut dyn Write,
+        turn: u32,
+        state: &GameState,
+    ) -> Result<(), DemoError> {
+        let required = lifecycle::required_sides(self.ruleset, state);
         let writers = state
             .sides
             .iter()
             .filter(|s| !required.contains(s))
             .chain(required.iter());
         for side in writers {
-            let side = side.clone();
-            let mut lines = bots::orders_for(&state, &side);
-            if lines.is_empty() && !required.contains(&side) {
+            let mut lines = bots::orders_for(state, side);
+            if lines.is_empty() && !required.contains(side) {
                 // A player with nothing to order says so, and the phase
                 // need not wait for its deadline.
                 lines.push("no orders".to_string());
             }
-            let passphrase = demo
-                .passphrases
-                .iter()
-                .find(|(s, _)| *s == side)
-                .map(|(_, p)| *p)
-                .ok_or_else(|| DemoError::Campaign(format!("no demo passphrase for {side}")))?;
-            for player in campaign.players.iter().filter(|p| p.side == side) {
-                let raw = bots::order_email(
-                    &player.person.name,
-                    &player.person.address,
-                    DEMO_ADDRESS,
-                    &campaign.id,
-                    passphrase,
-                    &lines,
-                    &format!("<turn{turn}.{side}@bots.demo.invalid>"),
-                    now,
-                );
-                maildir::deliver(&maildir_dir, &format!("{turn:04}.{side}"), &raw)?;
-                orders_mailed += 1;
-                let _ = writeln!(
-                    say,
-                    "turn {}: {} ({side}) mails {}",
-                    state.turn,
-                    player.person.name,
-                    lines.join("; ")
-                );
-            }
+            self.mail_side(say, turn, state, side, &lines)?;
         }
-        tell(say, &daemon.run_until_quiet(&FixedClock(now), 100)?);
-        if let Some(last) = daemon.store().resolutions(&campaign.id)?.last()
+        Ok(())
+    }
+
+    /// Each player of `side` mails `lines` into the Maildir.
+    fn mail_side(
+        &mut self,
+        say: &mut dyn Write,
+        turn: u32,
+        state: &GameState,
+        side: &str,
+        lines: &[String],
+    ) -> Result<(), DemoError> {
+        let passphrase = self
+            .demo
+            .passphrases
+            .iter()
+            .find(|(s, _)| *s == side)
+            .map(|(_, p)| *p)
+            .ok_or_else(|| DemoError::Campaign(format!("no demo passphrase for {side}")))?;
+        for player in self.campaign.players.iter().filter(|p| p.side == side) {
+            let raw = bots::order_email(
+                &player.person.name,
+                &player.person.address,
+                DEMO_ADDRESS,
+                &self.campaign.id,
+                passphrase,
+                lines,
+                &format!("<turn{turn}.{side}@bots.demo.invalid>"),
+                self.now,
+            );
+            maildir::deliver(&self.maildir, &format!("{turn:04}.{side}"), &raw)?;
+            self.orders_mailed += 1;
+            let _ = writeln!(
+                say,
+                "turn {}: {} ({side}) mails {}",
+                state.turn,
+                player.person.name,
+                lines.join("; ")
+            );
+        }
+        Ok(())
+    }
+
+    /// The last resolution's events, as archived.
+    fn say_events(&self, say: &mut dyn Write) -> Result<(), DemoError> {
+        if let Some(last) = self.daemon.store().resolutions(&self.campaign.id)?.last()
             && let Some(result) = &last.result
         {
             for event in &result.events {
@@ -324,56 +410,77 @@ pub fn run(
                 }
             }
         }
+        Ok(())
     }
-    for call in demo.calls {
-        now += Duration::minutes(10);
-        let (k, report) = engine::umpire(daemon.store_mut(), &campaign.id, call, &FixedClock(now))?;
-        let _ = writeln!(say, "umpire call {k}:\n{report}\n");
+
+    /// The GM's umpire calls the demo ships, each mailed.
+    fn call_the_umpire(&mut self, say: &mut dyn Write) -> Result<(), DemoError> {
+        for call in self.demo.calls {
+            self.now += Duration::minutes(10);
+            let (k, report) = engine::umpire(
+                self.daemon.store_mut(),
+                &self.campaign.id,
+                call,
+                &FixedClock(self.now),
+            )?;
+            let _ = writeln!(say, "umpire call {k}:\n{report}\n");
+        }
+        tell(
+            say,
+            &self.daemon.run_until_quiet(&FixedClock(self.now), 100)?,
+        );
+        Ok(())
     }
-    tell(say, &daemon.run_until_quiet(&FixedClock(now), 100)?);
-    let exported = archive::export::export(daemon.store(), &campaign.id, &archive_dir)?;
-    let chronicle = crate::chronicle::write(
-        daemon.store(),
-        &campaign.id,
-        crate::chronicle::Reader::Gm,
-        &chronicle_dir,
-    )?;
-    let verdict = archive::verify::verify(&archive_dir)?;
-    let sent = daemon
-        .store()
-        .outbox(Some(&campaign.id))?
-        .iter()
-        .filter(|e| e.status == crate::store::OutboxStatus::Sent)
-        .count();
-    let _ = writeln!(
-        say,
-        "archive: {} turn resolutions and {} umpire calls in {}",
-        exported.turns,
-        exported.calls,
-        archive_dir.display()
-    );
-    for line in &verdict.resolutions {
-        let _ = writeln!(say, "  verify: {line}");
+
+    /// Exports the archive, writes the chronicle and verifies the archive.
+    fn finish(
+        self,
+        out: &Path,
+        mail_dir: PathBuf,
+        say: &mut dyn Write,
+    ) -> Result<DemoResult, DemoError> {
+        let (archive_dir, chronicle_dir) = (out.join("archive"), out.join("chronicle"));
+        let store = self.daemon.store();
+        let id = &self.campaign.id;
+        let exported = archive::export::export(store, id, &archive_dir)?;
+        let chronicle =
+            crate::chronicle::write(store, id, crate::chronicle::Reader::Gm, &chronicle_dir)?;
+        let verdict = archive::verify::verify(&archive_dir)?;
+        let sent = store
+            .outbox(Some(id))?
+            .iter()
+            .filter(|e| e.status == crate::store::OutboxStatus::Sent)
+            .count();
+        let _ = writeln!(
+            say,
+            "archive: {} turn resolutions and {} umpire calls in {}",
+            exported.turns,
+            exported.calls,
+            archive_dir.display()
+        );
+        for line in &verdict.resolutions {
+            let _ = writeln!(say, "  verify: {line}");
+        }
+        let _ = writeln!(
+            say,
+            "verify: {}\n{sent} messages sent to the GM and players, one .eml file each, in {}",
+            if verdict.ok() {
+                "all resolutions check"
+            } else {
+                "FAILED"
+            },
+            mail_dir.display()
+        );
+        Ok(DemoResult {
+            data_dir: out.join("data"),
+            archive_dir,
+            chronicle: chronicle.index,
+            outbox_dir: mail_dir,
+            maildir: self.maildir,
+            sent,
+            turns: self.turns,
+            orders_mailed: self.orders_mailed,
+            verdict,
+        })
     }
-    let _ = writeln!(
-        say,
-        "verify: {}\n{sent} messages sent to the GM and players, one .eml file each, in {}",
-        if verdict.ok() {
-            "all resolutions check"
-        } else {
-            "FAILED"
-        },
-        mail_dir.display()
-    );
-    Ok(DemoResult {
-        data_dir,
-        archive_dir,
-        chronicle: chronicle.index,
-        outbox_dir: mail_dir,
-        maildir: maildir_dir,
-        sent,
-        turns,
-        orders_mailed,
-        verdict,
-    })
 }

@@ -3,7 +3,7 @@
 //! command with its announcement mail in one transaction.
 
 use chrono::{DateTime, Utc};
-use rusqlite::{OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{Result, Store, StoreError, parse_digest, parse_ts, put_state, queue_mail, ts};
 use crate::audit::Digest32;
@@ -151,11 +151,10 @@ impl Store {
         campaign: &str,
         entry: &GmEntry,
         change: &GmChange,
-        sealed: Option<&crate::archive::ledger::Sealed>,
+        sealed: Option<&crate::ledger::Sealed>,
         mail: &[super::OutgoingMail],
     ) -> Result<()> {
         let tx = self.write()?;
-        let mut act_states = None;
         let last: Option<i64> = tx.query_row(
             "SELECT MAX(n) FROM gm_log WHERE campaign_id = ?1",
             [campaign],
@@ -178,123 +177,7 @@ impl Store {
                 entry.outcome
             ],
         )?;
-        match change {
-            GmChange::Nothing => {}
-            GmChange::Deadline(deadline) => {
-                tx.execute(
-                    "UPDATE campaigns SET deadline = ?2 WHERE id = ?1",
-                    params![campaign, ts(deadline)?],
-                )?;
-            }
-            GmChange::WaiveBeacon { kind, k } => {
-                let n = tx.execute(
-                    "UPDATE resolutions SET beacon_signature = ?4
-                     WHERE campaign_id = ?1 AND kind = ?2 AND k = ?3 AND resolved_at IS NULL
-                       AND beacon_round IS NOT NULL",
-                    params![
-                        campaign,
-                        kind.as_str(),
-                        super::int(*k)?,
-                        super::BEACON_WAIVED
-                    ],
-                )?;
-                if n != 1 {
-                    return Err(StoreError::Changed(campaign.to_string()));
-                }
-            }
-            GmChange::OperatorOrders { phase_key, side } => {
-                tx.execute(
-                    "UPDATE submissions SET via = 'gm'
-                     WHERE campaign_id = ?1 AND phase_key = ?2 AND side = ?3
-                       AND status = 'accepted' AND closed_in IS NULL",
-                    params![campaign, phase_key, side],
-                )?;
-            }
-            GmChange::Pause => {
-                tx.execute(
-                    "UPDATE campaigns SET paused = 1, paused_since = ?2 WHERE id = ?1",
-                    params![campaign, ts(&entry.at)?],
-                )?;
-            }
-            GmChange::Resume { deadline } => {
-                tx.execute(
-                    "UPDATE campaigns SET paused = 0, paused_since = NULL, deadline = ?2
-                     WHERE id = ?1",
-                    params![campaign, ts(deadline)?],
-                )?;
-            }
-            GmChange::Campaign(updated) => {
-                tx.execute(
-                    "UPDATE campaigns SET campaign_json = ?2 WHERE id = ?1",
-                    params![
-                        campaign,
-                        serde_json::to_string(updated.as_ref())
-                            .map_err(|e| StoreError::Damaged(e.to_string()))?
-                    ],
-                )?;
-            }
-            GmChange::State {
-                kind,
-                after_turn,
-                undoes_turn,
-                prior,
-                next,
-                phase,
-            } => {
-                let (current, pending): (String, i64) = tx.query_row(
-                    "SELECT current_state, (SELECT COUNT(*) FROM resolutions
-                         WHERE campaign_id = ?1 AND resolved_at IS NULL)
-                     FROM campaigns WHERE id = ?1",
-                    [campaign],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )?;
-                if pending > 0 || current != prior.to_hex() {
-                    return Err(StoreError::Changed(campaign.to_string()));
-                }
-                let digest = put_state(&tx, next.as_ref())?;
-                let acts: Option<i64> = tx.query_row(
-                    "SELECT MAX(n) FROM gm_acts WHERE campaign_id = ?1",
-                    [campaign],
-                    |r| r.get(0),
-                )?;
-                tx.execute(
-                    "INSERT INTO gm_acts (campaign_id, n, kind, command, after_turn, undoes_turn,
-                        prior_state, next_state, at, log_n)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-                    params![
-                        campaign,
-                        acts.map_or(1, |n| n + 1),
-                        kind.as_str(),
-                        entry.command,
-                        super::int(*after_turn)?,
-                        undoes_turn.map(super::int).transpose()?,
-                        prior.to_hex(),
-                        digest.to_hex(),
-                        ts(&entry.at)?,
-                        super::int(entry.n)?
-                    ],
-                )?;
-                tx.execute(
-                    "UPDATE campaigns SET current_state = ?2 WHERE id = ?1",
-                    params![campaign, digest.to_hex()],
-                )?;
-                act_states = Some((*prior, digest));
-                // Orders were checked against the state that no longer
-                // holds, and a GM who knew them could otherwise choose the
-                // new state for the dice it gives: every side sends again.
-                tx.execute(
-                    "UPDATE submissions SET status = 'superseded'
-                     WHERE campaign_id = ?1 AND status = 'accepted' AND closed_in IS NULL",
-                    [campaign],
-                )?;
-                if let Some((opened, deadline)) = phase {
-                    tx.execute(
-                        "UPDATE campaigns SET phase_opened_at = ?2, deadline = ?3 WHERE id = ?1",
-                        params![campaign, ts(opened)?, ts(deadline)?],
-                    )?;
-                }
-            }
-        }
+        let act_states = apply_change(&tx, campaign, entry, change)?;
         if let Some(sealed) = sealed {
             super::ledger::append(&tx, campaign, sealed, act_states)?;
         }
@@ -375,4 +258,146 @@ impl Store {
             })
             .collect()
     }
+}
+
+/// Makes a GM command's change inside its transaction; for a change of
+/// state, returns the states it went from and to, which the ledger records.
+fn apply_change(
+    tx: &Connection,
+    campaign: &str,
+    entry: &GmEntry,
+    change: &GmChange,
+) -> Result<Option<(Digest32, Digest32)>> {
+    match change {
+        GmChange::Nothing => {}
+        GmChange::Deadline(deadline) => {
+            tx.execute(
+                "UPDATE campaigns SET deadline = ?2 WHERE id = ?1",
+                params![campaign, ts(deadline)?],
+            )?;
+        }
+        GmChange::WaiveBeacon { kind, k } => {
+            let n = tx.execute(
+                "UPDATE resolutions SET beacon_signature = ?4
+                 WHERE campaign_id = ?1 AND kind = ?2 AND k = ?3 AND resolved_at IS NULL
+                   AND beacon_round IS NOT NULL",
+                params![
+                    campaign,
+                    kind.as_str(),
+                    super::int(*k)?,
+                    super::BEACON_WAIVED
+                ],
+            )?;
+            if n != 1 {
+                return Err(StoreError::Changed(campaign.to_string()));
+            }
+        }
+        GmChange::OperatorOrders { phase_key, side } => {
+            tx.execute(
+                "UPDATE submissions SET via = 'gm'
+                 WHERE campaign_id = ?1 AND phase_key = ?2 AND side = ?3
+                   AND status = 'accepted' AND closed_in IS NULL",
+                params![campaign, phase_key, side],
+            )?;
+        }
+        GmChange::Pause => {
+            tx.execute(
+                "UPDATE campaigns SET paused = 1, paused_since = ?2 WHERE id = ?1",
+                params![campaign, ts(&entry.at)?],
+            )?;
+        }
+        GmChange::Resume { deadline } => {
+            tx.execute(
+                "UPDATE campaigns SET paused = 0, paused_since = NULL, deadline = ?2
+                 WHERE id = ?1",
+                params![campaign, ts(deadline)?],
+            )?;
+        }
+        GmChange::Campaign(updated) => {
+            tx.execute(
+                "UPDATE campaigns SET campaign_json = ?2 WHERE id = ?1",
+                params![
+                    campaign,
+                    serde_json::to_string(updated.as_ref())
+                        .map_err(|e| StoreError::Damaged(e.to_string()))?
+                ],
+            )?;
+        }
+        GmChange::State { .. } => return change_state(tx, campaign, entry, change),
+    }
+    Ok(None)
+}
+
+/// A correction's or a rollback's new state, made current and recorded as
+/// an act, if the state has not moved on meanwhile.
+fn change_state(
+    tx: &Connection,
+    campaign: &str,
+    entry: &GmEntry,
+    change: &GmChange,
+) -> Result<Option<(Digest32, Digest32)>> {
+    let GmChange::State {
+        kind,
+        after_turn,
+        undoes_turn,
+        prior,
+        next,
+        phase,
+    } = change
+    else {
+        return Ok(None);
+    };
+    let (current, pending): (String, i64) = tx.query_row(
+        "SELECT current_state, (SELECT COUNT(*) FROM resolutions
+             WHERE campaign_id = ?1 AND resolved_at IS NULL)
+         FROM campaigns WHERE id = ?1",
+        [campaign],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    if pending > 0 || current != prior.to_hex() {
+        return Err(StoreError::Changed(campaign.to_string()));
+    }
+    let digest = put_state(tx, next.as_ref())?;
+    let acts: Option<i64> = tx.query_row(
+        "SELECT MAX(n) FROM gm_acts WHERE campaign_id = ?1",
+        [campaign],
+        |r| r.get(0),
+    )?;
+    tx.execute(
+        "INSERT INTO gm_acts (campaign_id, n, kind, command, after_turn, undoes_turn,
+            prior_state, next_state, at, log_n)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        params![
+            campaign,
+            acts.map_or(1, |n| n + 1),
+            kind.as_str(),
+            entry.command,
+            super::int(*after_turn)?,
+            undoes_turn.map(super::int).transpose()?,
+            prior.to_hex(),
+            digest.to_hex(),
+            ts(&entry.at)?,
+            super::int(entry.n)?
+        ],
+    )?;
+    tx.execute(
+        "UPDATE campaigns SET current_state = ?2 WHERE id = ?1",
+        params![campaign, digest.to_hex()],
+    )?;
+    let moved = (*prior, digest);
+    // Orders were checked against the state that no longer
+    // holds, and a GM who knew them could otherwise choose the
+    // new state for the dice it gives: every side sends again.
+    tx.execute(
+        "UPDATE submissions SET status = 'superseded'
+         WHERE campaign_id = ?1 AND status = 'accepted' AND closed_in IS NULL",
+        [campaign],
+    )?;
+    if let Some((opened, deadline)) = phase {
+        tx.execute(
+            "UPDATE campaigns SET phase_opened_at = ?2, deadline = ?3 WHERE id = ?1",
+            params![campaign, ts(opened)?, ts(deadline)?],
+        )?;
+    }
+    Ok(Some(moved))
 }

@@ -638,6 +638,20 @@ fn check_schedule(
             }
         }
     }
+    check_schedule_complete(source, table, &phases, &schedule, problems);
+    check_reminders(source, &schedule, reminder, last_reminder, problems);
+    (schedule, policy)
+}
+
+/// The keys `[schedule]` must have: the time zone and a duration for each
+/// of the ruleset's phases.
+fn check_schedule_complete(
+    source: &Source,
+    table: &Spanned<BTreeMap<Spanned<String>, Spanned<toml::Value>>>,
+    phases: &[&str],
+    schedule: &Schedule,
+    problems: &mut Vec<Problem>,
+) {
     let header = table.span();
     if !table.get_ref().keys().any(|k| k.get_ref() == "time_zone") {
         problems.push(
@@ -646,7 +660,7 @@ fn check_schedule(
                 .with_hint("the campaign's IANA time zone, in which deadlines fall, such as \"Europe/Paris\""),
         );
     }
-    for phase in &phases {
+    for phase in phases {
         if !schedule.phase_minutes.contains_key(*phase)
             && !table.get_ref().keys().any(|k| k.get_ref() == phase)
         {
@@ -662,6 +676,17 @@ fn check_schedule(
             );
         }
     }
+}
+
+/// The reminders against the phases and each other: each must come before
+/// the deadline it warns of, and the last after the first.
+fn check_reminders(
+    source: &Source,
+    schedule: &Schedule,
+    reminder: Option<(u32, std::ops::Range<usize>)>,
+    last_reminder: Option<(u32, std::ops::Range<usize>)>,
+    problems: &mut Vec<Problem>,
+) {
     // A reminder as long as a phase would go out as the phase opens.
     if let Some((minutes, span)) = reminder
         && let Some((phase, shortest)) = schedule.phase_minutes.iter().min_by_key(|(_, m)| **m)
@@ -696,7 +721,6 @@ fn check_schedule(
             ));
         }
     }
-    (schedule, policy)
 }
 
 /// A `[schedule]` value as a string, or a problem.
