@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use rustls_connector::rustls::pki_types::pem::PemObject;
 use rustls_connector::rustls::pki_types::{CertificateDer, PrivateKeyDer};
-use rustls_connector::rustls::{RootCertStore, ServerConfig, ServerConnection, StreamOwned};
+use rustls_connector::rustls::{ServerConfig, ServerConnection, StreamOwned};
 
 use super::http::Trust;
 
@@ -166,9 +166,7 @@ pub(crate) fn tls_trust(with_test_authority: bool) -> Trust {
     } else {
         OTHER_AUTHORITY
     };
-    let mut roots = RootCertStore::empty();
-    roots
-        .add(CertificateDer::from_pem_slice(pem.as_bytes()).expect("test authority"))
-        .expect("a usable authority");
-    Trust::Roots(Arc::new(roots))
+    let der = CertificateDer::from_pem_slice(pem.as_bytes()).expect("test authority");
+    let root = ureq::tls::Certificate::from_der(der.as_ref()).to_owned();
+    Trust::Roots(Arc::new(vec![root]))
 }
