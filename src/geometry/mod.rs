@@ -82,8 +82,9 @@ pub use motion::{
 };
 pub use point::{Hundredths, Point};
 pub use polygon::{
-    far_side_along, length_inside_polygon, on_segment, point_in_polygon, polygons_overlap,
-    rect_inside_polygon, rect_intersects_polygon, segment_crosses_polyline, segments_intersect,
+    far_side_along, length_inside_polygon, on_segment, point_in_polygon, polygons_meet,
+    polygons_overlap, rect_inside_polygon, rect_intersects_polygon, segment_crosses_polyline,
+    segments_intersect,
 };
 pub use rect::{CONTACT_SLACK, Rect};
 pub use retreat::{RETREAT_ZONE_LENGTH, RetreatZone, direction_away};

@@ -100,6 +100,14 @@ fn strictly_inside(p: Point, polygon: &[Point]) -> bool {
     point_in_polygon(p, polygon) && !polygon_edges(polygon).any(|(a, b)| on_segment(p, a, b))
 }
 
+/// Whether two polygons share any point: they overlap, or their
+/// boundaries meet (two building models set edge to edge).
+pub fn polygons_meet(a: &[Point], b: &[Point]) -> bool {
+    polygons_overlap(a, b)
+        || polygon_edges(a)
+            .any(|(p, q)| polygon_edges(b).any(|(r, s)| segments_intersect(p, q, r, s)))
+}
+
 /// Whether two polygons share ground, not a boundary alone: an edge of one
 /// cuts through an edge of the other, or a corner or the middle of an edge
 /// of one lies strictly inside the other, or one lies within the other's

@@ -5,7 +5,9 @@
 //! Prussian system).
 
 use super::Table;
-use crate::geometry::{Point, nearest_point_of_segment, point_in_polygon, polygons_overlap};
+use crate::geometry::{
+    Point, nearest_point_of_segment, point_in_polygon, polygons_meet, polygons_overlap,
+};
 use crate::rules::percentile_fire::fire::Forbidden;
 use crate::rules::percentile_fire::ground::TerrainKind;
 use crate::rules::percentile_fire::params::{Params, WeaponKind};
@@ -30,7 +32,9 @@ fn blocks(params: &Params, kind: TerrainKind) -> bool {
 /// The blocking terrain features: overlapping blocking areas grouped,
 /// each group one feature ("a Town placed upon a hill would be one terrain
 /// feature while a hill with a woods behind would be two terrain features
-/// adjacent").
+/// adjacent"), and building models that meet, edge to edge, grouped too
+/// ("Town building models are considered one terrain feature for this
+/// rule", 11.51; ruling PF-40).
 pub fn features(table: &Table, params: &Params) -> Vec<Feature> {
     let blocking: Vec<usize> = (0..table.areas.len())
         .filter(|&i| blocks(params, table.areas[i].kind))
@@ -46,7 +50,11 @@ pub fn features(table: &Table, params: &Params) -> Vec<Feature> {
     }
     for (n, &a) in blocking.iter().enumerate() {
         for &b in &blocking[n + 1..] {
-            if polygons_overlap(&table.areas[a].points, &table.areas[b].points) {
+            let (area_a, area_b) = (&table.areas[a], &table.areas[b]);
+            let one_town = area_a.kind.is_building()
+                && area_b.kind.is_building()
+                && polygons_meet(&area_a.points, &area_b.points);
+            if one_town || polygons_overlap(&area_a.points, &area_b.points) {
                 let (ra, rb) = (root(&mut group, a), root(&mut group, b));
                 group[ra.max(rb)] = ra.min(rb);
             }
