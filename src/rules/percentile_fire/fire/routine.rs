@@ -372,7 +372,7 @@ fn trace_chart(a: &FireAttack, column: u32, base: u32, trace: &mut Trace) {
     );
 }
 
-/// Steps 8-9: the modifiers applied to the base percent, and "The final
+/// Step 9: the modifiers applied to the base percent, and "The final
 /// fractional is always raised to the next whole number percentage" (once
 /// at the end, or at each step where the campaign reads it so: ruling
 /// PF-6). The exact percent and the rounded one.
@@ -410,7 +410,7 @@ fn modify(a: &FireAttack, base: u32, readings: Readings, trace: &mut Trace) -> (
     (exact, percent)
 }
 
-/// Step 10: the roll against the percent, in words: a miss, a hit, "A roll
+/// Step 10 of 11.15: the roll against the percent, in words: a miss, a hit, "A roll
 /// of 1 percent (01) is always a hit", or the figures lost over 100%
 /// (11.71), counted as what the target loses (11.74).
 fn verdict(

@@ -564,7 +564,7 @@ fn zoned(
     }
 }
 
-/// The figures or cannon firing (11.15 step 4, 11.16 step 4); a converged
+/// The figures or cannon firing (11.15 step 4, 11.41, 11.42); a converged
 /// skirmish screen as one (11.27); only the howitzers for indirect fire
 /// (11.51a). With the screens that fire with the firer.
 fn figures_firing(
@@ -608,7 +608,7 @@ fn figures_firing(
 }
 
 /// The attack itself, once the firer may make it: the target's category
-/// (11.15 step 6), the firing class (step 7), the factors (step 8), what
+/// (11.15 step 8), the firing class (step 7), the factors (step 9), what
 /// the casualties fall on and the officers attached (step 11).
 #[allow(clippy::too_many_arguments)]
 fn attack(
@@ -711,7 +711,7 @@ fn firing_class(
     })
 }
 
-/// The circumstances the factors read (11.15 step 8, 11.16 step 8).
+/// The circumstances the factors read (11.15 step 9).
 fn circumstances(
     table: &Table,
     params: &Params,
