@@ -53,7 +53,8 @@ fn reshaped(u: &Unit, formation: Formation, rect: &Rect) -> Option<Rect> {
     basing::footprint(&v)
 }
 
-/// Where a movement order would take a unit, or why it may not make it.
+/// Where a movement order would take a unit, or why it may not make it:
+/// the move of its kind, then on the table and onto no other unit.
 pub fn end_of<U: Named>(
     state: &State,
     table: &Table,
@@ -70,8 +71,6 @@ pub fn end_of<U: Named>(
         return Err(Forbidden::new("it is not on the table", MOVES));
     };
     let reach = allowance(state, u);
-    let artillery = u.rules.arm == Arm::Artillery;
-    let marker = u.rules.counterbattery;
     let plain = |rect: Rect, distance, closing| Moved {
         rect,
         formation: u.rules.formation,
@@ -79,52 +78,8 @@ pub fn end_of<U: Named>(
         closing,
     };
     let moved = match action {
-        Action::Move(way, d) => {
-            if artillery && u.rules.formation == Formation::Unlimbered {
-                return Err(Forbidden::new(
-                    "an unlimbered battery does not move: limber it first",
-                    MOVES,
-                ));
-            }
-            if let Some(m) = marker {
-                return Err(Forbidden::new(
-                    format!(
-                        "under a Counterbattery {m} marker it may only retire a full move to the rear or stay in place"
-                    ),
-                    if m == Counterbattery::A {
-                        "11.76d: \"If moved from position, limber up the artillery battery and move a full move towards the rear area.\""
-                    } else {
-                        "11.77d: \"If moved from position, limber up the artillery battery and move a full move towards the rear area.\""
-                    },
-                ));
-            }
-            if *d > reach {
-                return Err(Forbidden::new(
-                    format!(
-                        "{}\" is more than its allowance of {}\"",
-                        inches(*d),
-                        inches(reach)
-                    ),
-                    MOVES,
-                ));
-            }
-            let end = match way {
-                Way::Forward => move_forward(&rect, *d),
-                Way::Back => backstep(&rect, *d),
-                Way::Left => sidestep(&rect, Flank::Left, *d),
-                Way::Right => sidestep(&rect, Flank::Right, *d),
-            };
-            plain(end, *d, *way == Way::Forward)
-        }
-        Action::Retire => {
-            if artillery && u.rules.formation == Formation::Unlimbered {
-                return Err(Forbidden::new(
-                    "an unlimbered battery limbers up before it retires",
-                    "11.76d: \"limber up the artillery battery and move a full move towards the rear area\"",
-                ));
-            }
-            plain(backstep(&rect, reach), reach, false)
-        }
+        Action::Move(way, d) => straight(u, &rect, *way, *d, reach)?,
+        Action::Retire => retire(u, &rect, reach)?,
         Action::Face(facing) => plain(
             Rect {
                 facing: *facing,
@@ -133,74 +88,178 @@ pub fn end_of<U: Named>(
             0,
             false,
         ),
-        Action::Form(f) => {
-            if !formations_of(u.rules.arm).contains(f) {
-                return Err(Forbidden::new(
-                    format!("{} cannot form {f}", u.rules.arm),
-                    "Formations 8.0, 9.0",
-                ));
-            }
-            if *f == u.rules.formation {
-                return Err(Forbidden::new(format!("it already stands in {f}"), MOVES));
-            }
-            if marker.is_some() && *f == Formation::Unlimbered {
-                return Err(Forbidden::new(
-                    "under a counterbattery marker a limbered battery stays limbered",
-                    "11.76e: \"Limbered artillery batteries or train units must retire one full move to rear area or remain limbered in olace.\"",
-                ));
-            }
-            let end = reshaped(u, *f, &rect).unwrap_or(rect);
-            Moved {
-                rect: end,
-                formation: *f,
-                distance: 0,
-                closing: false,
-            }
-        }
+        Action::Form(f) => form(u, &rect, *f)?,
         Action::Charge(t) | Action::Shock(t) => {
-            if matches!(action, Action::Charge(_)) && u.rules.arm != Arm::Cavalry {
-                return Err(Forbidden::new(
-                    "only cavalry charges; infantry declares shock",
-                    "11.83: \"is a cavalry performing \"Charge movement\"\"",
-                ));
-            }
-            if !matches!(u.rules.arm, Arm::Infantry | Arm::Cavalry)
-                || u.rules.formation == Formation::Skirmish
-            {
-                return Err(Forbidden::new(
-                    "only formed infantry or cavalry makes a shock attack",
-                    MOVES,
-                ));
-            }
-            let t = t.as_str();
-            let Some(target) = state.unit(t) else {
-                return Err(Forbidden::new(format!("no unit {t}"), MOVES).naming(&[t]));
-            };
-            let Some(tr) = table.rect(state, target) else {
-                return Err(Forbidden::new(format!("{t} is not on the table"), MOVES).naming(&[t]));
-            };
-            let Some(gap) = Fan::ahead_of(&rect, 0).reach_to(&tr) else {
-                return Err(Forbidden::new(
-                    format!("{t} is not in its path straight ahead"),
-                    MOVES,
-                )
-                .naming(&[t]));
-            };
-            if gap > reach {
-                return Err(Forbidden::new(
-                    format!(
-                        "{t} is {}\" ahead, beyond its allowance of {}\"",
-                        inches(gap),
-                        inches(reach)
-                    ),
-                    MOVES,
-                )
-                .naming(&[t]));
-            }
+            let charge = matches!(action, Action::Charge(_));
+            let gap = into_contact(state, table, u, &rect, t.as_str(), charge, reach)?;
             plain(move_forward(&rect, gap), gap, true)
         }
         _ => plain(rect, 0, false),
     };
+    let target = match action {
+        Action::Charge(t) | Action::Shock(t) => Some(t.as_str()),
+        _ => None,
+    };
+    clear_ground(state, table, u, &moved, target)?;
+    Ok(moved)
+}
+
+/// A move straight forward, back, left or right, keeping its facing, up to
+/// the allowance; not by an unlimbered battery, nor under a counterbattery
+/// marker (11.76d, 11.77d).
+fn straight(
+    u: &Unit,
+    rect: &Rect,
+    way: Way,
+    d: Hundredths,
+    reach: Hundredths,
+) -> Result<Moved, Forbidden> {
+    if u.rules.arm == Arm::Artillery && u.rules.formation == Formation::Unlimbered {
+        return Err(Forbidden::new(
+            "an unlimbered battery does not move: limber it first",
+            MOVES,
+        ));
+    }
+    if let Some(m) = u.rules.counterbattery {
+        return Err(Forbidden::new(
+            format!(
+                "under a Counterbattery {m} marker it may only retire a full move to the rear or stay in place"
+            ),
+            if m == Counterbattery::A {
+                "11.76d: \"If moved from position, limber up the artillery battery and move a full move towards the rear area.\""
+            } else {
+                "11.77d: \"If moved from position, limber up the artillery battery and move a full move towards the rear area.\""
+            },
+        ));
+    }
+    if d > reach {
+        return Err(Forbidden::new(
+            format!(
+                "{}\" is more than its allowance of {}\"",
+                inches(d),
+                inches(reach)
+            ),
+            MOVES,
+        ));
+    }
+    let end = match way {
+        Way::Forward => move_forward(rect, d),
+        Way::Back => backstep(rect, d),
+        Way::Left => sidestep(rect, Flank::Left, d),
+        Way::Right => sidestep(rect, Flank::Right, d),
+    };
+    Ok(Moved {
+        rect: end,
+        formation: u.rules.formation,
+        distance: d,
+        closing: way == Way::Forward,
+    })
+}
+
+/// A full move to the rear: "limber up the artillery battery and move a
+/// full move towards the rear area" (11.76d).
+fn retire(u: &Unit, rect: &Rect, reach: Hundredths) -> Result<Moved, Forbidden> {
+    if u.rules.arm == Arm::Artillery && u.rules.formation == Formation::Unlimbered {
+        return Err(Forbidden::new(
+            "an unlimbered battery limbers up before it retires",
+            "11.76d: \"limber up the artillery battery and move a full move towards the rear area\"",
+        ));
+    }
+    Ok(Moved {
+        rect: backstep(rect, reach),
+        formation: u.rules.formation,
+        distance: reach,
+        closing: false,
+    })
+}
+
+/// A change of formation on the front centre, to one of the arm's (8.0,
+/// 9.0); a limbered battery under a counterbattery marker stays limbered
+/// (11.76e).
+fn form(u: &Unit, rect: &Rect, f: Formation) -> Result<Moved, Forbidden> {
+    if !formations_of(u.rules.arm).contains(&f) {
+        return Err(Forbidden::new(
+            format!("{} cannot form {f}", u.rules.arm),
+            "Formations 8.0, 9.0",
+        ));
+    }
+    if f == u.rules.formation {
+        return Err(Forbidden::new(format!("it already stands in {f}"), MOVES));
+    }
+    if u.rules.counterbattery.is_some() && f == Formation::Unlimbered {
+        return Err(Forbidden::new(
+            "under a counterbattery marker a limbered battery stays limbered",
+            "11.76e: \"Limbered artillery batteries or train units must retire one full move to rear area or remain limbered in olace.\"",
+        ));
+    }
+    Ok(Moved {
+        rect: reshaped(u, f, rect).unwrap_or(*rect),
+        formation: f,
+        distance: 0,
+        closing: false,
+    })
+}
+
+/// A charge (cavalry's, 11.83) or a shock (formed infantry's or
+/// cavalry's): straight ahead into contact with a target in its path
+/// within the allowance. How far it goes.
+fn into_contact(
+    state: &State,
+    table: &Table,
+    u: &Unit,
+    rect: &Rect,
+    t: &str,
+    charge: bool,
+    reach: Hundredths,
+) -> Result<Hundredths, Forbidden> {
+    if charge && u.rules.arm != Arm::Cavalry {
+        return Err(Forbidden::new(
+            "only cavalry charges; infantry declares shock",
+            "11.83: \"is a cavalry performing \"Charge movement\"\"",
+        ));
+    }
+    if !matches!(u.rules.arm, Arm::Infantry | Arm::Cavalry)
+        || u.rules.formation == Formation::Skirmish
+    {
+        return Err(Forbidden::new(
+            "only formed infantry or cavalry makes a shock attack",
+            MOVES,
+        ));
+    }
+    let Some(target) = state.unit(t) else {
+        return Err(Forbidden::new(format!("no unit {t}"), MOVES).naming(&[t]));
+    };
+    let Some(tr) = table.rect(state, target) else {
+        return Err(Forbidden::new(format!("{t} is not on the table"), MOVES).naming(&[t]));
+    };
+    let Some(gap) = Fan::ahead_of(rect, 0).reach_to(&tr) else {
+        return Err(
+            Forbidden::new(format!("{t} is not in its path straight ahead"), MOVES).naming(&[t]),
+        );
+    };
+    if gap > reach {
+        return Err(Forbidden::new(
+            format!(
+                "{t} is {}\" ahead, beyond its allowance of {}\"",
+                inches(gap),
+                inches(reach)
+            ),
+            MOVES,
+        )
+        .naming(&[t]));
+    }
+    Ok(gap)
+}
+
+/// The end of a move stays on the table and on no other unit but the
+/// mover's own square and the unit it charges or shocks.
+fn clear_ground(
+    state: &State,
+    table: &Table,
+    u: &Unit,
+    moved: &Moved,
+    target: Option<&str>,
+) -> Result<(), Forbidden> {
     if let MapSpec::Table { width, depth } = &state.map
         && !moved.rect.is_inside_table(*width, *depth)
     {
@@ -211,9 +270,7 @@ pub fn end_of<U: Named>(
         .iter()
         .filter_map(|m| table.index.index(&m.id))
         .collect();
-    if let Action::Charge(t) | Action::Shock(t) = action
-        && let Some(i) = table.index.index(t.as_str())
-    {
+    if let Some(i) = target.and_then(|t| table.index.index(t)) {
         except.push(i);
     }
     if let Some(&i) = table.index.overlapping(&moved.rect, &except).first() {
@@ -224,5 +281,5 @@ pub fn end_of<U: Named>(
         )
         .naming(other.as_slice()));
     }
-    Ok(moved)
+    Ok(())
 }

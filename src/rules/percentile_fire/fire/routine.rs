@@ -259,6 +259,27 @@ fn roll_about(
     }
 }
 
+/// Whom a roll of an attack concerns, where it was set up on the table:
+/// its firer and target and the officer rolled for. An attack the charts
+/// cannot settle is not made: its roll is then the firer's side's alone, as
+/// the order behind it is.
+fn about(a: &FireAttack, refused: bool, officer: Option<&String>) -> Option<About> {
+    if a.concerns.is_empty() {
+        return None;
+    }
+    let ids: Vec<&str> = a
+        .concerns
+        .iter()
+        .chain(officer)
+        .map(String::as_str)
+        .collect();
+    Some(if refused {
+        About::own(&ids)
+    } else {
+        About::units(&ids)
+    })
+}
+
 /// Runs the routine: rolls, reads the chart, applies the modifiers, and
 /// settles the figures lost, the officers and any critical hit.
 pub fn resolve(
@@ -269,39 +290,74 @@ pub fn resolve(
     trace: &mut Trace,
 ) -> Result<FireResult, ChartGap> {
     let a = attack;
-    // An attack the charts cannot settle is not made: its roll is then the
-    // firer's side's alone, as the order behind it is.
     let chart = read_chart(a, params);
     let refused = chart.is_err();
-    let about = |officer: Option<&String>| -> Option<About> {
-        if a.concerns.is_empty() {
-            return None;
-        }
-        let ids: Vec<&str> = a
-            .concerns
-            .iter()
-            .chain(officer)
-            .map(String::as_str)
-            .collect();
-        Some(if refused {
-            About::own(&ids)
-        } else {
-            About::units(&ids)
-        })
-    };
-    // Step 3 (11.16 step 2): "Roll a percentage die set to generate a
-    // random value", before the range is measured or the chart read.
+    let roll = percentage_roll(a, refused, dice, trace);
+    let (column, base) = chart?;
+    trace_chart(a, column, base, trace);
+    let (exact, percent) = modify(a, base, readings, trace);
+    let extra_roll = (readings.new_roll_for_extra_figures && percent > 100 && percent % 100 != 0)
+        .then(|| {
+            roll_about(
+                trace,
+                dice,
+                about(a, refused, None),
+                Die::D100,
+                &format!("{}: chance of a further figure (11.71)", a.label),
+            )
+        });
+    let (hit, lost) = figures_lost(percent, roll, extra_roll);
+    let verdict = verdict(a, percent, roll, extra_roll, hit, lost);
+    trace.note(verdict.clone());
+    let officers = officer_rolls(a, refused, lost, params, dice, trace);
+    let critical = critical_hit(a, refused, lost, params, dice, trace);
+    let shown = percent_text(exact);
+    let arithmetic = arithmetic(a, base, &shown, percent, &verdict, &officers);
+    // The critical hit is told once, with what it did to the target
+    // (`effect::critical`), not here as well.
+    Ok(FireResult {
+        routine: a.routine,
+        row: a.row.clone(),
+        firing: a.firing,
+        column,
+        class: a.class,
+        category: a.category,
+        range: a.range,
+        base,
+        factors: a.factors.iter().map(|f| f.ratio.to_string()).collect(),
+        exact: shown,
+        percent,
+        roll,
+        extra_roll,
+        hit,
+        lost,
+        against: a.against,
+        officers,
+        critical,
+        arithmetic,
+    })
+}
+
+/// Step 3 (11.16 step 2): "Roll a percentage die set to generate a random
+/// value", before the range is measured or the chart read; the attack's
+/// notes follow it.
+fn percentage_roll(a: &FireAttack, refused: bool, dice: &mut dyn Dice, trace: &mut Trace) -> u32 {
     let roll = roll_about(
         trace,
         dice,
-        about(None),
+        about(a, refused, None),
         Die::D100,
         &format!("{}: percentage roll ({})", a.label, a.routine.roll_step()),
     );
     for note in &a.notes {
         trace.note(note.clone());
     }
-    let (column, base) = chart?;
+    roll
+}
+
+/// Steps 5-8 as read: the row, the column for the cannon or figures
+/// firing, the class and the target's category, and the base percent.
+fn trace_chart(a: &FireAttack, column: u32, base: u32, trace: &mut Trace) {
     trace.lookup(
         "Fire Chart",
         format!(
@@ -314,47 +370,57 @@ pub fn resolve(
         ),
         format!("base {base}%"),
     );
+}
+
+/// Step 9: the modifiers applied to the base percent, and "The final
+/// fractional is always raised to the next whole number percentage" (once
+/// at the end, or at each step where the campaign reads it so: ruling
+/// PF-6). The exact percent and the rounded one.
+fn modify(a: &FireAttack, base: u32, readings: Readings, trace: &mut Trace) -> (Exact, i64) {
     for f in &a.factors {
         trace.note(format!("modifier {} {}", f.ratio, f.reason));
     }
     let (exact, percent) = modified_percent(base, &a.factors, readings);
-    let shown = percent_text(exact);
-    let chain: String = a.factors.iter().map(|f| format!(" {}", f.ratio)).collect();
     if a.factors.is_empty() {
         trace.note(format!("modified base percent: no modifiers, {percent}%"));
-    } else {
-        trace.note(if readings.round_each_step {
-            // Each step shown as it is rounded (ruling PF-6's option).
-            let mut p = i64::from(base);
-            let mut steps = format!("{base}%");
-            for f in &a.factors {
-                let exact = Exact::whole(p).times(f.ratio);
-                p = exact.round_up();
-                steps.push_str(&format!(" {} = {}% -> {p}%", f.ratio, percent_text(exact)));
-            }
-            format!("modified base percent, rounded up at each step: {steps}")
-        } else {
-            format!(
-                "modified base percent: {base}%{chain} = {shown}% -> {percent}%{}",
-                if exact.is_whole() {
-                    ""
-                } else {
-                    " (rounded up)"
-                }
-            )
-        });
+        return (exact, percent);
     }
-    let extra_roll = (readings.new_roll_for_extra_figures && percent > 100 && percent % 100 != 0)
-        .then(|| {
-            roll_about(
-                trace,
-                dice,
-                about(None),
-                Die::D100,
-                &format!("{}: chance of a further figure (11.71)", a.label),
-            )
-        });
-    let (hit, lost) = figures_lost(percent, roll, extra_roll);
+    trace.note(if readings.round_each_step {
+        // Each step shown as it is rounded (ruling PF-6's option).
+        let mut p = i64::from(base);
+        let mut steps = format!("{base}%");
+        for f in &a.factors {
+            let exact = Exact::whole(p).times(f.ratio);
+            p = exact.round_up();
+            steps.push_str(&format!(" {} = {}% -> {p}%", f.ratio, percent_text(exact)));
+        }
+        format!("modified base percent, rounded up at each step: {steps}")
+    } else {
+        let chain: String = a.factors.iter().map(|f| format!(" {}", f.ratio)).collect();
+        format!(
+            "modified base percent: {base}%{chain} = {}% -> {percent}%{}",
+            percent_text(exact),
+            if exact.is_whole() {
+                ""
+            } else {
+                " (rounded up)"
+            }
+        )
+    });
+    (exact, percent)
+}
+
+/// Step 10 of 11.15: the roll against the percent, in words: a miss, a hit, "A roll
+/// of 1 percent (01) is always a hit", or the figures lost over 100%
+/// (11.71), counted as what the target loses (11.74).
+fn verdict(
+    a: &FireAttack,
+    percent: i64,
+    roll: u32,
+    extra_roll: Option<u32>,
+    hit: bool,
+    lost: u32,
+) -> String {
     let unit = match a.against {
         Against::Figures => "figure",
         Against::Battery if a.routine == Routine::Artillery => "cannon",
@@ -369,7 +435,7 @@ pub fn resolve(
             (n, u) => format!("{n} {u}s"),
         }
     };
-    let verdict = if !hit {
+    if !hit {
         format!("roll {} against {percent}%: a miss", d100_text(roll))
     } else if percent >= 100 {
         let rest = percent % 100;
@@ -404,41 +470,77 @@ pub fn resolve(
             d100_text(roll),
             what(1)
         )
-    };
-    trace.note(verdict.clone());
-    let mut officers = Vec::new();
-    if lost > 0 {
-        for (i, officer) in a.officers.iter().enumerate() {
-            let id = a.officer_ids.get(i);
-            let step = a.routine.officer_step();
-            let mut rolled = match about(id) {
-                Some(about) => officer_roll(
-                    officer,
-                    lost,
-                    &a.label,
-                    step,
-                    params,
-                    &mut dice.concerning(about),
-                    trace,
-                ),
-                None => officer_roll(officer, lost, &a.label, step, params, dice, trace),
-            };
-            rolled.id = id.cloned();
-            officers.push(rolled);
-        }
     }
-    let critical = (lost > 0
+}
+
+/// Step 11 (11.16 step 10): a roll for each officer attached to the
+/// target, where it lost anything.
+fn officer_rolls(
+    a: &FireAttack,
+    refused: bool,
+    lost: u32,
+    params: &Params,
+    dice: &mut dyn Dice,
+    trace: &mut Trace,
+) -> Vec<OfficerRoll> {
+    let mut officers = Vec::new();
+    if lost == 0 {
+        return officers;
+    }
+    for (i, officer) in a.officers.iter().enumerate() {
+        let id = a.officer_ids.get(i);
+        let step = a.routine.officer_step();
+        let mut rolled = match about(a, refused, id) {
+            Some(about) => officer_roll(
+                officer,
+                lost,
+                &a.label,
+                step,
+                params,
+                &mut dice.concerning(about),
+                trace,
+            ),
+            None => officer_roll(officer, lost, &a.label, step, params, dice, trace),
+        };
+        rolled.id = id.cloned();
+        officers.push(rolled);
+    }
+    officers
+}
+
+/// The critical hit roll (11.75) of artillery that hit a battery or a
+/// train, with its bonus for shell, shrapnel and rockets.
+fn critical_hit(
+    a: &FireAttack,
+    refused: bool,
+    lost: u32,
+    params: &Params,
+    dice: &mut dyn Dice,
+    trace: &mut Trace,
+) -> Option<CriticalRoll> {
+    let hits = lost > 0
         && a.routine == Routine::Artillery
-        && matches!(a.against, Against::Battery | Against::Train))
-    .then(|| {
-        let bonus = matches!(a.shot, Shot::Shell | Shot::Shrapnel | Shot::Rocket);
-        match about(None) {
-            Some(about) => {
-                critical_roll(&a.label, bonus, params, &mut dice.concerning(about), trace)
-            }
-            None => critical_roll(&a.label, bonus, params, dice, trace),
-        }
-    });
+        && matches!(a.against, Against::Battery | Against::Train);
+    if !hits {
+        return None;
+    }
+    let bonus = matches!(a.shot, Shot::Shell | Shot::Shrapnel | Shot::Rocket);
+    Some(match about(a, refused, None) {
+        Some(about) => critical_roll(&a.label, bonus, params, &mut dice.concerning(about), trace),
+        None => critical_roll(&a.label, bonus, params, dice, trace),
+    })
+}
+
+/// The attack's arithmetic in one line, for the report: the chart read,
+/// the modifiers, the percent, the verdict and the officers' rolls.
+fn arithmetic(
+    a: &FireAttack,
+    base: u32,
+    shown: &str,
+    percent: i64,
+    verdict: &str,
+    officers: &[OfficerRoll],
+) -> String {
     let mut arithmetic = format!(
         "{}, {} {} firing, class {}, {} target at {}\": base {base}%",
         a.row,
@@ -461,7 +563,7 @@ pub fn resolve(
         ));
     }
     arithmetic.push_str(&format!(" -> {percent}%; {verdict}"));
-    for o in &officers {
+    for o in officers {
         arithmetic.push_str(&format!(
             "; officer {}: {}% roll {}{}",
             o.officer,
@@ -473,29 +575,7 @@ pub fn resolve(
             }
         ));
     }
-    // The critical hit is told once, with what it did to the target
-    // (`effect::critical`), not here as well.
-    Ok(FireResult {
-        routine: a.routine,
-        row: a.row.clone(),
-        firing: a.firing,
-        column,
-        class: a.class,
-        category: a.category,
-        range: a.range,
-        base,
-        factors: a.factors.iter().map(|f| f.ratio.to_string()).collect(),
-        exact: shown,
-        percent,
-        roll,
-        extra_roll,
-        hit,
-        lost,
-        against: a.against,
-        officers,
-        critical,
-        arithmetic,
-    })
+    arithmetic
 }
 
 /// Step 11: "For each figure hit there is a 5% chance that the officer

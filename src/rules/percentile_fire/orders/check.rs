@@ -11,7 +11,7 @@ use crate::rules::percentile_fire::fire::Forbidden;
 use crate::rules::percentile_fire::fire::factors::Occasion;
 use crate::rules::percentile_fire::moves;
 use crate::rules::percentile_fire::phase::{Phase, shock};
-use crate::rules::percentile_fire::state::{Arm, State};
+use crate::rules::percentile_fire::state::{Arm, Shot, State, Unit};
 use crate::rules::percentile_fire::table::Table;
 use crate::rules::percentile_fire::table::eligible::{self, Request};
 
@@ -85,7 +85,9 @@ fn allowed(phase: Phase, phasing: bool) -> &'static str {
     }
 }
 
-/// Checks one order of `side` in the current phase.
+/// Checks one order of `side` in the current phase: its units looked up,
+/// the action one of the phase's for the side, one order a unit (11.25),
+/// then the check of its kind.
 pub fn check(
     state: &State,
     table: &Table,
@@ -112,8 +114,49 @@ pub fn check(
             "",
         ));
     }
+    let action = looked_up(state, action, line)?;
+    in_phase(&action, phase, phasing, line, me)?;
+    not_at_the_shocker(sheet, &action, line, me)?;
+    sheet.admit(line, me)?;
+    let o = Ordered {
+        state,
+        table,
+        u,
+        line,
+        me,
+    };
+    match &action {
+        Action::Move(..)
+        | Action::Face(_)
+        | Action::Form(_)
+        | Action::Retire
+        | Action::Charge(_)
+        | Action::Shock(_) => o.a_move(&action, side)?,
+        Action::Standing { .. } => o.standing(phase)?,
+        Action::Fire { target, shot } => o.fire(sheet, phase, target, *shot)?,
+        Action::FinalFire(t) => {
+            shock::final_fire(state, table, u, t.as_str(), 1).map_err(|f| o.forbidden(f))?;
+        }
+        Action::Support(t) => {
+            shock::support(state, table, u, t.as_str(), 1).map_err(|f| o.forbidden(f))?;
+        }
+        Action::Replace(t) => {
+            shock::replace_check(state, u, t.as_str()).map_err(|f| o.forbidden(f))?;
+            sheet.replacing.insert(me.to_string(), line);
+        }
+        Action::Hold => {}
+    }
+    Ok(PfOrder::Unit { unit: id, action })
+}
+
+/// The action with the units it names looked up among the units in play.
+fn looked_up(
+    state: &State,
+    action: &Action<UnitRef>,
+    line: usize,
+) -> Result<Action<UnitId>, Rejection> {
     let look = |r: &UnitRef| find(state, r, line);
-    let action: Action<UnitId> = match action {
+    Ok(match action {
         Action::Hold => Action::Hold,
         Action::Move(w, d) => Action::Move(*w, *d),
         Action::Face(f) => Action::Face(*f),
@@ -135,9 +178,22 @@ pub fn check(
         Action::FinalFire(t) => Action::FinalFire(look(t)?),
         Action::Support(t) => Action::Support(look(t)?),
         Action::Replace(t) => Action::Replace(look(t)?),
-    };
+    })
+}
+
+/// The action is one the side may give in this phase: the phasing side
+/// moves in the Movement Phase and the other stands ready to fire; both
+/// fire in the Reciprocal Fire Phases (11.0); the defender fires, supports
+/// or replaces in the Shock Combat Phase.
+fn in_phase(
+    action: &Action<UnitId>,
+    phase: Phase,
+    phasing: bool,
+    line: usize,
+    me: &str,
+) -> Result<(), Rejection> {
     let fits = matches!(
-        (&action, phase, phasing),
+        (action, phase, phasing),
         (Action::Hold, _, _)
             | (
                 Action::Move(..)
@@ -161,21 +217,31 @@ pub fn check(
                 false,
             )
     );
-    if !fits {
-        return Err(refuse(
-            line,
-            Some(me),
-            format!(
-                "`{action}` is not an order of the {} for the {} side; its orders are: {}",
-                phase.name(),
-                if phasing { "phasing" } else { "non-phasing" },
-                allowed(phase, phasing)
-            ),
-            "11.0: \"During the Reciprocal Fire Phases, both Players may fire all, some or none of their eligible units\"",
-        ));
+    if fits {
+        return Ok(());
     }
-    if let (Action::FinalFire(t) | Action::Support(t), Some(at)) =
-        (&action, sheet.replacing.get(me))
+    Err(refuse(
+        line,
+        Some(me),
+        format!(
+            "`{action}` is not an order of the {} for the {} side; its orders are: {}",
+            phase.name(),
+            if phasing { "phasing" } else { "non-phasing" },
+            allowed(phase, phasing)
+        ),
+        "11.0: \"During the Reciprocal Fire Phases, both Players may fire all, some or none of their eligible units\"",
+    ))
+}
+
+/// 11.86: a unit replacing a friend to receive the shock does not fire at
+/// the attacker, in final or supportive fire.
+fn not_at_the_shocker(
+    sheet: &Sheet,
+    action: &Action<UnitId>,
+    line: usize,
+    me: &str,
+) -> Result<(), Rejection> {
+    if let (Action::FinalFire(t) | Action::Support(t), Some(at)) = (action, sheet.replacing.get(me))
     {
         return Err(refuse(
             line,
@@ -186,94 +252,111 @@ pub fn check(
             "11.86: \"if a player replaces a unit with another friendly unit to receive the Shock Combat attack, that replacement unit, if within the Shock Combat Zone, cannot fire upon the attacking enemy units\"",
         ));
     }
-    sheet.admit(line, me)?;
-    match &action {
-        Action::Move(..)
-        | Action::Face(_)
-        | Action::Form(_)
-        | Action::Retire
-        | Action::Charge(_)
-        | Action::Shock(_) => {
-            if let Action::Charge(t) | Action::Shock(t) = &action
-                && state.unit(t.as_str()).is_some_and(|t| t.side == side)
-            {
-                return Err(refuse(
-                    line,
-                    Some(me),
-                    format!("{t} is not an enemy unit"),
-                    "11.83",
-                ));
-            }
-            moves::end_of(state, table, u, &action).map_err(|f| forbidden(line, me, f))?;
-        }
-        Action::Standing { .. } => {
-            eligible::never_fires(u).map_err(|f| forbidden(line, me, f))?;
-            eligible::fires_in(u, phase, Occasion::Opportunity, &state.params)
-                .map_err(|f| forbidden(line, me, f))?;
-        }
-        Action::Fire { target, shot } => {
-            if u.rules.in_square.is_some() && u.rules.arm != Arm::Artillery {
-                return Err(refuse(
-                    line,
-                    Some(me),
-                    format!(
-                        "it fires with its square, {}: all the infantry is grouped as one fire",
-                        u.rules.in_square.as_deref().unwrap_or_default()
-                    ),
-                    "11.11: \"If in square formation, all the infantry is grouped as one fire and the artillery on a per battery fire combat.\"",
-                ));
-            }
-            let group = eligible::converged(table, state, u);
-            if let Some(first) = group
-                .iter()
-                .skip(1)
-                .find(|g| sheet.lines.contains_key(&g.id))
-            {
-                return Err(refuse(
-                    line,
-                    Some(me),
-                    format!("it fires with {} as one converged skirmish unit", first.id),
-                    "11.27: \"Light company skirmish (open) order figures deployed from close order infantry battalions fire as tempora.ry converged unit unless there is a gap of 4\" or greater\"",
-                ));
-            }
-            let target_unit = state.unit(target.as_str()).map(|t| table.host(state, t));
-            let host = target_unit.map(|t| t.id.clone()).unwrap_or_default();
-            let at = sheet.batteries.get(&host).copied().unwrap_or(0);
-            let Some(target_unit) = target_unit else {
-                return Err(refuse(
-                    line,
-                    Some(me),
-                    format!("no target {target}"),
-                    "11.11",
-                ));
-            };
-            let req = Request {
-                firer: u,
-                target: target_unit,
-                occasion: Occasion::Reciprocal,
-                phase,
-                shot: *shot,
-                attack: u.rules.fire_attacks + 1,
-                batteries_at_target: at,
-                hierarchy: true,
-            };
-            eligible::plan(table, state, &req).map_err(|f| forbidden(line, me, f))?;
-            if u.rules.arm == Arm::Artillery {
-                *sheet.batteries.entry(host).or_insert(0) += 1;
-            }
-        }
-        Action::FinalFire(t) => {
-            shock::final_fire(state, table, u, t.as_str(), 1)
-                .map_err(|f| forbidden(line, me, f))?;
-        }
-        Action::Support(t) => {
-            shock::support(state, table, u, t.as_str(), 1).map_err(|f| forbidden(line, me, f))?;
-        }
-        Action::Replace(t) => {
-            shock::replace_check(state, u, t.as_str()).map_err(|f| forbidden(line, me, f))?;
-            sheet.replacing.insert(me.to_string(), line);
-        }
-        Action::Hold => {}
+    Ok(())
+}
+
+/// One order being checked: the state and table, its unit, and its line.
+struct Ordered<'s> {
+    state: &'s State,
+    table: &'s Table,
+    u: &'s Unit,
+    line: usize,
+    me: &'s str,
+}
+
+impl Ordered<'_> {
+    fn forbidden(&self, f: Forbidden) -> Rejection {
+        forbidden(self.line, self.me, f)
     }
-    Ok(PfOrder::Unit { unit: id, action })
+
+    /// A move, a charge or a shock: at an enemy unit (11.83), and one the
+    /// unit can make (ruling PF-3).
+    fn a_move(&self, action: &Action<UnitId>, side: &str) -> Result<(), Rejection> {
+        if let Action::Charge(t) | Action::Shock(t) = action
+            && self.state.unit(t.as_str()).is_some_and(|t| t.side == side)
+        {
+            return Err(refuse(
+                self.line,
+                Some(self.me),
+                format!("{t} is not an enemy unit"),
+                "11.83",
+            ));
+        }
+        moves::end_of(self.state, self.table, self.u, action).map_err(|f| self.forbidden(f))?;
+        Ok(())
+    }
+
+    /// A standing order for opportunity or passby fire: from a unit that
+    /// may fire in the Movement Phase (11.23, 11.81).
+    fn standing(&self, phase: Phase) -> Result<(), Rejection> {
+        let u = self.u;
+        eligible::never_fires(u).map_err(|f| self.forbidden(f))?;
+        eligible::fires_in(u, phase, Occasion::Opportunity, &self.state.params)
+            .map_err(|f| self.forbidden(f))?;
+        Ok(())
+    }
+
+    /// A fire attack: not from infantry in a square, which fires as one
+    /// (11.11), nor from a screen already firing with another (11.27), and
+    /// one the table allows (11.20-11.46), counting the batteries at each
+    /// target (11.28).
+    fn fire(
+        &self,
+        sheet: &mut Sheet,
+        phase: Phase,
+        target: &UnitId,
+        shot: Option<Shot>,
+    ) -> Result<(), Rejection> {
+        let (state, table, u, line, me) = (self.state, self.table, self.u, self.line, self.me);
+        if u.rules.in_square.is_some() && u.rules.arm != Arm::Artillery {
+            return Err(refuse(
+                line,
+                Some(me),
+                format!(
+                    "it fires with its square, {}: all the infantry is grouped as one fire",
+                    u.rules.in_square.as_deref().unwrap_or_default()
+                ),
+                "11.11: \"If in square formation, all the infantry is grouped as one fire and the artillery on a per battery fire combat.\"",
+            ));
+        }
+        let group = eligible::converged(table, state, u);
+        if let Some(first) = group
+            .iter()
+            .skip(1)
+            .find(|g| sheet.lines.contains_key(&g.id))
+        {
+            return Err(refuse(
+                line,
+                Some(me),
+                format!("it fires with {} as one converged skirmish unit", first.id),
+                "11.27: \"Light company skirmish (open) order figures deployed from close order infantry battalions fire as tempora.ry converged unit unless there is a gap of 4\" or greater\"",
+            ));
+        }
+        let target_unit = state.unit(target.as_str()).map(|t| table.host(state, t));
+        let host = target_unit.map(|t| t.id.clone()).unwrap_or_default();
+        let at = sheet.batteries.get(&host).copied().unwrap_or(0);
+        let Some(target_unit) = target_unit else {
+            return Err(refuse(
+                line,
+                Some(me),
+                format!("no target {target}"),
+                "11.11",
+            ));
+        };
+        let req = Request {
+            firer: u,
+            target: target_unit,
+            occasion: Occasion::Reciprocal,
+            phase,
+            shot,
+            attack: u.rules.fire_attacks + 1,
+            batteries_at_target: at,
+            hierarchy: true,
+        };
+        eligible::plan(table, state, &req).map_err(|f| self.forbidden(f))?;
+        if u.rules.arm == Arm::Artillery {
+            *sheet.batteries.entry(host).or_insert(0) += 1;
+        }
+        Ok(())
+    }
 }

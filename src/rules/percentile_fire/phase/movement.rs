@@ -13,6 +13,7 @@ use super::{Phase, advance, non_phasing};
 use crate::audit::dice::Dice;
 use crate::geometry::{Fan, Hundredths, Rect, nearest_point_of_segment, rect_distance};
 use crate::rules::board::Location;
+use crate::rules::names::UnitId;
 use crate::rules::percentile_fire::events::Kind;
 use crate::rules::percentile_fire::fire::Forbidden;
 use crate::rules::percentile_fire::fire::factors::Occasion;
@@ -95,7 +96,7 @@ fn passes_by(
 fn exposed_to_fire(
     table: &Table,
     state: &State,
-    action: &Action<crate::rules::names::UnitId>,
+    action: &Action<UnitId>,
     start: &Rect,
     end: &Rect,
 ) -> bool {
@@ -237,25 +238,71 @@ pub fn not_moved(state: &State, side: &str, orders: &[Order]) -> Vec<NotMoved> {
     play(state, &only, &mut dice).2
 }
 
+/// The phase under way: the state it makes and its table, the dice, the
+/// enemy's standing orders, what it has told, the units fire reduced, and
+/// the moves it did not make.
+struct Play<'a> {
+    next: State,
+    table: Table,
+    dice: &'a mut dyn Dice,
+    standing: BTreeMap<String, Standing>,
+    events: Vec<Event>,
+    reduced: Vec<String>,
+    /// The units of the phasing side that moved where the enemy may fire
+    /// at them on their way.
+    exposed: Vec<String>,
+    not_made: Vec<NotMoved>,
+}
+
 /// The phase, with the moves it did not make.
 fn play(
     state: &State,
     orders: &BTreeMap<String, Vec<Order>>,
     dice: &mut dyn Dice,
 ) -> (State, Vec<Event>, Vec<NotMoved>) {
-    let mut not_made = Vec::new();
-    // The units of the phasing side that moved where the enemy may fire at
-    // them on their way.
-    let mut exposed: Vec<String> = Vec::new();
     let mut next = state.clone();
     let phasing = state.active_side.clone();
     for u in next.units.iter_mut().filter(|u| u.side == phasing) {
         u.rules.moved = state::Moved::Still;
     }
-    let mut table = Table::new(&next);
-    let mut events = Vec::new();
-    let mut reduced = Vec::new();
-    let mut standing: BTreeMap<String, Standing> = BTreeMap::new();
+    let table = Table::new(&next);
+    let standing = standing_orders(state, orders);
+    let mut play = Play {
+        next,
+        table,
+        dice,
+        events: standing_told(state, &standing).into_iter().collect(),
+        standing,
+        reduced: Vec::new(),
+        exposed: Vec::new(),
+        not_made: Vec::new(),
+    };
+    for (index, o) in orders.get(&phasing).into_iter().flatten().enumerate() {
+        play.order(index, o);
+    }
+    play.limbered_stay();
+    let Play {
+        mut next,
+        mut events,
+        reduced,
+        not_made,
+        ..
+    } = play;
+    events.extend(morale_checks(&next, &reduced));
+    if !reduced.is_empty() {
+        events.push(mfp(&next));
+    }
+    advance(&mut next, &mut events);
+    (next, events, not_made)
+}
+
+/// The non-phasing side's standing orders for opportunity and passby fire
+/// (11.81, 11.83), by unit.
+fn standing_orders(
+    state: &State,
+    orders: &BTreeMap<String, Vec<Order>>,
+) -> BTreeMap<String, Standing> {
+    let mut standing = BTreeMap::new();
     for o in orders.get(&non_phasing(state)).into_iter().flatten() {
         if let PfOrder::Unit {
             unit,
@@ -275,217 +322,232 @@ fn play(
             );
         }
     }
-    if !standing.is_empty() {
-        // The archive lists no units for it; the units it names, all the
-        // non-phasing side's, say whose it is.
-        let ready: Vec<&String> = standing.keys().collect();
-        let event = Event::of(
-            Kind::StandingOrders,
-            &[],
-            format!(
-                "{} stands ready: {}.",
-                non_phasing(state),
-                standing
-                    .iter()
-                    .map(|(id, s)| format!(
-                        "{id} {}",
-                        match (s.opportunity, s.passby) {
-                            (true, true) => "opportunity and passby fire",
-                            (true, false) => "opportunity fire",
-                            _ => "passby fire",
-                        }
-                    ))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        );
-        events.push(event.also_naming(&ready));
+    standing
+}
+
+/// The event telling the standing orders, if there are any.
+fn standing_told(state: &State, standing: &BTreeMap<String, Standing>) -> Option<Event> {
+    if standing.is_empty() {
+        return None;
     }
-    for (index, o) in orders.get(&phasing).into_iter().flatten().enumerate() {
+    // The archive lists no units for it; the units it names, all the
+    // non-phasing side's, say whose it is.
+    let ready: Vec<&String> = standing.keys().collect();
+    let event = Event::of(
+        Kind::StandingOrders,
+        &[],
+        format!(
+            "{} stands ready: {}.",
+            non_phasing(state),
+            standing
+                .iter()
+                .map(|(id, s)| format!(
+                    "{id} {}",
+                    match (s.opportunity, s.passby) {
+                        (true, true) => "opportunity and passby fire",
+                        (true, false) => "opportunity fire",
+                        _ => "passby fire",
+                    }
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    );
+    Some(event.also_naming(&ready))
+}
+
+impl Play<'_> {
+    /// One order of the phasing side: the fire the enemy's standing orders
+    /// give at the unit as it goes, then the move if it still stands.
+    fn order(&mut self, index: usize, o: &Order) {
         let PfOrder::Unit { unit, action } = o else {
-            continue;
+            return;
         };
         let id = unit.as_str();
-        let Some(u) = next.unit(id) else { continue };
+        let Some(u) = self.next.unit(id) else { return };
         if u.eliminated.is_some() || matches!(action, Action::Hold) {
-            continue;
+            return;
         }
-        let moved: Moved = match moves::end_of(&next, &table, u, action) {
+        let moved: Moved = match moves::end_of(&self.next, &self.table, u, action) {
             Ok(m) => m,
             Err(f) => {
-                not_made.push(NotMoved {
-                    index,
-                    unit: id.to_string(),
-                    why: f.clone(),
-                    movers: f
-                        .naming
-                        .iter()
-                        .filter(|n| exposed.contains(n))
-                        .cloned()
-                        .collect(),
-                });
-                events.push(
-                    Event::of(
-                        Kind::MoveLapsed,
-                        &[id],
-                        format!("{} does not move: {} ({}).", u.name, f.problem, f.clause),
-                    )
-                    .also_naming(&f.naming),
-                );
-                continue;
+                let name = u.name.clone();
+                self.lapsed(index, id, &name, f);
+                return;
             }
         };
-        let Some(start) = table.rect(&next, u) else {
-            continue;
+        let Some(start) = self.table.rect(&self.next, u) else {
+            return;
         };
         let name = u.name.clone();
-        if exposed_to_fire(&table, &next, action, &start, &moved.rect) {
-            exposed.push(id.to_string());
+        if exposed_to_fire(&self.table, &self.next, action, &start, &moved.rect) {
+            self.exposed.push(id.to_string());
         }
         match action {
-            Action::Face(_) | Action::Form(_) => {
-                // "Anytime a enemy formation changes Facing or Formation
-                // within a the Minimum Range Fire Zone, the non- phasing
-                // player may elect to Fire attack" (11.81), at the unit as
-                // it attempts the change.
-                standing_fire(
-                    &mut next,
-                    &mut table,
-                    dice,
-                    &standing,
-                    id,
-                    Occasion::Opportunity,
-                    &|t, s, f, r| in_minimum_zone(t, s, f, r),
-                    &mut events,
-                    &mut reduced,
-                );
-            }
-            _ => {
-                // 11.83: passby fire at a unit whose path runs within the
-                // frontal fire zone angle and the Minimum Range Fire Zone
-                // and which completely clears the frontal fire zone; not at
-                // a unit shocking the firer (d), never at a retreat (e).
-                let shocking = match action {
-                    Action::Charge(t) | Action::Shock(t) => Some(t.as_str().to_string()),
-                    _ => None,
-                };
-                if matches!(action, Action::Charge(_))
-                    && let Some(m) = next.units.iter_mut().find(|m| m.id == id)
-                {
-                    m.rules.charging = true;
-                }
-                let end = moved.rect;
-                let passes = |t: &Table, s: &State, f: &Unit, _r: &Rect| -> bool {
-                    passes_by(t, s, f, &start, &end, shocking.as_deref())
-                };
-                let firers: Vec<String> = standing
-                    .iter()
-                    .filter(|(_, s)| s.passby)
-                    .map(|(f, _)| f.clone())
-                    .filter(|f| {
-                        next.unit(f).is_some_and(|fu| {
-                            fu.eliminated.is_none() && passes(&table, &next, fu, &end)
-                        })
-                    })
-                    .collect();
-                for f in firers {
-                    // Fired at where its path came nearest the firer
-                    // (ruling PF-20).
-                    let Some(fr) = next.unit(&f).and_then(|fu| table.rect(&next, fu)) else {
-                        continue;
-                    };
-                    let at = nearest_point_of_segment(
-                        fr.front_centre,
-                        start.front_centre,
-                        end.front_centre,
-                    );
-                    let there = Rect {
-                        front_centre: at,
-                        ..end
-                    };
-                    let formation = next.unit(id).map_or(moved.formation, |m| m.rules.formation);
-                    place(&mut next, id, &there, formation);
-                    table.update(&next, id);
-                    let one: BTreeMap<String, Standing> = [(
-                        f.clone(),
-                        Standing {
-                            opportunity: false,
-                            passby: true,
-                        },
-                    )]
-                    .into();
-                    standing_fire(
-                        &mut next,
-                        &mut table,
-                        dice,
-                        &one,
-                        id,
-                        Occasion::Passby,
-                        &|_, _, _, _| true,
-                        &mut events,
-                        &mut reduced,
-                    );
-                }
-            }
+            Action::Face(_) | Action::Form(_) => self.opportunity_fire(id),
+            _ => self.passby_fire(id, action, &start, &moved),
         }
-        // The move, if the unit still stands.
-        if next.unit(id).is_none_or(|m| m.eliminated.is_some()) {
-            continue;
+        if self.next.unit(id).is_none_or(|m| m.eliminated.is_some()) {
+            return;
         }
-        place(&mut next, id, &moved.rect, moved.formation);
-        table.update(&next, id);
-        let mut text = match action {
-            Action::Move(way, d) => format!("{name} moves {} {}\".", way.word(), inches(*d)),
-            Action::Retire => format!(
-                "{name} retires a full move, {}\", to the rear.",
-                inches(moved.distance)
-            ),
-            Action::Face(f) => format!("{name} changes facing to {f}°."),
-            Action::Form(f) => format!("{name} forms {f}."),
-            Action::Charge(t) => format!(
-                "{name} charges {t}, {}\" into contact.",
-                inches(moved.distance)
-            ),
-            Action::Shock(t) => format!(
-                "{name} advances {}\" into contact with {t} to shock it.",
-                inches(moved.distance)
-            ),
-            _ => String::new(),
+        self.make_move(id, &name, action, &start, &moved);
+    }
+
+    /// A move the unit may not make: told, and kept for the
+    /// acknowledgement with the friends it names that the enemy could
+    /// have fired at on their way.
+    fn lapsed(&mut self, index: usize, id: &str, name: &str, f: Forbidden) {
+        self.not_made.push(NotMoved {
+            index,
+            unit: id.to_string(),
+            why: f.clone(),
+            movers: f
+                .naming
+                .iter()
+                .filter(|n| self.exposed.contains(n))
+                .cloned()
+                .collect(),
+        });
+        self.events.push(
+            Event::of(
+                Kind::MoveLapsed,
+                &[id],
+                format!("{name} does not move: {} ({}).", f.problem, f.clause),
+            )
+            .also_naming(&f.naming),
+        );
+    }
+
+    /// "Anytime a enemy formation changes Facing or Formation within a the
+    /// Minimum Range Fire Zone, the non- phasing player may elect to Fire
+    /// attack" (11.81), at the unit as it attempts the change.
+    fn opportunity_fire(&mut self, id: &str) {
+        standing_fire(
+            &mut self.next,
+            &mut self.table,
+            self.dice,
+            &self.standing,
+            id,
+            Occasion::Opportunity,
+            &|t, s, f, r| in_minimum_zone(t, s, f, r),
+            &mut self.events,
+            &mut self.reduced,
+        );
+    }
+
+    /// 11.83: passby fire at a unit whose path runs within the frontal
+    /// fire zone angle and the Minimum Range Fire Zone and which completely
+    /// clears the frontal fire zone; not at a unit shocking the firer (d),
+    /// never at a retreat (e). Each firer fires at it where its path came
+    /// nearest the firer (ruling PF-20).
+    fn passby_fire(&mut self, id: &str, action: &Action<UnitId>, start: &Rect, moved: &Moved) {
+        let shocking = match action {
+            Action::Charge(t) | Action::Shock(t) => Some(t.as_str().to_string()),
+            _ => None,
         };
+        if matches!(action, Action::Charge(_))
+            && let Some(m) = self.next.units.iter_mut().find(|m| m.id == id)
+        {
+            m.rules.charging = true;
+        }
+        let end = moved.rect;
+        let firers: Vec<String> = self
+            .standing
+            .iter()
+            .filter(|(_, s)| s.passby)
+            .map(|(f, _)| f.clone())
+            .filter(|f| {
+                self.next.unit(f).is_some_and(|fu| {
+                    fu.eliminated.is_none()
+                        && passes_by(
+                            &self.table,
+                            &self.next,
+                            fu,
+                            start,
+                            &end,
+                            shocking.as_deref(),
+                        )
+                })
+            })
+            .collect();
+        for f in firers {
+            let Some(fr) = self
+                .next
+                .unit(&f)
+                .and_then(|fu| self.table.rect(&self.next, fu))
+            else {
+                continue;
+            };
+            let at =
+                nearest_point_of_segment(fr.front_centre, start.front_centre, end.front_centre);
+            let there = Rect {
+                front_centre: at,
+                ..end
+            };
+            let formation = self
+                .next
+                .unit(id)
+                .map_or(moved.formation, |m| m.rules.formation);
+            place(&mut self.next, id, &there, formation);
+            self.table.update(&self.next, id);
+            let one: BTreeMap<String, Standing> = [(
+                f.clone(),
+                Standing {
+                    opportunity: false,
+                    passby: true,
+                },
+            )]
+            .into();
+            standing_fire(
+                &mut self.next,
+                &mut self.table,
+                self.dice,
+                &one,
+                id,
+                Occasion::Passby,
+                &|_, _, _, _| true,
+                &mut self.events,
+                &mut self.reduced,
+            );
+        }
+    }
+
+    /// The move itself: the unit placed at its end, marked as moved or
+    /// closing, its counterbattery marker removed where the move meets it,
+    /// a shock or charge declared for the Shock Combat Phase.
+    fn make_move(
+        &mut self,
+        id: &str,
+        name: &str,
+        action: &Action<UnitId>,
+        start: &Rect,
+        moved: &Moved,
+    ) {
+        place(&mut self.next, id, &moved.rect, moved.formation);
+        self.table.update(&self.next, id);
+        let mut text = move_words(name, action, moved);
         let mut units = vec![id];
-        if let Some(m) = next.units.iter_mut().find(|m| m.id == id) {
+        if let Some(m) = self.next.units.iter_mut().find(|m| m.id == id) {
             m.rules.moved = if moved.closing {
                 state::Moved::ClosedRange
             } else {
                 state::Moved::Moved
             };
-            // The counterbattery markers a move meets (11.76b, d; 11.77d).
-            if let Some(marker) = m.rules.counterbattery {
-                let met = match action {
-                    Action::Face(_) if marker == Counterbattery::A => {
-                        Some("changed facing while remaining in position (11.76b)")
-                    }
-                    Action::Retire => {
-                        Some("limbered and retired a full move to the rear (11.76d, 11.77d)")
-                    }
-                    _ => None,
-                };
-                if let Some(why) = met {
-                    m.rules.counterbattery = None;
-                    m.rules.counterbattery_since = 0;
-                    text.push_str(&format!(
-                        " It has {why}: its counterbattery marker is removed."
-                    ));
-                }
+            if let Some(why) = counterbattery_met(m, action) {
+                m.rules.counterbattery = None;
+                m.rules.counterbattery_since = 0;
+                text.push_str(&format!(
+                    " It has {why}: its counterbattery marker is removed."
+                ));
             }
         }
         if let Action::Charge(t) | Action::Shock(t) = action {
             units.push(t.as_str());
-            next.game.shocks.push(Shock {
+            self.next.game.shocks.push(Shock {
                 attacker: id.to_string(),
                 target: t.as_str().to_string(),
                 charge: matches!(action, Action::Charge(_)),
-                from: start,
+                from: *start,
                 replaced: false,
             });
         }
@@ -506,32 +568,64 @@ fn play(
         if start_at != end_at {
             ev = ev.along(vec![start_at, end_at]);
         }
-        events.push(ev);
+        self.events.push(ev);
     }
-    // "Limbered artillery batteries or train units must retire one full
-    // move to rear area or remain limbered in place" (11.76e, 11.77e): a
-    // limbered battery that stayed limbered through the phase meets it.
-    for m in next.units.iter_mut().filter(|m| {
-        m.eliminated.is_none()
-            && m.rules.arm == Arm::Artillery
-            && m.rules.formation == Formation::Limbered
-            && m.rules.counterbattery.is_some()
-    }) {
-        m.rules.counterbattery = None;
-        m.rules.counterbattery_since = 0;
-        events.push(Event::of(
-            Kind::Counterbattery,
-            &[m.id.as_str()],
-            format!(
-                "{} remains limbered: its counterbattery marker is removed (11.76e, 11.77e).",
-                m.name
-            ),
-        ));
+
+    /// "Limbered artillery batteries or train units must retire one full
+    /// move to rear area or remain limbered in place" (11.76e, 11.77e): a
+    /// limbered battery that stayed limbered through the phase meets it.
+    fn limbered_stay(&mut self) {
+        for m in self.next.units.iter_mut().filter(|m| {
+            m.eliminated.is_none()
+                && m.rules.arm == Arm::Artillery
+                && m.rules.formation == Formation::Limbered
+                && m.rules.counterbattery.is_some()
+        }) {
+            m.rules.counterbattery = None;
+            m.rules.counterbattery_since = 0;
+            self.events.push(Event::of(
+                Kind::Counterbattery,
+                &[m.id.as_str()],
+                format!(
+                    "{} remains limbered: its counterbattery marker is removed (11.76e, 11.77e).",
+                    m.name
+                ),
+            ));
+        }
     }
-    events.extend(morale_checks(&next, &reduced));
-    if !reduced.is_empty() {
-        events.push(mfp(&next));
+}
+
+/// The words telling a move.
+fn move_words(name: &str, action: &Action<UnitId>, moved: &Moved) -> String {
+    match action {
+        Action::Move(way, d) => format!("{name} moves {} {}\".", way.word(), inches(*d)),
+        Action::Retire => format!(
+            "{name} retires a full move, {}\", to the rear.",
+            inches(moved.distance)
+        ),
+        Action::Face(f) => format!("{name} changes facing to {f}°."),
+        Action::Form(f) => format!("{name} forms {f}."),
+        Action::Charge(t) => format!(
+            "{name} charges {t}, {}\" into contact.",
+            inches(moved.distance)
+        ),
+        Action::Shock(t) => format!(
+            "{name} advances {}\" into contact with {t} to shock it.",
+            inches(moved.distance)
+        ),
+        _ => String::new(),
     }
-    advance(&mut next, &mut events);
-    (next, events, not_made)
+}
+
+/// The counterbattery marker a unit's move meets, if it has one the move
+/// meets (11.76b, d; 11.77d), and how.
+fn counterbattery_met(m: &Unit, action: &Action<UnitId>) -> Option<&'static str> {
+    let marker = m.rules.counterbattery?;
+    match action {
+        Action::Face(_) if marker == Counterbattery::A => {
+            Some("changed facing while remaining in position (11.76b)")
+        }
+        Action::Retire => Some("limbered and retired a full move to the rear (11.76d, 11.77d)"),
+        _ => None,
+    }
 }

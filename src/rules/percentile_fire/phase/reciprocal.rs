@@ -74,22 +74,81 @@ fn regimental_battery(u: &Unit) -> Option<Unit> {
     Some(b)
 }
 
-/// Resolves a Reciprocal Fire Phase.
+/// A Reciprocal Fire Phase under way: the state it makes and its table,
+/// the dice, what it has told, the units fire reduced, and what the
+/// batteries have fired at.
+struct Fire<'a> {
+    phase: Phase,
+    next: State,
+    table: Table,
+    dice: &'a mut dyn Dice,
+    events: Vec<Event>,
+    reduced: Vec<String>,
+    /// The batteries that have fired at each target (11.28).
+    batteries: BTreeMap<String, u32>,
+    /// The units that fired, and the batteries that fired at a battery:
+    /// what the counterbattery markers ask of them (11.76c, 11.77c).
+    fired: BTreeSet<String>,
+    at_batteries: BTreeSet<String>,
+}
+
+/// Resolves a Reciprocal Fire Phase: the sides' fire orders one of each
+/// in turn, then the morale checks, the counterbattery markers met and
+/// the MFP lost.
 pub fn resolve(
     state: &State,
     orders: &BTreeMap<String, Vec<Order>>,
     dice: &mut dyn Dice,
 ) -> (State, Vec<Event>) {
     let phase = Phase::of(state);
-    let mut next = state.clone();
-    let mut table = Table::new(&next);
-    let mut events = Vec::new();
     let sides = firing_order(state);
     let lists = [
         fire_orders(orders.get(&sides[0])),
         fire_orders(orders.get(&sides[1])),
     ];
-    events.push(Event::of(
+    let next = state.clone();
+    let mut fire = Fire {
+        phase,
+        table: Table::new(&next),
+        next,
+        dice,
+        events: vec![announced(phase, &sides, &lists)],
+        reduced: Vec::new(),
+        batteries: BTreeMap::new(),
+        fired: BTreeSet::new(),
+        at_batteries: BTreeSet::new(),
+    };
+    let longest = lists[0].len().max(lists[1].len());
+    for i in 0..longest {
+        for list in &lists {
+            if let Some(o) = list.get(i) {
+                fire.order(o);
+            }
+        }
+    }
+    let Fire {
+        mut next,
+        mut events,
+        reduced,
+        fired,
+        at_batteries,
+        ..
+    } = fire;
+    events.extend(morale_checks(&next, &reduced));
+    if phase == Phase::ArtilleryFire {
+        events.extend(counterbattery(&mut next, &fired, &at_batteries));
+    }
+    if !reduced.is_empty() {
+        events.push(mfp(&next));
+    }
+    advance(&mut next, &mut events);
+    (next, events)
+}
+
+/// The phase's opening: who fires first and how many orders each side
+/// gave, "by alternately firing one unit at a time" (11.0).
+fn announced(phase: Phase, sides: &[String; 2], lists: &[Vec<FireOrder>; 2]) -> Event {
+    Event::of(
         Kind::FireOrders,
         &[],
         format!(
@@ -101,136 +160,136 @@ pub fn resolve(
             lists[1].len(),
             sides[1]
         ),
-    ));
-    let mut reduced = Vec::new();
-    let mut batteries: BTreeMap<String, u32> = BTreeMap::new();
-    let mut fired: BTreeSet<String> = BTreeSet::new();
-    let mut at_batteries: BTreeSet<String> = BTreeSet::new();
-    let longest = lists[0].len().max(lists[1].len());
-    for i in 0..longest {
-        for list in &lists {
-            let Some(o) = list.get(i) else { continue };
-            let (Some(firer), Some(target)) =
-                (table.unit(&next, &o.firer), table.unit(&next, &o.target))
-            else {
-                continue;
-            };
-            if firer.eliminated.is_some() {
-                events.push(Event::of(
-                    Kind::FireLapsed,
-                    &[o.firer.as_str()],
-                    format!("{} was destroyed before it could fire.", firer.name),
-                ));
-                continue;
+    )
+}
+
+impl Fire<'_> {
+    /// One fire order, checked again on the table as it now stands: a
+    /// firer destroyed before its turn does not fire; the batteries at
+    /// each target are counted (11.28); a battalion's regimental guns fire
+    /// with it (11.24d).
+    fn order(&mut self, o: &FireOrder) {
+        let phase = self.phase;
+        let (Some(firer), Some(target)) = (
+            self.table.unit(&self.next, &o.firer),
+            self.table.unit(&self.next, &o.target),
+        ) else {
+            return;
+        };
+        if firer.eliminated.is_some() {
+            self.events.push(Event::of(
+                Kind::FireLapsed,
+                &[o.firer.as_str()],
+                format!("{} was destroyed before it could fire.", firer.name),
+            ));
+            return;
+        }
+        let host = self.table.host(&self.next, target).id.clone();
+        let req = Request {
+            firer,
+            target,
+            occasion: Occasion::Reciprocal,
+            phase,
+            shot: o.shot,
+            attack: firer.rules.fire_attacks + 1,
+            batteries_at_target: self.batteries.get(&host).copied().unwrap_or(0),
+            hierarchy: true,
+        };
+        let plan = match eligible::plan(&self.table, &self.next, &req) {
+            Ok(p) => p,
+            Err(f) => {
+                self.events.push(
+                    Event::of(
+                        Kind::FireLapsed,
+                        &[o.firer.as_str(), o.target.as_str()],
+                        format!(
+                            "{} does not fire at {}: {} ({}).",
+                            firer.name, target.name, f.problem, f.clause
+                        ),
+                    )
+                    .also_naming(&f.naming),
+                );
+                return;
             }
-            let host = table.host(&next, target).id.clone();
-            let req = Request {
-                firer,
-                target,
-                occasion: Occasion::Reciprocal,
-                phase,
-                shot: o.shot,
-                attack: firer.rules.fire_attacks + 1,
-                batteries_at_target: batteries.get(&host).copied().unwrap_or(0),
-                hierarchy: true,
-            };
-            let plan = match eligible::plan(&table, &next, &req) {
-                Ok(p) => p,
-                Err(f) => {
-                    events.push(
-                        Event::of(
-                            Kind::FireLapsed,
-                            &[o.firer.as_str(), o.target.as_str()],
-                            format!(
-                                "{} does not fire at {}: {} ({}).",
-                                firer.name, target.name, f.problem, f.clause
-                            ),
-                        )
-                        .also_naming(&f.naming),
-                    );
-                    continue;
-                }
-            };
-            let is_battery = firer.rules.arm == Arm::Artillery;
-            let target_battery = table
-                .unit(&next, &plan.target)
-                .is_some_and(|t| t.rules.arm == Arm::Artillery);
-            let regimental = (phase == Phase::InfantryFire)
-                .then(|| regimental_battery(firer))
-                .flatten();
-            let ev = make(
-                &mut next,
-                &mut table,
-                dice,
-                &plan,
-                &o.firer,
-                Occasion::Reciprocal,
-                &mut reduced,
-            );
-            events.push(ev);
-            fired.insert(o.firer.clone());
-            if is_battery {
-                *batteries.entry(plan.target.clone()).or_insert(0) += 1;
-                if target_battery {
-                    at_batteries.insert(o.firer.clone());
-                }
-            }
-            // "Any regimental artillery attached executes fire attacks with
-            // the infantry battalion" (11.24d).
-            if let (Some(guns), Some(t)) = (regimental, next.unit(&plan.target)) {
-                let req = Request {
-                    firer: &guns,
-                    target: t,
-                    occasion: Occasion::Reciprocal,
-                    phase: Phase::ArtilleryFire,
-                    shot: None,
-                    attack: 1,
-                    batteries_at_target: 0,
-                    hierarchy: false,
-                };
-                match eligible::plan(&table, &next, &req) {
-                    Ok(mut p) => {
-                        p.attack.label =
-                            format!("{}'s regimental guns at {}", guns.id, plan.target);
-                        let mut ev = make(
-                            &mut next,
-                            &mut table,
-                            dice,
-                            &p,
-                            &o.firer,
-                            Occasion::Reciprocal,
-                            &mut reduced,
-                        );
-                        ev.text = format!(
-                            "Its regimental artillery fires with it (11.24d): {}",
-                            ev.text
-                        );
-                        events.push(ev);
-                    }
-                    Err(f) => events.push(
-                        Event::of(
-                            Kind::FireLapsed,
-                            &[o.firer.as_str()],
-                            format!(
-                                "The regimental guns of {} do not fire: {} ({}).",
-                                guns.name, f.problem, f.clause
-                            ),
-                        )
-                        .also_naming(&f.naming),
-                    ),
-                }
+        };
+        let is_battery = firer.rules.arm == Arm::Artillery;
+        let target_battery = self
+            .table
+            .unit(&self.next, &plan.target)
+            .is_some_and(|t| t.rules.arm == Arm::Artillery);
+        let regimental = (phase == Phase::InfantryFire)
+            .then(|| regimental_battery(firer))
+            .flatten();
+        let ev = make(
+            &mut self.next,
+            &mut self.table,
+            self.dice,
+            &plan,
+            &o.firer,
+            Occasion::Reciprocal,
+            &mut self.reduced,
+        );
+        self.events.push(ev);
+        self.fired.insert(o.firer.clone());
+        if is_battery {
+            *self.batteries.entry(plan.target.clone()).or_insert(0) += 1;
+            if target_battery {
+                self.at_batteries.insert(o.firer.clone());
             }
         }
+        if let Some(guns) = regimental {
+            self.regimental(&guns, o, &plan.target);
+        }
     }
-    events.extend(morale_checks(&next, &reduced));
-    if phase == Phase::ArtilleryFire {
-        events.extend(counterbattery(&mut next, &fired, &at_batteries));
+
+    /// "Any regimental artillery attached executes fire attacks with the
+    /// infantry battalion" (11.24d): the battalion's guns, as a battery,
+    /// at its target if it is still there.
+    fn regimental(&mut self, guns: &Unit, o: &FireOrder, target: &str) {
+        let Some(t) = self.next.unit(target) else {
+            return;
+        };
+        let req = Request {
+            firer: guns,
+            target: t,
+            occasion: Occasion::Reciprocal,
+            phase: Phase::ArtilleryFire,
+            shot: None,
+            attack: 1,
+            batteries_at_target: 0,
+            hierarchy: false,
+        };
+        match eligible::plan(&self.table, &self.next, &req) {
+            Ok(mut p) => {
+                p.attack.label = format!("{}'s regimental guns at {}", guns.id, target);
+                let mut ev = make(
+                    &mut self.next,
+                    &mut self.table,
+                    self.dice,
+                    &p,
+                    &o.firer,
+                    Occasion::Reciprocal,
+                    &mut self.reduced,
+                );
+                ev.text = format!(
+                    "Its regimental artillery fires with it (11.24d): {}",
+                    ev.text
+                );
+                self.events.push(ev);
+            }
+            Err(f) => self.events.push(
+                Event::of(
+                    Kind::FireLapsed,
+                    &[o.firer.as_str()],
+                    format!(
+                        "The regimental guns of {} do not fire: {} ({}).",
+                        guns.name, f.problem, f.clause
+                    ),
+                )
+                .also_naming(&f.naming),
+            ),
+        }
     }
-    if !reduced.is_empty() {
-        events.push(mfp(&next));
-    }
-    advance(&mut next, &mut events);
-    (next, events)
 }
 
 /// The MFP points each side has lost so far (11.73).

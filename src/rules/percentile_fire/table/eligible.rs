@@ -14,8 +14,8 @@ use crate::geometry::{
 use crate::rules::percentile_fire::fire::Forbidden;
 use crate::rules::percentile_fire::fire::factors::{self, Circumstances, Occasion};
 use crate::rules::percentile_fire::fire::routine::{Against, FireAttack, Routine};
-use crate::rules::percentile_fire::fire::zone::{self, FiringLine};
-use crate::rules::percentile_fire::params::{Params, WeaponKind};
+use crate::rules::percentile_fire::fire::zone::{self, FiringLine, Zoned};
+use crate::rules::percentile_fire::params::{Params, Weapon, WeaponKind};
 use crate::rules::percentile_fire::phase::Phase;
 use crate::rules::percentile_fire::setup::NEAREST_WITHIN_FOUR;
 use crate::rules::percentile_fire::state::{Arm, Formation, Morale, Shot, State, Unit};
@@ -323,12 +323,100 @@ pub fn officers(table: &Table, state: &State, target: &Unit) -> Vec<(String, Str
     out
 }
 
-/// The fire attack of a request, or why it may not be made.
+/// A fire attack as far as it has been set up: the two units and their
+/// footprints, the routine and shot, the range, how it sees the target,
+/// and the notes told so far.
+struct Aim<'s> {
+    firer: &'s Unit,
+    /// The unit fired at: a square's own unit for a square (11.28).
+    target: &'s Unit,
+    rect: Rect,
+    target_rect: Rect,
+    routine: Routine,
+    shot: Shot,
+    range: Hundredths,
+    /// How it fires without seeing the target (11.50).
+    indirect: Option<&'static str>,
+    notes: Vec<String>,
+}
+
+/// The fire attack of a request, or why it may not be made: the firer and
+/// target, the routine and shot, line of sight, the zone, the figures
+/// firing, the field of fire, then the hierarchy; the attack follows.
 pub fn plan(table: &Table, state: &State, req: &Request<'_>) -> Result<Plan, Forbidden> {
-    let params = &state.params;
+    let (target, rect, target_rect) = parties(table, state, req)?;
+    let shocked = req.hierarchy && shock_first(state, req.firer, target)?;
+    let (routine, shot, weapon) = routine_and_shot(&state.params, req)?;
+    let range = rect_distance(&rect, &target_rect);
+    let mut aim = Aim {
+        firer: req.firer,
+        target,
+        rect,
+        target_rect,
+        routine,
+        shot,
+        range,
+        indirect: None,
+        notes: vec![format!(
+            "{} at {}: {}\" between them",
+            req.firer.id,
+            target.id,
+            inches(range)
+        )],
+    };
+    aim.indirect = sight(table, state, &aim)?;
+    if let Some(system) = aim.indirect {
+        aim.notes
+            .push(format!("it cannot see the target: indirect fire, {system}"));
+    }
+    let (zoned, reach, limit) = zoned(table, state, &aim, weapon)?;
+    aim.notes.push(zoned.note.clone());
+    let (firing, with) = figures_firing(table, state, &mut aim, reach, limit)?;
+    let screened_by = if aim.indirect.is_some() {
+        None
+    } else {
+        field_of_fire(
+            table,
+            state,
+            aim.firer,
+            target,
+            &firing,
+            &target_rect,
+            routine,
+            req.occasion,
+        )?
+    };
+    if let Some(s) = &screened_by {
+        aim.notes.push(format!(
+            "fires past the skirmish screen of {s}, which suffers no casualties (11.46)"
+        ));
+    }
+    if req.hierarchy && !shocked {
+        hierarchy(table, state, req, target, &rect)?;
+    }
+    attack(
+        table,
+        state,
+        req,
+        aim,
+        zoned,
+        firing.count,
+        with,
+        screened_by,
+    )
+}
+
+/// Whether the firer may fire at all in this phase (11.22-11.23) and the
+/// target is an enemy unit in play (11.11), both on the table (11.40):
+/// the target (a square's own unit for a square) and the two footprints.
+fn parties<'s>(
+    table: &Table,
+    state: &'s State,
+    req: &Request<'s>,
+) -> Result<(&'s Unit, Rect, Rect), Forbidden> {
     let firer = req.firer;
     never_fires(firer)?;
-    fires_in(firer, req.phase, req.occasion, params)?;
+    fires_in(firer, req.phase, req.occasion, &state.params)?;
     let target = table.host(state, req.target);
     if target.side == firer.side {
         return Err(Forbidden::new(
@@ -347,7 +435,17 @@ pub fn plan(table: &Table, state: &State, req: &Request<'_>) -> Result<Plan, For
     else {
         return Err(Forbidden::new("a unit is off the table", "11.40"));
     };
-    let shocked = req.hierarchy && shock_first(state, firer, target)?;
+    Ok((target, rect, target_rect))
+}
+
+/// The firer's weapon in the Weapon Range Chart (11.32), the routine it
+/// fires by (11.15 or 11.16) and the shot it fires, with rounds of it left
+/// to mark off (11.15 step 2).
+fn routine_and_shot<'p>(
+    params: &'p Params,
+    req: &Request<'_>,
+) -> Result<(Routine, Shot, &'p Weapon), Forbidden> {
+    let firer = req.firer;
     let weapon = params.weapons.get(&firer.rules.weapon).ok_or_else(|| {
         Forbidden::new(
             format!(
@@ -383,45 +481,52 @@ pub fn plan(table: &Table, state: &State, req: &Request<'_>) -> Result<Plan, For
             "11.15 step 2: \"Mark off the ammunition used on the roster\"",
         ));
     }
-    let range = rect_distance(&rect, &target_rect);
-    let mut notes = vec![format!(
-        "{} at {}: {}\" between them",
-        firer.id,
-        target.id,
-        inches(range)
-    )];
-    // Line of sight, or indirect fire (11.26, 11.45, 11.50).
-    let eye = rect.front_centre;
-    let indirect = if table.sees(eye, &target_rect, params) {
-        None
-    } else if routine == Routine::Artillery {
-        Some(indirect::allowed(
+    Ok((routine, shot, weapon))
+}
+
+/// Line of sight, or indirect fire (11.26, 11.45, 11.50): `None` where the
+/// firer sees the target, else how a battery fires at it unseen.
+fn sight(table: &Table, state: &State, aim: &Aim) -> Result<Option<&'static str>, Forbidden> {
+    let params = &state.params;
+    let eye = aim.rect.front_centre;
+    if table.sees(eye, &aim.target_rect, params) {
+        Ok(None)
+    } else if aim.routine == Routine::Artillery {
+        Ok(Some(indirect::allowed(
             table,
             state,
             params,
-            firer,
+            aim.firer,
             eye,
-            target_rect.centre(),
-            shot,
-        )?)
+            aim.target_rect.centre(),
+            aim.shot,
+        )?))
     } else {
-        return Err(Forbidden::new(
+        Err(Forbidden::new(
             "it cannot observe the target",
             "11.26: \"A unit cannot fire at a target unit it cannot observe\"",
-        ));
-    };
-    if let Some(system) = indirect {
-        notes.push(format!("it cannot see the target: indirect fire, {system}"));
+        ))
     }
-    // The zone and the chart row.
-    let disordered = firer.rules.morale == Morale::Disordered || table.in_building(&rect);
-    let (zoned, reach, limit) = match routine {
+}
+
+/// The fire zone and the chart row (11.32-11.37), with how far the figures
+/// that fire may be from the target and the weapon's maximum range.
+fn zoned(
+    table: &Table,
+    state: &State,
+    aim: &Aim,
+    weapon: &Weapon,
+) -> Result<(Zoned, Hundredths, Hundredths), Forbidden> {
+    let params = &state.params;
+    let firer = aim.firer;
+    let disordered = firer.rules.morale == Morale::Disordered || table.in_building(&aim.rect);
+    match aim.routine {
         Routine::Artillery => {
             // Indirect fire is the howitzers' (11.51a), but English guns'
             // shrapnel (11.55).
-            let (name, _) = match indirect {
+            let (name, _) = match aim.indirect {
                 Some(_)
-                    if shot != Shot::Shrapnel
+                    if aim.shot != Shot::Shrapnel
                         || indirect::indirect_weapon(params, firer).is_some() =>
                 {
                     indirect::indirect_weapon(params, firer)
@@ -429,147 +534,138 @@ pub fn plan(table: &Table, state: &State, req: &Request<'_>) -> Result<Plan, For
                 }
                 _ => (firer.rules.weapon.clone(), 0),
             };
-            (
-                zone::artillery(params, &name, shot, range, indirect.is_some())?,
+            Ok((
+                zone::artillery(params, &name, aim.shot, aim.range, aim.indirect.is_some())?,
                 Hundredths::MAX,
                 Hundredths::MAX,
-            )
+            ))
         }
         Routine::SmallArms => {
             let max = weapon.maximum.unwrap_or(0);
             // 11.66: at 1" or less the figures within 1" count, at least
             // half the unit's.
-            let reach = if range <= target::CLOSE {
+            let reach = if aim.range <= target::CLOSE {
                 target::CLOSE
             } else {
                 max
             };
-            (
+            Ok((
                 zone::small_arms(
                     params,
                     &firer.rules.weapon,
                     firing_line(firer),
-                    range,
+                    aim.range,
                     disordered,
                 )?,
                 reach,
                 max,
-            )
+            ))
         }
-    };
-    notes.push(zoned.note.clone());
-    // The figures or cannon firing; a converged skirmish screen as one.
+    }
+}
+
+/// The figures or cannon firing (11.15 step 4, 11.41, 11.42); a converged
+/// skirmish screen as one (11.27); only the howitzers for indirect fire
+/// (11.51a). With the screens that fire with the firer.
+fn figures_firing(
+    table: &Table,
+    state: &State,
+    aim: &mut Aim,
+    reach: Hundredths,
+    limit: Hundredths,
+) -> Result<(Firing, Vec<String>), Forbidden> {
+    let params = &state.params;
+    let (firer, target_rect) = (aim.firer, &aim.target_rect);
     let group = converged(table, state, firer);
-    let mut firing = figures::firing(table, state, firer, &rect, &target_rect, reach, limit)?;
+    let mut firing = figures::firing(table, state, firer, &aim.rect, target_rect, reach, limit)?;
     let mut with = Vec::new();
     for other in group.iter().skip(1) {
         let Some(r) = table.rect(state, other) else {
             continue;
         };
-        if let Ok(f) = figures::firing(table, state, other, &r, &target_rect, reach, limit)
-            && table.sees(r.front_centre, &target_rect, params)
+        if let Ok(f) = figures::firing(table, state, other, &r, target_rect, reach, limit)
+            && table.sees(r.front_centre, target_rect, params)
         {
             firing.count += f.count;
             with.push(other.id.clone());
         }
     }
-    if let (Some(_), Some((_, n))) = (indirect, indirect::indirect_weapon(params, firer))
+    if let (Some(_), Some((_, n))) = (aim.indirect, indirect::indirect_weapon(params, firer))
         && firer.rules.howitzers_now() > 0
         && n < firing.count
     {
         firing.count = n;
         firing.why = format!("{n} howitzers fire indirect (11.51a)");
     }
-    notes.push(firing.why.clone());
+    aim.notes.push(firing.why.clone());
     if !with.is_empty() {
-        notes.push(format!(
+        aim.notes.push(format!(
             "fires with {} as one converged skirmish unit (11.27)",
             with.join(", ")
         ));
     }
-    // The field of fire; indirect fire goes over it.
-    let screened_by = if indirect.is_some() {
-        None
-    } else {
-        field_of_fire(
-            table,
-            state,
-            firer,
-            target,
-            &firing,
-            &target_rect,
-            routine,
-            req.occasion,
-        )?
-    };
-    if let Some(s) = &screened_by {
-        notes.push(format!(
-            "fires past the skirmish screen of {s}, which suffers no casualties (11.46)"
-        ));
-    }
-    if req.hierarchy && !shocked {
-        hierarchy(table, state, req, target, &rect)?;
-    }
+    Ok((firing, with))
+}
+
+/// The attack itself, once the firer may make it: the target's category
+/// (11.15 step 8), the firing class (step 7), the factors (step 9), what
+/// the casualties fall on and the officers attached (step 11).
+#[allow(clippy::too_many_arguments)]
+fn attack(
+    table: &Table,
+    state: &State,
+    req: &Request<'_>,
+    aim: Aim,
+    zoned: Zoned,
+    count: u32,
+    with: Vec<String>,
+    screened_by: Option<String>,
+) -> Result<Plan, Forbidden> {
+    let params = &state.params;
+    let Aim {
+        firer,
+        target,
+        target_rect,
+        routine,
+        shot,
+        range,
+        indirect,
+        mut notes,
+        rect,
+    } = aim;
     let Categorized {
         category,
         why,
         naming: massed_with,
-    } = target::categorize(table, state, target, &target_rect, eye, range, routine);
-    notes.push(why);
-    let class = class_of(
+    } = target::categorize(
+        table,
         state,
-        firer,
-        if routine == Routine::Artillery {
-            Arm::Artillery
-        } else {
-            firer.rules.arm
-        },
-    )
-    .ok_or_else(|| {
-        Forbidden::new(
-            "no firing class for its nation in the campaign's table",
-            "11.15 step 7",
-        )
-    })?;
-    let target_charging = target.rules.arm == Arm::Cavalry && target.rules.charging;
-    let circumstances = Circumstances {
-        occasion: Some(req.occasion),
-        attack: req.attack,
-        target_charging,
-        screened: screened_by.is_some(),
-        artillery_officer: firer.rules.artillery_officer,
-        target_battery_dispersed: target.rules.arm == Arm::Artillery
-            && target.rules.in_square.is_none(),
-        cover: table.cover(&target_rect, params),
-        named: Vec::new(),
-    };
+        target,
+        &target_rect,
+        rect.front_centre,
+        range,
+        routine,
+    );
+    notes.push(why);
+    let class = firing_class(state, firer, routine)?;
+    let circumstances = circumstances(table, params, req, target, &target_rect, &screened_by);
     if let Some(why) = factors::not_doubled(routine, &circumstances) {
         notes.push(why.to_string());
     }
     let (_, screen) = crate::rules::percentile_fire::umpire::readings(state);
     let factors = factors::factors(routine, &zoned.factors, &circumstances, params, screen)?;
     let attached = officers(table, state, target);
-    let members = table.square(state, target);
-    let against = if members.len() > 1 {
-        Against::Figures
-    } else {
-        match target.rules.arm {
-            Arm::Artillery => Against::Battery,
-            Arm::Train => Against::Train,
-            _ => Against::Figures,
-        }
-    };
     Ok(Plan {
         attack: FireAttack {
             routine,
             row: zoned.row,
             shot,
-            firing: firing.count,
+            firing: count,
             class,
             category,
             range,
             factors,
-            against,
+            against: against(table, state, target),
             officers: attached.iter().map(|(name, _)| name.clone()).collect(),
             officer_ids: attached.into_iter().map(|(_, id)| id).collect(),
             notes,
@@ -589,6 +685,67 @@ pub fn plan(table: &Table, state: &State, req: &Request<'_>) -> Result<Plan, For
         screened_by,
         converged: with,
     })
+}
+
+/// The firer's class for the chart (11.15 step 7): a battery's by the
+/// artillery's, any other's by its arm.
+fn firing_class(
+    state: &State,
+    firer: &Unit,
+    routine: Routine,
+) -> Result<crate::rules::percentile_fire::state::Class, Forbidden> {
+    class_of(
+        state,
+        firer,
+        if routine == Routine::Artillery {
+            Arm::Artillery
+        } else {
+            firer.rules.arm
+        },
+    )
+    .ok_or_else(|| {
+        Forbidden::new(
+            "no firing class for its nation in the campaign's table",
+            "11.15 step 7",
+        )
+    })
+}
+
+/// The circumstances the factors read (11.15 step 9).
+fn circumstances(
+    table: &Table,
+    params: &Params,
+    req: &Request<'_>,
+    target: &Unit,
+    target_rect: &Rect,
+    screened_by: &Option<String>,
+) -> Circumstances {
+    Circumstances {
+        occasion: Some(req.occasion),
+        attack: req.attack,
+        target_charging: target.rules.arm == Arm::Cavalry && target.rules.charging,
+        screened: screened_by.is_some(),
+        artillery_officer: req.firer.rules.artillery_officer,
+        target_battery_dispersed: target.rules.arm == Arm::Artillery
+            && target.rules.in_square.is_none(),
+        cover: table.cover(target_rect, params),
+        named: Vec::new(),
+    }
+}
+
+/// What the casualties fall on: figures, a battery's cannon or a train; a
+/// square's figures whatever units form it.
+fn against(table: &Table, state: &State, target: &Unit) -> Against {
+    let members = table.square(state, target);
+    if members.len() > 1 {
+        Against::Figures
+    } else {
+        match target.rules.arm {
+            Arm::Artillery => Against::Battery,
+            Arm::Train => Against::Train,
+            _ => Against::Figures,
+        }
+    }
 }
 
 /// The enemy units a firer could fire at now, the hierarchy aside, with
@@ -647,7 +804,10 @@ fn shock_first(state: &State, firer: &Unit, target: &Unit) -> Result<bool, Forbi
 }
 
 /// The Hierarchy of Target Selection (11.44): the targets that come before
-/// the player's own selection.
+/// the player's own selection. For a battery, the enemy artillery under a
+/// counterbattery marker (b) and no third battery at one target (d); for
+/// any unit, the nearest formed enemy (e for artillery, b for infantry and
+/// cavalry).
 fn hierarchy(
     table: &Table,
     state: &State,
@@ -655,26 +815,51 @@ fn hierarchy(
     target: &Unit,
     rect: &Rect,
 ) -> Result<(), Forbidden> {
-    let firer = req.firer;
-    let artillery = firer.rules.arm == Arm::Artillery;
-    // Other targets are tried only as far as a rule needs them, nearest
-    // first, so that a unit firing at the enemy before it costs little.
-    let eligible = |t: &Unit| {
+    let h = Others {
+        table,
+        state,
+        req,
+        rect,
+    };
+    if req.firer.rules.arm == Arm::Artillery {
+        h.counterbattery_first(target)?;
+        h.two_batteries_at_most(target)?;
+    }
+    h.nearest_formed(target)
+}
+
+/// The other targets a firer might have, tried only as far as a rule
+/// needs them, nearest first, so that a unit firing at the enemy before it
+/// costs little.
+struct Others<'a> {
+    table: &'a Table,
+    state: &'a State,
+    req: &'a Request<'a>,
+    rect: &'a Rect,
+}
+
+impl Others<'_> {
+    /// Whether the firer could fire at `t` instead, the hierarchy aside.
+    fn eligible(&self, t: &Unit) -> bool {
         let ask = Request {
             target: t,
             hierarchy: false,
-            ..*req
+            ..*self.req
         };
-        plan(table, state, &ask).is_ok()
-    };
-    let centre = rect.front_centre;
-    let enemies_within = |radius: Hundredths| -> Vec<(Hundredths, &Unit)> {
+        plan(self.table, self.state, &ask).is_ok()
+    }
+
+    /// The enemy units within `radius` of the firer, each with its
+    /// distance from the firer's front centre, nearest first.
+    fn enemies_within(&self, radius: Hundredths) -> Vec<(Hundredths, &Unit)> {
+        let (table, state) = (self.table, self.state);
+        let centre = self.rect.front_centre;
         let mut out: Vec<(Hundredths, &Unit)> = table
             .index
-            .near(rect, radius, &[])
+            .near(self.rect, radius, &[])
             .into_iter()
             .filter_map(|i| state.units.get(i))
-            .filter(|u| u.side != firer.side && u.eliminated.is_none())
+            .filter(|u| u.side != self.req.firer.side && u.eliminated.is_none())
             .filter_map(|u| {
                 table
                     .rect(state, u)
@@ -683,28 +868,38 @@ fn hierarchy(
             .collect();
         out.sort_by(|a, b| (a.0, &a.1.id).cmp(&(b.0, &b.1.id)));
         out
-    };
-    let reach = zone::reach(&state.params, &firer.rules.weapon);
-    if artillery {
-        // b. Counterbattery markers turn a battery on the enemy artillery.
-        if firer.rules.counterbattery.is_some()
+    }
+
+    fn reach(&self) -> Hundredths {
+        zone::reach(&self.state.params, &self.req.firer.rules.weapon)
+    }
+
+    /// b. Counterbattery markers turn a battery on the enemy artillery.
+    fn counterbattery_first(&self, target: &Unit) -> Result<(), Forbidden> {
+        if self.req.firer.rules.counterbattery.is_some()
             && target.rules.arm != Arm::Artillery
-            && enemies_within(reach)
+            && self
+                .enemies_within(self.reach())
                 .into_iter()
-                .any(|(_, u)| u.rules.arm == Arm::Artillery && eligible(u))
+                .any(|(_, u)| u.rules.arm == Arm::Artillery && self.eligible(u))
         {
             return Err(Forbidden::new(
                 "under a counterbattery marker it must engage an enemy battery it can",
                 "11.44b: \"Any enemy artillery battery if under the influence of Counterbattery A or B effect\"",
             ));
         }
-        // d. No more than two batteries on one target, but with an
-        // artillery officer or no other target.
-        if req.batteries_at_target >= 2
-            && !firer.rules.artillery_officer
-            && enemies_within(reach)
+        Ok(())
+    }
+
+    /// d. No more than two batteries on one target, but with an artillery
+    /// officer or no other target.
+    fn two_batteries_at_most(&self, target: &Unit) -> Result<(), Forbidden> {
+        if self.req.batteries_at_target >= 2
+            && !self.req.firer.rules.artillery_officer
+            && self
+                .enemies_within(self.reach())
                 .into_iter()
-                .any(|(_, u)| u.id != target.id && eligible(u))
+                .any(|(_, u)| u.id != target.id && self.eligible(u))
         {
             return Err(Forbidden::new(
                 format!(
@@ -715,40 +910,48 @@ fn hierarchy(
             )
             .naming(&[&target.id]));
         }
+        Ok(())
     }
-    // e (artillery) and b (infantry and cavalry): the nearest formed,
-    // close order enemy to the frontal facing centre point.
-    let within = if artillery || state.options.iter().any(|o| o == NEAREST_WITHIN_FOUR) {
-        NEAREST_WITHIN
-    } else {
-        Hundredths::MAX
-    };
-    let target_distance = table
-        .rect(state, target)
-        .map_or(Hundredths::MAX, |r| distance_to_rect(centre, &r));
-    let limit = if formed(target) {
-        within.min(target_distance.saturating_sub(1))
-    } else {
-        within
-    };
-    let nearer = enemies_within(limit.min(reach))
-        .into_iter()
-        .filter(|(d, u)| *d <= limit && u.id != target.id && formed(u))
-        .find(|(_, u)| eligible(u));
-    if let Some((d, u)) = nearer {
-        return Err(Forbidden::new(
-            format!(
-                "{}, {}\" from its front centre, is the nearest formed enemy and must be its target",
-                u.id,
-                inches(d)
-            ),
-            if artillery {
-                "11.44e: \"Nearest formed, close order formation enemy unit to frontal facing center point if within 4\"\""
-            } else {
-                "11.44b: \"Nearest formed, close order formation enemy unit to frontal facing center point.\""
-            },
-        )
-        .naming(&[&u.id]));
+
+    /// e (artillery) and b (infantry and cavalry): the nearest formed,
+    /// close order enemy to the frontal facing centre point; for artillery
+    /// (and for all where the campaign reads it so) only within 4".
+    fn nearest_formed(&self, target: &Unit) -> Result<(), Forbidden> {
+        let (table, state) = (self.table, self.state);
+        let artillery = self.req.firer.rules.arm == Arm::Artillery;
+        let within = if artillery || state.options.iter().any(|o| o == NEAREST_WITHIN_FOUR) {
+            NEAREST_WITHIN
+        } else {
+            Hundredths::MAX
+        };
+        let target_distance = table.rect(state, target).map_or(Hundredths::MAX, |r| {
+            distance_to_rect(self.rect.front_centre, &r)
+        });
+        let limit = if formed(target) {
+            within.min(target_distance.saturating_sub(1))
+        } else {
+            within
+        };
+        let nearer = self
+            .enemies_within(limit.min(self.reach()))
+            .into_iter()
+            .filter(|(d, u)| *d <= limit && u.id != target.id && formed(u))
+            .find(|(_, u)| self.eligible(u));
+        if let Some((d, u)) = nearer {
+            return Err(Forbidden::new(
+                format!(
+                    "{}, {}\" from its front centre, is the nearest formed enemy and must be its target",
+                    u.id,
+                    inches(d)
+                ),
+                if artillery {
+                    "11.44e: \"Nearest formed, close order formation enemy unit to frontal facing center point if within 4\"\""
+                } else {
+                    "11.44b: \"Nearest formed, close order formation enemy unit to frontal facing center point.\""
+                },
+            )
+            .naming(&[&u.id]));
+        }
+        Ok(())
     }
-    Ok(())
 }

@@ -13,7 +13,7 @@ use crate::rules::percentile_fire::fire::factors::{self, Circumstances, Occasion
 use crate::rules::percentile_fire::fire::routine::{
     self, Against, FireAttack, FireResult, Readings, Routine,
 };
-use crate::rules::percentile_fire::fire::zone::{self, FiringLine};
+use crate::rules::percentile_fire::fire::zone::{self, FiringLine, Zoned};
 use crate::rules::percentile_fire::ground::TerrainKind;
 use crate::rules::percentile_fire::params::{Category, Params, WeaponKind};
 use crate::rules::percentile_fire::state::{Class, Shot, Word};
@@ -66,8 +66,19 @@ fn forbidden(f: Forbidden) -> UmpireError {
     }
 }
 
+/// What a call must give, as read so far: the firing class, the target's
+/// category and the range.
+#[derive(Default)]
+struct Given {
+    class: Option<Class>,
+    category: Option<Category>,
+    range: Option<Hundredths>,
+}
+
 impl FireCall {
-    /// Reads a fire call; the weapons are the campaign's.
+    /// Reads a fire call; the weapons are the campaign's: the number and
+    /// the weapon first, then its words in any order, then what they give
+    /// checked together.
     pub fn parse(text: &str, params: &Params) -> Result<FireCall, UmpireError> {
         let mut w = Words::new(text);
         w.expect("fire").map_err(|e| syntax(text, e))?;
@@ -92,7 +103,29 @@ impl FireCall {
                 ),
             ));
         }
-        let mut call = FireCall {
+        let mut call = FireCall::plain(count, weapon);
+        let mut given = Given::default();
+        while let Some(word) = w.next() {
+            call.read_word(&mut w, &word, &mut given, text, params)?;
+        }
+        call.class = given
+            .class
+            .ok_or_else(|| syntax(text, "give the firing class: class A, B or C"))?;
+        call.category = given
+            .category
+            .ok_or_else(|| syntax(text, "give the target: massed or linear"))?;
+        call.range = given
+            .range
+            .ok_or_else(|| syntax(text, "give the range in inches: 8\""))?;
+        call.check_line(text, params)?;
+        call.named.sort();
+        call.named.dedup();
+        Ok(call)
+    }
+
+    /// A call of `count` x `weapon` before its words are read.
+    fn plain(count: u32, weapon: String) -> FireCall {
+        FireCall {
             count,
             weapon,
             class: Class::B,
@@ -115,115 +148,130 @@ impl FireCall {
             artillery_officer: false,
             cover: None,
             named: Vec::new(),
-        };
-        let (mut class, mut category, mut range) = (None, None, None);
-        while let Some(word) = w.next() {
-            match word.as_str() {
-                "class" => {
-                    let c = w.next().unwrap_or_default().to_uppercase();
-                    class = Some(
-                        Class::from_word(&c)
-                            .ok_or_else(|| syntax(text, format!("class `{c}`: A, B or C")))?,
-                    );
-                }
-                "massed" | "linear" => {
-                    category = Some(if word == "massed" {
-                        Category::Massed
-                    } else {
-                        Category::Linear
-                    });
-                    w.eat("target");
-                }
-                "against" => {
-                    let what = w.next().unwrap_or_default();
-                    (call.against, call.target_in_square) = match what.as_str() {
-                        "battery" => (Against::Battery, false),
-                        "battery-in-square" => (Against::Battery, true),
-                        "train" => (Against::Train, false),
-                        "figures" => (Against::Figures, false),
-                        _ => {
-                            return Err(syntax(
-                                text,
-                                "against battery, battery-in-square or train",
-                            ));
-                        }
-                    };
-                }
-                "in-square" => call.in_square = true,
-                "disordered" => call.disordered = true,
-                "in-building" => call.in_building = true,
-                "charging" => call.charging = true,
-                "screened" => call.screened = true,
-                "indirect" => call.indirect = true,
-                "militia" => call.militia = true,
-                "artillery-officer" => call.artillery_officer = true,
-                "officer" => call.officers = call.officers.max(1),
-                "officers" => {
-                    call.officers = w.number().ok_or_else(|| syntax(text, "officers <n>"))?;
-                }
-                "attack" => {
-                    call.attack = w.number().filter(|n| *n >= 1).ok_or_else(|| {
-                        syntax(text, "attack <n>: which fire attack of the phase, from 1")
-                    })?;
-                }
-                "cover" => {
-                    let kind = w.next().unwrap_or_default();
-                    let Some(kind) = TerrainKind::parse(&kind) else {
-                        return Err(syntax(
-                            text,
-                            format!("cover <terrain kind>: {}", TerrainKind::KINDS.join(", ")),
-                        ));
-                    };
-                    call.cover = Some(kind);
-                }
-                "with" => {
-                    let name = w.next().ok_or_else(|| syntax(text, "with <modifier>"))?;
-                    call.named.push(name);
-                    while w.eat("and") || w.peek().is_some_and(|n| params.modifiers.contains_key(n))
-                    {
-                        if let Some(n) = w.next() {
-                            call.named.push(n);
-                        }
+        }
+    }
+
+    /// One word of the call (with the words it takes after it).
+    fn read_word(
+        &mut self,
+        w: &mut Words,
+        word: &str,
+        given: &mut Given,
+        text: &str,
+        params: &Params,
+    ) -> Result<(), UmpireError> {
+        match word {
+            "class" => {
+                let c = w.next().unwrap_or_default().to_uppercase();
+                given.class = Some(
+                    Class::from_word(&c)
+                        .ok_or_else(|| syntax(text, format!("class `{c}`: A, B or C")))?,
+                );
+            }
+            "massed" | "linear" => {
+                given.category = Some(if word == "massed" {
+                    Category::Massed
+                } else {
+                    Category::Linear
+                });
+                w.eat("target");
+            }
+            "against" => {
+                let what = w.next().unwrap_or_default();
+                (self.against, self.target_in_square) = match what.as_str() {
+                    "battery" => (Against::Battery, false),
+                    "battery-in-square" => (Against::Battery, true),
+                    "train" => (Against::Train, false),
+                    "figures" => (Against::Figures, false),
+                    _ => {
+                        return Err(syntax(text, "against battery, battery-in-square or train"));
                     }
-                }
-                other => {
-                    if let Some(o) = Occasion::from_word(other) {
-                        call.occasion = Some(o);
-                    } else if let Some(s) = Shot::from_word(other) {
-                        call.shot = Some(s);
-                    } else if let Some(l) = FiringLine::from_word(other) {
-                        call.line = Some(l);
-                    } else if let Some(h) = Words::inches(other) {
-                        range = Some(h);
-                        w.eat_inch_word();
-                    } else {
-                        return Err(syntax(text, format!("`{other}` is not a word of the call")));
+                };
+            }
+            "in-square" => self.in_square = true,
+            "disordered" => self.disordered = true,
+            "in-building" => self.in_building = true,
+            "charging" => self.charging = true,
+            "screened" => self.screened = true,
+            "indirect" => self.indirect = true,
+            "militia" => self.militia = true,
+            "artillery-officer" => self.artillery_officer = true,
+            "officer" => self.officers = self.officers.max(1),
+            "officers" => {
+                self.officers = w.number().ok_or_else(|| syntax(text, "officers <n>"))?;
+            }
+            "attack" => {
+                self.attack = w.number().filter(|n| *n >= 1).ok_or_else(|| {
+                    syntax(text, "attack <n>: which fire attack of the phase, from 1")
+                })?;
+            }
+            "cover" => {
+                let kind = w.next().unwrap_or_default();
+                let Some(kind) = TerrainKind::parse(&kind) else {
+                    return Err(syntax(
+                        text,
+                        format!("cover <terrain kind>: {}", TerrainKind::KINDS.join(", ")),
+                    ));
+                };
+                self.cover = Some(kind);
+            }
+            "with" => {
+                let name = w.next().ok_or_else(|| syntax(text, "with <modifier>"))?;
+                self.named.push(name);
+                while w.eat("and") || w.peek().is_some_and(|n| params.modifiers.contains_key(n)) {
+                    if let Some(n) = w.next() {
+                        self.named.push(n);
                     }
                 }
             }
+            other => self.read_value(w, other, given, text)?,
         }
-        call.class = class.ok_or_else(|| syntax(text, "give the firing class: class A, B or C"))?;
-        call.category =
-            category.ok_or_else(|| syntax(text, "give the target: massed or linear"))?;
-        call.range = range.ok_or_else(|| syntax(text, "give the range in inches: 8\""))?;
-        let kind = params.weapons.get(&call.weapon).map(|w| w.kind);
+        Ok(())
+    }
+
+    /// A word that is a value of its own: an occasion, a shot, a small
+    /// arms line or a range.
+    fn read_value(
+        &mut self,
+        w: &mut Words,
+        other: &str,
+        given: &mut Given,
+        text: &str,
+    ) -> Result<(), UmpireError> {
+        if let Some(o) = Occasion::from_word(other) {
+            self.occasion = Some(o);
+        } else if let Some(s) = Shot::from_word(other) {
+            self.shot = Some(s);
+        } else if let Some(l) = FiringLine::from_word(other) {
+            self.line = Some(l);
+        } else if let Some(h) = Words::inches(other) {
+            given.range = Some(h);
+            w.eat_inch_word();
+        } else {
+            return Err(syntax(text, format!("`{other}` is not a word of the call")));
+        }
+        Ok(())
+    }
+
+    /// Small arms fire by a line and no artillery shot (11.16); artillery
+    /// by its shot and no line (11.15).
+    fn check_line(&mut self, text: &str, params: &Params) -> Result<(), UmpireError> {
+        let kind = params.weapons.get(&self.weapon).map(|w| w.kind);
         if kind == Some(WeaponKind::SmallArms) {
-            if call.shot.is_some_and(|s| s != Shot::Ball) {
+            if self.shot.is_some_and(|s| s != Shot::Ball) {
                 return Err(syntax(text, "small arms fire no shot of artillery"));
             }
-            call.shot = None;
-            if call.line.is_none() {
+            self.shot = None;
+            if self.line.is_none() {
                 return Err(syntax(
                     text,
                     format!("give the firer's line: {}", FiringLine::WORDS.join(", ")),
                 ));
             }
-        } else if call.line.is_some() {
+        } else if self.line.is_some() {
             return Err(syntax(text, "artillery fires no small arms line"));
         }
-        call.named.sort();
-        call.named.dedup();
-        Ok(call)
+        Ok(())
     }
 
     /// The call's one canonical form.
@@ -373,6 +421,65 @@ fn set_up(
     } else {
         Routine::Artillery
     };
+    may_fire(call, kind)?;
+    let mut notes = Vec::new();
+    let zoned = zoned(call, params, routine, &mut notes)?;
+    notes.insert(0, zoned.note.clone());
+    let firing = firing(call, routine, &mut notes);
+    let mut category = call.category;
+    if routine == Routine::SmallArms && call.range <= 100 && category == Category::Linear {
+        category = Category::Massed;
+        notes.push(
+            "at 1\" or less infantry and cavalry fire uses the Massed target line (11.66)".into(),
+        );
+    }
+    let circumstances = circumstances(call, params);
+    if let Some(why) = factors::not_doubled(routine, &circumstances) {
+        notes.push(why.to_string());
+    }
+    if call.screened && routine != Routine::Artillery {
+        return Err(Forbidden::new(
+            "only artillery may engage a unit behind a skirmish screen",
+            "11.46: \"Artillery batteries may engage enemy units behind a open order skirmisher formation\"",
+        ));
+    }
+    let factors = factors::factors(routine, &zoned.factors, &circumstances, params, screen)?;
+    Ok(FireAttack {
+        routine,
+        row: zoned.row,
+        shot: call.shot.unwrap_or(if routine == Routine::SmallArms {
+            Shot::Ball
+        } else {
+            zone::default_shot(params, &call.weapon)
+        }),
+        firing,
+        class: call.class,
+        category,
+        range: call.range,
+        factors,
+        against: call.against,
+        officers: (1..=call.officers)
+            .map(|i| {
+                if call.officers == 1 {
+                    "the officer".to_string()
+                } else {
+                    format!("officer {i}")
+                }
+            })
+            .collect(),
+        officer_ids: Vec::new(),
+        notes,
+        label: format!("{} x {}", call.count, call.weapon),
+        concerns: Vec::new(),
+    })
+}
+
+/// Whether the call's firer may make the attack at all: siege artillery's
+/// limits (11.89), one attack a Reciprocal Fire Phase (11.25), no fire
+/// from disordered cavalry (11.23), indirect fire only from howitzers and
+/// mortars, not rockets nor militia (11.50, 11.56, 11.57), and something
+/// firing (11.27).
+fn may_fire(call: &FireCall, kind: WeaponKind) -> Result<(), Forbidden> {
     if kind == WeaponKind::Siege {
         if call.occasion.is_some() {
             return Err(Forbidden::new(
@@ -426,8 +533,18 @@ fn set_up(
             "11.27: \"A unit's current figure or cannon strength is always used for Fire Combat purposes\"",
         ));
     }
-    let mut notes = Vec::new();
-    let zoned = match routine {
+    Ok(())
+}
+
+/// The fire zone and chart row (11.32-11.37); artillery's shot, the
+/// default where none is named (11.15 step 2).
+fn zoned(
+    call: &FireCall,
+    params: &Params,
+    routine: Routine,
+    notes: &mut Vec<String>,
+) -> Result<Zoned, Forbidden> {
+    match routine {
         Routine::Artillery => {
             let shot = call
                 .shot
@@ -435,7 +552,7 @@ fn set_up(
             if call.shot.is_none() {
                 notes.push(format!("no shot named: {shot}, the default (11.15 step 2)"));
             }
-            zone::artillery(params, &call.weapon, shot, call.range, call.indirect)?
+            zone::artillery(params, &call.weapon, shot, call.range, call.indirect)
         }
         Routine::SmallArms => zone::small_arms(
             params,
@@ -443,32 +560,32 @@ fn set_up(
             call.line.unwrap_or(FiringLine::TwoRank),
             call.range,
             call.disordered || call.in_building,
-        )?,
-    };
-    notes.insert(0, zoned.note.clone());
-    let firing = if call.in_square || call.line == Some(FiringLine::Square) {
-        let n = call.count.div_ceil(3);
-        notes.push(format!(
-            "in square: {} {} divided by three, rounded up: {n} (11.24a)",
-            call.count,
-            if routine == Routine::Artillery {
-                "cannon"
-            } else {
-                "figures"
-            }
-        ));
-        n
-    } else {
-        call.count
-    };
-    let mut category = call.category;
-    if routine == Routine::SmallArms && call.range <= 100 && category == Category::Linear {
-        category = Category::Massed;
-        notes.push(
-            "at 1\" or less infantry and cavalry fire uses the Massed target line (11.66)".into(),
-        );
+        ),
     }
-    let circumstances = Circumstances {
+}
+
+/// The figures or cannon firing: in a square, a third of them, rounded up
+/// (11.24a).
+fn firing(call: &FireCall, routine: Routine, notes: &mut Vec<String>) -> u32 {
+    if !(call.in_square || call.line == Some(FiringLine::Square)) {
+        return call.count;
+    }
+    let n = call.count.div_ceil(3);
+    notes.push(format!(
+        "in square: {} {} divided by three, rounded up: {n} (11.24a)",
+        call.count,
+        if routine == Routine::Artillery {
+            "cannon"
+        } else {
+            "figures"
+        }
+    ));
+    n
+}
+
+/// The circumstances the call's words give the factors.
+fn circumstances(call: &FireCall, params: &Params) -> Circumstances {
+    Circumstances {
         occasion: call.occasion,
         attack: call.attack,
         target_charging: call.charging,
@@ -483,43 +600,5 @@ fn set_up(
             None => None,
         },
         named: call.named.clone(),
-    };
-    if let Some(why) = factors::not_doubled(routine, &circumstances) {
-        notes.push(why.to_string());
     }
-    if call.screened && routine != Routine::Artillery {
-        return Err(Forbidden::new(
-            "only artillery may engage a unit behind a skirmish screen",
-            "11.46: \"Artillery batteries may engage enemy units behind a open order skirmisher formation\"",
-        ));
-    }
-    let factors = factors::factors(routine, &zoned.factors, &circumstances, params, screen)?;
-    Ok(FireAttack {
-        routine,
-        row: zoned.row,
-        shot: call.shot.unwrap_or(if routine == Routine::SmallArms {
-            Shot::Ball
-        } else {
-            zone::default_shot(params, &call.weapon)
-        }),
-        firing,
-        class: call.class,
-        category,
-        range: call.range,
-        factors,
-        against: call.against,
-        officers: (1..=call.officers)
-            .map(|i| {
-                if call.officers == 1 {
-                    "the officer".to_string()
-                } else {
-                    format!("officer {i}")
-                }
-            })
-            .collect(),
-        officer_ids: Vec::new(),
-        notes,
-        label: format!("{} x {}", call.count, call.weapon),
-        concerns: Vec::new(),
-    })
 }
