@@ -293,12 +293,62 @@ fn across_word(call: &str, word: Option<String>) -> Result<&'static str, UmpireE
         })
 }
 
+/// A shock or charge call as read, before anything is checked.
+struct CombatCall {
+    weapons: Vec<Weapon>,
+    defender: Weapon,
+    condition: Condition,
+    aspects: Vec<Aspect>,
+    terrain: CallTerrain,
+    /// The `across` words as written, first use of each, for the canonical
+    /// call.
+    across_words: Vec<&'static str>,
+    moved: bool,
+    counter: bool,
+    att_dis: bool,
+    att_leader: bool,
+    def_leader: bool,
+    russian: bool,
+    shock_drm: i32,
+    defenders: u32,
+    continued: u32,
+}
+
 fn combat_call(
     state: &State,
     w: &mut Words,
     charge: bool,
     dice: &mut dyn Dice,
 ) -> Result<UmpireReport, UmpireError> {
+    let mut call = read_combat_call(w, charge)?;
+    refuse_attackers(&call, charge)?;
+    refuse_terrain(&call.terrain, charge)?;
+    let engagement = engagement(w, &mut call, charge)?;
+    let canonical = canonical_combat(&call, charge);
+    let mut trace = Trace::default();
+    if call.terrain.woods {
+        trace.note("Terrain Effects, Woods, Shock Combat: \"No effect\"");
+    }
+    if call.condition == Condition::Retired {
+        trace.note("a retired defender is read in the Defender Disordered column (ruling KUL-9)");
+    }
+    let out = combat::resolve(
+        &engagement,
+        &state.params,
+        &Readings::of(&state.options),
+        dice,
+        &mut trace,
+    );
+    trace.outcome = format!(
+        "{} ({}, {} {})",
+        out.result, out.table, out.column, out.band
+    );
+    Ok(report(canonical, trace, &out))
+}
+
+/// Reads `<attackers> vs <defender> [condition]` and the words after it;
+/// `moved` and `counter-charge` are words of a charge only.
+fn read_combat_call(w: &mut Words, charge: bool) -> Result<CombatCall, UmpireError> {
     let mut weapons = Vec::new();
     while w.peek().is_some_and(|p| p != "vs") {
         weapons.push(w.weapon("attacker")?);
@@ -312,66 +362,92 @@ fn combat_call(
     w.expect("vs")?;
     let defender = w.weapon("defender")?;
     let condition = w.condition();
-    let mut aspects: Vec<Aspect> = Vec::new();
-    let mut terrain = CallTerrain::default();
-    let mut across_words: Vec<&'static str> = Vec::new();
-    let (mut moved, mut counter, mut att_dis, mut att_leader, mut def_leader, mut russian) =
-        (false, false, false, false, false, false);
-    let mut shock_drm = 0;
-    let mut defenders = 1;
-    let mut continued = 0;
+    let mut call = CombatCall {
+        weapons,
+        defender,
+        condition,
+        aspects: Vec::new(),
+        terrain: CallTerrain::default(),
+        across_words: Vec::new(),
+        moved: false,
+        counter: false,
+        att_dis: false,
+        att_leader: false,
+        def_leader: false,
+        russian: false,
+        shock_drm: 0,
+        defenders: 1,
+        continued: 0,
+    };
     while let Some(word) = w.next() {
         match word.as_str() {
-            "through" => {
-                let mut any = false;
-                while let Some(a) = w.peek().and_then(|p| match p {
-                    "front" => Some(Aspect::Front),
-                    "flank" => Some(Aspect::Flank),
-                    "rear" => Some(Aspect::Rear),
-                    _ => None,
-                }) {
-                    w.at += 1;
-                    any = true;
-                    if !aspects.contains(&a) {
-                        aspects.push(a);
-                    }
-                }
-                if !any {
-                    return Err(syntax(w.call, "`through` takes front, flank or rear"));
-                }
-            }
-            "across" => {
-                let k = across_word(w.call, w.next())?;
-                if !across_words.contains(&k) {
-                    across_words.push(k);
-                }
-                match k {
-                    "smolka" => terrain.across.push(SideFeature::Smolka),
-                    "nigni-dubik" => terrain.across.push(SideFeature::NigniDubik),
-                    "ridge" => terrain.across.push(SideFeature::Ridge),
-                    "steep-slope" => terrain.across.push(SideFeature::SteepSlope),
-                    "nepravda" => terrain.nepravda = true,
-                    _ => terrain.cliff = true,
-                }
-            }
-            "uphill" => terrain.uphill = true,
+            "through" => read_aspects(w, &mut call.aspects)?,
+            "across" => read_across(w, &mut call)?,
+            "uphill" => call.terrain.uphill = true,
             "into" => {
                 w.expect("woods")?;
-                terrain.woods = true;
+                call.terrain.woods = true;
             }
-            "moved" if charge => moved = true,
-            "counter-charge" if charge => counter = true,
-            "attacker-disordered" => att_dis = true,
-            "attacker-leader" => att_leader = true,
-            "defender-leader" => def_leader = true,
-            "russian-heavy-leader" => russian = true,
-            "defender-shock" => shock_drm = w.signed("shock DRM")?,
-            "defenders" => defenders = w.number("defending units")?.max(1),
-            "continued" => continued = w.number("continued attacks")?,
+            "moved" if charge => call.moved = true,
+            "counter-charge" if charge => call.counter = true,
+            "attacker-disordered" => call.att_dis = true,
+            "attacker-leader" => call.att_leader = true,
+            "defender-leader" => call.def_leader = true,
+            "russian-heavy-leader" => call.russian = true,
+            "defender-shock" => call.shock_drm = w.signed("shock DRM")?,
+            "defenders" => call.defenders = w.number("defending units")?.max(1),
+            "continued" => call.continued = w.number("continued attacks")?,
             other => return Err(syntax(w.call, format!("`{other}` is not understood here"))),
         }
     }
-    for &a in &weapons {
+    Ok(call)
+}
+
+/// `through front|flank|rear ...`: at least one aspect, each kept once.
+fn read_aspects(w: &mut Words, aspects: &mut Vec<Aspect>) -> Result<(), UmpireError> {
+    let mut any = false;
+    while let Some(a) = w.peek().and_then(|p| match p {
+        "front" => Some(Aspect::Front),
+        "flank" => Some(Aspect::Flank),
+        "rear" => Some(Aspect::Rear),
+        _ => None,
+    }) {
+        w.at += 1;
+        any = true;
+        if !aspects.contains(&a) {
+            aspects.push(a);
+        }
+    }
+    if !any {
+        return Err(syntax(w.call, "`through` takes front, flank or rear"));
+    }
+    Ok(())
+}
+
+/// `across <hexside>`: the Nepravda and a cliff are only marked here, to be
+/// refused once the whole call is read.
+fn read_across(w: &mut Words, call: &mut CombatCall) -> Result<(), UmpireError> {
+    let k = across_word(w.call, w.next())?;
+    if !call.across_words.contains(&k) {
+        call.across_words.push(k);
+    }
+    let terrain = &mut call.terrain;
+    match k {
+        "smolka" => terrain.across.push(SideFeature::Smolka),
+        "nigni-dubik" => terrain.across.push(SideFeature::NigniDubik),
+        "ridge" => terrain.across.push(SideFeature::Ridge),
+        "steep-slope" => terrain.across.push(SideFeature::SteepSlope),
+        "nepravda" => terrain.nepravda = true,
+        _ => terrain.cliff = true,
+    }
+    Ok(())
+}
+
+/// The Weapons System Matrix: "Bowman (B) and Crossbow (C) may not Shock
+/// Attack or Charge", "Light Cavalry (L) may not Charge"; and a disordered
+/// unit may not charge (ruling KUL-16).
+fn refuse_attackers(call: &CombatCall, charge: bool) -> Result<(), UmpireError> {
+    for &a in &call.weapons {
         if !a.may_shock() {
             return Err(forbidden(
                 &format!("{} may not attack", a.words()),
@@ -387,12 +463,18 @@ fn combat_call(
             ));
         }
     }
-    if charge && att_dis {
+    if charge && call.att_dis {
         return Err(UmpireError::Forbidden {
             problem: "a disordered unit may not charge".to_string(),
             clause: format!("ruling KUL-16; {}", clauses::DRM_DISORDERED),
         });
     }
+    Ok(())
+}
+
+/// The Terrain Effects Chart's "Not allowed": no attack across the Nepravda
+/// or a cliff; no charge into woods, across a stream or a steep slope.
+fn refuse_terrain(terrain: &CallTerrain, charge: bool) -> Result<(), UmpireError> {
     if terrain.nepravda {
         let c = if charge {
             clauses::NEPRAVDA_CHARGE
@@ -415,31 +497,40 @@ fn combat_call(
             clause: c.to_string(),
         });
     }
-    if charge {
-        let refused = if terrain.woods {
-            Some(("no charge into woods", clauses::WOODS_CHARGE))
-        } else if terrain
-            .across
-            .iter()
-            .any(|f| matches!(f, SideFeature::Smolka | SideFeature::NigniDubik))
-        {
-            Some(("no charge across a stream", clauses::STREAM_CHARGE))
-        } else if terrain.across.contains(&SideFeature::SteepSlope) {
-            Some(("no charge across a steep slope", clauses::STEEP_CHARGE))
-        } else {
-            None
-        };
-        if let Some((problem, clause)) = refused {
-            return Err(UmpireError::Forbidden {
-                problem: problem.to_string(),
-                clause: clause.to_string(),
-            });
-        }
+    if !charge {
+        return Ok(());
     }
+    let refused = if terrain.woods {
+        Some(("no charge into woods", clauses::WOODS_CHARGE))
+    } else if terrain
+        .across
+        .iter()
+        .any(|f| matches!(f, SideFeature::Smolka | SideFeature::NigniDubik))
+    {
+        Some(("no charge across a stream", clauses::STREAM_CHARGE))
+    } else if terrain.across.contains(&SideFeature::SteepSlope) {
+        Some(("no charge across a steep slope", clauses::STEEP_CHARGE))
+    } else {
+        None
+    };
+    match refused {
+        Some((problem, clause)) => Err(UmpireError::Forbidden {
+            problem: problem.to_string(),
+            clause: clause.to_string(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// The engagement the call asks for. The aspects are sorted (front when
+/// none is named), so the canonical call names them in one order.
+fn engagement(w: &Words, call: &mut CombatCall, charge: bool) -> Result<Engagement, UmpireError> {
+    let aspects = &mut call.aspects;
     if aspects.is_empty() {
         aspects.push(Aspect::Front);
     }
     aspects.sort();
+    let weapons = &call.weapons;
     // Each attacker comes through one of the aspects named, in turn.
     let attackers: Vec<Attacker> = weapons
         .iter()
@@ -452,95 +543,84 @@ fn combat_call(
             },
             weapon,
             charging: charge,
-            moved,
-            disordered: att_dis,
+            moved: call.moved,
+            disordered: call.att_dis,
             aspect: aspects[i.min(aspects.len() - 1)],
-            uphill: terrain.uphill,
-            across: terrain.across.clone(),
+            uphill: call.terrain.uphill,
+            across: call.terrain.across.clone(),
         })
         .collect();
-    // More aspects than attackers: the extra ones come with the last.
-    let engagement = Engagement {
-        attackers,
-        defender: Defender {
-            name: defender.letter().to_string(),
-            weapon: defender,
-            condition,
-            shock_drm,
-            units: defenders,
-        },
-        attacker_leader: att_leader,
-        defender_leader: def_leader,
-        russian_heavy_leader: russian,
-        continued,
-        counter_charge: counter,
-    };
-    if aspects.len() > engagement.attackers.len() {
+    // More aspects than attackers would leave an aspect no attacker comes
+    // through.
+    if aspects.len() > attackers.len() {
         return Err(syntax(
             w.call,
             "name no more aspects after `through` than there are attackers",
         ));
     }
-    let letters: Vec<&str> = weapons.iter().map(|w| w.letter()).collect();
+    Ok(Engagement {
+        attackers,
+        defender: Defender {
+            name: call.defender.letter().to_string(),
+            weapon: call.defender,
+            condition: call.condition,
+            shock_drm: call.shock_drm,
+            units: call.defenders,
+        },
+        attacker_leader: call.att_leader,
+        defender_leader: call.def_leader,
+        russian_heavy_leader: call.russian,
+        continued: call.continued,
+        counter_charge: call.counter,
+    })
+}
+
+/// The call written the one way: words in the order of `HELP`, defaults
+/// left out.
+fn canonical_combat(call: &CombatCall, charge: bool) -> String {
+    let letters: Vec<&str> = call.weapons.iter().map(|w| w.letter()).collect();
     let mut canonical = format!(
-        "{} {} vs {defender}",
+        "{} {} vs {}",
         if charge { "charge" } else { "shock" },
-        letters.join(" ")
+        letters.join(" "),
+        call.defender
     );
-    match condition {
+    match call.condition {
         Condition::Normal => {}
         c => canonical.push_str(&format!(" {}", c.word())),
     }
-    if aspects != [Aspect::Front] {
-        let words: Vec<&str> = aspects.iter().map(|a| a.word()).collect();
+    if call.aspects != [Aspect::Front] {
+        let words: Vec<&str> = call.aspects.iter().map(|a| a.word()).collect();
         canonical.push_str(&format!(" through {}", words.join(" ")));
     }
-    for k in &across_words {
+    for k in &call.across_words {
         canonical.push_str(&format!(" across {k}"));
     }
     for (flag, word) in [
-        (terrain.uphill, "uphill"),
-        (terrain.woods, "into woods"),
-        (moved, "moved"),
-        (counter, "counter-charge"),
-        (att_dis, "attacker-disordered"),
-        (att_leader, "attacker-leader"),
-        (def_leader, "defender-leader"),
-        (russian, "russian-heavy-leader"),
+        (call.terrain.uphill, "uphill"),
+        (call.terrain.woods, "into woods"),
+        (call.moved, "moved"),
+        (call.counter, "counter-charge"),
+        (call.att_dis, "attacker-disordered"),
+        (call.att_leader, "attacker-leader"),
+        (call.def_leader, "defender-leader"),
+        (call.russian, "russian-heavy-leader"),
     ] {
         if flag {
             canonical.push(' ');
             canonical.push_str(word);
         }
     }
-    if shock_drm != 0 {
-        canonical.push_str(&format!(" defender-shock {shock_drm:+}"));
+    if call.shock_drm != 0 {
+        canonical.push_str(&format!(" defender-shock {:+}", call.shock_drm));
     }
-    if defenders != 1 {
-        canonical.push_str(&format!(" defenders {defenders}"));
+    if call.defenders != 1 {
+        canonical.push_str(&format!(" defenders {}", call.defenders));
     }
-    if continued != 0 {
-        canonical.push_str(&format!(" continued {continued}"));
+    if call.continued != 0 {
+        canonical.push_str(&format!(" continued {}", call.continued));
     }
-    let mut trace = Trace::default();
-    if terrain.woods {
-        trace.note("Terrain Effects, Woods, Shock Combat: \"No effect\"");
-    }
-    if condition == Condition::Retired {
-        trace.note("a retired defender is read in the Defender Disordered column (ruling KUL-9)");
-    }
-    let out = combat::resolve(
-        &engagement,
-        &state.params,
-        &Readings::of(&state.options),
-        dice,
-        &mut trace,
-    );
-    trace.outcome = format!(
-        "{} ({}, {} {})",
-        out.result, out.table, out.column, out.band
-    );
-    Ok(report(canonical, trace, &out))
+    canonical
 }
 
 fn reluctance_call(w: &mut Words, dice: &mut dyn Dice) -> Result<UmpireReport, UmpireError> {

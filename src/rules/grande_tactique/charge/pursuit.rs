@@ -21,7 +21,7 @@ use super::super::clauses;
 use super::super::events;
 use super::super::field::Field;
 use super::super::state::{Arm, Morale};
-use super::flight::FlightEnd;
+use super::flight::{FlightEnd, FlightPlan};
 use super::outcome::{Fled, How, compass, take_position};
 use super::{Group, Kind, Play};
 use crate::geometry::{Hundredths, Point, Rect, entry_along, first_hit_along, move_forward};
@@ -53,6 +53,17 @@ enum Stop {
     NoRoom(usize),
 }
 
+/// A pursuit laid out before it is told: the pursuer's name, the way it
+/// runs, how it is told it ran, and where it stopped and why.
+struct Run {
+    name: String,
+    direction: u32,
+    told: String,
+    stop: Stop,
+    moved: Hundredths,
+    route: Vec<Point>,
+}
+
 pub fn pursue(play: &mut Play, w: usize, fled: &Fled, kind: Pursuit) {
     if !play.field.in_play(w) {
         return;
@@ -61,41 +72,103 @@ pub fn pursue(play: &mut Play, w: usize, fled: &Fled, kind: Pursuit) {
     let Some(here) = play.field.rect(w) else {
         return;
     };
-    let direction = fled.direction();
     let plan = match &fled.how {
         How::Ran(plan) => Some(plan),
         How::Destroyed(plan) => plan.as_ref(),
         How::Surrounded(_) => None,
     };
     let Some(plan) = plan else {
-        // "If a cavalry unit is called on to pursue an enemy unit that was
-        // supposed to flee but instead was destroyed because surrounded by
-        // enemies, the pursuing cavalry unit instead merely “takes the
-        // position” of the destroyed enemy unit, ends its charge
-        // immediately, and becomes shaken".
-        take_position(play, w, fled, false);
-        play.set_morale(w, Morale::Shaken);
-        play.say_naming(
-            events::Kind::Shaken,
-            &[w],
-            &[fled.unit],
-            format!(
-                "{name} hunts down the soldiers of {} and is shaken (\"{}\").",
-                fled.name,
-                clauses::SURROUNDED
-            ),
-        );
+        hunt_down(play, w, fled, &name);
         return;
     };
-    // "first occupies the exact position of the unit it caused to flee,
-    // then pivots".
+    let direction = fled.direction();
+    let start = occupy_and_pivot(fled, &here, direction);
+    let (distance, told) = pursuit_distance(fled, plan, &start);
+    let (stop, moved) = how_far(&play.field, w, &start, distance, plan);
+    let end = move_forward(&start, moved);
+    let stop = match play.field.first_on(&end, &[w]) {
+        Some(j) => Stop::NoRoom(j),
+        None => stop,
+    };
+    let mut route: Vec<Point> = vec![here.front_centre];
+    if !matches!(stop, Stop::NoRoom(_)) {
+        play.field.place(w, end);
+        if start.front_centre != here.front_centre {
+            route.push(start.front_centre);
+        }
+        if end.front_centre != start.front_centre {
+            route.push(end.front_centre);
+        }
+    }
+    let run = Run {
+        name,
+        direction,
+        told,
+        stop,
+        moved,
+        route,
+    };
+    if let Stop::Unit(j) = run.stop
+        && charges_on(play, w, fled, kind, &run, j, &plan.passed)
+    {
+        return;
+    }
+    tell_stop(play, w, fled, kind, &run);
+    play.set_morale(w, Morale::Shaken);
+    play.say(
+        events::Kind::Shaken,
+        &[w],
+        format!(
+            "{} is shaken (\"{}\").",
+            run.name,
+            if kind == Pursuit::Countercharge {
+                clauses::COUNTERCHARGE_FLIGHT
+            } else {
+                clauses::PURSUIT_SHAKEN
+            }
+        ),
+    );
+}
+
+/// "If a cavalry unit is called on to pursue an enemy unit that was
+/// supposed to flee but instead was destroyed because surrounded by
+/// enemies, the pursuing cavalry unit instead merely “takes the position”
+/// of the destroyed enemy unit, ends its charge immediately, and becomes
+/// shaken".
+fn hunt_down(play: &mut Play, w: usize, fled: &Fled, name: &str) {
+    take_position(play, w, fled, false);
+    play.set_morale(w, Morale::Shaken);
+    play.say_naming(
+        events::Kind::Shaken,
+        &[w],
+        &[fled.unit],
+        format!(
+            "{name} hunts down the soldiers of {} and is shaken (\"{}\").",
+            fled.name,
+            clauses::SURROUNDED
+        ),
+    );
+}
+
+/// "first occupies the exact position of the unit it caused to flee, then
+/// pivots": its centre where the fled unit's stood, facing the way it fled
+/// (ruling GT-18).
+fn occupy_and_pivot(fled: &Fled, here: &Rect, direction: u32) -> Rect {
     let centred = Rect {
         front_centre: fled.stood.centre(),
         facing: direction,
-        ..here
+        ..*here
     };
-    let start = move_forward(&centred, here.depth / 2);
-    let (distance, told) = match (&fled.how, &plan.end, fled.arm) {
+    move_forward(&centred, here.depth / 2)
+}
+
+/// "The pursuit distance for cavalry pursuing infantry is 6". The pursuit
+/// distance for cavalry pursuing cavalry is 1” less than the distance the
+/// pursued cavalry has fled"; a unit that fled off the map is pursued to
+/// where it left, one destroyed for want of a way is pursued 6" along the
+/// way it would have fled. With how the account tells it.
+fn pursuit_distance(fled: &Fled, plan: &FlightPlan, start: &Rect) -> (Hundredths, String) {
+    match (&fled.how, &plan.end, fled.arm) {
         (_, FlightEnd::OffMap { exit }, _) => (
             crate::geometry::distance(start.front_centre, *exit),
             format!("to the edge of the map where {} left it", fled.name),
@@ -117,74 +190,65 @@ pub fn pursue(play: &mut Play, w: usize, fled: &Fled, kind: Pursuit) {
             ),
         ),
         _ => (600, "6 inches after infantry".to_string()),
-    };
-    let (stop, moved) = how_far(&play.field, w, &start, distance, plan);
-    let end = move_forward(&start, moved);
-    let stop = match play.field.first_on(&end, &[w]) {
-        Some(j) => Stop::NoRoom(j),
-        None => stop,
-    };
-    let mut route: Vec<Point> = vec![here.front_centre];
-    if !matches!(stop, Stop::NoRoom(_)) {
-        play.field.place(w, end);
-        if start.front_centre != here.front_centre {
-            route.push(start.front_centre);
-        }
-        if end.front_centre != start.front_centre {
-            route.push(end.front_centre);
-        }
     }
-    let passed = &plan.passed;
-    match stop {
-        Stop::Unit(j) => {
-            let other = play.name(j);
-            let charges = play.field.unit(w).rules.charges_made;
-            let enemy = play.field.enemies(w, j);
-            if kind == Pursuit::Victorious && enemy && passed.contains(&j) && charges < 3 {
-                play.say_along_naming(
-                    events::Kind::Pursuit,
-                    &[w, fled.unit],
-                    &[j],
-                    format!(
-                        "{name} pursues {} to the {} and meets {other}, whom {} fled through: it charges them (\"{}\").",
-                        fled.name,
-                        compass(direction),
-                        fled.name,
-                        clauses::PURSUIT_ENCOUNTER
-                    ),
-                    &route,
-                );
-                let group = Group {
-                    target: j,
-                    attackers: vec![w],
-                    moving: vec![true],
-                    stay: false,
-                };
-                super::resolve(play, &group, Kind::FollowUp(charges));
-                return;
-            }
-            let why = if enemy && kind == Pursuit::AfterSecond {
-                format!(
-                    ", and stays in contact with them (\"{}\")",
-                    clauses::PURSUIT_AFTER_SECOND
-                )
-            } else {
-                ", and stops in contact with them".to_string()
-            };
-            play.say_along_naming(
-                events::Kind::Pursuit,
-                &[w, fled.unit],
-                &[j],
-                format!(
-                    "{name} pursues {} to the {} {}: it runs into {other} after {} inches{why}.",
-                    fled.name,
-                    compass(direction),
-                    told,
-                    inches(moved)
-                ),
-                &route,
-            );
-        }
+}
+
+/// Victorious cavalry "encountering enemies the fleeing unit passed
+/// through" charges them, while it has charges left this turn (fewer than
+/// three made). Whether it did: its pursuit is then that charge's.
+fn charges_on(
+    play: &mut Play,
+    w: usize,
+    fled: &Fled,
+    kind: Pursuit,
+    run: &Run,
+    j: usize,
+    passed: &[usize],
+) -> bool {
+    let charges = play.field.unit(w).rules.charges_made;
+    let enemy = play.field.enemies(w, j);
+    if !(kind == Pursuit::Victorious && enemy && passed.contains(&j) && charges < 3) {
+        return false;
+    }
+    play.say_along_naming(
+        events::Kind::Pursuit,
+        &[w, fled.unit],
+        &[j],
+        format!(
+            "{} pursues {} to the {} and meets {}, whom {} fled through: it charges them (\"{}\").",
+            run.name,
+            fled.name,
+            compass(run.direction),
+            play.name(j),
+            fled.name,
+            clauses::PURSUIT_ENCOUNTER
+        ),
+        &run.route,
+    );
+    let group = Group {
+        target: j,
+        attackers: vec![w],
+        moving: vec![true],
+        stay: false,
+    };
+    super::resolve(play, &group, Kind::FollowUp(charges));
+    true
+}
+
+/// Tells where the pursuit stopped: short at a unit, with no room (ruling
+/// GT-23), at cover ("Pursuit to terrain"), at the map edge, or its full
+/// distance.
+fn tell_stop(play: &mut Play, w: usize, fled: &Fled, kind: Pursuit, run: &Run) {
+    let Run {
+        name,
+        direction,
+        told,
+        moved,
+        route,
+        ..
+    } = run;
+    match run.stop {
+        Stop::Unit(j) => tell_run_into(play, w, fled, kind, run, j),
         Stop::NoRoom(j) => {
             play.say_naming(
                 events::Kind::PursuitNoRoom,
@@ -205,11 +269,11 @@ pub fn pursue(play: &mut Play, w: usize, fled: &Fled, kind: Pursuit) {
                 format!(
                     "{name} pursues {} to the {} and is brought up against the edge of cover after {} inches (\"{}\").",
                     fled.name,
-                    compass(direction),
-                    inches(moved),
+                    compass(*direction),
+                    inches(*moved),
                     clauses::PURSUIT_TERRAIN
                 ),
-                &route,
+                route,
             );
         }
         Stop::MapEdge => {
@@ -221,7 +285,7 @@ pub fn pursue(play: &mut Play, w: usize, fled: &Fled, kind: Pursuit) {
                     fled.name,
                     clauses::PURSUIT_OFF_MAP
                 ),
-                &route,
+                route,
             );
         }
         Stop::Full => {
@@ -231,24 +295,47 @@ pub fn pursue(play: &mut Play, w: usize, fled: &Fled, kind: Pursuit) {
                 format!(
                     "{name} pursues {} to the {}, {told}.",
                     fled.name,
-                    compass(direction)
+                    compass(*direction)
                 ),
-                &route,
+                route,
             );
         }
     }
-    play.set_morale(w, Morale::Shaken);
-    play.say(
-        events::Kind::Shaken,
-        &[w],
+}
+
+/// Tells a pursuit stopped short at unit `j`, in contact with it: after
+/// its second follow-up charge, "leave the cavalry unit (now shaken) in
+/// contact with those enemies".
+fn tell_run_into(play: &mut Play, w: usize, fled: &Fled, kind: Pursuit, run: &Run, j: usize) {
+    let Run {
+        name,
+        direction,
+        told,
+        moved,
+        route,
+        ..
+    } = run;
+    let other = play.name(j);
+    let why = if play.field.enemies(w, j) && kind == Pursuit::AfterSecond {
         format!(
-            "{name} is shaken (\"{}\").",
-            if kind == Pursuit::Countercharge {
-                clauses::COUNTERCHARGE_FLIGHT
-            } else {
-                clauses::PURSUIT_SHAKEN
-            }
+            ", and stays in contact with them (\"{}\")",
+            clauses::PURSUIT_AFTER_SECOND
+        )
+    } else {
+        ", and stops in contact with them".to_string()
+    };
+    play.say_along_naming(
+        events::Kind::Pursuit,
+        &[w, fled.unit],
+        &[j],
+        format!(
+            "{name} pursues {} to the {} {}: it runs into {other} after {} inches{why}.",
+            fled.name,
+            compass(*direction),
+            told,
+            inches(*moved)
         ),
+        route,
     );
 }
 

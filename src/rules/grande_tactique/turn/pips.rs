@@ -11,8 +11,11 @@ use super::super::field::Field;
 use super::super::morale::{cover, standing};
 use super::super::movement::{self, Stopped};
 use super::super::orders::{Action, GtOrder};
-use super::super::state::{DeclaredCharge, Morale, State};
+use super::super::params::Params;
+use super::super::state::{DeclaredCharge, Formation, Morale, State};
 use crate::audit::dice::Dice;
+use crate::geometry::Hundredths;
+use crate::rules::names::UnitId;
 use crate::rules::ruleset::Event;
 use crate::rules::words::inches;
 
@@ -84,200 +87,273 @@ fn spend(play: &mut Play, side: &str, command: &str, cost: u32) -> u32 {
     *left
 }
 
+/// The unit an order is given to, as the order's step needs it.
+struct Ordered<'o> {
+    i: usize,
+    /// Its id as the order names it.
+    id: &'o UnitId,
+    side: &'o str,
+    name: String,
+    command: String,
+    params: Params,
+}
+
+impl Ordered<'_> {
+    /// Spends the unit's command's PIPs; returns what it has left.
+    fn spend(&self, play: &mut Play, cost: u32) -> u32 {
+        spend(play, self.side, &self.command, cost)
+    }
+}
+
 /// Carries out one order; what it could not make, if anything.
 fn carry_out(play: &mut Play, start: &Field, side: &str, order: &GtOrder) -> Option<NotMade> {
     let i = play.field.at(order.unit.as_str())?;
     if !play.field.in_play(i) {
         return None;
     }
-    let not_made = |play: &Play, what: &'static str, s: &Stopped| NotMade {
-        unit: play.field.id(i).to_string(),
-        what,
-        problem: s.problem.clone(),
-        clause: s.clause.clone(),
-        by: s.by.map(|b| play.field.id(b).to_string()),
+    let u = Ordered {
+        i,
+        id: &order.unit,
+        side,
+        name: play.name(i),
+        command: play.field.unit(i).rules.command.clone(),
+        params: play.field.params().clone(),
     };
-    let name = play.name(i);
-    let command = play.field.unit(i).rules.command.clone();
-    let params = play.field.params().clone();
-    let mut out = None;
     match &order.action {
         Action::Charge {
             target,
             principal,
             stay,
         } => {
-            let t = play.field.at(target.as_str())?;
-            let cost = eligible::cost(start, i, t).map_or(2, |(c, _)| c);
-            let left = spend(play, side, &command, cost);
-            play.field.state.game.charges.push(DeclaredCharge {
-                unit: order.unit.as_str().to_string(),
-                target: target.as_str().to_string(),
-                command: command.clone(),
-                principal: *principal,
-                moving: cost == 2,
-                stay: *stay,
-            });
-            play.field.unit_mut(i).rules.firing = false;
-            let target_name = play.name(t);
-            play.say(
-                events::Kind::ChargeDeclared,
-                &[i, t],
-                format!(
-                    "{name} ({command}) declares a charge on {target_name}{}{}: {cost} PIP{} paid, {left} left. A Charge marker is placed on {name}, pointing at {target_name}.",
-                    if *principal { " as the principal attacker" } else { "" },
-                    if cost == 2 { ", to move to contact first" } else { ", in contact" },
-                    if cost == 1 { "" } else { "s" },
-                ),
-            );
+            declare_charge(play, start, &u, target, *principal, *stay);
+            None
         }
-        Action::Advance(d) | Action::Retire(d) => {
-            let signed = if matches!(order.action, Action::Advance(_)) {
-                *d
-            } else {
-                -*d
-            };
-            let left = spend(play, side, &command, params.move_pips);
-            let from = play.field.rect(i);
-            let result = movement::straight(&play.field, i, signed).or_else(|s| match s.at_most {
-                Some(m) if m > 0 => movement::straight(&play.field, i, m * signed.signum()),
-                _ => Err(s),
-            });
-            match (result, from) {
-                (Ok(to), Some(from)) => {
-                    play.field.place(i, to);
-                    let moved = crate::geometry::distance(from.front_centre, to.front_centre);
-                    play.say_along(
-                        events::Kind::Move,
-                        &[i],
-                        format!(
-                            "{name} {} {} inches ({left} PIP{} left to {command}).",
-                            if signed > 0 { "advances" } else { "falls back" },
-                            inches(moved),
-                            if left == 1 { "" } else { "s" }
-                        ),
-                        &[from.front_centre, to.front_centre],
-                    );
-                }
-                (Err(s), _) => {
-                    out = Some(not_made(play, "move", &s));
-                    play.say_naming(
-                        events::Kind::MoveRefused,
-                        &[i],
-                        s.by.as_slice(),
-                        format!("{name} cannot move: {} ({}).", s.problem, s.clause),
-                    )
-                }
-                _ => {}
-            }
+        Action::Advance(d) => straight(play, &u, *d),
+        Action::Retire(d) => straight(play, &u, -*d),
+        Action::Face(b) => {
+            u.spend(play, u.params.move_pips);
+            face(play, &u, *b)
         }
-        Action::Face(_) | Action::FaceUnit(_) => {
-            let bearing = match &order.action {
-                Action::Face(b) => Some(*b),
-                Action::FaceUnit(u) => play
-                    .field
-                    .at(u.as_str())
-                    .and_then(|j| movement::bearing_to(&play.field, i, j)),
-                _ => None,
-            };
-            spend(play, side, &command, params.move_pips);
-            let bearing = bearing?;
-            match movement::face(&play.field, i, bearing) {
-                Ok(to) => {
-                    play.field.place(i, to);
-                    play.say(
-                        events::Kind::Move,
-                        &[i],
-                        format!("{name} turns to face {bearing} degrees."),
-                    );
-                }
-                Err(s) => {
-                    out = Some(not_made(play, "turn", &s));
-                    play.say_naming(
-                        events::Kind::MoveRefused,
-                        &[i],
-                        s.by.as_slice(),
-                        format!("{name} cannot turn: {} ({}).", s.problem, s.clause),
-                    )
-                }
-            }
+        Action::FaceUnit(other) => {
+            let bearing = play
+                .field
+                .at(other.as_str())
+                .and_then(|j| movement::bearing_to(&play.field, i, j));
+            u.spend(play, u.params.move_pips);
+            face(play, &u, bearing?)
         }
-        Action::Form(x) => {
-            spend(play, side, &command, params.formation_pips);
-            match movement::form(&play.field, i, *x) {
-                Ok(_) => {
-                    play.field.unit_mut(i).rules.formation = *x;
-                    play.field.refresh(i);
-                    play.say(
-                        events::Kind::Formation,
-                        &[i],
-                        format!("{name} forms {}.", x.word()),
-                    );
-                }
-                Err(s) => {
-                    out = Some(not_made(play, "change formation", &s));
-                    play.say_naming(
-                        events::Kind::MoveRefused,
-                        &[i],
-                        s.by.as_slice(),
-                        format!(
-                            "{name} cannot form {}: {} ({}).",
-                            x.word(),
-                            s.problem,
-                            s.clause
-                        ),
-                    )
-                }
-            }
-        }
+        Action::Form(x) => form(play, &u, *x),
         Action::StartFiring => {
             play.field.unit_mut(i).rules.firing = true;
-            play.say(events::Kind::Firing, &[i], format!("{name} starts firing."));
+            play.say(
+                events::Kind::Firing,
+                &[i],
+                format!("{} starts firing.", u.name),
+            );
+            None
         }
         Action::CeaseFire => {
             play.field.unit_mut(i).rules.firing = false;
             play.say(
                 events::Kind::CeaseFire,
                 &[i],
-                format!("{name} ceases firing."),
+                format!("{} ceases firing.", u.name),
             );
+            None
         }
         Action::Rally => {
-            spend(play, side, &command, params.rally_pips);
-            let was = play.field.unit(i).rules.morale;
-            let mut mods = standing(play.field.unit(i), &params);
-            mods.extend(cover(&play.field, i));
-            // A rally's die, like a rally that fails, is its own side's: the
-            // enemy sees a unit rally, or nothing (ruling GT-24).
-            let check = play.check(
-                events::Kind::MoraleCheckOwn,
-                i,
-                &[],
-                "to rally (ruling GT-4)",
-                mods,
-            );
-            if check.passed {
-                let now = match was {
-                    Morale::Routed => Morale::Shaken,
-                    _ => Morale::Eager,
-                };
-                play.set_morale(i, now);
-                play.say(
-                    events::Kind::Rally,
-                    &[i],
-                    format!("{name} rallies: it is {} now.", now.word()),
-                );
-            } else {
-                play.say(
-                    events::Kind::RallyFails,
-                    &[i],
-                    format!("{name} fails to rally and stays {}.", was.word()),
-                );
-            }
+            rally(play, &u);
+            None
         }
-        Action::FireAt(_) | Action::Hold => {}
+        Action::FireAt(_) | Action::Hold => None,
     }
-    out
+}
+
+/// What a refused move, turn or change of formation is reported as.
+fn refused(play: &Play, i: usize, what: &'static str, s: &Stopped) -> NotMade {
+    NotMade {
+        unit: play.field.id(i).to_string(),
+        what,
+        problem: s.problem.clone(),
+        clause: s.clause.clone(),
+        by: s.by.map(|b| play.field.id(b).to_string()),
+    }
+}
+
+/// A charge declared: its PIPs paid (what it costs from where the units
+/// stood when the orders were written, 2 where it must move to contact) and
+/// a Charge marker placed; a unit that charges stops firing.
+fn declare_charge(
+    play: &mut Play,
+    start: &Field,
+    u: &Ordered,
+    target: &UnitId,
+    principal: bool,
+    stay: bool,
+) {
+    let Some(t) = play.field.at(target.as_str()) else {
+        return;
+    };
+    let (i, name, command) = (u.i, &u.name, &u.command);
+    let cost = eligible::cost(start, i, t).map_or(2, |(c, _)| c);
+    let left = u.spend(play, cost);
+    play.field.state.game.charges.push(DeclaredCharge {
+        unit: u.id.as_str().to_string(),
+        target: target.as_str().to_string(),
+        command: command.clone(),
+        principal,
+        moving: cost == 2,
+        stay,
+    });
+    play.field.unit_mut(i).rules.firing = false;
+    let target_name = play.name(t);
+    play.say(
+        events::Kind::ChargeDeclared,
+        &[i, t],
+        format!(
+            "{name} ({command}) declares a charge on {target_name}{}{}: {cost} PIP{} paid, {left} left. A Charge marker is placed on {name}, pointing at {target_name}.",
+            if principal { " as the principal attacker" } else { "" },
+            if cost == 2 { ", to move to contact first" } else { ", in contact" },
+            if cost == 1 { "" } else { "s" },
+        ),
+    );
+}
+
+/// An advance (`signed` > 0) or a fall back, straight and facing the same
+/// way (GT-6); cut short where the rules allow only part of it.
+fn straight(play: &mut Play, u: &Ordered, signed: Hundredths) -> Option<NotMade> {
+    let (i, name, command) = (u.i, &u.name, &u.command);
+    let left = u.spend(play, u.params.move_pips);
+    let from = play.field.rect(i);
+    let result = movement::straight(&play.field, i, signed).or_else(|s| match s.at_most {
+        Some(m) if m > 0 => movement::straight(&play.field, i, m * signed.signum()),
+        _ => Err(s),
+    });
+    match (result, from) {
+        (Ok(to), Some(from)) => {
+            play.field.place(i, to);
+            let moved = crate::geometry::distance(from.front_centre, to.front_centre);
+            play.say_along(
+                events::Kind::Move,
+                &[i],
+                format!(
+                    "{name} {} {} inches ({left} PIP{} left to {command}).",
+                    if signed > 0 { "advances" } else { "falls back" },
+                    inches(moved),
+                    if left == 1 { "" } else { "s" }
+                ),
+                &[from.front_centre, to.front_centre],
+            );
+            None
+        }
+        (Err(s), _) => {
+            let out = refused(play, i, "move", &s);
+            play.say_naming(
+                events::Kind::MoveRefused,
+                &[i],
+                s.by.as_slice(),
+                format!("{name} cannot move: {} ({}).", s.problem, s.clause),
+            );
+            Some(out)
+        }
+        _ => None,
+    }
+}
+
+/// A turn about its centre to face `bearing`, paid for already.
+fn face(play: &mut Play, u: &Ordered, bearing: u32) -> Option<NotMade> {
+    let (i, name) = (u.i, &u.name);
+    match movement::face(&play.field, i, bearing) {
+        Ok(to) => {
+            play.field.place(i, to);
+            play.say(
+                events::Kind::Move,
+                &[i],
+                format!("{name} turns to face {bearing} degrees."),
+            );
+            None
+        }
+        Err(s) => {
+            let out = refused(play, i, "turn", &s);
+            play.say_naming(
+                events::Kind::MoveRefused,
+                &[i],
+                s.by.as_slice(),
+                format!("{name} cannot turn: {} ({}).", s.problem, s.clause),
+            );
+            Some(out)
+        }
+    }
+}
+
+/// A change of formation, paid for whether it is made or not.
+fn form(play: &mut Play, u: &Ordered, x: Formation) -> Option<NotMade> {
+    let (i, name) = (u.i, &u.name);
+    u.spend(play, u.params.formation_pips);
+    match movement::form(&play.field, i, x) {
+        Ok(_) => {
+            play.field.unit_mut(i).rules.formation = x;
+            play.field.refresh(i);
+            play.say(
+                events::Kind::Formation,
+                &[i],
+                format!("{name} forms {}.", x.word()),
+            );
+            None
+        }
+        Err(s) => {
+            let out = refused(play, i, "change formation", &s);
+            play.say_naming(
+                events::Kind::MoveRefused,
+                &[i],
+                s.by.as_slice(),
+                format!(
+                    "{name} cannot form {}: {} ({}).",
+                    x.word(),
+                    s.problem,
+                    s.clause
+                ),
+            );
+            Some(out)
+        }
+    }
+}
+
+/// A rally (GT-4): a Morale Check passed brings a routed unit to shaken,
+/// a shaken one to eager.
+fn rally(play: &mut Play, u: &Ordered) {
+    let (i, name) = (u.i, &u.name);
+    u.spend(play, u.params.rally_pips);
+    let was = play.field.unit(i).rules.morale;
+    let mut mods = standing(play.field.unit(i), &u.params);
+    mods.extend(cover(&play.field, i));
+    // A rally's die, like a rally that fails, is its own side's: the
+    // enemy sees a unit rally, or nothing (ruling GT-24).
+    let check = play.check(
+        events::Kind::MoraleCheckOwn,
+        i,
+        &[],
+        "to rally (ruling GT-4)",
+        mods,
+    );
+    if check.passed {
+        let now = match was {
+            Morale::Routed => Morale::Shaken,
+            _ => Morale::Eager,
+        };
+        play.set_morale(i, now);
+        play.say(
+            events::Kind::Rally,
+            &[i],
+            format!("{name} rallies: it is {} now.", now.word()),
+        );
+    } else {
+        play.say(
+            events::Kind::RallyFails,
+            &[i],
+            format!("{name} fails to rally and stays {}.", was.word()),
+        );
+    }
 }
 
 /// "If units from more than one command are charging the same enemy unit,

@@ -276,7 +276,6 @@ pub fn may_counter_charge(field: &Field, i: usize) -> Result<(), Refusal> {
 pub fn check(state: &State, side: &str, lines: &[(usize, &str)]) -> OrderSheet<KulOrder> {
     let mut sheet = OrderSheet::default();
     let look = Lookup::new(state);
-    let active = state.active_side == side;
     let mut field = Field::new(state.clone());
     let began_in_zoc: Vec<bool> = (0..field.state.units.len())
         .map(|i| field.in_play(i) && field.enemy_zoc(field.hex(i), &field.unit(i).side))
@@ -286,7 +285,6 @@ pub fn check(state: &State, side: &str, lines: &[(usize, &str)]) -> OrderSheet<K
     let mut results: Vec<(usize, Result<KulOrder, Rejection>)> = Vec::new();
     // Each attack with the place of its line among the results.
     let mut attacks: Vec<(usize, usize, KulOrder)> = Vec::new();
-    let count = lines.len();
     for &(line, raw) in lines {
         let written = match parse(raw) {
             Ok(o) => o,
@@ -298,91 +296,25 @@ pub fn check(state: &State, side: &str, lines: &[(usize, &str)]) -> OrderSheet<K
                 continue;
             }
         };
-        let written_unit = written.unit().map_or(String::new(), |r| r.0.clone());
         let order = match resolve_names(&look, side, &written) {
             Ok(o) => o,
             Err(problem) => {
-                results.push((
-                    line,
-                    Err(Rejection {
-                        line,
-                        unit: Some(written_unit),
-                        problem,
-                        clause: None,
-                    }),
-                ));
+                results.push((line, Err(unknown_name(line, &written, problem))));
                 continue;
             }
         };
+        if matches!(order, KulOrder::Pass) {
+            results.push((line, pass_alone(line, order, lines.len())));
+            continue;
+        }
         let unit_id = order
             .unit()
             .map_or(String::new(), |u| u.as_str().to_string());
-        if matches!(order, KulOrder::Pass) {
-            let r = if count > 1 {
-                Err(Rejection {
-                    line,
-                    unit: None,
-                    problem: "`pass` means no orders at all: it stands alone".to_string(),
-                    clause: None,
-                })
-            } else {
-                Ok(order)
-            };
-            results.push((line, r));
-            continue;
-        }
-        if !active
-            && !matches!(
-                order,
-                KulOrder::CounterCharge { .. } | KulOrder::Hold { .. }
-            )
-        {
-            results.push((
-                line,
-                Err(reject(
-                    line,
-                    &unit_id,
-                    Refusal::new(
-                        format!(
-                            "it is {}'s activation; {side} may only order units to counter-charge",
-                            state.active_side
-                        ),
-                        NOT_YOUR_ACTIVATION,
-                    ),
-                )),
-            ));
-            continue;
-        }
-        if active && matches!(order, KulOrder::CounterCharge { .. }) {
-            results.push((
-                line,
-                Err(reject(
-                    line,
-                    &unit_id,
-                    Refusal::new(
-                        format!(
-                            "it is {side}'s own activation, in which a unit charges; it counter-charges in the other side's"
-                        ),
-                        COUNTER_IN_OWN,
-                    ),
-                )),
-            ));
-            continue;
-        }
-        let i = field.index(&unit_id);
-        let fires_on_foot = i.is_some_and(|i| {
-            matches!(
-                field.unit(i).rules.weapon,
-                crate::rules::kulikovo::state::Weapon::B | crate::rules::kulikovo::state::Weapon::C
-            )
+        let admitted = in_activation(state, side, &order).and_then(|()| {
+            let on_foot = fires_on_foot(&field, &unit_id);
+            admit(&mut given, line, &order, field.readings.foot_fire, on_foot)
         });
-        if let Err(r) = admit(
-            &mut given,
-            line,
-            &order,
-            field.readings.foot_fire,
-            fires_on_foot,
-        ) {
+        if let Err(r) = admitted {
             results.push((line, Err(reject(line, &unit_id, r))));
             continue;
         }
@@ -401,24 +333,13 @@ pub fn check(state: &State, side: &str, lines: &[(usize, &str)]) -> OrderSheet<K
     }
     // The shock segment, on the field as the moves leave it.
     for (line, at, order) in attacks {
-        let (unit, target, charge) = match &order {
-            KulOrder::Shock { unit, target, .. } => (unit, target, false),
-            KulOrder::Charge { unit, target, .. } => (unit, target, true),
-            _ => continue,
-        };
-        let (Some(i), Some(j)) = (field.index(unit.as_str()), field.index(target.as_str())) else {
+        let Some((unit, r)) = check_attack(&field, &activity, &began_in_zoc, &order) else {
             continue;
-        };
-        let fired = activity.get(&i).is_some_and(|a| a.fired);
-        let r = if fired {
-            Err(Refusal::new("it fires this activation", FIRE_OR_ATTACK))
-        } else {
-            may_attack(&field, i, j, charge, began_in_zoc[i]).map(|_| ())
         };
         if let Some(slot) = results.get_mut(at) {
             slot.1 = r
                 .map(|()| order.clone())
-                .map_err(|r| reject(line, unit.as_str(), r));
+                .map_err(|r| reject(line, &unit, r));
         }
     }
     for (_, r) in results {
@@ -428,6 +349,95 @@ pub fn check(state: &State, side: &str, lines: &[(usize, &str)]) -> OrderSheet<K
         }
     }
     sheet
+}
+
+/// A line naming a unit or leader that is not to be found, given under the
+/// name as written.
+fn unknown_name(line: usize, written: &Written, problem: String) -> Rejection {
+    Rejection {
+        line,
+        unit: Some(written.unit().map_or(String::new(), |r| r.0.clone())),
+        problem,
+        clause: None,
+    }
+}
+
+/// `pass` is no orders at all, so it stands alone on a sheet.
+fn pass_alone(line: usize, order: KulOrder, count: usize) -> Result<KulOrder, Rejection> {
+    if count > 1 {
+        Err(Rejection {
+            line,
+            unit: None,
+            problem: "`pass` means no orders at all: it stands alone".to_string(),
+            clause: None,
+        })
+    } else {
+        Ok(order)
+    }
+}
+
+/// Ruling KUL-1: out of its own activation a side orders counter-charges
+/// (and holds) only; ruling KUL-19: a counter-charge is for the other
+/// side's activation.
+fn in_activation(state: &State, side: &str, order: &KulOrder) -> Result<(), Refusal> {
+    let active = state.active_side == side;
+    let counter = matches!(order, KulOrder::CounterCharge { .. });
+    if !active && !counter && !matches!(order, KulOrder::Hold { .. }) {
+        return Err(Refusal::new(
+            format!(
+                "it is {}'s activation; {side} may only order units to counter-charge",
+                state.active_side
+            ),
+            NOT_YOUR_ACTIVATION,
+        ));
+    }
+    if active && counter {
+        return Err(Refusal::new(
+            format!(
+                "it is {side}'s own activation, in which a unit charges; it counter-charges in the other side's"
+            ),
+            COUNTER_IN_OWN,
+        ));
+    }
+    Ok(())
+}
+
+/// Whether the unit is bowmen or crossbows, who may move or fire but not
+/// both where the campaign reads it so.
+fn fires_on_foot(field: &Field, unit_id: &str) -> bool {
+    field.index(unit_id).is_some_and(|i| {
+        matches!(
+            field.unit(i).rules.weapon,
+            crate::rules::kulikovo::state::Weapon::B | crate::rules::kulikovo::state::Weapon::C
+        )
+    })
+}
+
+/// An attack checked in the shock segment: a unit that fired this
+/// activation does not attack too; else the attack is held against
+/// `may_attack`. The attacker's id with the result; `None` where a unit is
+/// no longer to be found.
+fn check_attack(
+    field: &Field,
+    activity: &BTreeMap<usize, Activity>,
+    began_in_zoc: &[bool],
+    order: &KulOrder,
+) -> Option<(String, Result<(), Refusal>)> {
+    let (unit, target, charge) = match order {
+        KulOrder::Shock { unit, target, .. } => (unit, target, false),
+        KulOrder::Charge { unit, target, .. } => (unit, target, true),
+        _ => return None,
+    };
+    let (Some(i), Some(j)) = (field.index(unit.as_str()), field.index(target.as_str())) else {
+        return None;
+    };
+    let fired = activity.get(&i).is_some_and(|a| a.fired);
+    let r = if fired {
+        Err(Refusal::new("it fires this activation", FIRE_OR_ATTACK))
+    } else {
+        may_attack(field, i, j, charge, began_in_zoc[i]).map(|_| ())
+    };
+    Some((unit.as_str().to_string(), r))
 }
 
 /// Carries out an order of the movement and fire segment on the check's

@@ -167,8 +167,48 @@ pub fn parse(line: &str) -> Result<Written, SyntaxError> {
     if trimmed.trim_end_matches('.').eq_ignore_ascii_case("pass") {
         return Ok(KulOrder::Pass);
     }
-    // The unit: everything before the first colon outside quotes, or the
-    // first word.
+    let (unit, words) = unit_and_words(trimmed, lead)?;
+    let end = lead + trimmed.chars().count() + 1;
+    let Some(first) = words.first() else {
+        return Err(err(
+            end,
+            format!("an order is expected after the unit: {VERBS}"),
+            EXAMPLE_ANY,
+        ));
+    };
+    let Some(verb) = verb(&first.text.to_lowercase()) else {
+        return Err(err(
+            first.column,
+            format!("`{}` is not an order; the orders are {VERBS}", first.text),
+            EXAMPLE_ANY,
+        ));
+    };
+    let unit = Ref(unit);
+    let (order, at) = match verb {
+        "move" | "face" => read_move(unit, &words, verb == "face", end)?,
+        "fire" => read_fire(unit, &words, end)?,
+        "shock" | "charge" => read_attack(unit, &words, verb == "shock", end)?,
+        "counter-charge" => (KulOrder::CounterCharge { unit }, 1),
+        "hold" => (KulOrder::Hold { unit }, 1),
+        _ => read_join(unit, &words, end)?,
+    };
+    if let Some(t) = words.get(at) {
+        return Err(err(
+            t.column,
+            format!("`{}` is not understood after the order", t.text),
+            match verb {
+                "fire" => EXAMPLE_FIRE,
+                "join" => EXAMPLE_JOIN,
+                _ => EXAMPLE_ANY,
+            },
+        ));
+    }
+    Ok(order)
+}
+
+/// The unit and the words of the order after it: the unit is everything
+/// before the first colon outside quotes, or else the first word.
+fn unit_and_words(trimmed: &str, lead: usize) -> Result<(String, Vec<Token>), SyntaxError> {
     let colon = {
         let mut quoted = false;
         trimmed.char_indices().find(|&(_, c)| {
@@ -207,170 +247,144 @@ pub fn parse(line: &str) -> Result<Written, SyntaxError> {
             EXAMPLE_ANY,
         ));
     }
-    let end = lead + trimmed.chars().count() + 1;
-    let Some(first) = words.first() else {
+    Ok((unit, words))
+}
+
+/// `move <hex> ... [face <hexside>] ...` or `face <hexside> [<hex> ...]`:
+/// the order and the index of the first word after it.
+fn read_move(
+    unit: Ref,
+    words: &[Token],
+    face: bool,
+    end: usize,
+) -> Result<(Written, usize), SyntaxError> {
+    let mut steps = Vec::new();
+    let mut at = 1;
+    if face {
+        steps.push(Step::Face(hexside(words.get(1), end, EXAMPLE_FACE)?));
+        at = 2;
+    }
+    while let Some(t) = words.get(at) {
+        let word = t.text.to_lowercase();
+        if word == "face" || word == "turn" {
+            steps.push(Step::Face(hexside(words.get(at + 1), end, EXAMPLE_MOVE)?));
+            at += 2;
+        } else if let Some(hex) = Hex::from_label(&word) {
+            steps.push(Step::Hex(hex));
+            at += 1;
+        } else {
+            return Err(err(
+                t.column,
+                format!(
+                    "`{}` is not a hex number (four digits, column then row, as the map prints them) or `face`",
+                    t.text
+                ),
+                EXAMPLE_MOVE,
+            ));
+        }
+    }
+    if steps.is_empty() {
         return Err(err(
             end,
-            format!("an order is expected after the unit: {VERBS}"),
-            EXAMPLE_ANY,
-        ));
-    };
-    let Some(verb) = verb(&first.text.to_lowercase()) else {
-        return Err(err(
-            first.column,
-            format!("`{}` is not an order; the orders are {VERBS}", first.text),
-            EXAMPLE_ANY,
-        ));
-    };
-    let unit = Ref(unit);
-    let mut at = 1;
-    let order = match verb {
-        "move" | "face" => {
-            let mut steps = Vec::new();
-            if verb == "face" {
-                let Some(t) = words.get(1) else {
-                    return Err(err(
-                        end,
-                        "a hexside to face is expected: n, ne, se, s, sw or nw",
-                        EXAMPLE_FACE,
-                    ));
-                };
-                let Some(d) = direction(&t.text) else {
-                    return Err(err(
-                        t.column,
-                        format!(
-                            "`{}` is not a hexside: n, ne, se, s, sw or nw (or 0-5)",
-                            t.text
-                        ),
-                        EXAMPLE_FACE,
-                    ));
-                };
-                steps.push(Step::Face(d));
-                at = 2;
-            }
-            while let Some(t) = words.get(at) {
-                let word = t.text.to_lowercase();
-                if word == "face" || word == "turn" {
-                    let Some(d) = words.get(at + 1) else {
-                        return Err(err(
-                            end,
-                            "a hexside to face is expected: n, ne, se, s, sw or nw",
-                            EXAMPLE_MOVE,
-                        ));
-                    };
-                    let Some(dir) = direction(&d.text) else {
-                        return Err(err(
-                            d.column,
-                            format!(
-                                "`{}` is not a hexside: n, ne, se, s, sw or nw (or 0-5)",
-                                d.text
-                            ),
-                            EXAMPLE_MOVE,
-                        ));
-                    };
-                    steps.push(Step::Face(dir));
-                    at += 2;
-                } else if let Some(hex) = Hex::from_label(&word) {
-                    steps.push(Step::Hex(hex));
-                    at += 1;
-                } else {
-                    return Err(err(
-                        t.column,
-                        format!(
-                            "`{}` is not a hex number (four digits, column then row, as the map prints them) or `face`",
-                            t.text
-                        ),
-                        EXAMPLE_MOVE,
-                    ));
-                }
-            }
-            if steps.is_empty() {
-                return Err(err(
-                    end,
-                    "the hexes to move through are expected",
-                    EXAMPLE_MOVE,
-                ));
-            }
-            KulOrder::Move { unit, steps }
-        }
-        "fire" => {
-            if words
-                .get(1)
-                .is_some_and(|t| !t.quoted && t.text.eq_ignore_ascii_case("at"))
-            {
-                at = 2;
-            }
-            let target = target(&words, at, end, EXAMPLE_FIRE)?;
-            at += 1;
-            KulOrder::Fire { unit, target }
-        }
-        "shock" | "charge" => {
-            let target = target(
-                &words,
-                at,
-                end,
-                if verb == "shock" {
-                    EXAMPLE_SHOCK
-                } else {
-                    EXAMPLE_CHARGE
-                },
-            )?;
-            at += 1;
-            let mut then = Then::Stop;
-            if let Some(t) = words.get(at) {
-                if t.quoted || !t.text.eq_ignore_ascii_case("then") {
-                    return Err(err(
-                        t.column,
-                        format!(
-                            "`{}` is not understood here; an attack may end `then <unit>` or `then any`",
-                            t.text
-                        ),
-                        EXAMPLE_SHOCK,
-                    ));
-                }
-                let Some(next) = words.get(at + 1) else {
-                    return Err(err(
-                        end,
-                        "whom the attack continues against is expected: a unit or `any`",
-                        EXAMPLE_SHOCK,
-                    ));
-                };
-                then = if !next.quoted && next.text.eq_ignore_ascii_case("any") {
-                    Then::Any
-                } else {
-                    Then::Unit(Ref(next.text.clone()))
-                };
-                at += 2;
-            }
-            if verb == "shock" {
-                KulOrder::Shock { unit, target, then }
-            } else {
-                KulOrder::Charge { unit, target, then }
-            }
-        }
-        "counter-charge" => KulOrder::CounterCharge { unit },
-        "hold" => KulOrder::Hold { unit },
-        _ => {
-            let target = target(&words, at, end, EXAMPLE_JOIN)?;
-            at += 1;
-            KulOrder::Join {
-                leader: unit,
-                unit: target,
-            }
-        }
-    };
-    if let Some(t) = words.get(at) {
-        return Err(err(
-            t.column,
-            format!("`{}` is not understood after the order", t.text),
-            match verb {
-                "fire" => EXAMPLE_FIRE,
-                "join" => EXAMPLE_JOIN,
-                _ => EXAMPLE_ANY,
-            },
+            "the hexes to move through are expected",
+            EXAMPLE_MOVE,
         ));
     }
-    Ok(order)
+    Ok((KulOrder::Move { unit, steps }, at))
+}
+
+/// The hexside after `face`; `end` is the column past the line, where a
+/// missing one is reported.
+fn hexside(
+    word: Option<&Token>,
+    end: usize,
+    example: &'static str,
+) -> Result<Direction, SyntaxError> {
+    let Some(t) = word else {
+        return Err(err(
+            end,
+            "a hexside to face is expected: n, ne, se, s, sw or nw",
+            example,
+        ));
+    };
+    direction(&t.text).ok_or_else(|| {
+        err(
+            t.column,
+            format!(
+                "`{}` is not a hexside: n, ne, se, s, sw or nw (or 0-5)",
+                t.text
+            ),
+            example,
+        )
+    })
+}
+
+/// `fire [at] <unit>`.
+fn read_fire(unit: Ref, words: &[Token], end: usize) -> Result<(Written, usize), SyntaxError> {
+    let mut at = 1;
+    if words
+        .get(1)
+        .is_some_and(|t| !t.quoted && t.text.eq_ignore_ascii_case("at"))
+    {
+        at = 2;
+    }
+    let target = target(words, at, end, EXAMPLE_FIRE)?;
+    Ok((KulOrder::Fire { unit, target }, at + 1))
+}
+
+/// `shock <unit> [then <unit>|any]` or `charge` the same.
+fn read_attack(
+    unit: Ref,
+    words: &[Token],
+    shock: bool,
+    end: usize,
+) -> Result<(Written, usize), SyntaxError> {
+    let example = if shock { EXAMPLE_SHOCK } else { EXAMPLE_CHARGE };
+    let target = target(words, 1, end, example)?;
+    let (then, at) = read_then(words, 2, end)?;
+    let order = if shock {
+        KulOrder::Shock { unit, target, then }
+    } else {
+        KulOrder::Charge { unit, target, then }
+    };
+    Ok((order, at))
+}
+
+/// An attack's continuation, `then <unit>` or `then any`, from word `at`:
+/// [`Then::Stop`] when the line ends there.
+fn read_then(words: &[Token], at: usize, end: usize) -> Result<(Then<Ref>, usize), SyntaxError> {
+    let Some(t) = words.get(at) else {
+        return Ok((Then::Stop, at));
+    };
+    if t.quoted || !t.text.eq_ignore_ascii_case("then") {
+        return Err(err(
+            t.column,
+            format!(
+                "`{}` is not understood here; an attack may end `then <unit>` or `then any`",
+                t.text
+            ),
+            EXAMPLE_SHOCK,
+        ));
+    }
+    let Some(next) = words.get(at + 1) else {
+        return Err(err(
+            end,
+            "whom the attack continues against is expected: a unit or `any`",
+            EXAMPLE_SHOCK,
+        ));
+    };
+    let then = if !next.quoted && next.text.eq_ignore_ascii_case("any") {
+        Then::Any
+    } else {
+        Then::Unit(Ref(next.text.clone()))
+    };
+    Ok((then, at + 2))
+}
+
+/// `<leader>: join <unit>`.
+fn read_join(leader: Ref, words: &[Token], end: usize) -> Result<(Written, usize), SyntaxError> {
+    let unit = target(words, 1, end, EXAMPLE_JOIN)?;
+    Ok((KulOrder::Join { leader, unit }, 2))
 }
 
 fn target(

@@ -49,20 +49,7 @@ pub fn follow_up(
     let eid = state.units[e].id.clone();
     let ename = state.units[e].name.clone();
     let off_table = state.units[e].eliminated.as_deref() == Some(super::retreat::FORCED_OFF_TABLE);
-    // An enemy gone for another cause, or shattered and about to leave play,
-    // is not followed; nor does cavalry still held by another enemy break
-    // off from it ("Units may not break off combat").
-    if !off_table
-        && (!in_play(&state.units[e]) || super::army_morale::is_shattered(&state.units[e]))
-    {
-        return;
-    }
-    let side = state.units[i].side.clone();
-    let held = table
-        .within(i, CONTACT)
-        .into_iter()
-        .any(|j| j != e && state.units[j].side != side && in_play(&state.units[j]));
-    if held {
+    if !to_be_followed(state, table, i, e, off_table) {
         return;
     }
     let roll = dice.throw(
@@ -83,11 +70,7 @@ pub fn follow_up(
         return;
     };
     if off_table {
-        let u = &mut state.units[i];
-        u.eliminated = Some(LEFT_FOLLOWING.to_string());
-        u.rules.status.left_from = Some(mine.centre());
-        u.rules.status.in_combat = false;
-        table.refresh(state, i);
+        leave_table(state, table, i, &mine);
         events.push(event(
             Kind::FollowUp,
             &units,
@@ -98,54 +81,8 @@ pub fn follow_up(
     let Some(after) = table.index.rects[e] else {
         return;
     };
-    let (dx, dy) = (
-        after.centre().x - before.centre().x,
-        after.centre().y - before.centre().y,
-    );
-    let shifted = |k: f64| Rect {
-        front_centre: Point {
-            x: mine.front_centre.x + libm::round(dx as f64 * k) as i64,
-            y: mine.front_centre.y + libm::round(dy as f64 * k) as i64,
-        },
-        ..mine
-    };
-    // As far as the enemy's centre moved; a unit whose shape changed as it
-    // retreated (a square ends in column) may need a little more to touch.
-    let mut to = shifted(1.0);
-    let length = libm::sqrt((dx * dx + dy * dy) as f64);
-    let mut extra = 0.0;
-    if length > 0.0 {
-        for _ in 0..3 {
-            let gap = rect_distance(&to, &after);
-            if gap <= CONTACT {
-                break;
-            }
-            extra += gap as f64;
-            to = shifted(1.0 + extra / length);
-        }
-    }
-    let in_contact = rect_distance(&to, &after) <= CONTACT;
-    let area = super::movement::box_of(&mine, &to);
-    let (others, rects) = {
-        let near: Vec<usize> = table
-            .index
-            .grid
-            .near_box(area, CONTACT)
-            .into_iter()
-            .filter(|&j| j != i && j != e && table.index.rects[j].is_some())
-            .collect();
-        let rects: Vec<Rect> = near.iter().filter_map(|&j| table.index.rects[j]).collect();
-        (near, rects)
-    };
-    let blocked = straight_move_hits(&mine, to.front_centre, &rects)
-        .first()
-        .map(|&k| others[k])
-        .or_else(|| {
-            others
-                .iter()
-                .copied()
-                .find(|&j| table.index.rects[j].is_some_and(|r| r.overlaps(&to)))
-        });
+    let (to, in_contact) = closing_place(&mine, &before, &after);
+    let blocked = in_the_way(table, i, e, &mine, &to);
     let off = match state.map {
         MapSpec::Table { width, depth } => !to.is_inside_table(width, depth),
         MapSpec::Hex { .. } => true,
@@ -190,6 +127,94 @@ pub fn follow_up(
         &units,
         format!("{name} rolls {roll} and follows up {ename}; they fight another round next turn ({CLAUSE}: \"Cavalry must follow up a retreating enemy in combat on a die score of 1-4, and fight another round of combat next turn.\")."),
     ));
+}
+
+/// Whether cavalry `i` tests to follow up enemy `e`: an enemy gone for
+/// another cause than being forced off the table, or shattered and about
+/// to leave play, is not followed; nor does cavalry still held by another
+/// enemy break off from it ("Units may not break off combat").
+fn to_be_followed(state: &State, table: &Deployment, i: usize, e: usize, off_table: bool) -> bool {
+    if !off_table
+        && (!in_play(&state.units[e]) || super::army_morale::is_shattered(&state.units[e]))
+    {
+        return false;
+    }
+    let side = &state.units[i].side;
+    let held = table
+        .within(i, CONTACT)
+        .into_iter()
+        .any(|j| j != e && state.units[j].side != *side && in_play(&state.units[j]));
+    !held
+}
+
+/// "If the enemy retreats off the table, the cavalry must also leave": it
+/// is out of play, remembering where it left (it "returns as near as
+/// possible to where it left").
+fn leave_table(state: &mut State, table: &mut Deployment, i: usize, mine: &Rect) {
+    let u = &mut state.units[i];
+    u.eliminated = Some(LEFT_FOLLOWING.to_string());
+    u.rules.status.left_from = Some(mine.centre());
+    u.rules.status.in_combat = false;
+    table.refresh(state, i);
+}
+
+/// Where cavalry standing at `mine` follows to, moved as far and the same
+/// way as the enemy's centre moved from `before` to `after`, and whether it
+/// touches the enemy there. A unit whose shape changed as it retreated (a
+/// square ends in column) may need a little more to touch.
+fn closing_place(mine: &Rect, before: &Rect, after: &Rect) -> (Rect, bool) {
+    let (dx, dy) = (
+        after.centre().x - before.centre().x,
+        after.centre().y - before.centre().y,
+    );
+    let shifted = |k: f64| Rect {
+        front_centre: Point {
+            x: mine.front_centre.x + libm::round(dx as f64 * k) as i64,
+            y: mine.front_centre.y + libm::round(dy as f64 * k) as i64,
+        },
+        ..*mine
+    };
+    let mut to = shifted(1.0);
+    let length = libm::sqrt((dx * dx + dy * dy) as f64);
+    let mut extra = 0.0;
+    if length > 0.0 {
+        for _ in 0..3 {
+            let gap = rect_distance(&to, after);
+            if gap <= CONTACT {
+                break;
+            }
+            extra += gap as f64;
+            to = shifted(1.0 + extra / length);
+        }
+    }
+    let in_contact = rect_distance(&to, after) <= CONTACT;
+    (to, in_contact)
+}
+
+/// The unit other than `i` and its enemy `e` that stops a follow-up from
+/// `mine` to `to`: the first its way runs into, or one standing on `to`.
+fn in_the_way(table: &Deployment, i: usize, e: usize, mine: &Rect, to: &Rect) -> Option<usize> {
+    let area = super::movement::box_of(mine, to);
+    let others: Vec<usize> = table
+        .index
+        .grid
+        .near_box(area, CONTACT)
+        .into_iter()
+        .filter(|&j| j != i && j != e && table.index.rects[j].is_some())
+        .collect();
+    let rects: Vec<Rect> = others
+        .iter()
+        .filter_map(|&j| table.index.rects[j])
+        .collect();
+    straight_move_hits(mine, to.front_centre, &rects)
+        .first()
+        .map(|&k| others[k])
+        .or_else(|| {
+            others
+                .iter()
+                .copied()
+                .find(|&j| table.index.rects[j].is_some_and(|r| r.overlaps(to)))
+        })
 }
 
 /// The test at the start of the active side's turn for its cavalry off the

@@ -576,21 +576,9 @@ pub fn move_unit(
     let Some(start) = p.field.rect(i) else {
         return;
     };
-    if p.movers[i].moved {
-        p.impossible(i, what, "it has already moved this turn");
-        return;
-    }
     let u = p.state.units[i].clone();
-    if let Some((why, clause)) = may_not_move(u.rules.formation) {
-        p.impossible(i, what, &format!("{why} ({clause})"));
-        return;
-    }
-    if u.rules.troop_type.arm() == Arm::Artillery && u.rules.formation == Formation::Unlimbered {
-        p.impossible(
-            i,
-            what,
-            &format!("unlimbered guns are manhandled (`manhandle to x,y`) or limbered first ({ARTILLERY_MOVEMENT})"),
-        );
+    if let Some(why) = why_it_stands(p, i, &u) {
+        p.impossible(i, what, &why);
         return;
     }
     let free = u.rules.formation == Formation::Skirmish;
@@ -605,23 +593,9 @@ pub fn move_unit(
     let plan = match plan_path(&p.field, &u, i, &start, steps, &rules) {
         Ok(plan) => plan,
         Err(b) => {
-            // A move longer than the unit can go is that first, whatever
-            // stands in its way further on.
-            let left = p.remaining(i) * if road { 2 } else { 1 };
-            let (least, slowed) = least_cost(&u, &start, steps, free);
-            if least > left {
-                let why = because(p.movers[i].allowance.reductions.iter().chain(&slowed));
-                p.impossible(
-                    i,
-                    what,
-                    &format!(
-                        "the move costs at least {} of movement and only {} is left ({MOVEMENT_TABLE}){why}",
-                        inches(least),
-                        inches(left)
-                    ),
-                );
-            } else {
-                p.impossible_naming(i, what, &b.reason, b.by.as_slice());
+            match too_long(p, i, &u, &start, steps, &rules) {
+                Some(why) => p.impossible(i, what, &why),
+                None => p.impossible_naming(i, what, &b.reason, b.by.as_slice()),
             }
             return;
         }
@@ -632,80 +606,12 @@ pub fn move_unit(
         .copied()
         .filter(|&j| p.state.units[j].rules.formation != Formation::Skirmish)
         .collect();
-    // "Close-order troops may move or charge through a friendly unit at
-    // half speed." (STC-45: the whole move is at half speed.)
-    let through_factor = if close_order_passed.is_empty() || free {
-        1
-    } else {
-        2
+    let half_speed = !close_order_passed.is_empty() && !free;
+    let Some(cost) = cost_of_move(p, i, &start, &plan, half_speed, road, what) else {
+        return;
     };
-    let mut slowed = plan.slowed.clone();
-    if through_factor > 1 {
-        slowed.push(Slowing::Interpenetration);
-    }
-    let mut allowance = p.remaining(i);
-    if road {
-        // "A column or limbered battery spending its entire turn on a road
-        // moves at 2X speed".
-        if p.movers[i].used > 0 {
-            p.impossible(
-                i,
-                what,
-                "a road move must spend the entire turn on the road (Terrain Suggestions, Roads)",
-            );
-            return;
-        }
-        allowance *= 2;
-    }
-    let mut cost = plan.cost * through_factor;
-    // Towns: "It costs half a move to emerge from a block (unless
-    // retreating)".
-    let in_town = |r: &Rect| p.field.is_on(r, TerrainKind::is_built_up);
-    if in_town(&start) && !in_town(&plan.end) {
-        cost += p.movers[i].allowance.inches / 2;
-        slowed.push(Slowing::EmergingFromTown);
-    }
-    if let Some(why) = super::town::over_capacity(&p.field, i, &plan.end) {
-        p.impossible(i, what, &why);
+    if !passed_stand_still(p, i, &close_order_passed, what) {
         return;
-    }
-    // Fieldworks: "It costs a full move to cross a line of fieldworks": the
-    // crossing must be the unit's whole move this turn.
-    if plan.crosses_works {
-        if p.movers[i].used > 0 {
-            p.impossible(
-                i,
-                what,
-                "crossing a line of fieldworks takes a full move (Terrain Suggestions, Fieldworks)",
-            );
-            return;
-        }
-        cost = cost.max(p.movers[i].allowance.inches);
-    }
-    if cost > allowance {
-        let why = because(p.movers[i].allowance.reductions.iter().chain(&slowed));
-        p.impossible(
-            i,
-            what,
-            &format!(
-                "the move costs {} of movement and only {} is left ({MOVEMENT_TABLE}){why}",
-                inches(cost),
-                inches(allowance)
-            ),
-        );
-        return;
-    }
-    for &j in &close_order_passed {
-        if p.movers[j].moved || p.movers[j].maneuvered {
-            let name = p.name(j);
-            p.impossible_naming(
-                i,
-                what,
-                &format!("{name} has moved this turn; \"the other unit must stand still while you move through it\" ({INTERPENETRATION})"),
-                &[j],
-            );
-            return;
-        }
     }
     p.movers[i].used += if road {
         p.movers[i].allowance.inches
@@ -737,6 +643,148 @@ pub fn move_unit(
         ),
     );
     p.settle(i);
+}
+
+/// Why unit `u` may not move at all: it has moved this turn, it stands in a
+/// formation that may not move, or it is unlimbered guns (which are
+/// manhandled instead).
+fn why_it_stands(p: &Phase, i: usize, u: &Unit) -> Option<String> {
+    if p.movers[i].moved {
+        return Some("it has already moved this turn".to_string());
+    }
+    if let Some((why, clause)) = may_not_move(u.rules.formation) {
+        return Some(format!("{why} ({clause})"));
+    }
+    if u.rules.troop_type.arm() == Arm::Artillery && u.rules.formation == Formation::Unlimbered {
+        return Some(format!(
+            "unlimbered guns are manhandled (`manhandle to x,y`) or limbered first ({ARTILLERY_MOVEMENT})"
+        ));
+    }
+    None
+}
+
+/// For a path that will not do: a move longer than the unit can go is
+/// refused as that first, whatever stands in its way further on.
+fn too_long(
+    p: &Phase,
+    i: usize,
+    u: &Unit,
+    start: &Rect,
+    steps: &[Step],
+    rules: &PathRules,
+) -> Option<String> {
+    let left = p.remaining(i) * if rules.road { 2 } else { 1 };
+    let (least, slowed) = least_cost(u, start, steps, rules.free);
+    if least <= left {
+        return None;
+    }
+    let why = because(p.movers[i].allowance.reductions.iter().chain(&slowed));
+    Some(format!(
+        "the move costs at least {} of movement and only {} is left ({MOVEMENT_TABLE}){why}",
+        inches(least),
+        inches(left)
+    ))
+}
+
+/// What the move costs, or `None` once it is refused: "Close-order troops
+/// may move or charge through a friendly unit at half speed" (STC-45: the
+/// whole move is at half speed, `half_speed`); a road move, a town's
+/// emerging, its capacity and fieldworks as their own clauses give them.
+fn cost_of_move(
+    p: &mut Phase,
+    i: usize,
+    start: &Rect,
+    plan: &PathPlan,
+    half_speed: bool,
+    road: bool,
+    what: &str,
+) -> Option<Hundredths> {
+    let through_factor = if half_speed { 2 } else { 1 };
+    let mut slowed = plan.slowed.clone();
+    if half_speed {
+        slowed.push(Slowing::Interpenetration);
+    }
+    let allowance = road_allowance(p, i, road, what)?;
+    let mut cost = plan.cost * through_factor;
+    // Towns: "It costs half a move to emerge from a block (unless
+    // retreating)".
+    let in_town = |r: &Rect| p.field.is_on(r, TerrainKind::is_built_up);
+    if in_town(start) && !in_town(&plan.end) {
+        cost += p.movers[i].allowance.inches / 2;
+        slowed.push(Slowing::EmergingFromTown);
+    }
+    if let Some(why) = super::town::over_capacity(&p.field, i, &plan.end) {
+        p.impossible(i, what, &why);
+        return None;
+    }
+    if plan.crosses_works {
+        cost = across_works(p, i, cost, what)?;
+    }
+    if cost > allowance {
+        let why = because(p.movers[i].allowance.reductions.iter().chain(&slowed));
+        p.impossible(
+            i,
+            what,
+            &format!(
+                "the move costs {} of movement and only {} is left ({MOVEMENT_TABLE}){why}",
+                inches(cost),
+                inches(allowance)
+            ),
+        );
+        return None;
+    }
+    Some(cost)
+}
+
+/// What unit `i` has left to move: "A column or limbered battery spending
+/// its entire turn on a road moves at 2X speed", so a road move is its
+/// whole turn, at twice its allowance.
+fn road_allowance(p: &mut Phase, i: usize, road: bool, what: &str) -> Option<Hundredths> {
+    let allowance = p.remaining(i);
+    if !road {
+        return Some(allowance);
+    }
+    if p.movers[i].used > 0 {
+        p.impossible(
+            i,
+            what,
+            "a road move must spend the entire turn on the road (Terrain Suggestions, Roads)",
+        );
+        return None;
+    }
+    Some(allowance * 2)
+}
+
+/// Fieldworks: "It costs a full move to cross a line of fieldworks": the
+/// crossing must be the unit's whole move this turn.
+fn across_works(p: &mut Phase, i: usize, cost: Hundredths, what: &str) -> Option<Hundredths> {
+    if p.movers[i].used > 0 {
+        p.impossible(
+            i,
+            what,
+            "crossing a line of fieldworks takes a full move (Terrain Suggestions, Fieldworks)",
+        );
+        return None;
+    }
+    Some(cost.max(p.movers[i].allowance.inches))
+}
+
+/// Interpenetration: "the other unit must stand still while you move
+/// through it"; whether every close-order friend passed through has.
+fn passed_stand_still(p: &mut Phase, i: usize, passed: &[usize], what: &str) -> bool {
+    for &j in passed {
+        if p.movers[j].moved || p.movers[j].maneuvered {
+            let name = p.name(j);
+            p.impossible_naming(
+                i,
+                what,
+                &format!("{name} has moved this turn; \"the other unit must stand still while you move through it\" ({INTERPENETRATION})"),
+                &[j],
+            );
+            return false;
+        }
+    }
+    true
 }
 
 /// A coordinate in inches, without the mark: `36`, `12.5`.

@@ -212,6 +212,20 @@ pub struct PathRules<'r> {
     pub bypass: &'r [usize],
 }
 
+/// What stays the same along a path: the unit and what it may pass, and
+/// the units near the ground the path sweeps (only they can stop it).
+struct Walk<'w, 'f> {
+    field: &'w Field<'f>,
+    u: &'w Unit,
+    rules: &'w PathRules<'w>,
+    slow: Option<Because>,
+    infantry: bool,
+    skirmish: bool,
+    others: Vec<usize>,
+    other_rects: Vec<Rect>,
+    near_enemies: Vec<usize>,
+}
+
 /// Plans a path of steps for unit `i`: every step's cost by its kind and the
 /// ground, and everything that would stop it.
 pub fn plan_path(
@@ -222,23 +236,50 @@ pub fn plan_path(
     steps: &[Step],
     rules: &PathRules,
 ) -> Result<PathPlan, Blocked> {
-    let side = u.side.as_str();
-    let slow = slow_wheel(u);
-    let mut slowed = Vec::new();
-    let mut at = *start;
-    let mut cost = 0;
-    let mut forward = 0;
-    let mut disorders = false;
-    let mut passed = Vec::new();
-    let mut crosses_works = false;
-    let infantry = u.rules.troop_type.arm() == Arm::Infantry;
-    let skirmish = u.rules.formation == Formation::Skirmish;
-    // Only the units near the ground the path sweeps can stop it.
     let area = swept_box(start, steps);
     let (others, other_rects) = field.rects_near_except(area, ZONE_OF_CONTROL, &[i]);
-    let near_enemies = field.enemies_near(side, area, ZONE_OF_CONTROL);
+    let walk = Walk {
+        field,
+        u,
+        rules,
+        slow: slow_wheel(u),
+        infantry: u.rules.troop_type.arm() == Arm::Infantry,
+        skirmish: u.rules.formation == Formation::Skirmish,
+        others,
+        other_rects,
+        near_enemies: field.enemies_near(u.side.as_str(), area, ZONE_OF_CONTROL),
+    };
+    let mut plan = PathPlan {
+        end: *start,
+        cost: 0,
+        disorders: false,
+        passed: Vec::new(),
+        forward: 0,
+        crosses_works: false,
+        slowed: Vec::new(),
+    };
     for step in steps {
+        let at = plan.end;
         let next = step.apply(&at);
+        walk.pay_for_ground(&mut plan, step, &next)?;
+        if let Step::Forward(d) = step {
+            plan.forward += d;
+        }
+        walk.cross_lines(&mut plan, &next)?;
+        walk.stay_on_road_and_table(&at, &next)?;
+        walk.pass_units(&mut plan.passed, &at, step)?;
+        walk.keep_out_of_zones(&at, step)?;
+        plan.end = next;
+    }
+    Ok(plan)
+}
+
+impl Walk<'_, '_> {
+    /// The step's cost by its kind and the ground: the ground at its half
+    /// way and at its end, the slower of the two counting for the whole
+    /// step; either may forbid it or disorder the unit.
+    fn pay_for_ground(&self, plan: &mut PathPlan, step: &Step, next: &Rect) -> Result<(), Blocked> {
+        let at = plan.end;
         let half = match *step {
             Step::Forward(d) => Step::Forward(d / 2),
             Step::Backstep(d) => Step::Backstep(d / 2),
@@ -248,41 +289,45 @@ pub fn plan_path(
             Step::Face(c) => Step::Face(c),
         }
         .apply(&at);
-        let (kind, kind_slowing) = step_rate(step, rules.free, slow);
+        let (kind, kind_slowing) = step_rate(step, self.rules.free, self.slow);
         let mut terrain = 1;
         let mut slowest = None;
-        for r in [&half, &next] {
-            let g = ground(field, u, r)?;
+        for r in [&half, next] {
+            let g = ground(self.field, self.u, r)?;
             if g.factor > terrain {
                 slowest = g.slowed_by;
             }
             terrain = terrain.max(g.factor);
-            disorders |= g.disorders;
+            plan.disorders |= g.disorders;
         }
-        cost += step.distance(&at) * kind * terrain;
-        slowed.extend(kind_slowing);
+        plan.cost += step.distance(&at) * kind * terrain;
+        plan.slowed.extend(kind_slowing);
         if let Some(id) = slowest {
-            slowed.push(ground_slowing(field, &id, terrain));
+            plan.slowed.push(ground_slowing(self.field, &id, terrain));
         }
-        let before_lines = cost;
-        if let Step::Forward(d) = step {
-            forward += d;
-        }
-        for (kind, line) in lines_crossed(field, &at, &next) {
+        Ok(())
+    }
+
+    /// The lines of terrain the step crosses: obstacles, fieldworks and
+    /// rivers.
+    fn cross_lines(&self, plan: &mut PathPlan, next: &Rect) -> Result<(), Blocked> {
+        let at = plan.end;
+        let before_lines = plan.cost;
+        for (kind, line) in lines_crossed(self.field, &at, next) {
             match kind {
                 // "Obstacles [...] usually cost double distance (or one inch
                 // per rank) for close-order units to cross [...] Skirmishers
                 // can usually cross them at no penalty." (STC-42)
-                TerrainKind::Obstacle if !skirmish => cost += at.depth,
-                TerrainKind::Fieldworks if !infantry => {
+                TerrainKind::Obstacle if !self.skirmish => plan.cost += at.depth,
+                TerrainKind::Fieldworks if !self.infantry => {
                     return blocked(format!(
                         "generally only infantry may cross fieldworks ({}) (Terrain Suggestions, Fieldworks)",
                         line.id
                     ));
                 }
                 // "It costs a full move to cross a line of fieldworks".
-                TerrainKind::Fieldworks => crosses_works = true,
-                TerrainKind::River if !rules.road => {
+                TerrainKind::Fieldworks => plan.crosses_works = true,
+                TerrainKind::River if !self.rules.road => {
                     return blocked(format!(
                         "the river ({}) cannot be crossed but by a road (STC-43)",
                         line.id
@@ -291,10 +336,19 @@ pub fn plan_path(
                 _ => {}
             }
         }
-        if cost > before_lines {
-            slowed.push(Slowing::Obstacle);
+        if plan.cost > before_lines {
+            plan.slowed.push(Slowing::Obstacle);
         }
-        if rules.road && !(on_road(field, at.front_centre) && on_road(field, next.front_centre)) {
+        Ok(())
+    }
+
+    /// A road move keeps to the road ("spending its entire turn on a
+    /// road"); no move leaves the table.
+    fn stay_on_road_and_table(&self, at: &Rect, next: &Rect) -> Result<(), Blocked> {
+        let field = self.field;
+        if self.rules.road
+            && !(on_road(field, at.front_centre) && on_road(field, next.front_centre))
+        {
             return blocked(
                 "the move leaves the road; a road move must spend the entire turn on a road (Terrain Suggestions, Roads)",
             );
@@ -304,18 +358,25 @@ pub fn plan_path(
         {
             return blocked("the move would leave the table");
         }
-        // What the step passes through.
-        for k in path_hits(&at, &[*step], &other_rects) {
-            let j = others[k];
-            let other = field.unit(j);
-            if rules.exempt.contains(&j) {
+        Ok(())
+    }
+
+    /// What the step passes through: never an enemy (but one it may
+    /// touch); friends only when they or the mover are skirmishers, or the
+    /// order names them with `through` (Interpenetration). Those it passes
+    /// are added to `passed`.
+    fn pass_units(&self, passed: &mut Vec<usize>, at: &Rect, step: &Step) -> Result<(), Blocked> {
+        for k in path_hits(at, &[*step], &self.other_rects) {
+            let j = self.others[k];
+            let other = self.field.unit(j);
+            if self.rules.exempt.contains(&j) {
                 continue;
             }
-            if other.side != side {
+            if other.side != self.u.side {
                 return blocked_by(format!("the way is blocked by the enemy {}", other.name), j);
             }
             let friend_skirmishers = other.rules.formation == Formation::Skirmish;
-            if skirmish || friend_skirmishers || rules.through.contains(&j) {
+            if self.skirmish || friend_skirmishers || self.rules.through.contains(&j) {
                 if !passed.contains(&j) {
                     passed.push(j);
                 }
@@ -329,20 +390,30 @@ pub fn plan_path(
                 j,
             );
         }
-        // Zones of Control: "You may not move a unit within 1" of an enemy
-        // unit unless it is charging that unit, or unless the enemy it
-        // wishes to bypass is already in close combat with or being charged
-        // by another friendly unit."
-        let zones: Vec<(usize, Rect)> = near_enemies
+        Ok(())
+    }
+
+    /// Zones of Control: "You may not move a unit within 1" of an enemy
+    /// unit unless it is charging that unit, or unless the enemy it wishes
+    /// to bypass is already in close combat with or being charged by
+    /// another friendly unit."
+    fn keep_out_of_zones(&self, at: &Rect, step: &Step) -> Result<(), Blocked> {
+        let rules = self.rules;
+        let zones: Vec<(usize, Rect)> = self
+            .near_enemies
             .iter()
             .copied()
             .filter(|j| !rules.exempt.contains(j) && !rules.bypass.contains(j))
-            .filter_map(|j| field.rect(j).map(|r| (j, grown(&r, ZONE_OF_CONTROL - 1))))
+            .filter_map(|j| {
+                self.field
+                    .rect(j)
+                    .map(|r| (j, grown(&r, ZONE_OF_CONTROL - 1)))
+            })
             .collect();
         let zone_rects: Vec<Rect> = zones.iter().map(|(_, r)| *r).collect();
         // A unit already inside a zone at the start may leave it, not close
         // further: only zones it was clear of count.
-        if let Some(&k) = path_hits(&at, &[*step], &zone_rects)
+        if let Some(&k) = path_hits(at, &[*step], &zone_rects)
             .iter()
             .find(|&&k| !at.overlaps(&zone_rects[k]))
         {
@@ -350,22 +421,13 @@ pub fn plan_path(
             return blocked_by(
                 format!(
                     "the move would come within 1\" of the enemy {} ({ZONES})",
-                    field.unit(j).name
+                    self.field.unit(j).name
                 ),
                 j,
             );
         }
-        at = next;
+        Ok(())
     }
-    Ok(PathPlan {
-        end: at,
-        cost,
-        disorders,
-        passed,
-        forward,
-        crosses_works,
-        slowed,
-    })
 }
 
 /// The box a path of `steps` from `start` may sweep: the bounds of every
