@@ -39,7 +39,7 @@ const MAPPED: &[(&str, &str)] = &[
 
 /// How many sentences of each mapped ruleset may still be `open`: a rule
 /// applied with no case quoting it. Lower it as cases are written.
-const OPEN_AT_MOST: &[(&str, usize)] = &[("sound-the-charge", 10), ("percentile-fire", 2)];
+const OPEN_AT_MOST: &[(&str, usize)] = &[("sound-the-charge", 10), ("percentile-fire", 0)];
 
 /// The rulesets that keep their chapter's sentences in `clauses.rs`.
 const CLAUSE_FILES: &[(&str, &str)] = &[
@@ -118,8 +118,8 @@ fn collect_strings(value: &toml::Value, out: &mut Vec<String>) {
 
 fn read_map(ruleset: &str) -> SentenceMap {
     let path = root().join(format!("tests/catalog/sentences/{ruleset}.toml"));
-    let text = fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let text =
+        fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
@@ -164,7 +164,8 @@ fn entry_problems(ruleset: &str, entry: &Entry, rulings: &str) -> Vec<String> {
         }
     }
     if let Some(id) = &entry.ruling
-        && !rulings.contains(&format!("{id}.")) && !rulings.contains(&format!("{id} "))
+        && !rulings.contains(&format!("{id}."))
+        && !rulings.contains(&format!("{id} "))
     {
         problems.push(format!("ruling {id} is not in docs/RULINGS.md"));
     }
@@ -242,9 +243,9 @@ fn the_map_follows_the_text_sentence_by_sentence() {
         for sentence in sentences(&text) {
             match whole[at..].find(&sentence) {
                 Some(i) => at += i + sentence.len(),
-                None => panic!(
-                    "{ruleset}: the map leaves out, or misplaces, the sentence {sentence:?}"
-                ),
+                None => {
+                    panic!("{ruleset}: the map leaves out, or misplaces, the sentence {sentence:?}")
+                }
             }
         }
     }
@@ -323,6 +324,10 @@ fn plain_text_and_sentences_are_cut_as_documented() {
         sentences("One two. Three?\nFour! 3.5 inches"),
         vec!["One two.", "Three?", "Four!", "3.5 inches"]
     );
-    let consts = clause_constants("pub const A: &str = \"x \\\"y\\\" z\";\npub const B: &str =\n    \"w\";");
-    assert_eq!(consts, vec![("A".into(), "x \"y\" z".into()), ("B".into(), "w".into())]);
+    let consts =
+        clause_constants("pub const A: &str = \"x \\\"y\\\" z\";\npub const B: &str =\n    \"w\";");
+    assert_eq!(
+        consts,
+        vec![("A".into(), "x \"y\" z".into()), ("B".into(), "w".into())]
+    );
 }

@@ -201,21 +201,28 @@ fn skirmishers(
     reach: Hundredths,
 ) -> Result<Firing, Forbidden> {
     let n = firer.strength;
-    let within = figure_front_centres(rect, n)
+    let in_range: Vec<Point> = figure_front_centres(rect, n)
         .into_iter()
         .filter(|p| distance_to_rect(*p, target) <= reach)
-        .count() as u32;
-    if within == 0 {
+        .collect();
+    let within = in_range.len() as u32;
+    let (Some(first), Some(last)) = (in_range.first(), in_range.last()) else {
         return Err(Forbidden::new(
             "no skirmish figure has the target within range",
             "11.41: \"Measure each figure in the open order (skirmish) to any enemy unit target within weapon range.\"",
         ));
-    }
+    };
+    // The screen's field of fire runs from the middle of the figures that
+    // fire, 2" a figure wide (11.43), so a friend standing before them
+    // blocks it.
     Ok(Firing {
         count: within,
         why: format!("{within} of {n} skirmish figures within range, each measured (11.41)"),
         width: i64::from(within) * SKIRMISH_SPACING,
-        from: nearest_point_of_rect(rect.front_centre, target),
+        from: Point {
+            x: (first.x + last.x) / 2,
+            y: (first.y + last.y) / 2,
+        },
         disordered: false,
     })
 }
