@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 
 use adjutant::audit::Digest32;
-use adjutant::lifecycle::{Clock, FixedClock};
+use adjutant::lifecycle::Clock;
 use adjutant::store::Store;
 use adjutant::store::lock::DataDirLock;
 use adjutant::{archive, campaign, engine};
