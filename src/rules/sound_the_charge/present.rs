@@ -18,7 +18,7 @@ use super::ground::{Ground, TerrainKind};
 use super::orders::Formation;
 use super::state::{State, Unit};
 use crate::geometry::{
-    Hundredths, Point, is_sight_blocked_by_lines, point_in_polygon, sees_through,
+    Hundredths, Point, distance, is_sight_blocked_by_lines, point_in_polygon, sees_through,
 };
 use crate::rules::board::Location;
 use crate::rules::look::{EventClass, Look, Marker, Outline, Shape, TerrainStyle, UnitLook};
@@ -196,9 +196,19 @@ impl<'a> Cover<'a> {
             && self.areas.iter().all(|&(area, v, building)| {
                 // Towns: "Troops inside may fire out any side": they see
                 // out of their own block (REP-1).
-                (building && point_in_polygon(from, area)) || sees_through(from, to, area, v)
+                (building && point_in_polygon(from, area))
+                    || (sees_through(from, to, area, v)
+                        && (building || edge_seen(from, to, area, v)))
             })
     }
+}
+
+/// Woods: "Troops hidden on the edge are seen from the outside at six
+/// inches" (light woods; four in heavy woods): a point inside a wood is seen
+/// only from within the wood's visibility of it, however little of the line
+/// runs inside (REP-1).
+fn edge_seen(from: Point, to: Point, area: &[Point], v: Hundredths) -> bool {
+    !point_in_polygon(to, area) || distance(from, to) <= v
 }
 
 /// The point a unit looks from: its front centre.

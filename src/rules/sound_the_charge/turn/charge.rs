@@ -456,8 +456,8 @@ fn way_is_clear(
 }
 
 /// The target's answer to the charge: its organic skirmishers rejoin it,
-/// and a standing order to evade is carried out. Whether skirmishers got
-/// away, so that the charger halts at the point of evasion (having moved
+/// and a standing order to evade is carried out. Whether skirmishers or
+/// gunners got away, so that the charger halts at the point of evasion (having moved
 /// there).
 fn target_evades(
     p: &mut Phase,
@@ -489,12 +489,15 @@ fn target_evades(
     let Some(into) = evade else {
         return false;
     };
-    if p.state.units[t].rules.troop_type.arm() == Arm::Artillery {
+    let away = if p.state.units[t].rules.troop_type.arm() == Arm::Artillery {
         let square = into.as_ref().and_then(|s| p.field.index(s.as_str()));
-        gunners_evade(p, t, &plan.end, square);
-        return false;
-    }
-    if skirmishers_evade(p, t, &plan.end) {
+        gunners_evade(p, t, &plan.end, square)
+    } else {
+        skirmishers_evade(p, t, &plan.end)
+    };
+    // Gunners that got away leave no crew at the guns: the charger halts
+    // where contact would have been, as against skirmishers (STC-49).
+    if away {
         finish_move(p, i, plan, through);
         return true;
     }
@@ -808,10 +811,10 @@ fn skirmishers_evade(p: &mut Phase, t: usize, charger: &Rect) -> bool {
 
 /// Gunners evading: "Gunners abandon their guns when they evade. Gunners may
 /// evade into a friendly square within the arc of their evasion, or which is
-/// within two inches of them."
-fn gunners_evade(p: &mut Phase, t: usize, charger: &Rect, square: Option<usize>) {
+/// within two inches of them." Returns whether they got away.
+fn gunners_evade(p: &mut Phase, t: usize, charger: &Rect, square: Option<usize>) -> bool {
     let Some(guns) = p.field.rect(t) else {
-        return;
+        return false;
     };
     let (tid, tname) = (p.id(t), p.name(t));
     if let Some(s) = square
@@ -830,7 +833,7 @@ fn gunners_evade(p: &mut Phase, t: usize, charger: &Rect, square: Option<usize>)
                 "The gunners of {tname} abandon their guns and evade into the square of {sname}."
             ),
         );
-        return;
+        return true;
     }
     let from = guns.centre();
     let side = p.state.units[t].side.clone();
@@ -857,7 +860,7 @@ fn gunners_evade(p: &mut Phase, t: usize, charger: &Rect, square: Option<usize>)
                         super::movement::coord(q.y)
                     ),
                 );
-                return;
+                return true;
             }
         }
         d += 25;
@@ -867,6 +870,7 @@ fn gunners_evade(p: &mut Phase, t: usize, charger: &Rect, square: Option<usize>)
         &[&tid],
         format!("The gunners of {tname} have no room to evade within 8\" and stay with the guns."),
     );
+    false
 }
 
 /// Reinforcing a combat: the unit charges straight ahead into contact with

@@ -35,7 +35,7 @@ use crate::rules::sound_the_charge::combat::{
 use crate::rules::sound_the_charge::events::Kind;
 use crate::rules::sound_the_charge::ground::TerrainKind;
 use crate::rules::sound_the_charge::orders::Formation;
-use crate::rules::sound_the_charge::state::State;
+use crate::rules::sound_the_charge::state::{State, Unit};
 use crate::rules::sound_the_charge::tables::{self, Arm, Nation};
 use crate::rules::told::About;
 
@@ -366,6 +366,14 @@ pub fn resolve(state: &mut State, facts: &TurnFacts, dice: &mut dyn Dice) -> Vec
     events
 }
 
+/// Guns whose gunners are away from them (they evaded, or left them): no
+/// crew is left to fight them ("Gunners abandon their guns when they evade";
+/// "A gun model needs two gunners to shoot"), so they fight no combat
+/// (STC-49).
+fn abandoned(u: &Unit) -> bool {
+    arm_of(u) == Arm::Artillery && u.rules.status.gunners_at.is_some()
+}
+
 /// Every unit's enemies in contact; and, by Zones of Control, a charger
 /// also attacks the unengaged enemies it ended within 1" of, touching or
 /// not, as long as they are still that near when the combat is fought
@@ -373,14 +381,15 @@ pub fn resolve(state: &mut State, facts: &TurnFacts, dice: &mut dyn Dice) -> Vec
 fn contacts(state: &State, table: &Deployment, facts: &TurnFacts) -> (Contacts, Apart) {
     let mut contacts = Contacts::new();
     for i in 0..state.units.len() {
-        if table.index.rects[i].is_none() || !in_play(&state.units[i]) {
+        if table.index.rects[i].is_none() || !in_play(&state.units[i]) || abandoned(&state.units[i])
+        {
             continue;
         }
         let side = &state.units[i].side;
         let enemies: Vec<usize> = table
             .within(i, CONTACT)
             .into_iter()
-            .filter(|&j| state.units[j].side != *side)
+            .filter(|&j| state.units[j].side != *side && !abandoned(&state.units[j]))
             .collect();
         if !enemies.is_empty() {
             contacts.insert(i, enemies);
@@ -394,6 +403,8 @@ fn contacts(state: &State, table: &Deployment, facts: &TurnFacts) -> (Contacts, 
         if !in_play(&state.units[i])
             || !in_play(&state.units[j])
             || !table.within(i, ZONE_OF_CONTROL - 1).contains(&j)
+            || abandoned(&state.units[i])
+            || abandoned(&state.units[j])
         {
             continue;
         }

@@ -11,7 +11,10 @@ use std::collections::BTreeMap;
 
 use super::super::basing;
 use super::fighting::in_play;
-use crate::geometry::{Hundredths, Point, Rect, SpatialIndex, bounds, point_is_within_rect};
+use crate::geometry::{
+    Hundredths, Point, Rect, SpatialIndex, bounds, distance, move_forward, nearest_point_of_rect,
+    point_is_within_rect, segment_touches_rect,
+};
 use crate::rules::board::Location;
 use crate::rules::sound_the_charge::ground::Ground;
 use crate::rules::sound_the_charge::state::State;
@@ -145,9 +148,90 @@ impl Deployment {
                     }
                     if let Location::Table { x, y } = general.location
                         && point_is_within_rect(Point { x, y }, &rect, COMMAND_RADIUS)
+                        && self.traced(state, i, Point { x, y }, &rect)
                     {
                         return true;
                     }
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether a general at `from` traces his command radius to unit `i`
+    /// within 8" without passing through an enemy unit: "The path of CR may
+    /// be traced in any desired manner, but not through impassable terrain
+    /// or through enemy units" (STC-37). The straight line when no enemy
+    /// footprint stands across it; else the shortest way round the enemy
+    /// footprints within reach, by their corners (a way round convex
+    /// obstacles bends only at their corners), to the nearest point or a
+    /// corner of the unit's footprint. Passing along an enemy's edge or
+    /// touching its corner is not passing through it.
+    fn traced(&self, state: &State, i: usize, from: Point, rect: &Rect) -> bool {
+        let side = &state.units[i].side;
+        let reach = Rect {
+            front_centre: from,
+            facing: 0,
+            width: 0,
+            depth: 0,
+        };
+        let enemies: Vec<Rect> = self
+            .index
+            .grid
+            .near_rect(&reach, COMMAND_RADIUS)
+            .into_iter()
+            .filter(|&j| j != i && state.units[j].side != *side)
+            .filter_map(|j| self.index.rect(j))
+            .filter(|r| point_is_within_rect(from, r, COMMAND_RADIUS))
+            .collect();
+        // Each enemy's inside, 0.02" in from its edges, so that a line along
+        // an edge or by a corner is clear of it.
+        let insides: Vec<Rect> = enemies
+            .iter()
+            .filter(|r| r.width > 4 && r.depth > 4)
+            .map(|r| Rect {
+                front_centre: move_forward(r, -2).front_centre,
+                facing: r.facing,
+                width: r.width - 4,
+                depth: r.depth - 4,
+            })
+            .collect();
+        let clear = |a: Point, b: Point| insides.iter().all(|r| !segment_touches_rect(a, b, r));
+        let to_unit = |a: Point| -> Option<Hundredths> {
+            let near = nearest_point_of_rect(a, rect);
+            std::iter::once(near)
+                .chain(rect.corners())
+                .filter(|&q| clear(a, q))
+                .map(|q| distance(a, q))
+                .min()
+        };
+        if to_unit(from).is_some_and(|d| d <= COMMAND_RADIUS) {
+            return true;
+        }
+        // Dijkstra over the enemies' corners within reach.
+        let nodes: Vec<Point> = std::iter::once(from)
+            .chain(enemies.iter().flat_map(|r| r.corners()))
+            .filter(|&q| distance(from, q) <= COMMAND_RADIUS)
+            .collect();
+        let mut best = vec![Hundredths::MAX; nodes.len()];
+        let mut done = vec![false; nodes.len()];
+        best[0] = 0;
+        while let Some(k) = (0..nodes.len())
+            .filter(|&k| !done[k] && best[k] <= COMMAND_RADIUS)
+            .min_by_key(|&k| best[k])
+        {
+            done[k] = true;
+            if to_unit(nodes[k]).is_some_and(|d| best[k] + d <= COMMAND_RADIUS) {
+                return true;
+            }
+            let at = nodes[k];
+            for (n, &q) in nodes.iter().enumerate() {
+                if done[n] {
+                    continue;
+                }
+                let d = best[k] + distance(at, q);
+                if d < best[n] && d <= COMMAND_RADIUS && clear(at, q) {
+                    best[n] = d;
                 }
             }
         }

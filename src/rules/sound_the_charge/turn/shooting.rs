@@ -403,6 +403,10 @@ struct Aim {
     left_over: Vec<Point>,
     /// Fired through a friendly skirmish screen of the target.
     screened: bool,
+    /// The fire strikes the target's organic skirmish screen, which stands
+    /// before it (Skirmish Screens: "Count hits on an organic screen as hits
+    /// against the parent unit"; ruling STC-101).
+    at_screen: bool,
     /// The line of fire runs within 22.5° of the target's frontage line.
     enfiladed: bool,
     cover: Cover,
@@ -710,13 +714,40 @@ fn aim_at(
     };
     let from = frect.front_centre;
     let to = nearest_point_of_rect(from, &trect);
+    let at_screen = organic_screen(firer, target, through_skirmishers, &mut screened);
     Ok(Aim {
         ranges,
         left_over,
         screened,
+        at_screen,
         enfiladed: is_enfiladed(&trect, from, to),
         cover: shooting_cover(state, &table.ground, &trect, from, to, troop),
     })
+}
+
+/// Whether the fire at a battalion strikes its organic skirmish screen
+/// (ruling STC-101). The screen stands within an inch before its parent
+/// ("Organic skirmishers may never be more than one inch from their parent
+/// unit"), so fire at the battalion meets it first: "Infantry may not shoot
+/// through skirmishers", so their fire strikes the screen, a skirmishing
+/// target, its hits counted against the parent ("Count hits on an organic
+/// screen as hits against the parent unit"). Guns may instead fire through
+/// it when ordered `through skirmishers`, at the battalion as a target
+/// "screened by skirmishers".
+fn organic_screen(
+    firer: &Unit,
+    target: &Unit,
+    through_skirmishers: bool,
+    screened: &mut bool,
+) -> bool {
+    if !target.rules.status.skirmishers_out || target.rules.formation == Formation::Skirmish {
+        return false;
+    }
+    if arm_of(firer) == Arm::Artillery && through_skirmishers {
+        *screened = true;
+        return false;
+    }
+    true
 }
 
 /// Both targets of a shot, measured: the first, and the split target with
@@ -841,12 +872,14 @@ fn call_for(
         charging: false,
         shaken: false,
         target: ShootingTarget {
-            dense: is_dense(t) || aim.enfiladed,
+            // An organic screen struck in its parent's stead is loose
+            // order, never dense (ruling STC-101).
+            dense: (is_dense(t) || aim.enfiladed) && !aim.at_screen,
             artillery: arm_of(t) == Arm::Artillery,
             soft_cover: aim.cover == Cover::Soft,
             screened: aim.screened,
             hard_cover: aim.cover == Cover::Hard,
-            skirmishing: t.rules.formation == Formation::Skirmish,
+            skirmishing: t.rules.formation == Formation::Skirmish || aim.at_screen,
         },
     }
 }
@@ -1487,6 +1520,7 @@ fn bounce(
             ranges: Vec::new(),
             left_over: Vec::new(),
             screened: false,
+            at_screen: false,
             enfiladed: is_enfiladed(&r, a, b),
             cover: shooting_cover(
                 state,

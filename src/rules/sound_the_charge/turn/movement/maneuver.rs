@@ -44,9 +44,62 @@ pub fn maneuver_cost(state: &State, u: &Unit, to: Formation) -> (u32, bool) {
     }
 }
 
+/// Skirmishers facing: "Skirmishing figures may move and face freely in any
+/// direction each turn" (Skirmish Movement). The turn about the front
+/// centre costs nothing of the move and is no maneuver: it is not the one
+/// formation/facing change of the turn, and it neither disorders nor pins
+/// (ruling STC-102).
+fn face_freely(p: &mut Phase, i: usize, c: Facing) {
+    let what = "face";
+    let mut spec = p.state.units[i].clone();
+    let turn = match c {
+        Facing::Left => FacingChange::Left,
+        Facing::Right => FacingChange::Right,
+        Facing::About => FacingChange::About,
+    };
+    spec.facing = (spec.facing + turn.degrees()) % 360;
+    let Some(rect) = basing::footprint(&spec) else {
+        p.impossible(i, what, "the formation has no footprint");
+        return;
+    };
+    if let Some((w, d)) = p.field.table()
+        && !rect.is_inside_table(w, d)
+    {
+        p.impossible(i, what, "the unit would not fit on the table facing so");
+        return;
+    }
+    if let Some(&j) = p.field.overlapping(&rect, &[i]).first() {
+        let other = p.name(j);
+        p.impossible_naming(
+            i,
+            what,
+            &format!("facing so it would run into {other}"),
+            &[j],
+        );
+        return;
+    }
+    p.state.units[i].facing = spec.facing;
+    p.place(i, rect);
+    let (id, name) = (p.id(i), p.name(i));
+    p.event(
+        Kind::Maneuver,
+        &[&id],
+        format!(
+            "{name} faces {} (Skirmish Movement: \"Skirmishing figures may move and face freely in any direction each turn\").",
+            spec.facing
+        ),
+    );
+}
+
 /// A formation and/or facing change about the front centre.
 pub fn maneuver(p: &mut Phase, i: usize, formation: Option<Formation>, facing: Option<Facing>) {
     let what = "change formation or facing";
+    if let (None, Some(c)) = (formation, facing)
+        && p.state.units[i].rules.formation == Formation::Skirmish
+    {
+        face_freely(p, i, c);
+        return;
+    }
     if p.movers[i].maneuvered {
         p.impossible(
             i,

@@ -170,6 +170,13 @@ pub(super) fn on_road(field: &Field, p: Point) -> bool {
 }
 
 /// A rectangle grown by `by` on every side, for the zone-of-control sweep.
+/// How far an enemy's zone of control is grown for the overlap test of a
+/// move: 1" and the contact slack, so that a footprint ending exactly 1"
+/// away (touching within the slack) is clear of it, and one ending 0.99" or
+/// closer overlaps it ("You may not move a unit within 1" of an enemy unit";
+/// STC-36: closer than 1" on the grid).
+const ZONE_REACH: Hundredths = ZONE_OF_CONTROL + 1;
+
 pub(super) fn grown(rect: &Rect, by: Hundredths) -> Rect {
     Rect {
         front_centre: geometry::move_forward(rect, by).front_centre,
@@ -404,11 +411,7 @@ impl Walk<'_, '_> {
             .iter()
             .copied()
             .filter(|j| !rules.exempt.contains(j) && !rules.bypass.contains(j))
-            .filter_map(|j| {
-                self.field
-                    .rect(j)
-                    .map(|r| (j, grown(&r, ZONE_OF_CONTROL - 1)))
-            })
+            .filter_map(|j| self.field.rect(j).map(|r| (j, grown(&r, ZONE_REACH))))
             .collect();
         let zone_rects: Vec<Rect> = zones.iter().map(|(_, r)| *r).collect();
         // A unit already inside a zone at the start may leave it, not close
