@@ -204,9 +204,16 @@ pub fn maneuver(p: &mut Phase, i: usize, formation: Option<Formation>, facing: O
             spec.rules.formation, spec.facing
         ),
     );
+    maneuver_effects(p, i, u.rules.disordered, disorders, &rect);
+}
+
+/// What a maneuver does to the unit that made it: disorder or shaken by
+/// its grade and state (Maneuvers), and shaken near the enemy (Pinning).
+fn maneuver_effects(p: &mut Phase, i: usize, was_disordered: bool, disorders: bool, rect: &Rect) {
+    let (id, name) = (p.id(i), p.name(i));
     // "The unit becomes disordered if it is Grade D. The unit becomes shaken
     // if already disordered."
-    if u.rules.disordered {
+    if was_disordered {
         p.state.units[i].rules.shaken = true;
         p.event(
             Kind::Shaken,
@@ -225,15 +232,15 @@ pub fn maneuver(p: &mut Phase, i: usize, formation: Option<Formation>, facing: O
     // inches of any enemy unit, the maneuvering unit becomes shaken at
     // once."
     if super::super::fighting::option(p.state, "pinning") {
-        let side = u.side.clone();
+        let side = p.state.units[i].side.clone();
         let near = p
             .field
-            .enemies_near(&side, bounds(&rect), PINNING_RANGE)
+            .enemies_near(&side, bounds(rect), PINNING_RANGE)
             .into_iter()
             .any(|j| {
                 p.field
                     .rect(j)
-                    .is_some_and(|r| geometry::rect_is_within(&rect, &r, PINNING_RANGE))
+                    .is_some_and(|r| geometry::rect_is_within(rect, &r, PINNING_RANGE))
             });
         if near && !p.state.units[i].rules.shaken {
             p.state.units[i].rules.shaken = true;
