@@ -18,10 +18,13 @@ pub mod look;
 pub mod names;
 pub mod orders;
 pub mod phrase;
+pub mod refusal;
 pub mod registry;
 pub mod ruleset;
 pub mod setup;
 pub mod state;
+#[cfg(test)]
+pub mod testing;
 pub mod told;
 pub mod umpire;
 pub mod victory;

@@ -16,14 +16,7 @@ use crate::rules::ruleset::{Presentation, Rules, Ruleset, check_typed};
 use crate::rules::state::GameState;
 
 fn demo_state() -> State {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("campaigns")
-        .join("grande-tactique-demo");
-    let campaign = crate::campaign::load(&dir).expect("the demo campaign loads");
-    let raw = campaign
-        .initial_state(&GrandeTactique)
-        .expect("its initial state");
-    raw.typed::<GrandeTactique>().expect("typed")
+    crate::rules::testing::demo_state(&GrandeTactique)
 }
 
 /// Every side's bot orders, checked as mail is.

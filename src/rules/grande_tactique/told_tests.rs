@@ -13,14 +13,7 @@ use crate::rules::ruleset::{Event, Presentation, Rules};
 use crate::rules::told::Heard;
 
 fn demo() -> State {
-    let dir =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/grande-tactique-demo");
-    let campaign = crate::campaign::load(&dir).expect("the demo campaign loads");
-    campaign
-        .initial_state(&GrandeTactique)
-        .expect("its initial state")
-        .typed::<GrandeTactique>()
-        .expect("typed")
+    crate::rules::testing::demo_state(&GrandeTactique)
 }
 
 fn order(unit: &str, action: Action<UnitId>) -> GtOrder {

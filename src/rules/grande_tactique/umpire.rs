@@ -238,7 +238,7 @@ fn may_charge(state: &State, call: &str, rest: &[String]) -> Result<UmpireReport
             field.name(t),
             r.problem
         ),
-        clause: r.clause,
+        clause: r.clause.unwrap_or_default(),
     };
     eligible::may_charge(&field, i, field.unit(i).rules.firing).map_err(refused)?;
     eligible::may_be_charged(&field, i, t).map_err(refused)?;
@@ -361,7 +361,7 @@ fn charge_call(
             field.name(t),
             r.problem
         ),
-        clause: r.clause,
+        clause: r.clause.unwrap_or_default(),
     };
     let command = field.unit(attackers[0]).rules.command.clone();
     for &a in &attackers {

@@ -430,14 +430,7 @@ mod tests {
     use crate::rules::ruleset::Rules;
 
     fn demo() -> State {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/kulikovo-1380");
-        let campaign = crate::campaign::load(&dir).expect("the campaign loads");
-        let ruleset = crate::rules::ruleset_for("kulikovo").expect("registered");
-        campaign
-            .initial_state(ruleset)
-            .expect("sets up")
-            .typed::<Kulikovo>()
-            .expect("reads")
+        crate::rules::testing::demo_state(&Kulikovo)
     }
 
     /// The bot's lines are all accepted, and the active side does more

@@ -8,41 +8,7 @@ use super::field::{Field, aspect};
 use super::orders::{Step, direction_name};
 use crate::geometry::{Direction, Hex};
 
-/// Why a step or an order may not be carried out: the problem, and the
-/// clause or ruling that forbids it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
-    pub problem: String,
-    pub clause: Option<String>,
-    /// The units the problem names, by id (the target out of range), so
-    /// that what is told of it is decided by who sees them, not by its
-    /// words.
-    pub naming: Vec<String>,
-}
-
-impl Refusal {
-    pub fn new(problem: impl Into<String>, clause: impl Into<String>) -> Refusal {
-        Refusal {
-            problem: problem.into(),
-            clause: Some(clause.into()),
-            naming: Vec::new(),
-        }
-    }
-
-    pub fn plain(problem: impl Into<String>) -> Refusal {
-        Refusal {
-            problem: problem.into(),
-            clause: None,
-            naming: Vec::new(),
-        }
-    }
-
-    /// The refusal, its problem naming unit `id`.
-    pub fn naming(mut self, id: &str) -> Refusal {
-        self.naming.push(id.to_string());
-        self
-    }
-}
+pub use crate::rules::refusal::Refusal;
 
 pub const FRONT_RULING: &str = "ruling KUL-6: a unit moves into the three hexes ahead of it and turns to face another way with `face`";
 pub const ZOC_RULING: &str =

@@ -200,14 +200,7 @@ mod tests {
     use crate::rules::board::Location;
 
     fn demo() -> State {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/kulikovo-1380");
-        let campaign = crate::campaign::load(&dir).expect("the campaign loads");
-        let ruleset = crate::rules::ruleset_for("kulikovo").expect("registered");
-        campaign
-            .initial_state(ruleset)
-            .expect("sets up")
-            .typed::<Kulikovo>()
-            .expect("reads")
+        crate::rules::testing::demo_state(&Kulikovo)
     }
 
     /// Ruling KUL-24: the ambush regiment in the Green Oak Wood is hidden

@@ -12,14 +12,7 @@ use crate::rules::ruleset::{Event, Presentation, Rules};
 use crate::rules::told::Heard;
 
 fn demo() -> State {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/kulikovo-1380");
-    let campaign = crate::campaign::load(&dir).expect("the campaign loads");
-    let ruleset = crate::rules::ruleset_for("kulikovo").expect("registered");
-    campaign
-        .initial_state(ruleset)
-        .expect("sets up")
-        .typed::<Kulikovo>()
-        .expect("reads")
+    crate::rules::testing::demo_state(&Kulikovo)
 }
 
 /// What the GM (`None`) or a side hears of each event of a resolution.

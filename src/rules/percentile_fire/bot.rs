@@ -226,15 +226,7 @@ mod tests {
     use crate::rules::ruleset::{SideText, acknowledge_typed, check_typed, resolve_typed};
 
     fn demo() -> State {
-        let dir =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/percentile-fire-demo");
-        let campaign = crate::campaign::load(&dir).expect("the campaign loads");
-        let ruleset = crate::rules::ruleset_for(super::super::ID).expect("registered");
-        campaign
-            .initial_state(ruleset)
-            .expect("sets up")
-            .typed::<PercentileFire>()
-            .expect("reads")
+        crate::rules::testing::demo_state(&PercentileFire)
     }
 
     /// The demo played to its end by the bots on dice drawn from `seed`:

@@ -7,7 +7,7 @@
 //! passby fire are what the chapter makes of these moves.
 
 use super::basing;
-use super::fire::Forbidden;
+use super::fire::Refusal;
 use super::orders::{Action, Way};
 use super::setup::formations_of;
 use super::state::{Arm, Counterbattery, Formation, State, Unit, Word};
@@ -60,15 +60,15 @@ pub fn end_of<U: Named>(
     table: &Table,
     u: &Unit,
     action: &Action<U>,
-) -> Result<Moved, Forbidden> {
+) -> Result<Moved, Refusal> {
     if u.rules.in_square.is_some() {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             "it stands within a square and moves with it",
             "11.62",
         ));
     }
     let Some(rect) = table.rect(state, u) else {
-        return Err(Forbidden::new("it is not on the table", MOVES));
+        return Err(Refusal::new("it is not on the table", MOVES));
     };
     let reach = allowance(state, u);
     let plain = |rect: Rect, distance, closing| Moved {
@@ -113,15 +113,15 @@ fn straight(
     way: Way,
     d: Hundredths,
     reach: Hundredths,
-) -> Result<Moved, Forbidden> {
+) -> Result<Moved, Refusal> {
     if u.rules.arm == Arm::Artillery && u.rules.formation == Formation::Unlimbered {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             "an unlimbered battery does not move: limber it first",
             MOVES,
         ));
     }
     if let Some(m) = u.rules.counterbattery {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             format!(
                 "under a Counterbattery {m} marker it may only retire a full move to the rear or stay in place"
             ),
@@ -133,7 +133,7 @@ fn straight(
         ));
     }
     if d > reach {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             format!(
                 "{}\" is more than its allowance of {}\"",
                 inches(d),
@@ -158,9 +158,9 @@ fn straight(
 
 /// A full move to the rear: "limber up the artillery battery and move a
 /// full move towards the rear area" (11.76d).
-fn retire(u: &Unit, rect: &Rect, reach: Hundredths) -> Result<Moved, Forbidden> {
+fn retire(u: &Unit, rect: &Rect, reach: Hundredths) -> Result<Moved, Refusal> {
     if u.rules.arm == Arm::Artillery && u.rules.formation == Formation::Unlimbered {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             "an unlimbered battery limbers up before it retires",
             "11.76d: \"limber up the artillery battery and move a full move towards the rear area\"",
         ));
@@ -176,18 +176,18 @@ fn retire(u: &Unit, rect: &Rect, reach: Hundredths) -> Result<Moved, Forbidden> 
 /// A change of formation on the front centre, to one of the arm's (8.0,
 /// 9.0); a limbered battery under a counterbattery marker stays limbered
 /// (11.76e).
-fn form(u: &Unit, rect: &Rect, f: Formation) -> Result<Moved, Forbidden> {
+fn form(u: &Unit, rect: &Rect, f: Formation) -> Result<Moved, Refusal> {
     if !formations_of(u.rules.arm).contains(&f) {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             format!("{} cannot form {f}", u.rules.arm),
             "Formations 8.0, 9.0",
         ));
     }
     if f == u.rules.formation {
-        return Err(Forbidden::new(format!("it already stands in {f}"), MOVES));
+        return Err(Refusal::new(format!("it already stands in {f}"), MOVES));
     }
     if u.rules.counterbattery.is_some() && f == Formation::Unlimbered {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             "under a counterbattery marker a limbered battery stays limbered",
             "11.76e: \"Limbered artillery batteries or train units must retire one full move to rear area or remain limbered in olace.\"",
         ));
@@ -211,9 +211,9 @@ fn into_contact(
     t: &str,
     charge: bool,
     reach: Hundredths,
-) -> Result<Hundredths, Forbidden> {
+) -> Result<Hundredths, Refusal> {
     if charge && u.rules.arm != Arm::Cavalry {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             "only cavalry charges; infantry declares shock",
             "11.83: \"is a cavalry performing \"Charge movement\"\"",
         ));
@@ -221,24 +221,24 @@ fn into_contact(
     if !matches!(u.rules.arm, Arm::Infantry | Arm::Cavalry)
         || u.rules.formation == Formation::Skirmish
     {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             "only formed infantry or cavalry makes a shock attack",
             MOVES,
         ));
     }
     let Some(target) = state.unit(t) else {
-        return Err(Forbidden::new(format!("no unit {t}"), MOVES).naming(&[t]));
+        return Err(Refusal::new(format!("no unit {t}"), MOVES).naming_all(&[t]));
     };
     let Some(tr) = table.rect(state, target) else {
-        return Err(Forbidden::new(format!("{t} is not on the table"), MOVES).naming(&[t]));
+        return Err(Refusal::new(format!("{t} is not on the table"), MOVES).naming_all(&[t]));
     };
     let Some(gap) = Fan::ahead_of(rect, 0).reach_to(&tr) else {
         return Err(
-            Forbidden::new(format!("{t} is not in its path straight ahead"), MOVES).naming(&[t]),
+            Refusal::new(format!("{t} is not in its path straight ahead"), MOVES).naming_all(&[t]),
         );
     };
     if gap > reach {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             format!(
                 "{t} is {}\" ahead, beyond its allowance of {}\"",
                 inches(gap),
@@ -246,7 +246,7 @@ fn into_contact(
             ),
             MOVES,
         )
-        .naming(&[t]));
+        .naming_all(&[t]));
     }
     Ok(gap)
 }
@@ -259,11 +259,11 @@ fn clear_ground(
     u: &Unit,
     moved: &Moved,
     target: Option<&str>,
-) -> Result<(), Forbidden> {
+) -> Result<(), Refusal> {
     if let MapSpec::Table { width, depth } = &state.map
         && !moved.rect.is_inside_table(*width, *depth)
     {
-        return Err(Forbidden::new("it would leave the table", MOVES));
+        return Err(Refusal::new("it would leave the table", MOVES));
     }
     let mut except: Vec<usize> = table
         .square(state, u)
@@ -275,11 +275,11 @@ fn clear_ground(
     }
     if let Some(&i) = table.index.overlapping(&moved.rect, &except).first() {
         let other = state.units.get(i).map(|o| o.id.as_str());
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             format!("it would end on {}", other.unwrap_or("another unit")),
             MOVES,
         )
-        .naming(other.as_slice()));
+        .naming_all(other.as_slice()));
     }
     Ok(())
 }

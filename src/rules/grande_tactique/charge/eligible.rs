@@ -11,27 +11,11 @@ use super::contact::{self, Approach, NoWay};
 use crate::geometry::distance_ahead_of_frontage_line;
 use crate::rules::words::inches;
 
-/// Why a charge may not be made, with the rule.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
-    pub problem: String,
-    pub clause: String,
-}
+pub use crate::rules::refusal::Refusal;
 
-impl Refusal {
-    pub fn new(problem: impl Into<String>, clause: &str) -> Refusal {
-        Refusal {
-            problem: problem.into(),
-            clause: format!("Charging: \"{clause}\""),
-        }
-    }
-
-    pub fn ruling(problem: impl Into<String>, ruling: &str) -> Refusal {
-        Refusal {
-            problem: problem.into(),
-            clause: format!("ruling {ruling}"),
-        }
-    }
+/// A refusal quoting the sentence of the Charging chapter that forbids it.
+fn charging(problem: impl Into<String>, sentence: &str) -> Refusal {
+    Refusal::quoting(problem, "Charging", sentence)
 }
 
 /// Whether unit `i` may charge at all; `firing` says whether it is firing
@@ -39,30 +23,30 @@ impl Refusal {
 pub fn may_charge(field: &Field, i: usize, firing: bool) -> Result<(), Refusal> {
     let u = field.unit(i);
     if u.eliminated.is_some() {
-        return Err(Refusal::new(
+        return Err(charging(
             "it is no longer on the field",
             clauses::ONLY_EAGER,
         ));
     }
     match field.arm(i) {
         Arm::Artillery => {
-            return Err(Refusal::new(
+            return Err(charging(
                 "artillery cannot charge",
                 clauses::ARTILLERY_CANNOT,
             ));
         }
         Arm::Infantry if u.rules.formation == Formation::Square => {
-            return Err(Refusal::new("it is in square", clauses::SQUARES_CANNOT));
+            return Err(charging("it is in square", clauses::SQUARES_CANNOT));
         }
         _ => {}
     }
     match u.rules.morale {
-        Morale::Shaken => return Err(Refusal::new("it is shaken", clauses::SHAKEN_CANNOT)),
-        Morale::Routed => return Err(Refusal::new("it is routed, not eager", clauses::ONLY_EAGER)),
+        Morale::Shaken => return Err(charging("it is shaken", clauses::SHAKEN_CANNOT)),
+        Morale::Routed => return Err(charging("it is routed, not eager", clauses::ONLY_EAGER)),
         Morale::Eager => {}
     }
     if firing && field.arm(i) == Arm::Infantry {
-        return Err(Refusal::new(
+        return Err(charging(
             "it is firing (order `cease fire` first)",
             clauses::FIRING_CANNOT,
         ));
@@ -106,7 +90,7 @@ pub fn cost(field: &Field, i: usize, t: usize) -> Result<(u32, Approach), Refusa
             needs,
             has,
             around: true,
-        }) => Err(Refusal::new(
+        }) => Err(charging(
             format!(
                 "it may not charge through the Built-Up Area, and the way round it to {} is {} inches; it moves {}",
                 field.name(t),
@@ -124,7 +108,7 @@ pub fn cost(field: &Field, i: usize, t: usize) -> Result<(u32, Approach), Refusa
             ),
             "GT-11",
         )),
-        Err(NoWay::ThroughBuiltUpArea) => Err(Refusal::new(
+        Err(NoWay::ThroughBuiltUpArea) => Err(charging(
             format!(
                 "it finds no way round the Built-Up Area to {}",
                 field.name(t)

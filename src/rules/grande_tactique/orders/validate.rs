@@ -354,7 +354,7 @@ fn start_firing(field: &Field, i: usize, line: usize, done: &mut Sheet) -> Resul
 }
 
 fn from_refusal(line: usize, id: &str, r: Refusal) -> Rejection {
-    refuse(line, Some(id), r.problem, r.clause)
+    r.at(line, Some(id.to_string()))
 }
 
 fn charge(

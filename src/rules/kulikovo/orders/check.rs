@@ -556,14 +556,7 @@ mod tests {
             .take_while(|l| !l.trim().is_empty())
             .map(|l| format!("{}\n", l.trim()))
             .collect();
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/kulikovo-1380");
-        let campaign = crate::campaign::load(&dir).expect("the campaign loads");
-        let ruleset = crate::rules::ruleset_for("kulikovo").expect("registered");
-        let state = campaign
-            .initial_state(ruleset)
-            .expect("sets up")
-            .typed::<Kulikovo>()
-            .expect("reads");
+        let state = crate::rules::testing::demo_state(&Kulikovo);
         let sheet = check_typed(&Kulikovo, &state, "horde", &block);
         assert!(sheet.parse_errors.is_empty(), "{:?}", sheet.parse_errors);
         let refused: Vec<String> = sheet.rejections.iter().map(ToString::to_string).collect();

@@ -9,7 +9,7 @@
 //! order does not change the percent; rounded at each step (ruling PF-6)
 //! it is this order.
 
-use super::Forbidden;
+use super::Refusal;
 use super::routine::Routine;
 use crate::rules::kernel::{Factor, Ratio};
 use crate::rules::percentile_fire::ground::TerrainKind;
@@ -102,12 +102,12 @@ fn ordinal(k: u32) -> String {
     format!("{k}{suffix}")
 }
 
-fn named(params: &Params, name: &str, reason: &str) -> Result<Factor, Forbidden> {
+fn named(params: &Params, name: &str, reason: &str) -> Result<Factor, Refusal> {
     params
         .modifier(name)
         .map(|r| Factor::new(reason.to_string(), r))
         .ok_or_else(|| {
-            Forbidden::new(
+            Refusal::new(
                 format!(
                     "no Fire Combat Modifier `{name}` in the campaign's table; the modifiers are {}",
                     params.modifiers.keys().cloned().collect::<Vec<_>>().join(", ")
@@ -124,7 +124,7 @@ pub fn factors(
     c: &Circumstances,
     params: &Params,
     screen: ScreenReading,
-) -> Result<Vec<Factor>, Forbidden> {
+) -> Result<Vec<Factor>, Refusal> {
     let mut out = zone.to_vec();
     if let Some((kind, ratio)) = &c.cover {
         out.push(Factor::new(

@@ -3,7 +3,7 @@
 //! the fire attack (the Maximum Roundshot Zone's reduced effect, the
 //! Shell/Rocket Accuracy table).
 
-use super::Forbidden;
+use super::Refusal;
 use crate::geometry::Hundredths;
 use crate::rules::kernel::Factor;
 use crate::rules::percentile_fire::params::{Accuracy, Params, Weapon, WeaponKind, line, modifier};
@@ -93,9 +93,9 @@ pub struct Zoned {
     pub factors: Vec<Factor>,
 }
 
-fn weapon<'a>(params: &'a Params, name: &str) -> Result<&'a Weapon, Forbidden> {
+fn weapon<'a>(params: &'a Params, name: &str) -> Result<&'a Weapon, Refusal> {
     params.weapons.get(name).ok_or_else(|| {
-        Forbidden::new(
+        Refusal::new(
             format!(
                 "no weapon `{name}` in the Weapon Range Chart; the weapons are {}",
                 params
@@ -135,16 +135,16 @@ pub fn small_arms(
     firing_line: FiringLine,
     range: Hundredths,
     disordered: bool,
-) -> Result<Zoned, Forbidden> {
+) -> Result<Zoned, Refusal> {
     let w = weapon(params, name)?;
     let (Some(minimum), Some(maximum)) = (w.minimum, w.maximum) else {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             format!("`{name}` is no small arm"),
             "11.16: \"Fire Routine for Infantry or Cavalry units\"",
         ));
     };
     if range > maximum {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             format!(
                 "{}\" is beyond the range of a {name} ({}\")",
                 inches(range),
@@ -177,7 +177,7 @@ pub fn small_arms(
         ),
     };
     let (row, _) = params.small_arms_row(name, chosen).ok_or_else(|| {
-        Forbidden::new(
+        Refusal::new(
             format!("the Fire Chart has no row `{chosen}`"),
             "11.16 step 4: \"Determine the correct Fire Chart row to use\"",
         )
@@ -242,11 +242,11 @@ pub fn artillery(
     shot: Shot,
     range: Hundredths,
     indirect: bool,
-) -> Result<Zoned, Forbidden> {
+) -> Result<Zoned, Refusal> {
     let w = weapon(params, name)?;
     const ZONES: &str = "11.32: \"There are five (5) fire zones for artillery batteries\"";
     let beyond = |zone: &str, end: Hundredths| {
-        Forbidden::new(
+        Refusal::new(
             format!(
                 "{}\" is beyond the {zone} of a {name} ({}\")",
                 inches(range),
@@ -256,7 +256,7 @@ pub fn artillery(
         )
     };
     let none = || {
-        Forbidden::new(
+        Refusal::new(
             format!("a {name} fires no {shot}; it fires {}", {
                 let s: Vec<&str> = w
                     .shots()
@@ -270,13 +270,13 @@ pub fn artillery(
         )
     };
     if !w.kind.is_artillery() {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             format!("`{name}` is a small arm"),
             "11.15: \"Fire Routine for Artillery\"",
         ));
     }
     if indirect && !matches!(shot, Shot::Shell | Shot::Shrapnel) {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             format!("indirect fire is shellfire, not {shot}"),
             if shot == Shot::Rocket {
                 "11.56: \"Rocket Fire attacks cannot use indirect Fire\""
@@ -310,7 +310,7 @@ pub fn artillery(
                             )
                         })
                         .ok_or_else(|| {
-                            Forbidden::new(
+                            Refusal::new(
                                 format!("no modifier `{}`", modifier::MAXIMUM_ROUNDSHOT),
                                 "11.32",
                             )
@@ -326,7 +326,7 @@ pub fn artillery(
                 return Err(none());
             };
             if range < min {
-                return Err(Forbidden::new(
+                return Err(Refusal::new(
                     format!(
                         "{}\" is inside the Shellfire Zone's minimum range of {}\"",
                         inches(range),
@@ -355,7 +355,7 @@ pub fn artillery(
     };
     if indirect {
         let r = params.modifier(modifier::INDIRECT).ok_or_else(|| {
-            Forbidden::new(format!("no modifier `{}`", modifier::INDIRECT), "11.54")
+            Refusal::new(format!("no modifier `{}`", modifier::INDIRECT), "11.54")
         })?;
         factors.push(Factor::new(
             "indirect fire: \"the fire effect percentage reduced per the modifier\" (11.54)",

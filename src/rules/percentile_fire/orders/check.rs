@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use super::{Action, Order, PfOrder, UnitRef, Written};
 use crate::rules::names::{self, UnitId};
 use crate::rules::orders::Rejection;
-use crate::rules::percentile_fire::fire::Forbidden;
+use crate::rules::percentile_fire::fire::Refusal;
 use crate::rules::percentile_fire::fire::factors::Occasion;
 use crate::rules::percentile_fire::moves;
 use crate::rules::percentile_fire::phase::{Phase, shock};
@@ -30,8 +30,9 @@ pub fn refuse(
     }
 }
 
-fn forbidden(line: usize, unit: &str, f: Forbidden) -> Rejection {
-    refuse(line, Some(unit), f.problem, f.clause)
+fn forbidden(line: usize, unit: &str, f: Refusal) -> Rejection {
+    let clause = f.cited().to_string();
+    refuse(line, Some(unit), f.problem, &clause)
 }
 
 /// Looks a reference up among the units in play.
@@ -265,7 +266,7 @@ struct Ordered<'s> {
 }
 
 impl Ordered<'_> {
-    fn forbidden(&self, f: Forbidden) -> Rejection {
+    fn forbidden(&self, f: Refusal) -> Rejection {
         forbidden(self.line, self.me, f)
     }
 

@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 use super::{Action, Order, PfOrder};
 use crate::rules::orders::{OrderSheet, Rejection, Warning};
 use crate::rules::percentile_fire::check_lines;
-use crate::rules::percentile_fire::fire::Forbidden;
+use crate::rules::percentile_fire::fire::Refusal;
 use crate::rules::percentile_fire::phase::{Phase, movement, non_phasing, shock};
 use crate::rules::percentile_fire::sight;
 use crate::rules::percentile_fire::state::State;
@@ -76,7 +76,7 @@ fn foresee(state: &State, side: &str, given: &[(usize, &Order)]) -> (Vec<Rejecti
     // Never a word of a unit the side cannot see (REP-2): such a line is
     // accepted without one, and the phase's report tells what the side saw.
     let seen = sight::visible_to(state, side, &[]);
-    let told = |f: &Forbidden| f.naming.iter().all(|id| seen.contains(id));
+    let told = |f: &Refusal| f.naming.iter().all(|id| seen.contains(id));
     let unit_of = |index: usize| -> Option<(usize, String, &Action<_>)> {
         let (line, order) = given.get(index)?;
         match order {
@@ -98,7 +98,7 @@ fn foresee(state: &State, side: &str, given: &[(usize, &Order)]) -> (Vec<Rejecti
                     what(action),
                     nm.why.problem
                 );
-                let clause = Some(nm.why.clause.to_string());
+                let clause = nm.why.clause.clone();
                 if nm.movers.is_empty() {
                     refuse.push(Rejection {
                         line,
@@ -153,7 +153,7 @@ fn foresee(state: &State, side: &str, given: &[(usize, &Order)]) -> (Vec<Rejecti
                     what(action),
                     why.problem
                 );
-                let clause = Some(why.clause.to_string());
+                let clause = why.clause.clone();
                 if doubt.is_empty() {
                     refuse.push(Rejection {
                         line,

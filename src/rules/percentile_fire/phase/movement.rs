@@ -15,7 +15,7 @@ use crate::geometry::{Fan, Hundredths, Rect, nearest_point_of_segment, rect_dist
 use crate::rules::board::Location;
 use crate::rules::names::UnitId;
 use crate::rules::percentile_fire::events::Kind;
-use crate::rules::percentile_fire::fire::Forbidden;
+use crate::rules::percentile_fire::fire::Refusal;
 use crate::rules::percentile_fire::fire::factors::Occasion;
 use crate::rules::percentile_fire::fire::zone::ARTILLERY_MINIMUM_ZONE;
 use crate::rules::percentile_fire::moves::{self, Moved};
@@ -195,7 +195,7 @@ fn standing_fire(
                         occasion.name(),
                         target.name,
                         f.problem,
-                        f.clause
+                        f.cited()
                     ),
                 )
                 .also_naming(&f.naming),
@@ -211,7 +211,7 @@ pub struct NotMoved {
     /// The order's place in the side's list.
     pub index: usize,
     pub unit: String,
-    pub why: Forbidden,
+    pub why: Refusal,
     /// The units of its side the words name (the friend it would end on)
     /// that moved before it where an enemy unit could fire at them on
     /// their way, if it stood ready: that fire may have reduced or
@@ -396,7 +396,7 @@ impl Play<'_> {
     /// A move the unit may not make: told, and kept for the
     /// acknowledgement with the friends it names that the enemy could
     /// have fired at on their way.
-    fn lapsed(&mut self, index: usize, id: &str, name: &str, f: Forbidden) {
+    fn lapsed(&mut self, index: usize, id: &str, name: &str, f: Refusal) {
         self.not_made.push(NotMoved {
             index,
             unit: id.to_string(),
@@ -412,7 +412,7 @@ impl Play<'_> {
             Event::of(
                 Kind::MoveLapsed,
                 &[id],
-                format!("{name} does not move: {} ({}).", f.problem, f.clause),
+                format!("{name} does not move: {} ({}).", f.problem, f.cited()),
             )
             .also_naming(&f.naming),
         );

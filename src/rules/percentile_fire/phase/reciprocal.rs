@@ -204,7 +204,10 @@ impl Fire<'_> {
                         &[o.firer.as_str(), o.target.as_str()],
                         format!(
                             "{} does not fire at {}: {} ({}).",
-                            firer.name, target.name, f.problem, f.clause
+                            firer.name,
+                            target.name,
+                            f.problem,
+                            f.cited()
                         ),
                     )
                     .also_naming(&f.naming),
@@ -283,7 +286,9 @@ impl Fire<'_> {
                     &[o.firer.as_str()],
                     format!(
                         "The regimental guns of {} do not fire: {} ({}).",
-                        guns.name, f.problem, f.clause
+                        guns.name,
+                        f.problem,
+                        f.cited()
                     ),
                 )
                 .also_naming(&f.naming),

@@ -15,7 +15,7 @@ use crate::audit::dice::Dice;
 use crate::geometry::{Fan, rect_distance};
 use crate::rules::board::Location;
 use crate::rules::percentile_fire::events::Kind;
-use crate::rules::percentile_fire::fire::Forbidden;
+use crate::rules::percentile_fire::fire::Refusal;
 use crate::rules::percentile_fire::fire::factors::Occasion;
 use crate::rules::percentile_fire::orders::{Action, Order, PfOrder};
 use crate::rules::percentile_fire::state::{Formation, Moved, Shock, State, Unit};
@@ -56,29 +56,29 @@ pub fn final_fire(
     firer: &Unit,
     shocker: &str,
     attack: u32,
-) -> Result<Plan, Forbidden> {
+) -> Result<Plan, Refusal> {
     let host = table.host(state, firer).id.clone();
     let shock = shock_of(state, shocker)
         .into_iter()
         .find(|s| s.target == firer.id || s.target == host)
-        .ok_or_else(|| Forbidden::new(format!("{shocker} declared no shock against it"), FINAL))?;
+        .ok_or_else(|| Refusal::new(format!("{shocker} declared no shock against it"), FINAL))?;
     if shock.replaced {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             "it replaced the unit attacked, and may not fire upon the attacking units",
             "11.86: \"that replacement unit, if within the Shock Combat Zone, cannot fire upon the attacking enemy units\"",
         ));
     }
     let target = state
         .unit(shocker)
-        .ok_or_else(|| Forbidden::new(format!("no unit {shocker}"), FINAL))?;
+        .ok_or_else(|| Refusal::new(format!("no unit {shocker}"), FINAL))?;
     let (Some(rect), Some(tr)) = (table.rect(state, firer), table.rect(state, target)) else {
-        return Err(Forbidden::new("a unit is off the table", FINAL));
+        return Err(Refusal::new("a unit is off the table", FINAL));
     };
     let all_round = firer.rules.formation == Formation::Square
         || firer.rules.in_square.is_some()
         || table.in_building(&rect);
     if !all_round && Fan::ahead_of(&rect, FIRING_ANGLE).reach_to(&tr).is_none() {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             format!("{shocker} does not shock its frontal face"),
             "11.80: \"Final Shock Combat Fire is given when the Shock attack is conducted in the Shock Combat Phase against each frontal shocking unit.\"",
         ));
@@ -97,17 +97,17 @@ pub fn support(
     firer: &Unit,
     shocker: &str,
     attack: u32,
-) -> Result<Plan, Forbidden> {
+) -> Result<Plan, Refusal> {
     let shocks = shock_of(state, shocker);
     let Some(shock) = shocks.first() else {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             format!("{shocker} is no frontmost enemy unit shocking a friendly unit"),
             "11.85a: \"The frontmost enemy U[it dilsr bE a eligible Fire target to receive the Fire attagk. Units behind the frontmost unit cannot be fired upon by defensive Supportive Fire attacks\"",
         ));
     };
     let host = table.host(state, firer).id.clone();
     if shock.target == firer.id || shock.target == host {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             "it is the unit attacked: it gives final shock combat fire, not supportive fire",
             SUPPORT,
         ));
@@ -116,7 +116,7 @@ pub fn support(
         .unit(&shock.target)
         .is_none_or(|t| t.side != firer.side)
     {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             format!("{shocker} shocks no friendly unit"),
             SUPPORT,
         ));
@@ -127,14 +127,14 @@ pub fn support(
         .iter()
         .any(|s| s.replaced && s.target == firer.id)
     {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             "it replaced the unit attacked, and may not fire upon the attacking units",
             "11.86",
         ));
     }
     // b. Within its Minimum Range Fire Zone before any movement.
     let (Some(rect), Some(end)) = (table.rect(state, firer), minimum_zone(state, firer)) else {
-        return Err(Forbidden::new("it has no Minimum Range Fire Zone", SUPPORT));
+        return Err(Refusal::new("it has no Minimum Range Fire Zone", SUPPORT));
     };
     let before = shock.from;
     let inside = if firer.rules.formation == Formation::Square || firer.rules.in_square.is_some() {
@@ -145,14 +145,14 @@ pub fn support(
             .is_some_and(|d| d <= end)
     };
     if !inside {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             format!("{shocker} was not within its Minimum Range Fire Zone before it moved"),
             "11.85b: \"Target must be withinthe Minimum Range Fire Zone of the friendly unit giving Fire support before any movement.\"",
         ));
     }
     // c. Not moved but to close the range.
     if firer.rules.moved == Moved::Moved {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             "it moved in the preceding Movement Phase",
             "11.85c: \"Not have moved in the preceding Movement Phase except to \"Close the range to target\"\"",
         ));
@@ -164,14 +164,14 @@ pub fn support(
         .get(shocker)
         .is_some_and(|t| *t + 1 >= state.turn)
     {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             format!("it gave {shocker} a Passby Fire attack this turn or the last"),
             "11.85d: \"Not given the Target unit a Passby Fire attack (11.82) in the current or previous turn.\"",
         ));
     }
     let target = state
         .unit(shocker)
-        .ok_or_else(|| Forbidden::new(format!("no unit {shocker}"), SUPPORT))?;
+        .ok_or_else(|| Refusal::new(format!("no unit {shocker}"), SUPPORT))?;
     eligible::plan(
         table,
         state,
@@ -180,25 +180,25 @@ pub fn support(
 }
 
 /// Whether `u` may replace `replaced` to receive a shock (11.86).
-pub fn replace_check(state: &State, u: &Unit, replaced: &str) -> Result<(), Forbidden> {
+pub fn replace_check(state: &State, u: &Unit, replaced: &str) -> Result<(), Refusal> {
     const CLAUSE: &str = "11.86: \"if a player replaces a unit with another friendly unit to receive the Shock Combat attack\"";
     let Some(r) = state.unit(replaced) else {
-        return Err(Forbidden::new(format!("no unit {replaced}"), CLAUSE));
+        return Err(Refusal::new(format!("no unit {replaced}"), CLAUSE));
     };
     if r.side != u.side || r.id == u.id {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             format!("{replaced} is not another friendly unit"),
             CLAUSE,
         ));
     }
     if !state.game.shocks.iter().any(|s| s.target == replaced) {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             format!("{replaced} receives no declared Shock Combat attack"),
             CLAUSE,
         ));
     }
     if state.game.shocks.iter().any(|s| s.target == u.id) {
-        return Err(Forbidden::new("it receives a shock of its own", CLAUSE));
+        return Err(Refusal::new("it receives a shock of its own", CLAUSE));
     }
     Ok(())
 }
@@ -246,7 +246,8 @@ pub fn resolve(
                     &[id, shocker],
                     format!(
                         "{id} does not fire at {shocker}: {} ({}).",
-                        f.problem, f.clause
+                        f.problem,
+                        f.cited()
                     ),
                 )
                 .also_naming(&f.naming),
@@ -283,7 +284,7 @@ fn replacements(
     table: &mut Table,
     list: &[&Order],
     events: &mut Vec<Event>,
-) -> Vec<(usize, Forbidden)> {
+) -> Vec<(usize, Refusal)> {
     let mut not_made = Vec::new();
     for (index, o) in list.iter().enumerate() {
         let PfOrder::Unit {
@@ -343,7 +344,7 @@ fn replacements(
 /// checked by the phase's own [`final_fire`] and [`support`] on the table
 /// the replacements leave, before any fire is given. By the order's place
 /// in `orders`, with why.
-pub fn not_carried_out(state: &State, orders: &[Order]) -> Vec<(usize, Forbidden)> {
+pub fn not_carried_out(state: &State, orders: &[Order]) -> Vec<(usize, Refusal)> {
     let mut next = state.clone();
     let mut table = Table::new(&next);
     let list: Vec<&Order> = orders.iter().collect();

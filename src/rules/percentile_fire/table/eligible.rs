@@ -11,7 +11,7 @@ use super::target::{self, Categorized};
 use crate::geometry::{
     Hundredths, Rect, corridor_overlaps, distance_to_rect, nearest_point_of_rect, rect_distance,
 };
-use crate::rules::percentile_fire::fire::Forbidden;
+use crate::rules::percentile_fire::fire::Refusal;
 use crate::rules::percentile_fire::fire::factors::{self, Circumstances, Occasion};
 use crate::rules::percentile_fire::fire::routine::{Against, FireAttack, Routine};
 use crate::rules::percentile_fire::fire::zone::{self, FiringLine, Zoned};
@@ -70,7 +70,7 @@ pub struct Plan {
 
 /// "The following unit type or formations may never fire" (11.23), and a
 /// battery with no crew to serve it (11.22).
-pub fn never_fires(u: &Unit) -> Result<(), Forbidden> {
+pub fn never_fires(u: &Unit) -> Result<(), Refusal> {
     let r = &u.rules;
     let (why, clause) = match r.arm {
         Arm::Headquarters => (
@@ -110,7 +110,7 @@ pub fn never_fires(u: &Unit) -> Result<(), Forbidden> {
         }
         _ => return Ok(()),
     };
-    Err(Forbidden::new(why, clause))
+    Err(Refusal::new(why, clause))
 }
 
 /// "Only artillery batteries which are "crewed" and unlimbered are eligible
@@ -122,14 +122,14 @@ pub fn fires_in(
     phase: Phase,
     occasion: Occasion,
     params: &Params,
-) -> Result<(), Forbidden> {
+) -> Result<(), Refusal> {
     const CLAUSE: &str = "11.22: \"Only artillery batteries which are \"crewed\" and unlimbered are eligible to fire during the Reciprocal Artillery Fire Phase. Only infantry or cavalry formations are eligible during the Reciprocal Infantry Fire Phase.\"";
     let siege = params
         .weapons
         .get(&u.rules.weapon)
         .is_some_and(|w| w.kind == WeaponKind::Siege);
     if siege && occasion != Occasion::Reciprocal {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             format!("siege artillery gives no {}", occasion.name()),
             "11.89: \"Siege artillery in any form cannot perform Opportunity, Passby Fire, final Shock Combat Fire, Supportive Fire or'multiple Fire attacks.\"",
         ));
@@ -140,15 +140,15 @@ pub fn fires_in(
     match (phase, u.rules.arm) {
         (Phase::ArtilleryFire, Arm::Artillery) => Ok(()),
         (Phase::InfantryFire, Arm::Infantry | Arm::Cavalry) => Ok(()),
-        (Phase::ArtilleryFire, _) => Err(Forbidden::new(
+        (Phase::ArtilleryFire, _) => Err(Refusal::new(
             "only batteries fire in the Reciprocal Artillery Fire Phase",
             CLAUSE,
         )),
-        (Phase::InfantryFire, _) => Err(Forbidden::new(
+        (Phase::InfantryFire, _) => Err(Refusal::new(
             "only infantry and cavalry fire in the Reciprocal Infantry Fire Phase (a regimental gun fires with its battalion)",
             CLAUSE,
         )),
-        (p, _) => Err(Forbidden::new(
+        (p, _) => Err(Refusal::new(
             format!("there is no reciprocal fire in the {}", p.name()),
             "11.0: \"During the Reciprocal Fire Phases, both Players may fire\"",
         )),
@@ -239,7 +239,7 @@ fn field_of_fire(
     target_rect: &Rect,
     routine: Routine,
     occasion: Occasion,
-) -> Result<Option<String>, Forbidden> {
+) -> Result<Option<String>, Refusal> {
     let to = nearest_point_of_rect(firing.from, target_rect);
     let area = (
         firing.from.x.min(to.x),
@@ -276,17 +276,17 @@ fn field_of_fire(
             if routine == Routine::Artillery && occasion != Occasion::Reciprocal {
                 continue;
             }
-            return Err(Forbidden::new(
+            return Err(Refusal::new(
                 format!("{} stands in its field of fire", other.id),
                 "11.43: \"No friendly figures can be within the Fire Zone between the firing unit and the target unit.\"",
             )
-            .naming(&[&other.id]));
+            .naming_all(&[&other.id]));
         }
         if other.rules.formation == Formation::Skirmish && routine == Routine::Artillery {
             screen.get_or_insert_with(|| other.id.clone());
             continue;
         }
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             format!("{} stands between it and the target", other.id),
             if other.rules.formation == Formation::Skirmish {
                 "11.46: \"Artillery batteries may engage enemy units behind a open order skirmisher formation\""
@@ -294,7 +294,7 @@ fn field_of_fire(
                 "11.45: \"In general, a unitwhich cannot be observed cannot be fired upon.\""
             },
         )
-        .naming(&[&other.id]));
+        .naming_all(&[&other.id]));
     }
     Ok(screen)
 }
@@ -343,7 +343,7 @@ struct Aim<'s> {
 /// The fire attack of a request, or why it may not be made: the firer and
 /// target, the routine and shot, line of sight, the zone, the figures
 /// firing, the field of fire, then the hierarchy; the attack follows.
-pub fn plan(table: &Table, state: &State, req: &Request<'_>) -> Result<Plan, Forbidden> {
+pub fn plan(table: &Table, state: &State, req: &Request<'_>) -> Result<Plan, Refusal> {
     let (target, rect, target_rect) = parties(table, state, req)?;
     let shocked = req.hierarchy && shock_first(state, req.firer, target)?;
     let (routine, shot, weapon) = routine_and_shot(&state.params, req)?;
@@ -413,27 +413,27 @@ fn parties<'s>(
     table: &Table,
     state: &'s State,
     req: &Request<'s>,
-) -> Result<(&'s Unit, Rect, Rect), Forbidden> {
+) -> Result<(&'s Unit, Rect, Rect), Refusal> {
     let firer = req.firer;
     never_fires(firer)?;
     fires_in(firer, req.phase, req.occasion, &state.params)?;
     let target = table.host(state, req.target);
     if target.side == firer.side {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             format!("{} is not an enemy unit", target.id),
             "11.11: \"a Player must identify which of his units is firing and which Enemy unit is the target\"",
         )
-        .naming(&[&target.id]));
+        .naming_all(&[&target.id]));
     }
     if target.eliminated.is_some() {
         return Err(
-            Forbidden::new(format!("{} is no longer in play", target.id), "11.11")
-                .naming(&[&target.id]),
+            Refusal::new(format!("{} is no longer in play", target.id), "11.11")
+                .naming_all(&[&target.id]),
         );
     }
     let (Some(rect), Some(target_rect)) = (table.rect(state, firer), table.rect(state, target))
     else {
-        return Err(Forbidden::new("a unit is off the table", "11.40"));
+        return Err(Refusal::new("a unit is off the table", "11.40"));
     };
     Ok((target, rect, target_rect))
 }
@@ -444,10 +444,10 @@ fn parties<'s>(
 fn routine_and_shot<'p>(
     params: &'p Params,
     req: &Request<'_>,
-) -> Result<(Routine, Shot, &'p Weapon), Forbidden> {
+) -> Result<(Routine, Shot, &'p Weapon), Refusal> {
     let firer = req.firer;
     let weapon = params.weapons.get(&firer.rules.weapon).ok_or_else(|| {
-        Forbidden::new(
+        Refusal::new(
             format!(
                 "its weapon `{}` is not in the Weapon Range Chart",
                 firer.rules.weapon
@@ -467,7 +467,7 @@ fn routine_and_shot<'p>(
         Routine::SmallArms => Shot::Ball,
     };
     if req.shot.is_some_and(|s| s != shot) {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             format!(
                 "small arms fire no {}",
                 req.shot.map(|s| s.to_string()).unwrap_or_default()
@@ -476,7 +476,7 @@ fn routine_and_shot<'p>(
         ));
     }
     if firer.rules.rounds(shot) == Some(0) {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             format!("it has no {shot} left on its roster"),
             "11.15 step 2: \"Mark off the ammunition used on the roster\"",
         ));
@@ -486,7 +486,7 @@ fn routine_and_shot<'p>(
 
 /// Line of sight, or indirect fire (11.26, 11.45, 11.50): `None` where the
 /// firer sees the target, else how a battery fires at it unseen.
-fn sight(table: &Table, state: &State, aim: &Aim) -> Result<Option<&'static str>, Forbidden> {
+fn sight(table: &Table, state: &State, aim: &Aim) -> Result<Option<&'static str>, Refusal> {
     let params = &state.params;
     let eye = aim.rect.front_centre;
     if table.sees(eye, &aim.target_rect, params) {
@@ -502,7 +502,7 @@ fn sight(table: &Table, state: &State, aim: &Aim) -> Result<Option<&'static str>
             aim.shot,
         )?))
     } else {
-        Err(Forbidden::new(
+        Err(Refusal::new(
             "it cannot observe the target",
             "11.26: \"A unit cannot fire at a target unit it cannot observe\"",
         ))
@@ -516,7 +516,7 @@ fn zoned(
     state: &State,
     aim: &Aim,
     weapon: &Weapon,
-) -> Result<(Zoned, Hundredths, Hundredths), Forbidden> {
+) -> Result<(Zoned, Hundredths, Hundredths), Refusal> {
     let params = &state.params;
     let firer = aim.firer;
     let disordered = firer.rules.morale == Morale::Disordered || table.in_building(&aim.rect);
@@ -573,7 +573,7 @@ fn figures_firing(
     aim: &mut Aim,
     reach: Hundredths,
     limit: Hundredths,
-) -> Result<(Firing, Vec<String>), Forbidden> {
+) -> Result<(Firing, Vec<String>), Refusal> {
     let params = &state.params;
     let (firer, target_rect) = (aim.firer, &aim.target_rect);
     let group = converged(table, state, firer);
@@ -620,7 +620,7 @@ fn attack(
     count: u32,
     with: Vec<String>,
     screened_by: Option<String>,
-) -> Result<Plan, Forbidden> {
+) -> Result<Plan, Refusal> {
     let params = &state.params;
     let Aim {
         firer,
@@ -693,7 +693,7 @@ fn firing_class(
     state: &State,
     firer: &Unit,
     routine: Routine,
-) -> Result<crate::rules::percentile_fire::state::Class, Forbidden> {
+) -> Result<crate::rules::percentile_fire::state::Class, Refusal> {
     class_of(
         state,
         firer,
@@ -704,7 +704,7 @@ fn firing_class(
         },
     )
     .ok_or_else(|| {
-        Forbidden::new(
+        Refusal::new(
             "no firing class for its nation in the campaign's table",
             "11.15 step 7",
         )
@@ -778,7 +778,7 @@ pub fn candidates<'s>(table: &Table, state: &'s State, req: &Request<'_>) -> Vec
 /// "a. Enemy unit attempting frontal face Shock Combat against the firing"
 /// unit (11.44): before any other choice. `Ok(true)` when the target is
 /// such a unit, and the rest of the hierarchy is then moot.
-fn shock_first(state: &State, firer: &Unit, target: &Unit) -> Result<bool, Forbidden> {
+fn shock_first(state: &State, firer: &Unit, target: &Unit) -> Result<bool, Refusal> {
     let shockers: Vec<&str> = state
         .game
         .shocks
@@ -791,14 +791,14 @@ fn shock_first(state: &State, firer: &Unit, target: &Unit) -> Result<bool, Forbi
         return Ok(false);
     }
     if !shockers.contains(&target.id.as_str()) {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             format!(
                 "{} attempts Shock Combat against it and must be its target",
                 shockers.join(", ")
             ),
             "11.44a: \"Enemy unit attempting frontal face Shock Combat against the firing\" unit",
         )
-        .naming(&shockers));
+        .naming_all(&shockers));
     }
     Ok(true)
 }
@@ -814,7 +814,7 @@ fn hierarchy(
     req: &Request<'_>,
     target: &Unit,
     rect: &Rect,
-) -> Result<(), Forbidden> {
+) -> Result<(), Refusal> {
     let h = Others {
         table,
         state,
@@ -875,7 +875,7 @@ impl Others<'_> {
     }
 
     /// b. Counterbattery markers turn a battery on the enemy artillery.
-    fn counterbattery_first(&self, target: &Unit) -> Result<(), Forbidden> {
+    fn counterbattery_first(&self, target: &Unit) -> Result<(), Refusal> {
         if self.req.firer.rules.counterbattery.is_some()
             && target.rules.arm != Arm::Artillery
             && self
@@ -883,7 +883,7 @@ impl Others<'_> {
                 .into_iter()
                 .any(|(_, u)| u.rules.arm == Arm::Artillery && self.eligible(u))
         {
-            return Err(Forbidden::new(
+            return Err(Refusal::new(
                 "under a counterbattery marker it must engage an enemy battery it can",
                 "11.44b: \"Any enemy artillery battery if under the influence of Counterbattery A or B effect\"",
             ));
@@ -893,7 +893,7 @@ impl Others<'_> {
 
     /// d. No more than two batteries on one target, but with an artillery
     /// officer or no other target.
-    fn two_batteries_at_most(&self, target: &Unit) -> Result<(), Forbidden> {
+    fn two_batteries_at_most(&self, target: &Unit) -> Result<(), Refusal> {
         if self.req.batteries_at_target >= 2
             && !self.req.firer.rules.artillery_officer
             && self
@@ -901,14 +901,14 @@ impl Others<'_> {
                 .into_iter()
                 .any(|(_, u)| u.id != target.id && self.eligible(u))
         {
-            return Err(Forbidden::new(
+            return Err(Refusal::new(
                 format!(
                     "{} has been fired upon by 2 batteries this phase",
                     target.id
                 ),
                 "11.28: \"A maximum of two (2) artillery batteries can fire upon the same target unless NO OTHER POSSIBLE TARGET IS AVAILABLE within range.\"",
             )
-            .naming(&[&target.id]));
+            .naming_all(&[&target.id]));
         }
         Ok(())
     }
@@ -916,7 +916,7 @@ impl Others<'_> {
     /// e (artillery) and b (infantry and cavalry): the nearest formed,
     /// close order enemy to the frontal facing centre point; for artillery
     /// (and for all where the campaign reads it so) only within 4".
-    fn nearest_formed(&self, target: &Unit) -> Result<(), Forbidden> {
+    fn nearest_formed(&self, target: &Unit) -> Result<(), Refusal> {
         let (table, state) = (self.table, self.state);
         let artillery = self.req.firer.rules.arm == Arm::Artillery;
         let within = if artillery || state.options.iter().any(|o| o == NEAREST_WITHIN_FOUR) {
@@ -938,7 +938,7 @@ impl Others<'_> {
             .filter(|(d, u)| *d <= limit && u.id != target.id && formed(u))
             .find(|(_, u)| self.eligible(u));
         if let Some((d, u)) = nearer {
-            return Err(Forbidden::new(
+            return Err(Refusal::new(
                 format!(
                     "{}, {}\" from its front centre, is the nearest formed enemy and must be its target",
                     u.id,
@@ -950,7 +950,7 @@ impl Others<'_> {
                     "11.44b: \"Nearest formed, close order formation enemy unit to frontal facing center point.\""
                 },
             )
-            .naming(&[&u.id]));
+            .naming_all(&[&u.id]));
         }
         Ok(())
     }

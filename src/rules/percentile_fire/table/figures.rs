@@ -11,7 +11,7 @@ use crate::geometry::{
     nearest_point_of_rect,
 };
 use crate::rules::percentile_fire::basing::{SKIRMISH_SPACING, front_rank};
-use crate::rules::percentile_fire::fire::Forbidden;
+use crate::rules::percentile_fire::fire::Refusal;
 use crate::rules::percentile_fire::state::{Arm, Formation, State, Unit};
 
 /// "the angle of fire is 22' from the frontal face of the unit" (11.41,
@@ -63,7 +63,7 @@ pub fn firing(
     target: &Rect,
     reach: Hundredths,
     limit: Hundredths,
-) -> Result<Firing, Forbidden> {
+) -> Result<Firing, Refusal> {
     if let Some((count, why, disordered)) = all_round_count(table, state, firer, rect) {
         return all_round(rect, target, reach, count, why, disordered);
     }
@@ -150,9 +150,9 @@ fn all_round(
     count: u32,
     why: String,
     disordered: bool,
-) -> Result<Firing, Forbidden> {
+) -> Result<Firing, Refusal> {
     if crate::geometry::rect_distance(rect, target) > reach {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             "the target is beyond range of every face",
             "11.41b: \"the entire unit can fire if part of the target unit is within measured range from any frontal square formation face or the model walls of the building\"",
         ));
@@ -168,7 +168,7 @@ fn all_round(
 
 /// "All cannon must be able to bear on the target" (11.15 step 4): every
 /// cannon's own angle reaches part of it (11.42).
-fn battery(firer: &Unit, rect: &Rect, target: &Rect) -> Result<Firing, Forbidden> {
+fn battery(firer: &Unit, rect: &Rect, target: &Rect) -> Result<Firing, Refusal> {
     let cannon = firer.rules.cannon_now();
     let each = rect.width / i64::from(cannon.max(1));
     let bearing = figure_front_centres(rect, cannon)
@@ -176,7 +176,7 @@ fn battery(firer: &Unit, rect: &Rect, target: &Rect) -> Result<Firing, Forbidden
         .filter(|p| in_angle(&figure_rect(*p, rect.facing, each), target, Hundredths::MAX))
         .count() as u32;
     if bearing < cannon {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             format!(
                 "{bearing} of its {cannon} cannon bear on the target: all must (no part of the target within the 22° angle of the others)"
             ),
@@ -199,7 +199,7 @@ fn skirmishers(
     rect: &Rect,
     target: &Rect,
     reach: Hundredths,
-) -> Result<Firing, Forbidden> {
+) -> Result<Firing, Refusal> {
     let n = firer.strength;
     let in_range: Vec<Point> = figure_front_centres(rect, n)
         .into_iter()
@@ -207,7 +207,7 @@ fn skirmishers(
         .collect();
     let within = in_range.len() as u32;
     let (Some(first), Some(last)) = (in_range.first(), in_range.last()) else {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             "no skirmish figure has the target within range",
             "11.41: \"Measure each figure in the open order (skirmish) to any enemy unit target within weapon range.\"",
         ));
@@ -236,7 +236,7 @@ fn formed(
     target: &Rect,
     reach: Hundredths,
     limit: Hundredths,
-) -> Result<Firing, Forbidden> {
+) -> Result<Firing, Refusal> {
     let front = front_rank(firer);
     let each = rect.width / i64::from(front.max(1));
     let within_of = |reach: Hundredths| {
@@ -252,7 +252,7 @@ fn formed(
     // still fires when part of it lies within the angle and the weapon's
     // range.
     if within == 0 && (reach >= limit || within_of(limit) == 0) {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             "no part of the target lies within the 22° angle and range of its front",
             "11.41: \"Place the Firing Angle tool at either frontal face corner of the unit. If part of the enemy unit is within the angle then determine the number of figures within the 22' angle and range chart line\"",
         ));

@@ -8,7 +8,7 @@ use super::Table;
 use crate::geometry::{
     Point, nearest_point_of_segment, point_in_polygon, polygons_meet, polygons_overlap,
 };
-use crate::rules::percentile_fire::fire::Forbidden;
+use crate::rules::percentile_fire::fire::Refusal;
 use crate::rules::percentile_fire::ground::TerrainKind;
 use crate::rules::percentile_fire::params::{Params, WeaponKind};
 use crate::rules::percentile_fire::state::{Rating, Shot, State, Unit};
@@ -118,17 +118,17 @@ pub fn allowed(
     from: Point,
     target_at: Point,
     shot: Shot,
-) -> Result<&'static str, Forbidden> {
+) -> Result<&'static str, Refusal> {
     const BLIND: &str = "11.26: \"A unit cannot fire at a target unit it cannot observe (exception Howitzerl mortar indirect fire 11.50)\"";
     let kind = params.weapons.get(&battery.rules.weapon).map(|w| w.kind);
     if kind == Some(WeaponKind::Rocket) {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             "it cannot observe the target, and rockets fire no indirect fire",
             "11.56: \"Rocket Fire attacks canfi use indirect Fire.\"",
         ));
     }
     if battery.rules.rating == Rating::Militia {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             "it cannot observe the target, and militia rated crews use no indirect fire",
             "11.57: \"Militia rated artillery crews cannot use indirect Fire.\"",
         ));
@@ -140,13 +140,13 @@ pub fn allowed(
     let english_shrapnel = nation == Some("britain") && shot == Shot::Shrapnel;
     if !english_shrapnel {
         if indirect_weapon(params, battery).is_none() {
-            return Err(Forbidden::new(
+            return Err(Refusal::new(
                 "it cannot observe the target, and only howitzers or mortars fire indirect",
                 BLIND,
             ));
         }
         if !matches!(shot, Shot::Shell | Shot::Shrapnel) {
-            return Err(Forbidden::new(
+            return Err(Refusal::new(
                 format!("it cannot observe the target, and indirect fire is shellfire, not {shot}"),
                 "11.54: \"The artillery battery using indirect Fire attack\"",
             ));
@@ -180,10 +180,10 @@ pub fn allowed(
         });
     }
     if behind {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             "it cannot observe the target, which stands behind a terrain feature: only the Prussian system fires on the other side",
             "11.51a: \"Fire attack INTO a blocking terrain feature (see xx.xx) but not on the OTHER SIDE of the terrain feature\"",
         ));
     }
-    Err(Forbidden::new("it cannot observe the target", BLIND))
+    Err(Refusal::new("it cannot observe the target", BLIND))
 }

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::words::Words;
 use crate::audit::dice::Dice;
 use crate::geometry::Hundredths;
-use crate::rules::percentile_fire::fire::Forbidden;
+use crate::rules::percentile_fire::fire::Refusal;
 use crate::rules::percentile_fire::fire::factors::{self, Circumstances, Occasion, ScreenReading};
 use crate::rules::percentile_fire::fire::routine::{
     self, Against, FireAttack, FireResult, Readings, Routine,
@@ -59,10 +59,10 @@ fn syntax(call: &str, problem: impl Into<String>) -> UmpireError {
     }
 }
 
-fn forbidden(f: Forbidden) -> UmpireError {
+fn forbidden(f: Refusal) -> UmpireError {
     UmpireError::Forbidden {
         problem: f.problem,
-        clause: f.clause.to_string(),
+        clause: f.clause.unwrap_or_default(),
     }
 }
 
@@ -406,16 +406,12 @@ pub fn resolve(
 }
 
 /// The call's fire attack: its zone and row, its count, its modifiers.
-fn set_up(
-    call: &FireCall,
-    params: &Params,
-    screen: ScreenReading,
-) -> Result<FireAttack, Forbidden> {
+fn set_up(call: &FireCall, params: &Params, screen: ScreenReading) -> Result<FireAttack, Refusal> {
     let kind = params
         .weapons
         .get(&call.weapon)
         .map(|w| w.kind)
-        .ok_or_else(|| Forbidden::new(format!("no weapon `{}`", call.weapon), "11.32"))?;
+        .ok_or_else(|| Refusal::new(format!("no weapon `{}`", call.weapon), "11.32"))?;
     let routine = if kind == WeaponKind::SmallArms {
         Routine::SmallArms
     } else {
@@ -438,7 +434,7 @@ fn set_up(
         notes.push(why.to_string());
     }
     if call.screened && routine != Routine::Artillery {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             "only artillery may engage a unit behind a skirmish screen",
             "11.46: \"Artillery batteries may engage enemy units behind a open order skirmisher formation\"",
         ));
@@ -479,36 +475,36 @@ fn set_up(
 /// from disordered cavalry (11.23), indirect fire only from howitzers and
 /// mortars, not rockets nor militia (11.50, 11.56, 11.57), and something
 /// firing (11.27).
-fn may_fire(call: &FireCall, kind: WeaponKind) -> Result<(), Forbidden> {
+fn may_fire(call: &FireCall, kind: WeaponKind) -> Result<(), Refusal> {
     if kind == WeaponKind::Siege {
         if call.occasion.is_some() {
-            return Err(Forbidden::new(
+            return Err(Refusal::new(
                 "siege artillery gives no opportunity, passby, final shock or supportive fire",
                 "11.89: \"Siege artillery in any form cannot perform Opportunity, Passby Fire, final Shock Combat Fire, Supportive Fire or'multiple Fire attacks\"",
             ));
         }
         if call.attack > 1 {
-            return Err(Forbidden::new(
+            return Err(Refusal::new(
                 "siege artillery makes no multiple fire attacks",
                 "11.89: \"Siege artillery may only Fire attack once in the Reciprocal Artillery Fire Phase\"",
             ));
         }
     }
     if call.occasion.is_none() && call.attack > 1 {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             "a unit fires once in a Reciprocal Fire Phase: a second attack is opportunity, passby, final shock or supportive fire",
             "11.25: \"A unit may only fire once during the Reciprocal Fire Phases\"",
         ));
     }
     if call.line == Some(FiringLine::Mounted) && call.disordered {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             "morale disordered cavalry may never fire",
             "11.23: \"2) Morale disordered Cavalry units\"",
         ));
     }
     if call.indirect {
         if !kind.fires_indirect() {
-            return Err(Forbidden::new(
+            return Err(Refusal::new(
                 format!(
                     "a {} fires no indirect fire: only howitzers and mortars",
                     call.weapon
@@ -521,14 +517,14 @@ fn may_fire(call: &FireCall, kind: WeaponKind) -> Result<(), Forbidden> {
             ));
         }
         if call.militia {
-            return Err(Forbidden::new(
+            return Err(Refusal::new(
                 "militia rated crews use no indirect fire",
                 "11.57: \"Militia rated artillery crews cannot use indirect Fire\"",
             ));
         }
     }
     if call.count == 0 {
-        return Err(Forbidden::new(
+        return Err(Refusal::new(
             "nothing fires",
             "11.27: \"A unit's current figure or cannon strength is always used for Fire Combat purposes\"",
         ));
@@ -543,7 +539,7 @@ fn zoned(
     params: &Params,
     routine: Routine,
     notes: &mut Vec<String>,
-) -> Result<Zoned, Forbidden> {
+) -> Result<Zoned, Refusal> {
     match routine {
         Routine::Artillery => {
             let shot = call

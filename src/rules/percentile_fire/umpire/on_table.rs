@@ -81,7 +81,7 @@ pub fn resolve(
     };
     let plan = eligible::plan(&table, state, &req).map_err(|e| UmpireError::Forbidden {
         problem: format!("{} may not fire at {}: {}", f.id, t.id, e.problem),
-        clause: e.clause.to_string(),
+        clause: e.clause.unwrap_or_default(),
     })?;
     let (readings, _) = super::readings(state);
     let mut trace = Trace::default();

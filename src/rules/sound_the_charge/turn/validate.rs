@@ -10,27 +10,7 @@ use crate::rules::orders::Rejection;
 use crate::rules::sound_the_charge::present::Sight;
 use crate::rules::sound_the_charge::state::State;
 
-/// A refusal before the line and unit are known.
-pub struct Refusal {
-    pub problem: String,
-    pub clause: Option<String>,
-}
-
-impl Refusal {
-    pub fn new(problem: impl Into<String>, clause: &str) -> Refusal {
-        Refusal {
-            problem: problem.into(),
-            clause: Some(clause.to_string()),
-        }
-    }
-
-    fn plain(problem: impl Into<String>) -> Refusal {
-        Refusal {
-            problem: problem.into(),
-            clause: None,
-        }
-    }
-}
+pub use crate::rules::refusal::Refusal;
 
 /// Resolves one reference for `side`. A player names only what it knows of:
 /// its own units and generals, and the enemy units it can see. A reference
