@@ -44,6 +44,15 @@ impl Direction {
         Direction::ALL.get(usize::from(n)).copied()
     }
 
+    /// The hexside a piece on a hex map faces: its facing is the side's
+    /// number, and any whole number of turns round is the same side.
+    pub fn of_facing(facing: u32) -> Direction {
+        u8::try_from(facing % 6)
+            .ok()
+            .and_then(Direction::from_number)
+            .unwrap_or(Direction::North)
+    }
+
     pub fn number(self) -> u8 {
         self as u8
     }
@@ -483,6 +492,14 @@ mod tests {
         assert_eq!(Direction::North.sixths_off(Direction::NorthWest), 1);
         assert_eq!(Direction::from_number(4), Some(Direction::SouthWest));
         assert_eq!(Direction::from_number(6), None);
+    }
+
+    #[test]
+    fn a_facing_is_its_hexside_whatever_the_whole_turns_round() {
+        assert_eq!(Direction::of_facing(0), Direction::North);
+        assert_eq!(Direction::of_facing(4), Direction::SouthWest);
+        assert_eq!(Direction::of_facing(10), Direction::SouthWest);
+        assert_eq!(Direction::of_facing(6), Direction::North);
     }
 
     #[test]

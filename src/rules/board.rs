@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::geometry::{Hundredths, Point};
+use crate::geometry::{Hex, Hundredths, Point};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
@@ -25,6 +25,24 @@ pub enum MapSpec {
 pub enum Location {
     Table { x: Hundredths, y: Hundredths },
     Hex { column: u32, row: u32 },
+}
+
+impl Location {
+    /// The hex a piece stands in; `None` for one on a table.
+    pub fn hex(self) -> Option<Hex> {
+        match self {
+            Location::Hex { column, row } => Some(Hex::new(column, row)),
+            Location::Table { .. } => None,
+        }
+    }
+
+    /// Where a piece standing in `hex` is.
+    pub fn in_hex(hex: Hex) -> Location {
+        Location::Hex {
+            column: hex.column,
+            row: hex.row,
+        }
+    }
 }
 
 /// A terrain feature: an area (polygon), a line (polyline), or on a hex map a
@@ -104,6 +122,16 @@ pub enum TerrainShape {
 
 #[cfg(test)]
 mod tests {
+    use super::Location;
+
+    #[test]
+    fn a_hex_location_gives_its_hex_back_and_a_table_point_none() {
+        let hex = crate::geometry::Hex::new(7, 12);
+        assert_eq!(Location::in_hex(hex).hex(), Some(hex));
+        let table = Location::Table { x: 100, y: 200 };
+        assert_eq!(table.hex(), None);
+    }
+
     crate::terrain_kinds! {
         enum Kind {
             Woods = "woods",

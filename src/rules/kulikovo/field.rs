@@ -14,30 +14,6 @@ use super::state::{State, Unit};
 use crate::geometry::{Direction, Hex};
 use crate::rules::board::Location;
 
-/// A unit's hex; `None` for a unit off the hex grid (never on a Kulikovo
-/// map, which the campaign check makes a hex map).
-pub fn hex_of(unit: &Unit) -> Option<Hex> {
-    match unit.location {
-        Location::Hex { column, row } => Some(Hex::new(column, row)),
-        Location::Table { .. } => None,
-    }
-}
-
-pub fn location(hex: Hex) -> Location {
-    Location::Hex {
-        column: hex.column,
-        row: hex.row,
-    }
-}
-
-/// A unit's facing as a hexside.
-pub fn facing_of(unit: &Unit) -> Direction {
-    u8::try_from(unit.facing % 6)
-        .ok()
-        .and_then(Direction::from_number)
-        .unwrap_or(Direction::North)
-}
-
 /// Where `to` lies from `from`'s point of view (ruling KUL-11): a
 /// neighbour across one of the three sides ahead is in front, across one
 /// of the two beside in the flank, across the one behind in the rear.
@@ -79,7 +55,7 @@ impl Field {
         for (i, u) in field.state.units.iter().enumerate() {
             field.by_id.insert(u.id.clone(), i);
             if u.eliminated.is_none()
-                && let Some(h) = hex_of(u)
+                && let Some(h) = u.location.hex()
             {
                 field.by_hex.entry(h).or_default().push(i);
             }
@@ -106,15 +82,12 @@ impl Field {
             let at = match unit {
                 Some(i) => {
                     self.attached.entry(i).or_default().push(k);
-                    hex_of(&self.state.units[i])
+                    self.state.units[i].location.hex()
                 }
-                None => match g.location {
-                    Location::Hex { column, row } => Some(Hex::new(column, row)),
-                    Location::Table { .. } => None,
-                },
+                None => g.location.hex(),
             };
             if let Some(h) = at {
-                self.state.generals[k].location = location(h);
+                self.state.generals[k].location = Location::in_hex(h);
                 self.leaders.entry(h).or_default().push(k);
             }
         }
@@ -138,11 +111,11 @@ impl Field {
     }
 
     pub fn hex(&self, i: usize) -> Hex {
-        hex_of(&self.state.units[i]).unwrap_or(Hex::new(0, 0))
+        self.state.units[i].location.hex().unwrap_or(Hex::new(0, 0))
     }
 
     pub fn facing(&self, i: usize) -> Direction {
-        facing_of(&self.state.units[i])
+        Direction::of_facing(self.state.units[i].facing)
     }
 
     /// The units in play in a hex, in the order of the state.
@@ -177,7 +150,7 @@ impl Field {
                 let u = &self.state.units[j];
                 u.side != side
                     && !u.rules.retired
-                    && aspect(facing_of(u), d.opposite()) == Aspect::Front
+                    && aspect(Direction::of_facing(u.facing), d.opposite()) == Aspect::Front
                     && self
                         .ground
                         .crossing(n, d.opposite())
@@ -220,12 +193,12 @@ impl Field {
         let list = self.by_hex.entry(to).or_default();
         list.push(i);
         list.sort_unstable();
-        self.state.units[i].location = location(to);
+        self.state.units[i].location = Location::in_hex(to);
         for k in self.leaders_with(i) {
             if let Some(list) = self.leaders.get_mut(&from) {
                 list.retain(|&x| x != k);
             }
-            self.state.generals[k].location = location(to);
+            self.state.generals[k].location = Location::in_hex(to);
             self.leaders.entry(to).or_default().push(k);
         }
     }

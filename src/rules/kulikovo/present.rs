@@ -86,7 +86,7 @@ fn unit_look(u: &Unit) -> UnitLook {
         kind: format!("{} ({}){drm}", u.rules.weapon.words(), u.rules.weapon),
         formation: Some(format!(
             "facing {}",
-            direction_name(super::field::facing_of(u))
+            direction_name(crate::geometry::Direction::of_facing(u.facing))
         )),
         markers,
     }

@@ -89,21 +89,16 @@ fn an_attack_from_the_attackers_hex_is_drawn_on_the_map() {
     use crate::rules::board::Location;
     use crate::rules::look::Strike;
     let mut state = demo();
-    let at_hex = |state: &State, id: &str| match state.units.iter().find(|u| u.id == id) {
-        Some(u) => match u.location {
-            Location::Hex { column, row } => Hex::new(column, row),
-            Location::Table { .. } => panic!("{id} is not on a hex"),
-        },
-        None => panic!("no unit {id}"),
+    let at_hex = |state: &State, id: &str| {
+        let u = state.units.iter().find(|u| u.id == id);
+        u.and_then(|u| u.location.hex())
+            .unwrap_or_else(|| panic!("{id} is not on a hex"))
     };
     let target = at_hex(&state, "r-advance-1");
     let taken: Vec<Hex> = state
         .units
         .iter()
-        .filter_map(|u| match u.location {
-            Location::Hex { column, row } => Some(Hex::new(column, row)),
-            Location::Table { .. } => None,
-        })
+        .filter_map(|u| u.location.hex())
         .collect();
     let (side, from) = Direction::ALL
         .iter()

@@ -8,8 +8,9 @@ use std::collections::BTreeMap;
 
 use super::parse::{Ref, parse};
 use super::{KulOrder, Step, Then, Written};
+use crate::rules::board::Location;
 use crate::rules::kulikovo::allowed::{FIRE_OR_ATTACK, FOOT_FIRE, may_attack, may_fire};
-use crate::rules::kulikovo::field::{Field, location};
+use crate::rules::kulikovo::field::Field;
 use crate::rules::kulikovo::moves::{Refusal, Walker};
 use crate::rules::kulikovo::params::{CounterCharge, FootFire};
 use crate::rules::kulikovo::state::State;
@@ -514,12 +515,7 @@ pub fn join(field: &mut Field, leader: &str, unit: &str) -> Result<(), Refusal> 
     let Some(g) = field.state.generals.iter_mut().find(|g| g.id == leader) else {
         return Err(Refusal::plain("no such leader"));
     };
-    let from = match g.location {
-        crate::rules::board::Location::Hex { column, row } => {
-            crate::geometry::Hex::new(column, row)
-        }
-        crate::rules::board::Location::Table { .. } => to,
-    };
+    let from = g.location.hex().unwrap_or(to);
     if from.distance(to) > range {
         return Err(Refusal::new(
             format!(
@@ -532,7 +528,7 @@ pub fn join(field: &mut Field, leader: &str, unit: &str) -> Result<(), Refusal> 
         ));
     }
     g.attached_to = Some(unit.to_string());
-    g.location = location(to);
+    g.location = Location::in_hex(to);
     field.index_leaders();
     Ok(())
 }

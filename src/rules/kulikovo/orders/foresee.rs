@@ -153,10 +153,10 @@ mod tests {
     }
 
     fn hex_of(state: &State, id: &str) -> Hex {
-        match state.unit(id).map(|u| u.location) {
-            Some(Location::Hex { column, row }) => Hex::new(column, row),
-            _ => panic!("{id} is not on a hex"),
-        }
+        state
+            .unit(id)
+            .and_then(|u| u.location.hex())
+            .unwrap_or_else(|| panic!("{id} is not on a hex"))
     }
 
     /// The demo's first activation with the Genoese crossbowmen and the
@@ -168,10 +168,7 @@ mod tests {
         let taken: Vec<Hex> = state
             .units
             .iter()
-            .filter_map(|u| match u.location {
-                Location::Hex { column, row } => Some(Hex::new(column, row)),
-                Location::Table { .. } => None,
-            })
+            .filter_map(|u| u.location.hex())
             .collect();
         let free: Vec<(Direction, Hex)> =
             [Direction::South, Direction::SouthWest, Direction::SouthEast]

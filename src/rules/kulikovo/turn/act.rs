@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use super::super::allowed::may_fire;
 use super::super::events::{Kind, event};
-use super::super::field::{Field, location};
+use super::super::field::Field;
 use super::super::fire::{self, FireCall};
 use super::super::moves::{Refusal, Walker};
 use super::super::orders::{KulOrder, Step, check, direction_name};
@@ -15,6 +15,7 @@ use super::super::tables::Missile;
 use super::retreat::fall_back;
 use super::{Log, disorder, eliminate};
 use crate::audit::dice::Dice;
+use crate::rules::board::Location;
 use crate::rules::told::About;
 use crate::rules::umpire::Trace;
 
@@ -151,7 +152,7 @@ impl Segment {
         let u = field.unit(i);
         let (id, name) = (u.id.clone(), u.name.clone());
         let start = field.hex(i);
-        let path: Vec<_> = w.path.iter().map(|&h| location(h)).collect();
+        let path: Vec<_> = w.path.iter().map(|&h| Location::in_hex(h)).collect();
         let mut text = if w.path.len() > 1 {
             let via: Vec<String> = w.path[1..w.path.len() - 1]
                 .iter()

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use super::super::allowed::may_attack;
 use super::super::combat::{self, Aspect, Attacker, CombatOutcome, Defender, Engagement};
 use super::super::events::{Kind, event};
-use super::super::field::{Field, aspect, location};
+use super::super::field::{Field, aspect};
 use super::super::ground::{Level, SideFeature};
 use super::super::orders::{KulOrder, Then, check::may_counter_charge};
 use super::super::params::CounterCharge;
@@ -20,6 +20,7 @@ use super::retreat::fall_back;
 use super::{Log, disorder, eliminate};
 use crate::audit::dice::Dice;
 use crate::geometry::Hex;
+use crate::rules::board::Location;
 use crate::rules::look::Strike;
 use crate::rules::names::UnitId;
 use crate::rules::told::About;
@@ -433,8 +434,8 @@ fn tell(
     // KUL-11): the map marks it, as it marks a charge that moves.
     let strike = match (units.first(), def.first()) {
         (Some(&a), Some(&d)) => Some(Strike {
-            from: location(field.hex(a)),
-            at: location(field.hex(d)),
+            from: Location::in_hex(field.hex(a)),
+            at: Location::in_hex(field.hex(d)),
             targets: def.iter().map(|&j| field.unit(j).id.clone()).collect(),
         }),
         _ => None,
@@ -611,7 +612,7 @@ fn continue_attack(
                         last.label()
                     ),
                 )
-                .along(vec![location(from), location(last)]),
+                .along(vec![Location::in_hex(from), Location::in_hex(last)]),
             );
         }
         let target = match &then {

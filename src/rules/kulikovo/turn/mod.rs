@@ -14,11 +14,12 @@ pub mod retreat;
 use std::collections::BTreeMap;
 
 use super::events::{Kind, event};
-use super::field::{Field, location};
+use super::field::Field;
 use super::orders::KulOrder;
 use super::params::Again;
 use super::state::State;
 use crate::audit::dice::Dice;
+use crate::rules::board::Location;
 use crate::rules::phrase::Phrase;
 use crate::rules::ruleset::Event;
 
@@ -121,7 +122,7 @@ pub fn eliminate(field: &mut Field, i: usize, why: String, log: &mut Log) {
             None => {
                 g.lost = Some(format!("captured in {}", at.label()));
                 g.attached_to = None;
-                g.location = location(at);
+                g.location = Location::in_hex(at);
                 log.events.push(
                     event(
                         Kind::LeaderCaptured,

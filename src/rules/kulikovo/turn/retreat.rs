@@ -9,9 +9,10 @@
 
 use super::super::clauses;
 use super::super::events::{Kind, event};
-use super::super::field::{Field, location};
+use super::super::field::Field;
 use super::Log;
 use crate::geometry::{Direction, Hex};
+use crate::rules::board::Location;
 
 /// How a fall back ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,13 +88,13 @@ pub fn fall_back(
     log: &mut Log,
 ) -> Fallback {
     let start = field.hex(i);
-    let mut path = vec![location(start)];
+    let mut path = vec![Location::in_hex(start)];
     let name = field.unit(i).name.clone();
     let id = field.unit(i).id.clone();
     for _ in 0..hexes {
         match step_back(field, i, from) {
             Some((_, to, true)) => {
-                path.push(location(to));
+                path.push(Location::in_hex(to));
                 log.events.push(
                     event(
                         Kind::Retreat,
@@ -117,7 +118,7 @@ pub fn fall_back(
             }
             Some((_, to, false)) => {
                 field.put(i, to);
-                path.push(location(to));
+                path.push(Location::in_hex(to));
             }
             None => {
                 let at = field.hex(i);
