@@ -55,7 +55,8 @@ fn campaign(dir: &Path) -> (Store, String) {
             engine::umpire(&mut store, &id, call, &FixedClock(now)).expect("a call");
         } else {
             for side in &state.sides {
-                let lines = adjutant::demo::bots::orders_for(&state, side);
+                let lines =
+                    adjutant::demo::bots::orders_for(&state, side).expect("the state reads");
                 if !lines.is_empty() {
                     engine::submit(
                         &mut store,

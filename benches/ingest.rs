@@ -309,11 +309,12 @@ fn bench(c: &mut Criterion) {
     // side sees it (the demo's first turn stands in for the planned moves).
     let turn = adjutant::report::sample::demo_turn().expect("the demo turn");
     let ruleset = adjutant::rules::ruleset_for(&turn.prior.ruleset).expect("ruleset");
+    let (prior, next) = turn.readings().expect("the states read");
     let input = adjutant::map::MapInput {
         title: "your orders as they will be tried",
         ruleset,
-        prior: &turn.prior,
-        next: &turn.next,
+        prior: &prior,
+        next: &next,
         events: &turn.events,
         visible: None,
         strengths: adjutant::map::Strengths::Seen,

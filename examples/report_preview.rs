@@ -24,13 +24,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "1-ligne: hold\n12-dragons: hold\n".to_string(),
     )]);
     let ruleset = adjutant::rules::ruleset_for(&turn.prior.ruleset).ok_or("unknown ruleset")?;
+    let (prior, next) = turn.readings()?;
     let input = ReportInput {
         campaign: &turn.campaign,
         ruleset,
         k: 1,
         phase: "turn 1 orders (french active)",
-        prior: &turn.prior,
-        next: &turn.next,
+        prior: &prior,
+        next: &next,
         events: &turn.events,
         rolls: &turn.rolls,
         orders: &orders,

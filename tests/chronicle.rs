@@ -71,7 +71,7 @@ fn play(store: &mut Store, id: &str, turns: u32, mut now: DateTime<Utc>) -> Date
         }
         now += Duration::hours(1);
         for side in &state.sides {
-            let lines = adjutant::demo::bots::orders_for(&state, side);
+            let lines = adjutant::demo::bots::orders_for(&state, side).expect("the state reads");
             if !lines.is_empty() {
                 engine::submit(store, id, side, &lines.join("\n"), &FixedClock(now), None)
                     .expect("orders");
@@ -373,7 +373,7 @@ fn the_daemon_rewrites_the_chronicle_after_a_resolution_and_only_then() {
         .state(&record.current_state_digest)
         .expect("state");
     for side in &state.sides {
-        let lines = adjutant::demo::bots::orders_for(&state, side);
+        let lines = adjutant::demo::bots::orders_for(&state, side).expect("the state reads");
         if !lines.is_empty() {
             engine::submit(
                 daemon.store_mut(),

@@ -446,7 +446,11 @@ fn no_side_report_names_a_unit_hidden_from_it(result: &adjutant::demo::DemoResul
             .map(|e| serde_json::from_str(e).expect("an event"))
             .collect();
         for player in &campaign.players {
-            let seen = ruleset.visible_to(&state, &player.side, &events);
+            let seen = ruleset.visible_to(
+                &ruleset.read(&state).expect("the state reads"),
+                &player.side,
+                &events,
+            );
             let hidden: Vec<&adjutant::rules::state::UnitState> = state
                 .units
                 .iter()

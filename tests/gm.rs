@@ -607,7 +607,11 @@ fn a_correction_is_announced_without_naming_a_unit_to_a_side_that_cannot_see_it(
     let record = store.campaign(ID).expect("campaign");
     let state = store.state(&record.current_state_digest).expect("state");
     let ruleset = adjutant::rules::ruleset_for(&state.ruleset).expect("ruleset");
-    let seen_by_french = ruleset.visible_to(&state, "french", &[]);
+    let seen_by_french = ruleset.visible_to(
+        &ruleset.read(&state).expect("the state reads"),
+        "french",
+        &[],
+    );
     let hidden = state
         .units
         .iter()

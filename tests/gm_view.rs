@@ -95,7 +95,9 @@ fn the_preview_shows_placeholder_dice_to_the_gm_alone_and_changes_nothing() {
     let record = store.campaign(ID).expect("record");
     let state = store.state(&record.current_state_digest).expect("state");
     let ruleset = adjutant::rules::ruleset_for("sound-the-charge").expect("known");
-    let orders = ruleset.bot_orders(&state, "french").join("\n");
+    let orders = ruleset
+        .bot_orders(&ruleset.read(&state).expect("the state reads"), "french")
+        .join("\n");
     send(
         &mut store,
         LANNES,

@@ -887,8 +887,9 @@ fn the_acknowledgement_draws_the_accepted_moves_on_the_map() {
     let record = store.campaign(ID).expect("record");
     let state = store.state(&record.current_state_digest).expect("state");
     let ruleset = adjutant::rules::ruleset_for(&state.ruleset).expect("known");
+    let read = ruleset.read(&state).expect("the state reads");
     let (planned, events) = ruleset
-        .planned(&state, "french", "1-ligne: forward 4\n")
+        .planned(&read, "french", "1-ligne: forward 4\n")
         .expect("a plan");
     let before = state.unit("1-ligne").expect("there").location;
     let after = planned.unit("1-ligne").expect("there").location;

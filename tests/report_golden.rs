@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 
 use adjutant::report::sample::{self, SampleTurn};
 use adjutant::report::{self, Audience, ReportInput};
+use adjutant::rules::reading::Reading;
 use adjutant::rules::ruleset_for;
 use adjutant::templates::Templates;
 
@@ -49,14 +50,18 @@ fn check_bytes(name: &str, actual: &[u8]) -> Option<String> {
     ))
 }
 
-fn input_of<'a>(turn: &'a SampleTurn, orders: &'a BTreeMap<String, String>) -> ReportInput<'a> {
+fn input_of<'a>(
+    turn: &'a SampleTurn,
+    read: &'a (Reading<'a>, Reading<'a>),
+    orders: &'a BTreeMap<String, String>,
+) -> ReportInput<'a> {
     ReportInput {
         campaign: &turn.campaign,
         ruleset: ruleset_for(&turn.prior.ruleset).expect("known ruleset"),
         k: 1,
         phase: "turn 1 orders (french active)",
-        prior: &turn.prior,
-        next: &turn.next,
+        prior: &read.0,
+        next: &read.1,
         events: &turn.events,
         rolls: &turn.rolls,
         orders,
@@ -136,7 +141,8 @@ fn reports_and_maps_match_their_golden_files() {
         "french".to_string(),
         "1-ligne: hold\n12-dragons: hold\n".to_string(),
     )]);
-    let input = input_of(&turn, &orders);
+    let read = turn.readings().expect("the states read");
+    let input = input_of(&turn, &read, &orders);
     let templates = Templates::embedded().expect("templates");
     let mut failures = Vec::new();
     for (name, audience, person) in [
@@ -179,7 +185,8 @@ fn the_png_check_tells_a_different_map() {
     fewer
         .events
         .retain(|e| !e.units.iter().any(|u| u == "jaeger"));
-    let input_fewer = input_of(&fewer, &orders);
+    let read_fewer = fewer.readings().expect("the states read");
+    let input_fewer = input_of(&fewer, &read_fewer, &orders);
     let gm = report::prepare(&input_fewer, Audience::Gm).expect("prepares");
     let verdict = check_png("gm.png", &gm.png);
     let _ = std::fs::remove_file(failed_path(&golden_dir().join("gm.png")));

@@ -130,7 +130,9 @@ fn every_template_renders_for_every_shipped_campaign() {
             let record = store.campaign(&campaign.id).expect("record");
             let state = store.state(&record.current_state_digest).expect("state");
             let orders = if n == 0 {
-                ruleset.bot_orders(&state, side).join("\n")
+                ruleset
+                    .bot_orders(&ruleset.read(&state).expect("the state reads"), side)
+                    .join("\n")
             } else {
                 "no orders".to_string()
             };
@@ -409,13 +411,14 @@ fn the_html_report_and_caption_can_be_replaced_too() {
     let templates = adjutant::templates::Templates::for_campaign(dir.path()).expect("loads");
     let turn = sample::demo_turn().expect("sample");
     let orders = Default::default();
+    let (prior, next) = turn.readings().expect("the states read");
     let input = report::ReportInput {
         campaign: &turn.campaign,
         ruleset: adjutant::rules::ruleset_for(&turn.prior.ruleset).expect("known"),
         k: 3,
         phase: "turn 2 orders (austrian active)",
-        prior: &turn.prior,
-        next: &turn.next,
+        prior: &prior,
+        next: &next,
         events: &turn.events,
         rolls: &turn.rolls,
         orders: &orders,

@@ -86,9 +86,11 @@ fn told_problems(step: &Step<'_>) -> Vec<String> {
         .iter()
         .map(|s| adjutant::report::Audience::Side(s.clone()))
         .chain([adjutant::report::Audience::Public]);
+    let read = step.ruleset.read(next).expect("the state reads");
+    let prior_read = step.ruleset.read(prior).expect("the state reads");
     for audience in audiences {
         let side = audience.word().to_string();
-        let visible = adjutant::report::visibility(step.ruleset, next, &audience, events);
+        let visible = adjutant::report::visibility(step.ruleset, &read, &audience, events);
         let hearer = Hearer {
             who: audience.who(),
             visible: visible.as_ref(),
@@ -149,8 +151,8 @@ fn told_problems(step: &Step<'_>) -> Vec<String> {
         let svg = adjutant::map::svg(&adjutant::map::MapInput {
             title: "",
             ruleset: step.ruleset,
-            prior,
-            next,
+            prior: &prior_read,
+            next: &read,
             events: &drawn,
             visible: visible.as_ref(),
             strengths: adjutant::map::Strengths::Seen,
@@ -936,10 +938,11 @@ fn orders_of(
     lines_tally: &mut (usize, usize),
 ) -> String {
     let pieces = Pieces::of(state, side);
+    let read = ruleset.read(state).expect("the state reads");
     let base = match rng.below(10) {
-        0 | 1 => ruleset.order_template(state, side),
+        0 | 1 => ruleset.order_template(&read, side),
         2 => Vec::new(),
-        _ => ruleset.bot_orders(state, side),
+        _ => ruleset.bot_orders(&read, side),
     };
     let mut lines = Vec::new();
     for line in base {

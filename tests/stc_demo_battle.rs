@@ -68,7 +68,7 @@ fn play_traced(game: u32, trace: bool) -> Game {
         let required = lifecycle::required_sides(ruleset, &state);
         let mut orders = BTreeMap::new();
         for side in &state.sides {
-            let lines = bots::orders_for(&state, side);
+            let lines = bots::orders_for(&state, side).expect("the state reads");
             if lines.is_empty() && !required.contains(side) {
                 continue;
             }

@@ -151,7 +151,9 @@ fn register(data: &Path, folders: &[PathBuf], registered: DateTime<Utc>) {
         let state = store.state(&record.current_state_digest).expect("state");
         let ruleset = ruleset_for(&loaded.ruleset.id).expect("ruleset");
         let side = &loaded.sides[0].id;
-        let orders = ruleset.bot_orders(&state, side).join("\n");
+        let orders = ruleset
+            .bot_orders(&ruleset.read(&state).expect("the state reads"), side)
+            .join("\n");
         if !orders.trim().is_empty() {
             engine::submit(&mut store, &loaded.id, side, &orders, &clock, None)
                 .expect("the bot's orders are taken");

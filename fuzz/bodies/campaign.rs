@@ -63,10 +63,13 @@ pub fn run(data: &[u8]) {
     {
         panic!("checked, yet no first deadline: {e}");
     }
-    let _ = ruleset.look(&state);
+    let read = ruleset
+        .read(&state)
+        .unwrap_or_else(|e| panic!("checked, yet its initial state does not read: {e}"));
+    let _ = ruleset.look(&read);
     for side in &state.sides {
-        let _ = ruleset.order_template(&state, side);
-        let bot = ruleset.bot_orders(&state, side).join("\n");
+        let _ = ruleset.order_template(&read, side);
+        let bot = ruleset.bot_orders(&read, side).join("\n");
         let _ = ruleset.check_orders(&state, side, &bot);
     }
 }

@@ -53,7 +53,10 @@ fn prepare(ruleset: &dyn Ruleset) -> Vec<Prepared> {
             .sides
             .iter()
             .map(|side| {
-                let text = ruleset.bot_orders(&state, side).join("\n");
+                let read = ruleset.read(&state).unwrap_or_else(|e| {
+                    panic!("{}: a state it resolved does not read: {e}", ruleset.id())
+                });
+                let text = ruleset.bot_orders(&read, side).join("\n");
                 let canonical = ruleset.check_orders(&state, side, &text).canonical_text();
                 (side.clone(), canonical)
             })
@@ -123,7 +126,10 @@ pub fn run(id: &str, data: &[u8]) {
     );
 
     // The acknowledgement's map of the orders as they will be tried.
-    let _ = ruleset.planned(state, side, &canonical);
+    let read = ruleset
+        .read(state)
+        .unwrap_or_else(|e| panic!("{id}: a prepared state does not read: {e}"));
+    let _ = ruleset.planned(&read, side, &canonical);
 
     // The phase resolved with these orders and the bots' for the others.
     let mut texts: BTreeMap<String, SideText<'_>> = here
@@ -149,9 +155,12 @@ pub fn seeds(id: &str) -> Vec<(String, Vec<u8>)> {
     for (at, here) in states.iter().enumerate() {
         for (s, side) in here.state.sides.iter().enumerate() {
             let choice = u8::try_from(at + s * states.len()).expect("few states and sides");
+            let read = ruleset
+                .read(&here.state)
+                .unwrap_or_else(|e| panic!("{id}: a prepared state does not read: {e}"));
             for (what, lines) in [
-                ("bot", ruleset.bot_orders(&here.state, side)),
-                ("template", ruleset.order_template(&here.state, side)),
+                ("bot", ruleset.bot_orders(&read, side)),
+                ("template", ruleset.order_template(&read, side)),
             ] {
                 let mut input = vec![choice];
                 input.extend_from_slice(lines.join("\n").as_bytes());

@@ -69,8 +69,8 @@ pub(crate) fn write(
             .rev()
             .find(|s| s.r.kind == Kind::Turn && s.r.k == act.after_turn)
             .map_or_else(
-                || (&record.initial, start.clone()),
-                |s| (&s.r.next, s.visible.clone()),
+                || (record.initial.raw(), start.clone()),
+                |s| (s.r.next.raw(), s.visible.clone()),
             );
         let text = if names_unseen(&act.command, state, visible.as_ref()) {
             "a correction of a unit out of your sight".to_string()

@@ -50,6 +50,8 @@ pub enum ChronicleError {
     Store(#[from] StoreError),
     #[error("this adjutant does not know the ruleset `{0}`")]
     UnknownRuleset(String),
+    #[error("a state of the campaign does not read: {0}")]
+    State(#[from] crate::rules::state::PartError),
     #[error("`{side}` is not a side of campaign {campaign}; the sides are: {known}")]
     UnknownSide {
         campaign: String,

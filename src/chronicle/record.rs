@@ -4,11 +4,13 @@
 //! decides what a reader may see; `view` does.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::audit::Kind;
 use crate::audit::dice::Roll;
+use crate::rules::reading::Reading;
 use crate::rules::ruleset::Event;
-use crate::rules::{GameState, Ruleset, UmpireReport, ruleset_for};
+use crate::rules::{Ruleset, UmpireReport, ruleset_for};
 use crate::store::GmAct;
 use crate::store::{CampaignRecord, Store, StoreError};
 
@@ -20,14 +22,14 @@ pub struct Record {
     pub ruleset: &'static dyn Ruleset,
     /// U, the head of the umpire calls' chain.
     pub umpire_commitment: String,
-    pub initial: GameState,
+    pub initial: Arc<Reading<'static>>,
     /// Every resolved resolution, turns and umpire calls, in the order they
     /// were closed.
     pub resolutions: Vec<Resolved>,
     /// Every act of the game master, numbered as its archive numbers it.
     pub acts: Vec<Act>,
     /// The state the game stands in now (after the last resolution or act).
-    pub current: GameState,
+    pub current: Arc<Reading<'static>>,
 }
 
 /// One act of the game master, as the timeline tells it.
@@ -98,8 +100,8 @@ pub struct Resolved {
     pub seed: String,
     /// Each side's canonical orders, by side id (`@umpire` for a call).
     pub orders: BTreeMap<String, String>,
-    pub prior: GameState,
-    pub next: GameState,
+    pub prior: Arc<Reading<'static>>,
+    pub next: Arc<Reading<'static>>,
     /// A turn's events; a call has none (its report is `umpire`).
     pub events: Vec<Event>,
     pub rolls: Vec<Roll>,
@@ -139,17 +141,18 @@ pub fn gather(store: &Store, campaign_id: &str) -> Result<Record, ChronicleError
         .ok_or_else(|| ChronicleError::UnknownRuleset(campaign.campaign.ruleset.id.clone()))?;
     let acts = store.gm_acts(campaign_id)?;
     // States are shared between resolutions (a turn's next state is the
-    // following one's prior): each is read once.
-    let mut states: BTreeMap<String, GameState> = BTreeMap::new();
-    let mut state = |digest: &crate::audit::Digest32| -> Result<GameState, ChronicleError> {
-        let hex = digest.to_hex();
-        if let Some(s) = states.get(&hex) {
-            return Ok(s.clone());
-        }
-        let s = store.state(digest)?;
-        states.insert(hex, s.clone());
-        Ok(s)
-    };
+    // following one's prior): each is read once, into the ruleset's types.
+    let mut states: BTreeMap<String, Arc<Reading<'static>>> = BTreeMap::new();
+    let mut state =
+        |digest: &crate::audit::Digest32| -> Result<Arc<Reading<'static>>, ChronicleError> {
+            let hex = digest.to_hex();
+            if let Some(s) = states.get(&hex) {
+                return Ok(Arc::clone(s));
+            }
+            let s = Arc::new(ruleset.read_owned(store.state(digest)?)?);
+            states.insert(hex, Arc::clone(&s));
+            Ok(s)
+        };
     let mut resolutions = Vec::new();
     let mut turns = 0;
     for r in store.resolutions(campaign_id)? {

@@ -89,9 +89,9 @@ pub(crate) fn write(
     // The field at the start, then after each turn, with what the reader saw.
     let start = report::visibility(record.ruleset, &record.initial, &sight.audience, &[]);
     let mut moments: Vec<(String, &GameState, Option<&BTreeSet<String>>)> =
-        vec![("start".to_string(), &record.initial, start.as_ref())];
+        vec![("start".to_string(), record.initial.raw(), start.as_ref())];
     for s in shown.iter().filter(|s| s.r.kind == Kind::Turn) {
-        moments.push((format!("r{}", s.r.k), &s.r.next, s.visible.as_ref()));
+        moments.push((format!("r{}", s.r.k), s.r.next.raw(), s.visible.as_ref()));
     }
     // By unit: its points as the page lists them, and as the track draws them.
     type Track = (Vec<Value>, Vec<(i64, i64)>);

@@ -6,12 +6,17 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::rules::state::PartError;
 use crate::rules::{GameState, ruleset_for};
 
 /// The order lines `side` sends in `state`, one order a line, as a player
-/// would type them; none for a ruleset adjutant does not know.
-pub fn orders_for(state: &GameState, side: &str) -> Vec<String> {
-    ruleset_for(&state.ruleset).map_or_else(Vec::new, |r| r.bot_orders(state, side))
+/// would type them; none for a ruleset adjutant does not know, and an
+/// error for a state its ruleset cannot read.
+pub fn orders_for(state: &GameState, side: &str) -> Result<Vec<String>, PartError> {
+    match ruleset_for(&state.ruleset) {
+        Some(r) => Ok(r.bot_orders(&r.read(state)?, side)),
+        None => Ok(Vec::new()),
+    }
 }
 
 /// A player's order email, a real RFC 5322 message: to adjutant's address,

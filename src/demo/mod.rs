@@ -312,14 +312,17 @@ impl Table<'_> {
     /// How the game ended, and its result by the scenario.
     fn say_ending(&self, say: &mut dyn Write, state: &GameState) {
         let campaign = self.campaign;
-        let rules = crate::rules::ruleset_for(&state.ruleset);
-        let why = rules
-            .and_then(|rules| crate::report::outcome::ending(campaign, rules, state))
+        let read = crate::rules::ruleset_for(&state.ruleset)
+            .and_then(|rules| Some((rules, rules.read(state).ok()?)));
+        let why = read
+            .as_ref()
+            .and_then(|(rules, read)| crate::report::outcome::ending(campaign, *rules, read))
             .or_else(|| state.finished.clone())
             .unwrap_or_default();
         let _ = writeln!(say, "the game is over: {why}");
-        if let Some(verdict) =
-            rules.and_then(|ruleset| crate::report::outcome::verdict(campaign, ruleset, state))
+        if let Some(verdict) = read
+            .as_ref()
+            .and_then(|(rules, read)| crate::report::outcome::verdict(campaign, *rules, read))
         {
             let _ = writeln!(
                 say,
@@ -345,7 +348,7 @@ impl Table<'_> {
             .filter(|s| !required.contains(s))
             .chain(required.iter());
         for side in writers {
-            let mut lines = bots::orders_for(state, side);
+            let mut lines = bots::orders_for(state, side).map_err(engine::EngineError::from)?;
             if lines.is_empty() && !required.contains(side) {
                 // A player with nothing to order says so, and the phase
                 // need not wait for its deadline.

@@ -438,8 +438,11 @@ struct Standing<'a> {
 
 impl Standing<'_> {
     /// How the game ended, as the GM is told it; `None` while it goes on.
+    /// A finished state that does not read is still over: it is said in
+    /// the words the state holds, and the act is refused all the same.
     fn ending(&self) -> Option<String> {
-        crate::report::outcome::ending(&self.record.campaign, self.ruleset, &self.state)
+        crate::report::outcome::ending_of(&self.record.campaign, self.ruleset, &self.state)
+            .unwrap_or_else(|_| self.state.finished.clone())
     }
 }
 
@@ -1184,6 +1187,8 @@ fn announcement(
     let phase = resolution::phase_label(ruleset, &state);
     let subject = format!("the game master: {}", first_words(what));
     // What a player is told: a unit its side cannot see is not named.
+    let read = ruleset.read(&state)?;
+    let finished = crate::report::outcome::ending(&campaign, ruleset, &read);
     let told = |p: &crate::campaign::Person| -> String {
         let side = campaign
             .players
@@ -1191,7 +1196,7 @@ fn announcement(
             .find(|pl| pl.person.address.eq_ignore_ascii_case(&p.address))
             .map(|pl| pl.side.as_str());
         match (&plan.names_unit, side) {
-            (Some(unit), Some(side)) if !ruleset.visible_to(&state, side, &[]).contains(unit) => {
+            (Some(unit), Some(side)) if !ruleset.visible_to(&read, side, &[]).contains(unit) => {
                 "corrected a unit out of your sight".to_string()
             }
             _ => what.clone(),
@@ -1207,7 +1212,7 @@ fn announcement(
                 "phase": phase,
                 "deadline": crate::lifecycle::local_time(p, deadline),
                 "paused": paused,
-                "finished": crate::report::outcome::ending(&campaign, ruleset, &state),
+                "finished": finished,
                 "resolving": plan.resolve,
                 "head": head,
             }),

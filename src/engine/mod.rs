@@ -220,7 +220,7 @@ fn open_phase(
     let record = store.campaign(campaign_id)?;
     let ruleset = ruleset_of(&record.campaign)?;
     let state = store.state(&record.current_state_digest)?;
-    if let Some(why) = crate::report::outcome::ending(&record.campaign, ruleset, &state) {
+    if let Some(why) = crate::report::outcome::ending_of(&record.campaign, ruleset, &state)? {
         return Err(EngineError::Finished(why));
     }
     if record.paused {
@@ -568,7 +568,7 @@ fn close_and_resolve(
     let campaign = &record.campaign;
     let ruleset = ruleset_of(campaign)?;
     let state = store.state(&record.current_state_digest)?;
-    if let Some(why) = crate::report::outcome::ending(campaign, ruleset, &state) {
+    if let Some(why) = crate::report::outcome::ending_of(campaign, ruleset, &state)? {
         return Err(EngineError::Finished(why));
     }
     let key = resolution::phase_key(ruleset, &state);
@@ -748,13 +748,15 @@ fn resolve_closed(
             })?
         }
         None => {
+            // Each state is read once for all the audiences' reports.
+            let (prior, next) = (ruleset.read(prior)?, ruleset.read(&output.next_state)?);
             let input = crate::report::ReportInput {
                 campaign,
                 ruleset,
                 k,
                 phase: &closed.phase_label,
-                prior,
-                next: &output.next_state,
+                prior: &prior,
+                next: &next,
                 events: &output.event_values,
                 rolls: &output.roll_values,
                 orders: &closed.orders,

@@ -17,7 +17,7 @@ pub fn describe(store: &Store, id: &str) -> Result<String, EngineError> {
     let open = OpenPhase::read(store, id)?;
     let label = resolution::phase_label(open.ruleset, &open.state);
     if let Some(why) =
-        crate::report::outcome::ending(&open.record.campaign, open.ruleset, &open.state)
+        crate::report::outcome::ending_of(&open.record.campaign, open.ruleset, &open.state)?
     {
         return Ok(format!("nothing to preview: the game is over ({why})"));
     }

@@ -111,13 +111,14 @@ mod tests {
     fn each_person_gets_the_report_of_their_side() {
         let turn = sample::demo_turn().expect("the demo campaign loads");
         let orders = BTreeMap::new();
+        let (prior, next) = turn.readings().expect("the states read");
         let input = ReportInput {
             campaign: &turn.campaign,
             ruleset: ruleset_for(&turn.prior.ruleset).expect("known"),
             k: 4,
             phase: "turn 1 orders (french active)",
-            prior: &turn.prior,
-            next: &turn.next,
+            prior: &prior,
+            next: &next,
             events: &turn.events,
             rolls: &turn.rolls,
             orders: &orders,
@@ -190,13 +191,14 @@ mod tests {
             Audience::Public,
             "https://club.invalid/c/public-0123/r/turn-0004.html".to_string(),
         )]);
+        let (prior, next) = turn.readings().expect("the states read");
         let input = ReportInput {
             campaign: &campaign,
             ruleset: ruleset_for(&turn.prior.ruleset).expect("known"),
             k: 4,
             phase: "turn 1 orders (french active)",
-            prior: &turn.prior,
-            next: &turn.next,
+            prior: &prior,
+            next: &next,
             events: &turn.events,
             rolls: &turn.rolls,
             orders: &orders,
@@ -234,13 +236,12 @@ mod tests {
             public.body
         );
         assert!(public.html.as_deref().is_some_and(|h| !h.contains("Jäger")));
-        let visible =
-            report::visibility(input.ruleset, &turn.next, &Audience::Public, &turn.events)
-                .expect("a sight");
+        let visible = report::visibility(input.ruleset, &next, &Audience::Public, &turn.events)
+            .expect("a sight");
         for side in &turn.next.sides {
             let seen = report::visibility(
                 input.ruleset,
-                &turn.next,
+                &next,
                 &Audience::Side(side.clone()),
                 &turn.events,
             )

@@ -33,7 +33,7 @@ pub fn describe(store: &Store, id: &str, now: DateTime<Utc>) -> Result<String, E
         "  {turns} turn resolutions and {calls} umpire calls; each chain holds {} secrets",
         record.chain.length()
     );
-    if let Some(why) = crate::report::outcome::ending(campaign, ruleset, &state) {
+    if let Some(why) = crate::report::outcome::ending_of(campaign, ruleset, &state)? {
         let _ = writeln!(out, "  the game is over: {why}");
         return Ok(out.trim_end().to_string());
     }

@@ -11,10 +11,11 @@ use crate::mail::Inbound;
 use crate::mail::body::{OrderText, turn_from_subject};
 use crate::map::{self, MapInput};
 use crate::resolution;
+use crate::rules::Ruleset;
+use crate::rules::reading::Reading;
 use crate::rules::ruleset::Event;
 use crate::rules::ruleset_for;
 use crate::rules::told::Heard;
-use crate::rules::{GameState, Ruleset};
 use crate::store::{CampaignRecord, MailPart, Store};
 use crate::templates::Templates;
 
@@ -123,7 +124,8 @@ pub(super) fn take_orders(
         return letter.refuse_with(&templates, Some(campaign), reason, Some(&hint));
     }
     let canonical = submitted.sheet.canonical_text();
-    let tried = tried(ruleset, &state, campaign, side, &canonical);
+    let read = ruleset.read(&state).map_err(EngineError::from)?;
+    let tried = tried(ruleset, &read, campaign, side, &canonical);
     let body = templates.render(
         "ack.txt",
         json!({
@@ -184,7 +186,7 @@ struct Tried {
 
 fn tried(
     ruleset: &dyn Ruleset,
-    state: &GameState,
+    state: &Reading,
     campaign: &Campaign,
     side: &str,
     canonical: &str,

@@ -37,6 +37,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::geometry::{Hex, HexGrid, HexLayout, Rect};
 use crate::rules::board::{Location, MapSpec, TerrainShape};
 use crate::rules::look::{Aim, EventClass, Look, Marker, Outline, Shape, TerrainStyle};
+use crate::rules::reading::Reading;
 use crate::rules::ruleset::Event;
 use crate::rules::state::{GeneralState, UnitState};
 use crate::rules::{GameState, Ruleset};
@@ -74,9 +75,9 @@ pub struct MapInput<'a> {
     pub title: &'a str,
     pub ruleset: &'a dyn Ruleset,
     /// The state before the resolution, for where units stood.
-    pub prior: &'a GameState,
+    pub prior: &'a Reading<'a>,
     /// The state after it: the map shows this.
-    pub next: &'a GameState,
+    pub next: &'a Reading<'a>,
     pub events: &'a [Event],
     /// The units the reader may see, by id; `None` shows every unit (the GM's
     /// map).

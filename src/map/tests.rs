@@ -6,12 +6,18 @@ use crate::rules::board::{Location, Terrain};
 use crate::rules::ruleset::Event;
 use crate::rules::ruleset_for;
 
-fn input<'a>(turn: &'a sample::SampleTurn, visible: Option<&'a BTreeSet<String>>) -> MapInput<'a> {
+/// The map's input for `turn`, its states read as `read` (both sides of
+/// the turn, from `SampleTurn::readings`).
+fn input<'a>(
+    turn: &'a sample::SampleTurn,
+    read: &'a (Reading<'a>, Reading<'a>),
+    visible: Option<&'a BTreeSet<String>>,
+) -> MapInput<'a> {
     MapInput {
         title: "test",
         ruleset: ruleset_for(&turn.prior.ruleset).expect("known ruleset"),
-        prior: &turn.prior,
-        next: &turn.next,
+        prior: &read.0,
+        next: &read.1,
         events: &turn.events,
         visible,
         strengths: Strengths::Seen,
@@ -21,14 +27,33 @@ fn input<'a>(turn: &'a sample::SampleTurn, visible: Option<&'a BTreeSet<String>>
 #[test]
 fn the_same_turn_gives_the_same_bytes() {
     let turn = sample::demo_turn().expect("the demo campaign loads");
-    assert_eq!(svg(&input(&turn, None)), svg(&input(&turn, None)));
+    assert_eq!(
+        svg(&input(
+            &turn,
+            &turn.readings().expect("the states read"),
+            None
+        )),
+        svg(&input(
+            &turn,
+            &turn.readings().expect("the states read"),
+            None
+        ))
+    );
 }
 
 #[test]
 fn a_map_drawn_small_leaves_out_the_inch_grid_and_nothing_else() {
     let turn = sample::demo_turn().expect("the demo campaign loads");
-    let full = svg(&input(&turn, None));
-    let glance = glance_svg(&input(&turn, None));
+    let full = svg(&input(
+        &turn,
+        &turn.readings().expect("the states read"),
+        None,
+    ));
+    let glance = glance_svg(&input(
+        &turn,
+        &turn.readings().expect("the states read"),
+        None,
+    ));
     let inch_grid = |text: &str| {
         text.lines()
             .filter(|l| l.contains("stroke-opacity=\"0.07\""))
@@ -50,7 +75,11 @@ fn a_map_drawn_small_leaves_out_the_inch_grid_and_nothing_else() {
 #[test]
 fn coordinates_are_integers() {
     let turn = sample::demo_turn().expect("the demo campaign loads");
-    let text = svg(&input(&turn, None));
+    let text = svg(&input(
+        &turn,
+        &turn.readings().expect("the states read"),
+        None,
+    ));
     for attr in ["points=\"", " x=\"", " y=\"", " cx=\"", " x1=\"", " d=\""] {
         for value in text.split(attr).skip(1) {
             let value = &value[..value.find('"').unwrap_or(0)];
@@ -72,20 +101,32 @@ fn units_out_of_sight_are_not_drawn() {
         .filter(|u| u.side == "french")
         .map(|u| u.id.clone())
         .collect();
-    let text = svg(&input(&turn, Some(&visible)));
+    let text = svg(&input(
+        &turn,
+        &turn.readings().expect("the states read"),
+        Some(&visible),
+    ));
     assert!(text.contains(">1-ligne "));
     assert!(
         !text.contains(">ir-1 "),
         "an Austrian unit drawn on a French map"
     );
-    let all = svg(&input(&turn, None));
+    let all = svg(&input(
+        &turn,
+        &turn.readings().expect("the states read"),
+        None,
+    ));
     assert!(all.contains(">ir-1 "));
 }
 
 #[test]
 fn moves_charges_and_fire_are_drawn() {
     let turn = sample::demo_turn().expect("the demo campaign loads");
-    let text = svg(&input(&turn, None));
+    let text = svg(&input(
+        &turn,
+        &turn.readings().expect("the states read"),
+        None,
+    ));
     assert!(text.contains("marker-end=\"url(#head-move)\""));
     assert!(text.contains("marker-end=\"url(#head-charge)\""));
     assert!(text.contains("marker-end=\"url(#head-fire)\""));
@@ -128,12 +169,20 @@ fn a_route_an_event_gives_is_drawn_through_every_point() {
             format!("{x},{y}")
         })
         .collect();
-    let text = svg(&input(&turn, None));
+    let text = svg(&input(
+        &turn,
+        &turn.readings().expect("the states read"),
+        None,
+    ));
     let wanted = format!("<polyline points=\"{}\" fill=\"none\"", points.join(" "));
     assert!(text.contains(&wanted), "no route {wanted} in the map");
     // Without the route, the same unit gets one straight arrow.
     turn.events.pop();
-    let text = svg(&input(&turn, None));
+    let text = svg(&input(
+        &turn,
+        &turn.readings().expect("the states read"),
+        None,
+    ));
     assert!(!text.contains(&wanted));
 }
 
@@ -165,7 +214,11 @@ fn a_hex_map_is_drawn_as_hexes_with_hexsides() {
         state.units[0].location = Location::Hex { column: 0, row: 0 };
         state.units[1].location = Location::Hex { column: 3, row: 2 };
     }
-    let text = svg(&input(&turn, None));
+    let text = svg(&input(
+        &turn,
+        &turn.readings().expect("the states read"),
+        None,
+    ));
     // The grid: twelve hexes in one path, each with six corners.
     let grid = text
         .lines()
@@ -182,12 +235,21 @@ fn a_hex_map_is_drawn_as_hexes_with_hexsides() {
 #[test]
 fn the_png_has_the_svg_size_and_text_is_drawn() {
     let turn = sample::demo_turn().expect("the demo campaign loads");
-    let text = svg(&input(&turn, None));
+    let text = svg(&input(
+        &turn,
+        &turn.readings().expect("the states read"),
+        None,
+    ));
     let bytes = png(&text).expect("renders");
     let pixmap = resvg::tiny_skia::Pixmap::decode_png(&bytes).expect("decodes");
     let frame = Frame::of(
         &turn.next.map,
-        legend_entries(&input(&turn, None)).len() as i64,
+        legend_entries(&input(
+            &turn,
+            &turn.readings().expect("the states read"),
+            None,
+        ))
+        .len() as i64,
     );
     let (w, h) = frame.pixels();
     assert_eq!(
@@ -242,7 +304,8 @@ fn stacked_turn() -> sample::SampleTurn {
 #[test]
 fn a_stack_is_drawn_side_by_side() {
     let turn = stacked_turn();
-    let input = input(&turn, None);
+    let read = turn.readings().expect("the states read");
+    let input = input(&turn, &read, None);
     let frame = Frame::of(&turn.next.map, 1);
     let slots = slots(&frame, &input);
     let ids: Vec<&str> = turn.next.units.iter().map(|u| u.id.as_str()).collect();
@@ -321,7 +384,11 @@ fn a_declared_attack_points_at_its_target() {
 #[test]
 fn no_declared_attack_no_aim_in_the_defs_or_legend() {
     let turn = sample::demo_turn().expect("the demo campaign loads");
-    let text = svg(&input(&turn, None));
+    let text = svg(&input(
+        &turn,
+        &turn.readings().expect("the states read"),
+        None,
+    ));
     assert!(!text.contains("head-aim"));
     assert!(!text.contains("declared charge"));
 }
@@ -369,7 +436,11 @@ fn a_shot_not_made_is_not_drawn_as_fire() {
             let units: Vec<&str> = e.units.iter().map(String::as_str).collect();
             turn.events.push(Event::of(kind, &units, e.text.clone()));
         }
-        svg(&input(turn, None))
+        svg(&input(
+            turn,
+            &turn.readings().expect("the states read"),
+            None,
+        ))
     };
     // The legend's own fire arrow is one of them.
     let fire_lines = |svg: &str| svg.matches("marker-end=\"url(#head-fire)\"").count() - 1;
@@ -427,9 +498,17 @@ fn a_charge_that_fell_short_is_a_charge_barred_at_its_end() {
             .count()
     };
     turn.events[charge] = Event::of(Charge::Met, &refs, text.clone());
-    let met = svg(&input(&turn, None));
+    let met = svg(&input(
+        &turn,
+        &turn.readings().expect("the states read"),
+        None,
+    ));
     turn.events[charge] = Event::of(Charge::Short, &refs, text);
-    let short = svg(&input(&turn, None));
+    let short = svg(&input(
+        &turn,
+        &turn.readings().expect("the states read"),
+        None,
+    ));
     let charges = |svg: &str| svg.matches("marker-end=\"url(#head-charge)\"").count();
     assert_eq!(charges(&met), charges(&short));
     assert_eq!(bars(&short), bars(&met) + 1);
@@ -460,7 +539,11 @@ fn an_attack_made_in_place_is_a_charge_arrow_across_into_the_place_struck() {
     turn.events.clear();
     let (a, d) = (turn.next.units[0].id.clone(), turn.next.units[1].id.clone());
     let charges = |svg: &str| svg.matches("marker-end=\"url(#head-charge)\"").count();
-    let without = charges(&svg(&input(&turn, None)));
+    let without = charges(&svg(&input(
+        &turn,
+        &turn.readings().expect("the states read"),
+        None,
+    )));
     let strike = crate::rules::look::Strike {
         from,
         at,
@@ -468,7 +551,11 @@ fn an_attack_made_in_place_is_a_charge_arrow_across_into_the_place_struck() {
     };
     turn.events
         .push(Event::of(Charge::Met, &[&a, &d], "A strikes D.").striking(strike));
-    let text = svg(&input(&turn, None));
+    let text = svg(&input(
+        &turn,
+        &turn.readings().expect("the states read"),
+        None,
+    ));
     assert_eq!(charges(&text), without + 1);
     let frame = Frame::of(&turn.next.map, 0);
     let (f, t) = (frame.location(from), frame.location(at));
@@ -484,12 +571,23 @@ fn an_attack_made_in_place_is_a_charge_arrow_across_into_the_place_struck() {
     assert!(text.contains(&wanted), "no {wanted} in the map");
     // A reader who sees the attacker alone is not shown the blow.
     let only_attacker: BTreeSet<String> = [a.clone()].into();
-    assert_eq!(charges(&svg(&input(&turn, Some(&only_attacker)))), without);
+    assert_eq!(
+        charges(&svg(&input(
+            &turn,
+            &turn.readings().expect("the states read"),
+            Some(&only_attacker)
+        ))),
+        without
+    );
     // An attacker that advanced into the place it struck has the advance's
     // arrow, along the same way, and no other.
     turn.events
         .push(Event::of(Charge::Met, &[&a], "A advances.").along(vec![from, at]));
-    let advanced = svg(&input(&turn, None));
+    let advanced = svg(&input(
+        &turn,
+        &turn.readings().expect("the states read"),
+        None,
+    ));
     assert!(!advanced.contains(&wanted));
 }
 
@@ -559,7 +657,8 @@ fn a_long_title_stays_within_the_picture() {
         ),
         (hexes, "hex map"),
     ] {
-        let mut map = input(&turn, None);
+        let read = turn.readings().expect("the states read");
+        let mut map = input(&turn, &read, None);
         map.title = long;
         let text = svg(&map);
         let frame = Frame::of(&turn.next.map, legend_entries(&map).len() as i64);
@@ -582,7 +681,11 @@ fn a_long_title_stays_within_the_picture() {
     }
     // A title that fits keeps its place and size.
     let turn = sample::demo_turn().expect("the demo campaign loads");
-    let text = svg(&input(&turn, None));
+    let text = svg(&input(
+        &turn,
+        &turn.readings().expect("the states read"),
+        None,
+    ));
     let title = &written(&text)[0];
     assert_eq!((title.x, title.y, title.size), (LEFT, TOP - 120, 110));
     assert_eq!(title.body, "test");
@@ -615,7 +718,7 @@ fn assert_apart(labels: &[Written]) {
 fn labels_of_units_side_by_side_do_not_overlap() {
     let mut turn = sample::demo_turn().expect("the demo campaign loads");
     let ruleset = ruleset_for(&turn.next.ruleset).expect("known ruleset");
-    let look = ruleset.look(&turn.next);
+    let look = ruleset.look(&ruleset.read(&turn.next).expect("the state reads"));
     let across = |id: &str| {
         let Some(Shape::Footprint { rect, .. }) = look.get(id).map(|l| l.shape) else {
             return i64::MAX;
@@ -660,7 +763,11 @@ fn labels_of_units_side_by_side_do_not_overlap() {
             break;
         }
     }
-    let text = svg(&input(&turn, None));
+    let text = svg(&input(
+        &turn,
+        &turn.readings().expect("the states read"),
+        None,
+    ));
     let frame = Frame::of(&turn.next.map, 0);
     let labels = unit_labels(&text, &frame);
     for id in [&first.id, &turn.next.units[other].id] {
@@ -677,7 +784,11 @@ fn labels_of_units_side_by_side_do_not_overlap() {
 #[test]
 fn labels_of_a_stack_do_not_overlap() {
     let turn = stacked_turn();
-    let text = svg(&input(&turn, None));
+    let text = svg(&input(
+        &turn,
+        &turn.readings().expect("the states read"),
+        None,
+    ));
     let frame = Frame::of(&turn.next.map, 0);
     let ids: Vec<&str> = turn.next.units.iter().map(|u| u.id.as_str()).collect();
     let labels: Vec<Written> = unit_labels(&text, &frame)
@@ -694,13 +805,18 @@ fn labels_of_a_stack_do_not_overlap() {
 #[test]
 fn a_units_label_shows_its_strength() {
     let turn = sample::demo_turn().expect("the demo campaign loads");
-    let text = svg(&input(&turn, None));
+    let text = svg(&input(
+        &turn,
+        &turn.readings().expect("the states read"),
+        None,
+    ));
     for u in turn.next.units.iter().filter(|u| u.eliminated.is_none()) {
         let label = format!(">{} {}/{}<", u.id, u.strength, u.original_strength);
         assert!(text.contains(&label), "no {label} in the map");
     }
     let own = turn.next.units[0].side.clone();
-    let mut map = input(&turn, None);
+    let read = turn.readings().expect("the states read");
+    let mut map = input(&turn, &read, None);
     map.strengths = Strengths::OfSide(&own);
     let text = svg(&map);
     for u in turn.next.units.iter().filter(|u| u.eliminated.is_none()) {

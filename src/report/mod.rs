@@ -25,10 +25,11 @@ use crate::audit::manifest::orders_digest;
 use crate::campaign::{Campaign, Person};
 use crate::map::{self, MapError, MapInput};
 use crate::rules::look::{EventClass, Look};
+use crate::rules::reading::Reading;
 use crate::rules::ruleset::Event;
 use crate::rules::state::UnitState;
 use crate::rules::told::Heard;
-use crate::rules::{GameState, PhaseKind, Ruleset};
+use crate::rules::{PhaseKind, Ruleset};
 use crate::store::MailPart;
 use crate::templates::{TemplateError, Templates};
 
@@ -40,6 +41,8 @@ pub enum ReportError {
     Map(#[from] MapError),
     #[error(transparent)]
     Template(#[from] TemplateError),
+    #[error("the state does not read: {0}")]
+    State(#[from] crate::rules::state::PartError),
 }
 
 /// Everything a resolution's reports are made from.
@@ -50,8 +53,8 @@ pub struct ReportInput<'a> {
     pub k: u64,
     /// The phase that was resolved, e.g. `turn 1 orders (french active)`.
     pub phase: &'a str,
-    pub prior: &'a GameState,
-    pub next: &'a GameState,
+    pub prior: &'a Reading<'a>,
+    pub next: &'a Reading<'a>,
     pub events: &'a [Event],
     pub rolls: &'a [Roll],
     /// Each side's canonical orders, by side id; a side that sent none is
@@ -194,7 +197,7 @@ fn roll_line(r: &Roll) -> Value {
 /// place a report, its map and the chronicle learn it.
 pub fn visibility(
     ruleset: &dyn Ruleset,
-    state: &GameState,
+    state: &Reading,
     audience: &Audience,
     events: &[Event],
 ) -> Option<BTreeSet<String>> {

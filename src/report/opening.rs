@@ -72,6 +72,7 @@ pub fn prepare_at(
     side: Option<&str>,
     moment: &str,
 ) -> Result<Opening, ReportError> {
+    let state = &ruleset.read(state)?;
     let look = ruleset.look(state);
     let visible = side.map(|s| map::with_generals(state, s, ruleset.visible_to(state, s, &[])));
     let forces: Vec<Value> = state

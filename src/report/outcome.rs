@@ -5,12 +5,14 @@
 use serde_json::{Value, json};
 
 use crate::campaign::Campaign;
+use crate::rules::reading::Reading;
+use crate::rules::state::PartError;
 use crate::rules::victory::{self, Decided, Verdict};
 use crate::rules::{GameState, Ruleset};
 
 /// The verdict on `state`, if the game is over and the scenario says how
 /// it is won.
-pub fn verdict(campaign: &Campaign, ruleset: &dyn Ruleset, state: &GameState) -> Option<Verdict> {
+pub fn verdict(campaign: &Campaign, ruleset: &dyn Ruleset, state: &Reading) -> Option<Verdict> {
     state.finished.as_ref()?;
     let conditions = campaign.scenario.victory.as_ref()?;
     Some(victory::judge(
@@ -73,7 +75,7 @@ pub fn sentence(campaign: &Campaign, verdict: &Verdict) -> String {
 /// words, with each side it names as the campaign names it; `None` while
 /// the game goes on. Where the ruleset keeps no sides apart (a turn limit),
 /// the words the state holds.
-pub fn ending(campaign: &Campaign, ruleset: &dyn Ruleset, state: &GameState) -> Option<String> {
+pub fn ending(campaign: &Campaign, ruleset: &dyn Ruleset, state: &Reading) -> Option<String> {
     let finished = state.finished.as_ref()?;
     Some(match ruleset.ending(state) {
         Some(words) => words.render(|id| campaign.side_name(id)),
@@ -81,9 +83,22 @@ pub fn ending(campaign: &Campaign, ruleset: &dyn Ruleset, state: &GameState) -> 
     })
 }
 
+/// [`ending`] of a state not yet read: read only once the game is over,
+/// so that the many checks of a game going on decode nothing.
+pub fn ending_of(
+    campaign: &Campaign,
+    ruleset: &dyn Ruleset,
+    state: &GameState,
+) -> Result<Option<String>, PartError> {
+    if state.finished.is_none() {
+        return Ok(None);
+    }
+    Ok(ending(campaign, ruleset, &ruleset.read(state)?))
+}
+
 /// What a template is given of the end: `null` while the game goes on or
 /// where the scenario names no winner.
-pub fn context(campaign: &Campaign, ruleset: &dyn Ruleset, state: &GameState) -> Value {
+pub fn context(campaign: &Campaign, ruleset: &dyn Ruleset, state: &Reading) -> Value {
     let Some(v) = verdict(campaign, ruleset, state) else {
         return Value::Null;
     };
@@ -164,9 +179,13 @@ mod tests {
         });
         let mut next = turn.next.clone();
         next.finished = None;
-        assert_eq!(context(&campaign, ruleset, &next), Value::Null);
+        assert_eq!(
+            context(&campaign, ruleset, &ruleset.read(&next).expect("reads")),
+            Value::Null
+        );
         next.finished = Some("the turn limit (1) was reached".into());
-        let told = context(&campaign, ruleset, &next);
+        let read = ruleset.read(&next).expect("the state reads");
+        let told = context(&campaign, ruleset, &read);
         assert!(
             told["sentence"]
                 .as_str()
@@ -178,6 +197,6 @@ mod tests {
             Some(campaign.sides.len())
         );
         campaign.scenario.victory = None;
-        assert_eq!(context(&campaign, ruleset, &next), Value::Null);
+        assert_eq!(context(&campaign, ruleset, &read), Value::Null);
     }
 }

@@ -7,6 +7,7 @@ use std::path::Path;
 use crate::audit::dice::Roll;
 use crate::campaign::Campaign;
 use crate::rules::board::Location;
+use crate::rules::reading::Reading;
 use crate::rules::registry::RULESETS;
 use crate::rules::ruleset::Event;
 use crate::rules::{GameState, ruleset_for};
@@ -19,6 +20,17 @@ pub struct SampleTurn {
     pub next: GameState,
     pub events: Vec<Event>,
     pub rolls: Vec<Roll>,
+}
+
+impl SampleTurn {
+    /// Both states read by the campaign's ruleset, as the engine reads them
+    /// once for a resolution's reports.
+    pub fn readings(&self) -> Result<(Reading<'_>, Reading<'_>), String> {
+        let ruleset = ruleset_for(&self.prior.ruleset)
+            .ok_or_else(|| format!("unknown ruleset `{}`", self.prior.ruleset))?;
+        let read = |s| ruleset.read(s).map_err(|e| e.to_string());
+        Ok((read(&self.prior)?, read(&self.next)?))
+    }
 }
 
 /// The first ruleset's demo campaign, from this source tree.

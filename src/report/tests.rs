@@ -2,8 +2,11 @@ use super::*;
 use crate::report::sample::{self, SampleTurn};
 use crate::rules::ruleset_for;
 
+/// The report's input for `turn`, its states read as `read`
+/// (`SampleTurn::readings`).
 pub(crate) fn input_of<'a>(
     turn: &'a SampleTurn,
+    read: &'a (Reading<'a>, Reading<'a>),
     orders: &'a BTreeMap<String, String>,
 ) -> ReportInput<'a> {
     ReportInput {
@@ -11,8 +14,8 @@ pub(crate) fn input_of<'a>(
         ruleset: ruleset_for(&turn.prior.ruleset).expect("known ruleset"),
         k: 1,
         phase: "turn 1 orders (french active)",
-        prior: &turn.prior,
-        next: &turn.next,
+        prior: &read.0,
+        next: &read.1,
         events: &turn.events,
         rolls: &turn.rolls,
         orders,
@@ -47,7 +50,8 @@ fn report_for(audience: Audience) -> (SampleTurn, Report, Prepared) {
 /// The report of `turn` for `audience`, as the first player receives it.
 fn report_of(turn: &SampleTurn, audience: Audience) -> (Report, Prepared) {
     let orders = orders();
-    let input = input_of(turn, &orders);
+    let read = turn.readings().expect("the states read");
+    let input = input_of(turn, &read, &orders);
     let prepared = prepare(&input, audience).expect("prepares");
     let person = turn.campaign.players[0].person.clone();
     let templates = Templates::embedded().expect("templates");
@@ -265,7 +269,8 @@ fn html_escapes_what_players_wrote() {
     let mut turn = sample::demo_turn().expect("loads");
     turn.events[0].text = "<script>alert(1)</script> & more".to_string();
     let orders = orders();
-    let input = input_of(&turn, &orders);
+    let read = turn.readings().expect("the states read");
+    let input = input_of(&turn, &read, &orders);
     let prepared = prepare(&input, Audience::Gm).expect("prepares");
     let templates = Templates::embedded().expect("templates");
     let person = turn.campaign.gm.clone();

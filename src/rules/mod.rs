@@ -18,6 +18,7 @@ pub mod look;
 pub mod names;
 pub mod orders;
 pub mod phrase;
+pub mod reading;
 pub mod refusal;
 pub mod registry;
 pub mod ruleset;

@@ -11,6 +11,7 @@
 //! is parsed once into the ruleset's own order type.
 
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
@@ -19,6 +20,7 @@ use super::correction::{self, Correction, CorrectionError};
 use super::look::{Aim, EventClass, Look, Marker, Strike, TerrainStyle};
 use super::orders::{LineError, OrderSheet, ParseError, order_lines};
 use super::phrase::Phrase;
+use super::reading::Reading;
 use super::setup::{Keys, SetupContext, UnitBasics, Vocabulary};
 use super::state::{GameState, PartError, Parts, RawPart, UnitState};
 use super::told::{EventKind, Shows, Told};
@@ -526,25 +528,39 @@ pub trait Ruleset: Sync {
     /// [`Rules::stacking_limit`]).
     fn stacking_limit(&self, state: &GameState) -> Option<u32>;
 
-    fn look(&self, state: &GameState) -> Look;
+    /// The state read into this ruleset's types once, for the questions
+    /// below: an error if its parts do not read as this ruleset's.
+    fn read_state<'a>(&self, state: Cow<'a, GameState>) -> Result<Reading<'a>, PartError>;
+
+    /// [`Ruleset::read_state`] of a state borrowed for one request.
+    fn read<'a>(&self, state: &'a GameState) -> Result<Reading<'a>, PartError> {
+        self.read_state(Cow::Borrowed(state))
+    }
+
+    /// [`Ruleset::read_state`] of a state the reading keeps.
+    fn read_owned(&self, state: GameState) -> Result<Reading<'static>, PartError> {
+        self.read_state(Cow::Owned(state))
+    }
+
+    fn look(&self, state: &Reading) -> Look;
     fn markers(&self) -> &'static [Marker];
     fn terrain_style(&self, kind: &str) -> Option<TerrainStyle>;
     fn event_class(&self, kind: &str) -> EventClass;
-    fn visible_to(&self, state: &GameState, side: &str, events: &[Event]) -> BTreeSet<String>;
-    fn order_template(&self, state: &GameState, side: &str) -> Vec<String>;
-    fn aims(&self, state: &GameState) -> Vec<Aim>;
+    fn visible_to(&self, state: &Reading, side: &str, events: &[Event]) -> BTreeSet<String>;
+    fn order_template(&self, state: &Reading, side: &str) -> Vec<String>;
+    fn aims(&self, state: &Reading) -> Vec<Aim>;
     fn preview(&self, initial: &GameState) -> Option<Preview>;
     /// How a side's accepted orders will be tried (see
     /// [`Presentation::planned`]), from their canonical text.
     fn planned(
         &self,
-        state: &GameState,
+        state: &Reading,
         side: &str,
         canonical: &str,
-    ) -> Option<(GameState, Vec<Event>)>;
-    fn bot_orders(&self, state: &GameState, side: &str) -> Vec<String>;
-    fn broken_armies(&self, state: &GameState) -> Vec<String>;
-    fn ending(&self, state: &GameState) -> Option<Phrase>;
+    ) -> Option<(Reading<'static>, Vec<Event>)>;
+    fn bot_orders(&self, state: &Reading, side: &str) -> Vec<String>;
+    fn broken_armies(&self, state: &Reading) -> Vec<String>;
+    fn ending(&self, state: &Reading) -> Option<Phrase>;
     fn demo(&self) -> Option<Demo>;
 }
 
@@ -803,11 +819,13 @@ impl<R: Rules + Presentation> Ruleset for R {
         Rules::stacking_limit(self, &typed)
     }
 
-    fn look(&self, state: &GameState) -> Look {
-        state
-            .typed::<R>()
-            .map(|typed| Presentation::look(self, &typed))
-            .unwrap_or_default()
+    fn read_state<'a>(&self, state: Cow<'a, GameState>) -> Result<Reading<'a>, PartError> {
+        let typed = state.typed::<R>()?;
+        Ok(Reading::new(state, Rules::id(self), typed))
+    }
+
+    fn look(&self, state: &Reading) -> Look {
+        Presentation::look(self, state.typed::<R>())
     }
 
     fn markers(&self) -> &'static [Marker] {
@@ -822,44 +840,31 @@ impl<R: Rules + Presentation> Ruleset for R {
         Presentation::event_class(self, kind)
     }
 
-    /// A state that does not read shows a side its own units only: better
-    /// to hide too much than to leak what fog of war keeps from it.
-    fn visible_to(&self, state: &GameState, side: &str, events: &[Event]) -> BTreeSet<String> {
-        match state.typed::<R>() {
-            Ok(typed) => Presentation::visible_to(self, &typed, side, events),
-            Err(_) => state
-                .units
-                .iter()
-                .filter(|u| u.side == side)
-                .map(|u| u.id.clone())
-                .collect(),
-        }
+    fn visible_to(&self, state: &Reading, side: &str, events: &[Event]) -> BTreeSet<String> {
+        Presentation::visible_to(self, state.typed::<R>(), side, events)
     }
 
-    fn order_template(&self, state: &GameState, side: &str) -> Vec<String> {
-        state
-            .typed::<R>()
-            .map(|typed| Presentation::order_template(self, &typed, side))
-            .unwrap_or_default()
+    fn order_template(&self, state: &Reading, side: &str) -> Vec<String> {
+        Presentation::order_template(self, state.typed::<R>(), side)
     }
 
-    fn aims(&self, state: &GameState) -> Vec<Aim> {
-        state
-            .typed::<R>()
-            .map(|typed| Presentation::aims(self, &typed))
-            .unwrap_or_default()
+    fn aims(&self, state: &Reading) -> Vec<Aim> {
+        Presentation::aims(self, state.typed::<R>())
     }
 
     fn planned(
         &self,
-        state: &GameState,
+        state: &Reading,
         side: &str,
         canonical: &str,
-    ) -> Option<(GameState, Vec<Event>)> {
-        let typed = state.typed::<R>().ok()?;
-        let sheet = check_typed(self, &typed, side, canonical);
-        let (next, events) = Presentation::planned(self, &typed, side, &sheet.accepted)?;
-        Some((next.raw(), events))
+    ) -> Option<(Reading<'static>, Vec<Event>)> {
+        let typed = state.typed::<R>();
+        let sheet = check_typed(self, typed, side, canonical);
+        let (next, events) = Presentation::planned(self, typed, side, &sheet.accepted)?;
+        Some((
+            Reading::new(Cow::Owned(next.raw()), Rules::id(self), next),
+            events,
+        ))
     }
 
     fn preview(&self, initial: &GameState) -> Option<Preview> {
@@ -873,26 +878,17 @@ impl<R: Rules + Presentation> Ruleset for R {
         })
     }
 
-    fn bot_orders(&self, state: &GameState, side: &str) -> Vec<String> {
-        state
-            .typed::<R>()
-            .map(|typed| Rules::bot_orders(self, &typed, side))
-            .unwrap_or_default()
+    fn bot_orders(&self, state: &Reading, side: &str) -> Vec<String> {
+        Rules::bot_orders(self, state.typed::<R>(), side)
     }
 
-    fn broken_armies(&self, state: &GameState) -> Vec<String> {
-        state
-            .typed::<R>()
-            .map(|typed| Rules::broken_armies(self, &typed))
-            .unwrap_or_default()
+    fn broken_armies(&self, state: &Reading) -> Vec<String> {
+        Rules::broken_armies(self, state.typed::<R>())
     }
 
-    fn ending(&self, state: &GameState) -> Option<Phrase> {
+    fn ending(&self, state: &Reading) -> Option<Phrase> {
         state.finished.as_ref()?;
-        state
-            .typed::<R>()
-            .ok()
-            .and_then(|typed| Rules::ending(self, &typed))
+        Rules::ending(self, state.typed::<R>())
     }
 
     fn demo(&self) -> Option<Demo> {

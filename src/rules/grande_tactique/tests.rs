@@ -67,6 +67,8 @@ fn the_map_draws_declared_charges_and_routes_as_they_ran() {
     let mut dice = DiceStream::new(&Digest32([5; 32]));
     let (next, events) = Rules::resolve(&GrandeTactique, &state, &orders, &mut dice);
     let (prior, next): (GameState, GameState) = (state.raw(), next.raw());
+    let read = |s| Ruleset::read(&GrandeTactique, s).expect("the state reads");
+    let (prior, next) = (read(&prior), read(&next));
     let aims = Ruleset::aims(&GrandeTactique, &next);
     assert!(!aims.is_empty());
     let drawn = svg(&MapInput {
@@ -83,6 +85,7 @@ fn the_map_draws_declared_charges_and_routes_as_they_ran() {
     // The preview's flight and pursuit are drawn along their routes.
     let preview = Presentation::preview(&GrandeTactique, &demo_state()).expect("a preview");
     let (prior, next) = (preview.prior.raw(), preview.next.raw());
+    let (prior, next) = (read(&prior), read(&next));
     let drawn = svg(&MapInput {
         title: "preview",
         ruleset: &GrandeTactique,
@@ -320,7 +323,9 @@ fn the_army_left_with_only_routed_units_is_told_by_name() {
     )
     .expect("the demo campaign loads");
     assert_eq!(
-        crate::report::outcome::ending(&campaign, &GrandeTactique, &s.raw()).as_deref(),
+        crate::report::outcome::ending_of(&campaign, &GrandeTactique, &s.raw())
+            .expect("the state reads")
+            .as_deref(),
         Some(
             format!(
                 "{} has no unit left that is not routed",

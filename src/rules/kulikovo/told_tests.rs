@@ -153,6 +153,8 @@ fn an_attack_from_the_attackers_hex_is_drawn_on_the_map() {
     );
     let (prior, next) = (state.raw(), next.raw());
     let ruleset = crate::rules::ruleset_for("kulikovo").expect("registered");
+    let read = |s| ruleset.read(s).expect("the state reads");
+    let (prior, next) = (read(&prior), read(&next));
     let charges = |events: &[Event]| {
         crate::map::svg(&crate::map::MapInput {
             title: "test",

@@ -227,7 +227,8 @@ mod tests {
                 Some(s) => crate::report::Audience::Side(s.to_string()),
                 None => crate::report::Audience::Gm,
             };
-            let visible = crate::report::visibility(ruleset, &next, &audience, &self.events);
+            let read = ruleset.read(&next).expect("the state reads");
+            let visible = crate::report::visibility(ruleset, &read, &audience, &self.events);
             f(&Audience {
                 who: audience.who(),
                 visible: visible.as_ref(),
