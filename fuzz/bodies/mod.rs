@@ -13,7 +13,7 @@ pub mod mail;
 pub mod orders;
 
 use adjutant::campaign::{Campaign, load_texts};
-use adjutant::rules::ruleset::Ruleset;
+use adjutant::rules::Ruleset;
 
 /// What a target does with one input.
 pub type Body = Box<dyn Fn(&[u8]) + Sync>;

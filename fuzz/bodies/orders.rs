@@ -11,8 +11,9 @@ use std::sync::OnceLock;
 
 use adjutant::audit::Digest32;
 use adjutant::audit::dice::DiceStream;
+use adjutant::rules::Ruleset;
 use adjutant::rules::registry::{RULESETS, ruleset_for};
-use adjutant::rules::ruleset::{Ruleset, SideText};
+use adjutant::rules::ruleset::SideText;
 use adjutant::rules::state::GameState;
 
 /// The name of a ruleset's orders target: `orders_` and its module's name.

@@ -13,6 +13,7 @@
 
 pub mod board;
 pub mod correction;
+pub mod facade;
 pub mod kernel;
 pub mod look;
 pub mod names;
@@ -31,7 +32,8 @@ pub mod umpire;
 pub mod victory;
 pub mod words;
 
+pub use facade::Ruleset;
 pub use registry::*;
-pub use ruleset::{PhaseKind, PhaseSpec, Presentation, Resolution, Rules, Ruleset};
+pub use ruleset::{PhaseKind, PhaseSpec, Presentation, Resolution, Rules};
 pub use state::GameState;
 pub use umpire::{UmpireError, UmpireLine, UmpireReport};

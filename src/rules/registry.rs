@@ -15,7 +15,7 @@ pub mod grande_tactique;
 #[path = "percentile_fire/mod.rs"]
 pub mod percentile_fire;
 
-use super::ruleset::Ruleset;
+use super::facade::Ruleset;
 use grande_tactique::GrandeTactique;
 use kulikovo::Kulikovo;
 use percentile_fire::PercentileFire;

@@ -1,7 +1,8 @@
 //! What the rulesets' unit tests share: the state a ruleset's own demo
 //! campaign opens with, read from the folder it ships in.
 
-use super::ruleset::{Presentation, Rules, Ruleset};
+use super::facade::Ruleset;
+use super::ruleset::{Presentation, Rules};
 use super::state::GameState;
 
 /// The initial state of the campaign `rules` ships as its demo

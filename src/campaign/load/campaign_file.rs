@@ -17,8 +17,8 @@ use crate::campaign::model::{
     Schedule, Side,
 };
 use crate::campaign::passphrase;
+use crate::rules::Ruleset;
 use crate::rules::registry::{known_rulesets, ruleset_for};
-use crate::rules::ruleset::Ruleset;
 
 /// Resolutions the dice chain serves when the campaign does not say: a
 /// hash chain of this length takes a few milliseconds to build, and covers

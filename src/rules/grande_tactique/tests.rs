@@ -12,7 +12,8 @@ use crate::audit::dice::{DiceStream, ForcedDice};
 use crate::audit::digest::Digest32;
 use crate::canonical;
 use crate::map::{MapInput, svg};
-use crate::rules::ruleset::{Presentation, Rules, Ruleset, check_typed};
+use crate::rules::Ruleset;
+use crate::rules::ruleset::{Presentation, Rules, check_typed};
 use crate::rules::state::GameState;
 
 fn demo_state() -> State {
