@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 use super::kernel::Modifier;
+use super::words::ReadError;
 use crate::audit::dice::{Dice, Die};
 
 /// One step of an umpire call, in the order it happened.
@@ -159,6 +160,19 @@ impl Trace {
                 result: serde_json::Value::Null,
             },
         }
+    }
+}
+
+/// A word of `call` that does not read, as the shared reader words it, and
+/// the form the call takes (none when `form` is empty).
+pub fn unread(call: &str, e: &ReadError, form: &str) -> UmpireError {
+    UmpireError::Syntax {
+        call: call.to_string(),
+        problem: if form.is_empty() {
+            e.to_string()
+        } else {
+            format!("{e}; write {form}")
+        },
     }
 }
 
