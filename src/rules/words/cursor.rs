@@ -413,23 +413,19 @@ fn whole(w: &str) -> Option<u32> {
 
 /// Reads the verb a line begins with: the entry of `table` one of whose
 /// words (a word or several, `cease fire`) comes next, the longest match
-/// first, so that a parse is one small function per verb. `what` names the
-/// verbs in the error, which lists each entry's first word.
+/// first, so that a parse is one small function per verb. `expected` names
+/// the verbs in the error, as the ruleset lists them for its players.
 pub fn by_verb<'t, V>(
     cursor: &mut Cursor,
     table: &'t [(&[&str], V)],
-    what: &str,
+    expected: &str,
 ) -> Result<&'t V, ReadError> {
     let entries = table
         .iter()
         .flat_map(|(words, v)| words.iter().map(move |w| (*w, v)));
-    cursor.eat_entry(entries).ok_or_else(|| {
-        let names: Vec<&str> = table
-            .iter()
-            .filter_map(|(w, _)| w.first().copied())
-            .collect();
-        cursor.error(format!("{what}: {}", names.join(", ")))
-    })
+    cursor
+        .eat_entry(entries)
+        .ok_or_else(|| cursor.error(expected))
 }
 
 #[cfg(test)]
@@ -539,7 +535,7 @@ mod tests {
         ];
         let read = |line: &str| {
             let mut c = Cursor::of(line);
-            by_verb(&mut c, table, "an order").and_then(|f| f(&mut c))
+            by_verb(&mut c, table, "an order: fire, fire at, hold").and_then(|f| f(&mut c))
         };
         assert_eq!(read("Fire at b"), Ok("at b".into()));
         assert_eq!(read("shoot"), Ok("fire 0".into()));
