@@ -176,6 +176,31 @@ pub fn unread(call: &str, e: &ReadError, form: &str) -> UmpireError {
     }
 }
 
+/// A word read wrong, from a reader that does not hold the call's text:
+/// the reader's caller names the call with [`UmpireError::within`].
+impl From<ReadError> for UmpireError {
+    fn from(e: ReadError) -> UmpireError {
+        UmpireError::Syntax {
+            call: String::new(),
+            problem: e.to_string(),
+        }
+    }
+}
+
+impl UmpireError {
+    /// Names the call a syntax error was found in, where the reader that
+    /// found it did not.
+    pub fn within(self, text: &str) -> UmpireError {
+        match self {
+            UmpireError::Syntax { call, problem } if call.is_empty() => UmpireError::Syntax {
+                call: text.to_string(),
+                problem,
+            },
+            other => other,
+        }
+    }
+}
+
 /// A call the rules forbid, citing the clause: `heading` names the section,
 /// `quote` gives its words (or is empty).
 pub fn forbidden(problem: &str, heading: &str, quote: &str) -> UmpireError {

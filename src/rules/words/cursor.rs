@@ -125,11 +125,13 @@ impl Cursor {
             if is_quote(chars[i]) {
                 let close = (i + 1..chars.len()).find(|&k| is_quote(chars[k]));
                 let Some(close) = close else {
-                    return Err(ReadError::end(
-                        how.offset + chars.len() + 1,
-                        "a double quote closing the name opened at column ".to_string()
-                            + &column.to_string(),
-                    ));
+                    // Told at the quote that opens it: the end of the line
+                    // is where it was missed, the quote is what to mend.
+                    return Err(ReadError {
+                        column,
+                        expected: "a double quote closing this name".to_string(),
+                        found: Found::End,
+                    });
                 };
                 let name: String = chars[i + 1..close].iter().collect();
                 let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -142,6 +144,13 @@ impl Cursor {
                 continue;
             }
             while i < chars.len() && !parts(chars[i]) {
+                if is_quote(chars[i]) {
+                    return Err(ReadError {
+                        column: how.offset + i + 1,
+                        expected: "a double quote only around a whole name".to_string(),
+                        found: Found::Word(chars[start..=i].iter().collect()),
+                    });
+                }
                 i += 1;
             }
             tokens.push(Token {
@@ -212,7 +221,8 @@ impl Cursor {
         let mut n = 0;
         for part in phrase.split_whitespace() {
             let t = self.tokens.get(self.at + n)?;
-            if !same(&t.text, part) {
+            // A quoted word is a name, never one of the reader's words.
+            if t.quoted || !same(&t.text, part) {
                 return None;
             }
             n += 1;
@@ -461,8 +471,12 @@ mod tests {
         );
         assert_eq!(t[2].column, 24);
         let e = Cursor::split("a \"open", how).expect_err("unclosed");
-        assert_eq!(e.column, 12);
+        assert_eq!(e.column, 7);
         assert_eq!(e.found, Found::End);
+        let e = Cursor::split("ab\"c\"", how).expect_err("a quote inside a word");
+        assert_eq!(e.column, 7);
+        let mut c = Cursor::split("\"at\" at", how).expect("splits");
+        assert!(!c.eat("at"), "a quoted word is a name");
     }
 
     #[test]
