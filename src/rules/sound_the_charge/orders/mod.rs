@@ -467,7 +467,7 @@ impl fmt::Display for OrderSyntaxError {
             self.column, self.expected, self.found
         )?;
         if !self.hint.is_empty() {
-            write!(f, "; for example `{}`", self.hint)?;
+            write!(f, " (for example `{}`)", self.hint)?;
         }
         Ok(())
     }
