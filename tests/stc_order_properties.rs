@@ -380,7 +380,10 @@ fn junk_lines_never_panic_and_accepted_lines_are_stable() {
                     "line {i} `{line}`: column {} out of range",
                     e.column
                 );
-                assert!(!e.message.is_empty() && !e.hint.is_empty(), "line {i}: {e}");
+                assert!(
+                    !e.expected.is_empty() && !e.hint.is_empty(),
+                    "line {i}: {e}"
+                );
             }
         }
     }

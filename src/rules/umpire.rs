@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 use super::kernel::Modifier;
+use super::words::ReadError;
 use crate::audit::dice::{Dice, Die};
 
 /// One step of an umpire call, in the order it happened.
@@ -158,6 +159,44 @@ impl Trace {
                 outcome: self.outcome,
                 result: serde_json::Value::Null,
             },
+        }
+    }
+}
+
+/// A word of `call` that does not read, as the shared reader words it, and
+/// the form the call takes (none when `form` is empty).
+pub fn unread(call: &str, e: &ReadError, form: &str) -> UmpireError {
+    UmpireError::Syntax {
+        call: call.to_string(),
+        problem: if form.is_empty() {
+            e.to_string()
+        } else {
+            format!("{e}; write {form}")
+        },
+    }
+}
+
+/// A word read wrong, from a reader that does not hold the call's text:
+/// the reader's caller names the call with [`UmpireError::within`].
+impl From<ReadError> for UmpireError {
+    fn from(e: ReadError) -> UmpireError {
+        UmpireError::Syntax {
+            call: String::new(),
+            problem: e.to_string(),
+        }
+    }
+}
+
+impl UmpireError {
+    /// Names the call a syntax error was found in, where the reader that
+    /// found it did not.
+    pub fn within(self, text: &str) -> UmpireError {
+        match self {
+            UmpireError::Syntax { call, problem } if call.is_empty() => UmpireError::Syntax {
+                call: text.to_string(),
+                problem,
+            },
+            other => other,
         }
     }
 }

@@ -16,8 +16,8 @@ use super::state::{Arm, State};
 use crate::audit::dice::Dice;
 use crate::rules::kernel::Modifier;
 use crate::rules::names;
-use crate::rules::umpire::{Trace, UmpireError, UmpireReport, forbidden};
-use crate::rules::words::inches;
+use crate::rules::umpire::{Trace, UmpireError, UmpireReport, forbidden, unread};
+use crate::rules::words::{Cursor, Token, by_verb, inches};
 
 pub const HELP: &str = "\
 Grande Tactique umpire calls (units by id or name; words in any case):
@@ -57,11 +57,6 @@ follow-up <cavalry> after <prior target> [second]
   within 8 inches of where the prior target stood, each with why it will do or not.
 ";
 
-/// The words of a call, lowered.
-fn words(call: &str) -> Vec<String> {
-    call.split_whitespace().map(str::to_lowercase).collect()
-}
-
 fn syntax(call: &str, problem: impl Into<String>) -> UmpireError {
     UmpireError::Syntax {
         call: call.to_string(),
@@ -70,9 +65,8 @@ fn syntax(call: &str, problem: impl Into<String>) -> UmpireError {
 }
 
 /// Looks up a unit named by words.
-fn unit(state: &State, call: &str, words: &[String]) -> Result<usize, UmpireError> {
-    let reference = words.join(" ");
-    let u = names::find(state.units.iter(), &reference).map_err(|e| syntax(call, e.to_string()))?;
+fn unit(state: &State, call: &str, name: &Token) -> Result<usize, UmpireError> {
+    let u = names::find(state.units.iter(), &name.text).map_err(|e| syntax(call, e.to_string()))?;
     state
         .units
         .iter()
@@ -80,40 +74,59 @@ fn unit(state: &State, call: &str, words: &[String]) -> Result<usize, UmpireErro
         .ok_or_else(|| syntax(call, "no such unit"))
 }
 
-/// Splits words at a separator word: before, after.
-fn split_at<'a>(
+/// Two units with a word between them (`<unit> at <target>`): the words up
+/// to the first `word`, and every word after it.
+fn pair(
+    state: &State,
     call: &str,
-    w: &'a [String],
+    w: &mut Cursor,
     word: &str,
     form: &str,
-) -> Result<(&'a [String], &'a [String]), UmpireError> {
-    let at = w
-        .iter()
-        .position(|x| x == word)
-        .ok_or_else(|| syntax(call, format!("write it `{form}`")))?;
-    Ok((&w[..at], &w[at + 1..]))
+) -> Result<(usize, usize), UmpireError> {
+    let unread = |e| unread(call, &e, form);
+    let first = w.unit_until("a unit", &[word]).map_err(unread)?;
+    w.expect(word).map_err(unread)?;
+    let second = w.unit_until("a unit", &[]).map_err(unread)?;
+    Ok((unit(state, call, &first)?, unit(state, call, &second)?))
 }
 
+/// How a call is read and made.
+type Call = fn(&State, &str, &mut Cursor, &mut dyn Dice) -> Result<UmpireReport, UmpireError>;
+
+/// The calls by name, each read by a function of its own.
+const CALLS: &[(&[&str], Call)] = &[
+    (&["morale"], morale_call),
+    (&["may-charge"], |state, call, w, _| {
+        may_charge(state, call, w)
+    }),
+    (&["charge"], |state, call, w, dice| {
+        charge_call(state, call, w, dice, false)
+    }),
+    (&["countercharge"], |state, call, w, dice| {
+        charge_call(state, call, w, dice, true)
+    }),
+    (&["locked"], locked),
+    (&["flee"], flee),
+    (&["pursue"], pursue),
+    (&["follow-up"], follow_up),
+];
+
 pub fn call(state: &State, call: &str, dice: &mut dyn Dice) -> Result<UmpireReport, UmpireError> {
-    let w = words(call);
-    let Some((name, rest)) = w.split_first() else {
-        return Err(syntax(call, "an empty call"));
-    };
-    match name.as_str() {
-        "morale" => morale_call(state, call, rest, dice),
-        "may-charge" => may_charge(state, call, rest),
-        "charge" => charge_call(state, call, rest, dice, false),
-        "countercharge" => charge_call(state, call, rest, dice, true),
-        "locked" => locked(state, call, rest, dice),
-        "flee" => flee(state, call, rest, dice),
-        "pursue" => pursue(state, call, rest, dice),
-        "follow-up" => follow_up(state, call, rest, dice),
-        other => Err(UmpireError::UnknownCall {
-            name: other.to_string(),
-            known: "morale, may-charge, charge, countercharge, locked, flee, pursue, follow-up"
-                .to_string(),
-        }),
+    let mut w = Cursor::of(call);
+    if w.is_done() {
+        return Err(unread(call, &w.error("a call"), ""));
     }
+    let Ok(read) = by_verb(&mut w, CALLS, "a call") else {
+        return Err(UmpireError::UnknownCall {
+            name: w.peek().unwrap_or_default().to_string(),
+            known: CALLS
+                .iter()
+                .map(|(names, _)| names.join(", "))
+                .collect::<Vec<_>>()
+                .join(", "),
+        });
+    };
+    read(state, call, &mut w, dice)
 }
 
 fn report(call: String, trace: Trace, outcome: String, result: Value) -> UmpireReport {
@@ -173,21 +186,21 @@ const FLAGS: &[&str] = &[
 fn morale_call(
     state: &State,
     call: &str,
-    rest: &[String],
+    w: &mut Cursor,
     dice: &mut dyn Dice,
 ) -> Result<UmpireReport, UmpireError> {
     let params = &state.params;
     let field = Field::new(state);
     let mut flags: Vec<&str> = Vec::new();
-    let mut named: Vec<String> = Vec::new();
-    for word in rest {
-        match FLAGS.iter().find(|f| **f == word.as_str()) {
+    let mut named: Vec<Token> = Vec::new();
+    for word in w.rest() {
+        match FLAGS.iter().find(|f| **f == word.text) {
             Some(f) => {
                 if !flags.contains(f) {
                     flags.push(f);
                 }
             }
-            None => named.push(word.clone()),
+            None => named.push(word),
         }
     }
     if flags.contains(&"first-follow-up") && flags.contains(&"second-follow-up") {
@@ -200,8 +213,16 @@ fn morale_call(
     let mut mods = Vec::new();
     let mut who = "the unit".to_string();
     let mut canonical = vec!["morale".to_string()];
-    if !named.is_empty() {
-        let i = unit(state, call, &named)?;
+    if let Some(first) = named.first() {
+        let name = Token {
+            text: named
+                .iter()
+                .map(|t| t.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+            ..first.clone()
+        };
+        let i = unit(state, call, &name)?;
         who = field.name(i).to_string();
         canonical.push(field.id(i).to_string());
         mods.extend(standing(field.unit(i), params));
@@ -227,9 +248,8 @@ fn morale_call(
     ))
 }
 
-fn may_charge(state: &State, call: &str, rest: &[String]) -> Result<UmpireReport, UmpireError> {
-    let (a, t) = split_at(call, rest, "at", "may-charge <unit> at <target>")?;
-    let (i, t) = (unit(state, call, a)?, unit(state, call, t)?);
+fn may_charge(state: &State, call: &str, w: &mut Cursor) -> Result<UmpireReport, UmpireError> {
+    let (i, t) = pair(state, call, w, "at", "may-charge <unit> at <target>")?;
     let field = Field::new(state);
     let refused = |r: eligible::Refusal| UmpireError::Forbidden {
         problem: format!(
@@ -309,7 +329,7 @@ struct Told {
 fn charge_call(
     state: &State,
     call: &str,
-    rest: &[String],
+    w: &mut Cursor,
     dice: &mut dyn Dice,
     counter_only: bool,
 ) -> Result<UmpireReport, UmpireError> {
@@ -318,30 +338,45 @@ fn charge_call(
     } else {
         "charge <unit> [<unit> ...] at <target> [principal <unit>] [stay]"
     };
-    let (before, after) = split_at(call, rest, "at", form)?;
-    let mut after: Vec<String> = after.to_vec();
-    let stay = after.last().is_some_and(|w| w == "stay");
+    let unread = |e| unread(call, &e, form);
+    // Attackers: one word each (ids, or single-word names).
+    let before = w.unit_until("the charging unit", &["at"]).map_err(unread)?;
+    w.expect("at").map_err(unread)?;
+    // `stay` is the last word; the principal follows the first `principal`.
+    let mut after = w.rest();
+    let stay = after.last().is_some_and(|t| t.text == "stay");
     if stay {
         after.pop();
     }
-    let (target_words, principal_words): (Vec<String>, Vec<String>) =
-        match after.iter().position(|w| w == "principal") {
-            Some(p) => (after[..p].to_vec(), after[p + 1..].to_vec()),
-            None => (after.clone(), Vec::new()),
-        };
+    let joined = |words: &[Token]| Token {
+        text: words
+            .iter()
+            .map(|t| t.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" "),
+        column: words.first().map_or(w.end_column(), |t| t.column),
+        quoted: false,
+    };
+    let (target_words, principal_words) = match after.iter().position(|t| t.text == "principal") {
+        Some(p) => (joined(&after[..p]), joined(&after[p + 1..])),
+        None => (joined(&after), joined(&[])),
+    };
     let t = unit(state, call, &target_words)?;
-    // Attackers: one word each (ids, or single-word names).
     let mut attackers = Vec::new();
-    for w in before {
-        let a = unit(state, call, std::slice::from_ref(w))?;
+    for word in before.text.split(' ') {
+        let a = unit(
+            state,
+            call,
+            &Token {
+                text: word.to_string(),
+                ..before.clone()
+            },
+        )?;
         if !attackers.contains(&a) {
             attackers.push(a);
         }
     }
-    if attackers.is_empty() {
-        return Err(syntax(call, format!("name the charging unit: `{form}`")));
-    }
-    if !principal_words.is_empty() {
+    if !principal_words.text.is_empty() {
         let p = unit(state, call, &principal_words)?;
         let Some(at) = attackers.iter().position(|&a| a == p) else {
             return Err(forbidden(
@@ -445,11 +480,10 @@ fn charge_call(
 fn locked(
     state: &State,
     call: &str,
-    rest: &[String],
+    w: &mut Cursor,
     dice: &mut dyn Dice,
 ) -> Result<UmpireReport, UmpireError> {
-    let (a, d) = split_at(call, rest, "vs", "locked <unit> vs <unit>")?;
-    let (a, d) = (unit(state, call, a)?, unit(state, call, d)?);
+    let (a, d) = pair(state, call, w, "vs", "locked <unit> vs <unit>")?;
     let field = Field::new(state);
     let like = field.arm(a) == field.arm(d) && matches!(field.arm(a), Arm::Cavalry | Arm::Infantry);
     if !like {
@@ -498,11 +532,10 @@ fn locked(
 fn flee(
     state: &State,
     call: &str,
-    rest: &[String],
+    w: &mut Cursor,
     dice: &mut dyn Dice,
 ) -> Result<UmpireReport, UmpireError> {
-    let (u, e) = split_at(call, rest, "from", "flee <unit> from <enemy>")?;
-    let (u, e) = (unit(state, call, u)?, unit(state, call, e)?);
+    let (u, e) = pair(state, call, w, "from", "flee <unit> from <enemy>")?;
     let mut play = Play::new(state, dice);
     let direction = play.field.unit(e).facing;
     let fled = charge::flee_call(&mut play, u, direction, &[e]);
@@ -524,11 +557,10 @@ fn flee(
 fn pursue(
     state: &State,
     call: &str,
-    rest: &[String],
+    w: &mut Cursor,
     dice: &mut dyn Dice,
 ) -> Result<UmpireReport, UmpireError> {
-    let (p, u) = split_at(call, rest, "after", "pursue <cavalry> after <unit>")?;
-    let (p, u) = (unit(state, call, p)?, unit(state, call, u)?);
+    let (p, u) = pair(state, call, w, "after", "pursue <cavalry> after <unit>")?;
     let field = Field::new(state);
     if field.arm(p) != Arm::Cavalry {
         return Err(forbidden(
@@ -557,21 +589,25 @@ fn pursue(
 fn follow_up(
     state: &State,
     call: &str,
-    rest: &[String],
+    w: &mut Cursor,
     dice: &mut dyn Dice,
 ) -> Result<UmpireReport, UmpireError> {
-    let mut rest = rest.to_vec();
-    let second = rest.last().is_some_and(|w| w == "second");
+    // `second` is the last word, whatever the prior target is called.
+    let mut tokens = w.rest();
+    let second = tokens.last().is_some_and(|t| t.text == "second");
     if second {
-        rest.pop();
+        tokens.pop();
     }
-    let (p, prior) = split_at(
+    let end = tokens
+        .last()
+        .map_or(w.end_column(), |t| t.column + t.text.chars().count());
+    let (p, prior) = pair(
+        state,
         call,
-        &rest,
+        &mut Cursor::from_tokens(tokens, end),
         "after",
         "follow-up <cavalry> after <prior target> [second]",
     )?;
-    let (p, prior) = (unit(state, call, p)?, unit(state, call, prior)?);
     let field = Field::new(state);
     if field.arm(p) != Arm::Cavalry {
         return Err(forbidden(

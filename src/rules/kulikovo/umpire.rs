@@ -15,8 +15,8 @@ use super::params::Readings;
 use super::state::{Condition, State, Weapon};
 use super::tables;
 use crate::audit::dice::Dice;
-use crate::geometry::Hex;
 use crate::rules::umpire::{Trace, UmpireError, UmpireReport, forbidden};
+use crate::rules::words::{Cursor, ReadError, by_verb};
 
 /// How each call is written.
 pub const HELP: &str = "\
@@ -30,117 +30,38 @@ terrain <clear|woods|nepravda-river|smolka-river|nigni-dubik-river|level-change|
 death-of-leader
 move <H|M|L|R|C|B> <hex> <hex> ...   (movement points along a path of hexes on the campaign's map)";
 
-const CALLS: &str =
-    "fire, shock, charge, reluctance, counter-charge, matrix, terrain, death-of-leader, move";
-
-fn syntax(call: &str, problem: impl Into<String>) -> UmpireError {
+/// A call that does not read; [`call`] names the call it is in.
+fn syntax(problem: impl Into<String>) -> UmpireError {
     UmpireError::Syntax {
-        call: call.to_string(),
+        call: String::new(),
         problem: problem.into(),
     }
 }
 
-/// The words of a call, with where the reader stands.
-struct Words<'a> {
-    call: &'a str,
-    words: Vec<String>,
-    at: usize,
+/// A weapon system by its letter.
+fn weapon(w: &mut Cursor, what: &str) -> Result<Weapon, ReadError> {
+    let expected = format!("the {what}'s weapon system: H, M, L, R, C or B");
+    let word = w.word(&expected)?;
+    Weapon::from_letter(&word.text).ok_or_else(|| ReadError::at(&word, expected))
 }
 
-impl<'a> Words<'a> {
-    fn new(call: &'a str) -> Words<'a> {
-        Words {
-            call,
-            words: crate::rules::words::words(call),
-            at: 0,
-        }
-    }
+/// The defender's or target's state, normal when not written.
+fn condition(w: &mut Cursor) -> Condition {
+    w.eat_any(&[
+        ("disordered", Condition::Disordered),
+        ("retired", Condition::Retired),
+    ])
+    .unwrap_or(Condition::Normal)
+}
 
-    fn peek(&self) -> Option<&str> {
-        self.words.get(self.at).map(String::as_str)
-    }
+/// A count the calls take: hexes of range, defending units, attacks.
+fn count(w: &mut Cursor, what: &str) -> Result<u32, ReadError> {
+    w.number(what, 0..=99)
+}
 
-    fn next(&mut self) -> Option<String> {
-        let w = self.words.get(self.at).cloned();
-        self.at += 1;
-        w
-    }
-
-    fn take(&mut self, word: &str) -> bool {
-        if self.peek() == Some(word) {
-            self.at += 1;
-            true
-        } else {
-            false
-        }
-    }
-
-    fn expect(&mut self, word: &str) -> Result<(), UmpireError> {
-        match self.next() {
-            Some(w) if w == word => Ok(()),
-            Some(w) => Err(syntax(self.call, format!("expected `{word}`, found `{w}`"))),
-            None => Err(syntax(self.call, format!("expected `{word}` at the end"))),
-        }
-    }
-
-    fn weapon(&mut self, what: &str) -> Result<Weapon, UmpireError> {
-        match self.next() {
-            Some(w) => Weapon::from_letter(&w).ok_or_else(|| {
-                syntax(
-                    self.call,
-                    format!("`{w}` is not a weapon system (H, M, L, R, C or B) for the {what}"),
-                )
-            }),
-            None => Err(syntax(
-                self.call,
-                format!("the {what}'s weapon system is missing"),
-            )),
-        }
-    }
-
-    fn number(&mut self, what: &str) -> Result<u32, UmpireError> {
-        match self.next() {
-            Some(w) => w
-                .parse::<u32>()
-                .ok()
-                .filter(|n| *n <= 99)
-                .ok_or_else(|| syntax(self.call, format!("`{w}` is not a number of {what}"))),
-            None => Err(syntax(
-                self.call,
-                format!("the number of {what} is missing"),
-            )),
-        }
-    }
-
-    fn signed(&mut self, what: &str) -> Result<i32, UmpireError> {
-        match self.next() {
-            Some(w) => w
-                .parse::<i32>()
-                .ok()
-                .filter(|n| n.abs() <= 9)
-                .ok_or_else(|| {
-                    syntax(self.call, format!("`{w}` is not a {what} such as +1 or -1"))
-                }),
-            None => Err(syntax(self.call, format!("the {what} is missing"))),
-        }
-    }
-
-    fn done(&self) -> Result<(), UmpireError> {
-        match self.peek() {
-            None => Ok(()),
-            Some(w) => Err(syntax(self.call, format!("`{w}` is not understood here"))),
-        }
-    }
-
-    fn condition(&mut self) -> Condition {
-        if self.take("disordered") {
-            Condition::Disordered
-        } else if self.take("retired") {
-            Condition::Retired
-        } else {
-            Condition::Normal
-        }
-    }
+/// A die roll modifier such as +1 or -1.
+fn modifier(w: &mut Cursor, what: &str) -> Result<i32, ReadError> {
+    w.signed(&format!("{what}, such as +1 or -1"), -9..=9)
 }
 
 fn report<T: Serialize>(call: String, trace: Trace, result: &T) -> UmpireReport {
@@ -151,45 +72,55 @@ fn report<T: Serialize>(call: String, trace: Trace, result: &T) -> UmpireReport 
 
 /// Performs one call on the campaign's state.
 pub fn call(state: &State, text: &str, dice: &mut dyn Dice) -> Result<UmpireReport, UmpireError> {
-    let mut w = Words::new(text);
-    let Some(name) = w.next() else {
+    let mut w = Cursor::of(text);
+    let Ok(read) = by_verb(&mut w, CALLS, "a call") else {
         return Err(UmpireError::UnknownCall {
-            name: String::new(),
-            known: CALLS.to_string(),
+            name: w.peek().unwrap_or_default().to_string(),
+            known: CALLS
+                .iter()
+                .map(|(names, _)| names.join(", "))
+                .collect::<Vec<_>>()
+                .join(", "),
         });
     };
-    match name.as_str() {
-        "fire" => fire_call(state, &mut w, dice),
-        "shock" => combat_call(state, &mut w, false, dice),
-        "charge" => combat_call(state, &mut w, true, dice),
-        "reluctance" => reluctance_call(&mut w, dice),
-        "counter-charge" => counter_call(state, &mut w, dice),
-        "matrix" => matrix_call(&mut w),
-        "terrain" => terrain_call(&mut w),
-        "death-of-leader" => death_call(state, &mut w, dice),
-        "move" => move_call(state, &mut w),
-        other => Err(UmpireError::UnknownCall {
-            name: other.to_string(),
-            known: CALLS.to_string(),
-        }),
-    }
+    read(state, &mut w, dice).map_err(|e| e.within(text))
 }
+
+/// How a call is read and made.
+type Call = fn(&State, &mut Cursor, &mut dyn Dice) -> Result<UmpireReport, UmpireError>;
+
+/// The calls by name, each read by a function of its own.
+const CALLS: &[(&[&str], Call)] = &[
+    (&["fire"], fire_call),
+    (&["shock"], |state, w, dice| {
+        combat_call(state, w, false, dice)
+    }),
+    (&["charge"], |state, w, dice| {
+        combat_call(state, w, true, dice)
+    }),
+    (&["reluctance"], |_, w, dice| reluctance_call(w, dice)),
+    (&["counter-charge"], counter_call),
+    (&["matrix"], |_, w, _| matrix_call(w)),
+    (&["terrain"], |_, w, _| terrain_call(w)),
+    (&["death-of-leader"], death_call),
+    (&["move"], |state, w, _| move_call(state, w)),
+];
 
 fn fire_call(
     state: &State,
-    w: &mut Words,
+    w: &mut Cursor,
     dice: &mut dyn Dice,
 ) -> Result<UmpireReport, UmpireError> {
-    let firer = w.weapon("firer")?;
-    let firer_disordered = w.take("disordered");
+    let firer = weapon(w, "firer")?;
+    let firer_disordered = w.eat("disordered");
     w.expect("at")?;
-    let target = w.weapon("target")?;
-    let condition = w.condition();
+    let target = weapon(w, "target")?;
+    let condition = condition(w);
     w.expect("range")?;
-    let range = w.number("hexes")?;
-    let angled = w.take("angled");
-    let leader = w.take("leader");
-    w.done()?;
+    let range = count(w, "the range in hexes")?;
+    let angled = w.eat("angled");
+    let leader = w.eat("leader");
+    w.finish()?;
     if !firer.fires() {
         return Err(forbidden(
             &format!("{} do not fire", firer.words()),
@@ -278,19 +209,24 @@ struct CallTerrain {
     woods: bool,
 }
 
-fn across_word(call: &str, word: Option<String>) -> Result<&'static str, UmpireError> {
-    let word = word.unwrap_or_default();
-    ["smolka", "nigni-dubik", "ridge", "steep-slope", "nepravda", "cliff"]
-        .into_iter()
-        .find(|k| *k == word)
-        .ok_or_else(|| {
-            syntax(
-                call,
-                format!(
-                    "`{word}` is not a hexside: across smolka, nigni-dubik, ridge, steep-slope, nepravda or cliff"
-                ),
-            )
-        })
+/// The hexsides an attack may be across.
+const ACROSS: &[&str] = &[
+    "smolka",
+    "nigni-dubik",
+    "ridge",
+    "steep-slope",
+    "nepravda",
+    "cliff",
+];
+
+fn across_word(w: &mut Cursor) -> Result<&'static str, ReadError> {
+    let expected = format!("a hexside: {}", ACROSS.join(", "));
+    let word = w.word(&expected)?;
+    ACROSS
+        .iter()
+        .copied()
+        .find(|k| *k == word.text)
+        .ok_or_else(|| ReadError::at(&word, expected))
 }
 
 /// A shock or charge call as read, before anything is checked.
@@ -316,14 +252,14 @@ struct CombatCall {
 
 fn combat_call(
     state: &State,
-    w: &mut Words,
+    w: &mut Cursor,
     charge: bool,
     dice: &mut dyn Dice,
 ) -> Result<UmpireReport, UmpireError> {
     let mut call = read_combat_call(w, charge)?;
     refuse_attackers(&call, charge)?;
     refuse_terrain(&call.terrain, charge)?;
-    let engagement = engagement(w, &mut call, charge)?;
+    let engagement = engagement(&mut call, charge)?;
     let canonical = canonical_combat(&call, charge);
     let mut trace = Trace::default();
     if call.terrain.woods {
@@ -348,20 +284,17 @@ fn combat_call(
 
 /// Reads `<attackers> vs <defender> [condition]` and the words after it;
 /// `moved` and `counter-charge` are words of a charge only.
-fn read_combat_call(w: &mut Words, charge: bool) -> Result<CombatCall, UmpireError> {
+fn read_combat_call(w: &mut Cursor, charge: bool) -> Result<CombatCall, UmpireError> {
     let mut weapons = Vec::new();
     while w.peek().is_some_and(|p| p != "vs") {
-        weapons.push(w.weapon("attacker")?);
+        weapons.push(weapon(w, "attacker")?);
     }
     if weapons.is_empty() {
-        return Err(syntax(
-            w.call,
-            "name the attackers' weapon systems before `vs`",
-        ));
+        return Err(w.error("the attackers' weapon systems before `vs`").into());
     }
     w.expect("vs")?;
-    let defender = w.weapon("defender")?;
-    let condition = w.condition();
+    let defender = weapon(w, "defender")?;
+    let condition = condition(w);
     let mut call = CombatCall {
         weapons,
         defender,
@@ -380,7 +313,7 @@ fn read_combat_call(w: &mut Words, charge: bool) -> Result<CombatCall, UmpireErr
         continued: 0,
     };
     while let Some(word) = w.next() {
-        match word.as_str() {
+        match word.text.as_str() {
             "through" => read_aspects(w, &mut call.aspects)?,
             "across" => read_across(w, &mut call)?,
             "uphill" => call.terrain.uphill = true,
@@ -394,40 +327,39 @@ fn read_combat_call(w: &mut Words, charge: bool) -> Result<CombatCall, UmpireErr
             "attacker-leader" => call.att_leader = true,
             "defender-leader" => call.def_leader = true,
             "russian-heavy-leader" => call.russian = true,
-            "defender-shock" => call.shock_drm = w.signed("shock DRM")?,
-            "defenders" => call.defenders = w.number("defending units")?.max(1),
-            "continued" => call.continued = w.number("continued attacks")?,
-            other => return Err(syntax(w.call, format!("`{other}` is not understood here"))),
+            "defender-shock" => call.shock_drm = modifier(w, "the shock DRM")?,
+            "defenders" => call.defenders = count(w, "the defending units")?.max(1),
+            "continued" => call.continued = count(w, "the continued attacks")?,
+            _ => return Err(ReadError::at(&word, "a word of the call").into()),
         }
     }
     Ok(call)
 }
 
 /// `through front|flank|rear ...`: at least one aspect, each kept once.
-fn read_aspects(w: &mut Words, aspects: &mut Vec<Aspect>) -> Result<(), UmpireError> {
+fn read_aspects(w: &mut Cursor, aspects: &mut Vec<Aspect>) -> Result<(), UmpireError> {
+    const ASPECTS: &[(&str, Aspect)] = &[
+        ("front", Aspect::Front),
+        ("flank", Aspect::Flank),
+        ("rear", Aspect::Rear),
+    ];
     let mut any = false;
-    while let Some(a) = w.peek().and_then(|p| match p {
-        "front" => Some(Aspect::Front),
-        "flank" => Some(Aspect::Flank),
-        "rear" => Some(Aspect::Rear),
-        _ => None,
-    }) {
-        w.at += 1;
+    while let Some(a) = w.eat_any(ASPECTS) {
         any = true;
         if !aspects.contains(&a) {
             aspects.push(a);
         }
     }
     if !any {
-        return Err(syntax(w.call, "`through` takes front, flank or rear"));
+        return Err(w.error("an aspect: front, flank or rear").into());
     }
     Ok(())
 }
 
 /// `across <hexside>`: the Nepravda and a cliff are only marked here, to be
 /// refused once the whole call is read.
-fn read_across(w: &mut Words, call: &mut CombatCall) -> Result<(), UmpireError> {
-    let k = across_word(w.call, w.next())?;
+fn read_across(w: &mut Cursor, call: &mut CombatCall) -> Result<(), UmpireError> {
+    let k = across_word(w)?;
     if !call.across_words.contains(&k) {
         call.across_words.push(k);
     }
@@ -524,7 +456,7 @@ fn refuse_terrain(terrain: &CallTerrain, charge: bool) -> Result<(), UmpireError
 
 /// The engagement the call asks for. The aspects are sorted (front when
 /// none is named), so the canonical call names them in one order.
-fn engagement(w: &Words, call: &mut CombatCall, charge: bool) -> Result<Engagement, UmpireError> {
+fn engagement(call: &mut CombatCall, charge: bool) -> Result<Engagement, UmpireError> {
     let aspects = &mut call.aspects;
     if aspects.is_empty() {
         aspects.push(Aspect::Front);
@@ -554,7 +486,6 @@ fn engagement(w: &Words, call: &mut CombatCall, charge: bool) -> Result<Engageme
     // through.
     if aspects.len() > attackers.len() {
         return Err(syntax(
-            w.call,
             "name no more aspects after `through` than there are attackers",
         ));
     }
@@ -623,9 +554,9 @@ fn canonical_combat(call: &CombatCall, charge: bool) -> String {
     canonical
 }
 
-fn reluctance_call(w: &mut Words, dice: &mut dyn Dice) -> Result<UmpireReport, UmpireError> {
-    let weapon = w.weapon("charging unit")?;
-    w.done()?;
+fn reluctance_call(w: &mut Cursor, dice: &mut dyn Dice) -> Result<UmpireReport, UmpireError> {
+    let weapon = weapon(w, "charging unit")?;
+    w.finish()?;
     if !weapon.may_charge() {
         return Err(forbidden(
             &format!("{} may not charge", weapon.words()),
@@ -652,16 +583,16 @@ fn reluctance_call(w: &mut Words, dice: &mut dyn Dice) -> Result<UmpireReport, U
 
 fn counter_call(
     state: &State,
-    w: &mut Words,
+    w: &mut Cursor,
     dice: &mut dyn Dice,
 ) -> Result<UmpireReport, UmpireError> {
     let mut shock_drm = 0;
     let mut flank = false;
     while let Some(word) = w.next() {
-        match word.as_str() {
-            "shock" => shock_drm = w.signed("shock DRM")?,
+        match word.text.as_str() {
+            "shock" => shock_drm = modifier(w, "the shock DRM")?,
             "flank" => flank = true,
-            other => return Err(syntax(w.call, format!("`{other}` is not understood here"))),
+            _ => return Err(ReadError::at(&word, "a word of the call").into()),
         }
     }
     let mut trace = Trace::default();
@@ -694,11 +625,11 @@ fn counter_call(
     Ok(report(canonical, trace, &r))
 }
 
-fn matrix_call(w: &mut Words) -> Result<UmpireReport, UmpireError> {
-    let attacker = w.weapon("attacker")?;
+fn matrix_call(w: &mut Cursor) -> Result<UmpireReport, UmpireError> {
+    let attacker = weapon(w, "attacker")?;
     w.expect("vs")?;
-    let defender = w.weapon("defender")?;
-    w.done()?;
+    let defender = weapon(w, "defender")?;
+    w.finish()?;
     let Some(value) = tables::matrix(attacker, defender) else {
         return Err(forbidden(
             &format!("{} may not attack", attacker.words()),
@@ -822,15 +753,13 @@ const COLUMNS: [&str; 4] = [
     "Missile Fire",
 ];
 
-fn terrain_call(w: &mut Words) -> Result<UmpireReport, UmpireError> {
-    let kind = w.next().unwrap_or_default();
-    w.done()?;
-    let Some((key, row, cells)) = CHART.iter().find(|(k, _, _)| *k == kind) else {
-        let kinds: Vec<&str> = CHART.iter().map(|(k, _, _)| *k).collect();
-        return Err(syntax(
-            w.call,
-            format!("`{kind}` is not a row of the chart: {}", kinds.join(", ")),
-        ));
+fn terrain_call(w: &mut Cursor) -> Result<UmpireReport, UmpireError> {
+    let kinds: Vec<&str> = CHART.iter().map(|(k, _, _)| *k).collect();
+    let expected = format!("a row of the chart: {}", kinds.join(", "));
+    let kind = w.word(&expected)?;
+    w.finish()?;
+    let Some((key, row, cells)) = CHART.iter().find(|(k, _, _)| *k == kind.text) else {
+        return Err(ReadError::at(&kind, expected).into());
     };
     let mut trace = Trace::default();
     for (column, cell) in COLUMNS.iter().zip(cells) {
@@ -855,10 +784,10 @@ fn terrain_call(w: &mut Words) -> Result<UmpireReport, UmpireError> {
 
 fn death_call(
     state: &State,
-    w: &mut Words,
+    w: &mut Cursor,
     dice: &mut dyn Dice,
 ) -> Result<UmpireReport, UmpireError> {
-    w.done()?;
+    w.finish()?;
     let mut trace = Trace::default();
     trace.note(clauses::DEATH_OF_LEADER);
     let check = fire::death_of_leader("the leader", &state.params, dice, &mut trace);
@@ -870,19 +799,16 @@ fn death_call(
     Ok(report("death-of-leader".to_string(), trace, &check))
 }
 
-fn move_call(state: &State, w: &mut Words) -> Result<UmpireReport, UmpireError> {
-    let weapon = w.weapon("moving unit")?;
+fn move_call(state: &State, w: &mut Cursor) -> Result<UmpireReport, UmpireError> {
+    let weapon = weapon(w, "moving unit")?;
     let mut path = Vec::new();
-    while let Some(word) = w.next() {
-        let hex = Hex::from_label(&word)
-            .ok_or_else(|| syntax(w.call, format!("`{word}` is not a hex number such as 0302")))?;
-        path.push(hex);
+    while !w.is_done() {
+        path.push(w.hex("a hex of the path")?);
     }
     if path.len() < 2 {
-        return Err(syntax(
-            w.call,
-            "give the hex the unit starts in and at least one more",
-        ));
+        return Err(w
+            .error("the hex the unit starts in and at least one more")
+            .into());
     }
     let ground = Ground::of(&state.map, &state.terrain);
     let mut trace = Trace::default();
@@ -890,16 +816,14 @@ fn move_call(state: &State, w: &mut Words) -> Result<UmpireReport, UmpireError> 
     for pair in path.windows(2) {
         let (from, to) = (pair[0], pair[1]);
         if !ground.contains(to) {
-            return Err(syntax(
-                w.call,
-                format!("hex {} is not on the map", to.label()),
-            ));
+            return Err(syntax(format!("hex {} is not on the map", to.label())));
         }
         let Some(crossing) = ground.between(from, to) else {
-            return Err(syntax(
-                w.call,
-                format!("hex {} does not touch hex {}", to.label(), from.label()),
-            ));
+            return Err(syntax(format!(
+                "hex {} does not touch hex {}",
+                to.label(),
+                from.label()
+            )));
         };
         if let Some((problem, clause)) = crossing.uncrossable() {
             return Err(UmpireError::Forbidden {

@@ -194,9 +194,11 @@ pub(crate) fn check_lines(
         let written = match orders::parse(raw) {
             Ok(o) => o,
             Err(e) => {
+                // Worded as the other rulesets word a line that does not
+                // read: where, what was expected and found, and an example.
                 sheet.parse_errors.push(ParseError {
                     line,
-                    problem: e.message,
+                    problem: format!("{} (for example `{}`)", e.message, e.example),
                 });
                 continue;
             }

@@ -352,13 +352,13 @@ impl CombatCall {
         let parts: Vec<usize> = words
             .iter()
             .enumerate()
-            .filter(|(_, w)| VERSUS.contains(&w.as_str()))
+            .filter(|(_, w)| VERSUS.contains(&w.text.as_str()))
             .map(|(i, _)| i)
             .collect();
-        let (attacker, defender) = match parts.as_slice() {
-            [i] => (&words[..*i], &words[*i + 1..]),
-            [] => match words.iter().position(|w| w == "defender") {
-                Some(i) => (&words[..i], &words[i..]),
+        let (attacker, defender, between) = match parts.as_slice() {
+            [i] => (&words[..*i], &words[*i + 1..], &words[*i]),
+            [] => match words.iter().position(|w| w.text == "defender") {
+                Some(i) => (&words[..i], &words[i..], &words[i]),
                 None => {
                     return Err(syntax(
                         "write the two units as `combat attacker <figures> <troops> grade <g> ... vs defender <figures> <troops> grade <g> ...`",
@@ -371,8 +371,8 @@ impl CombatCall {
                 ));
             }
         };
-        let mut a = LEXICON.read(text, attacker)?;
-        let mut d = LEXICON.read(text, defender)?;
+        let mut a = LEXICON.read(text, attacker, Some(between))?;
+        let mut d = LEXICON.read(text, defender, None)?;
         let continuing = a.take("continuing") | d.take("continuing");
         let wider_basing = a.take("wider-basing") | d.take("wider-basing");
         Ok(CombatCall {

@@ -48,7 +48,7 @@ pub struct GeneralResult {
 
 impl GeneralCall {
     pub fn parse(text: &str) -> Result<GeneralCall, UmpireError> {
-        let r = LEXICON.read(text, &tokens(text))?;
+        let r = LEXICON.read(text, &tokens(text), None)?;
         let hits = r.number_value("hits")?;
         match (hits, r.has("contacted")) {
             (Some(h), false) => Ok(GeneralCall::UnitHit(h)),

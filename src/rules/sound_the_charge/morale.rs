@@ -101,7 +101,7 @@ pub struct MoraleResult {
 
 impl MoraleCall {
     pub fn parse(text: &str) -> Result<MoraleCall, UmpireError> {
-        let r = LEXICON.read(text, &tokens(text))?;
+        let r = LEXICON.read(text, &tokens(text), None)?;
         MoraleCall::from_reading(&r)
     }
 

@@ -87,7 +87,7 @@ pub struct RallyResult {
 
 impl RallyCall {
     pub fn parse(text: &str) -> Result<RallyCall, UmpireError> {
-        let r = LEXICON.read(text, &tokens(text))?;
+        let r = LEXICON.read(text, &tokens(text), None)?;
         RallyCall::from_reading(&r)
     }
 

@@ -142,7 +142,7 @@ pub struct ShootingResult {
 
 impl ShootingCall {
     pub fn parse(text: &str) -> Result<ShootingCall, UmpireError> {
-        let r = LEXICON.read(text, &tokens(text))?;
+        let r = LEXICON.read(text, &tokens(text), None)?;
         ShootingCall::from_reading(&r)
     }
 

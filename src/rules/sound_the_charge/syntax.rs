@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::tables::{TROOP_WORDS, TableFormation, Troop};
 use crate::rules::umpire::UmpireError;
-use crate::rules::words::{INCH_WORDS, MAX_NUMBER, inches_in};
+use crate::rules::words::{Cursor, INCH_WORDS, MAX_NUMBER, ReadError, Splitting, Token, inches_in};
 
 /// A key, which takes the next word as its value.
 #[derive(Debug)]
@@ -77,20 +77,45 @@ pub struct Reading {
     pub count: Option<u32>,
     pub troop: Option<Troop>,
     pub formation: Option<TableFormation>,
-    values: BTreeMap<&'static str, String>,
+    /// Each key's value, as the word it was written in.
+    values: BTreeMap<&'static str, Token>,
     flags: BTreeSet<&'static str>,
+    /// What stands just after the words read (the end of the line, or the
+    /// `vs` of a combat call), where a missing value is told of.
+    after: ReadError,
 }
 
-/// Splits a call into lower-case words. Commas, semicolons, brackets, `=`
-/// and `:` separate words; underscores read as hyphens; a full stop ending a
-/// word is dropped.
-pub fn tokens(text: &str) -> Vec<String> {
-    text.to_lowercase()
-        .replace(['_'], "-")
-        .split(|c: char| c.is_whitespace() || ",;=:()[]{}".contains(c))
-        .map(|w| w.trim_end_matches('.').to_string())
-        .filter(|w| !w.is_empty())
+/// What separates the words of a call besides spaces.
+const SEPARATORS: &[char] = &[',', ';', '=', ':', '(', ')', '[', ']', '{', '}'];
+
+/// Splits a call into lower-case words, each with its column. Commas,
+/// semicolons, brackets, `=` and `:` separate words; underscores read as
+/// hyphens; a full stop ending a word is dropped.
+pub fn tokens(text: &str) -> Vec<Token> {
+    let how = Splitting {
+        separators: SEPARATORS,
+        ..Splitting::default()
+    };
+    // Without quotes nothing can fail to split.
+    let split = Cursor::split(text, how).unwrap_or_else(|_| Cursor::of(""));
+    split
+        .tokens()
+        .iter()
+        .map(|t| Token {
+            text: t.text.replace('_', "-").trim_end_matches('.').to_string(),
+            ..t.clone()
+        })
+        .filter(|t| !t.text.is_empty())
         .collect()
+}
+
+/// The words joined by hyphens, as a phrase of the lexicon is written.
+fn phrase(words: &[Token]) -> String {
+    words
+        .iter()
+        .map(|t| t.text.as_str())
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 impl Lexicon {
@@ -154,8 +179,15 @@ impl Lexicon {
         }
     }
 
-    /// Reads `words` (already split by [`tokens`]) as this call's words.
-    pub fn read(&'static self, text: &str, words: &[String]) -> Result<Reading, UmpireError> {
+    /// Reads `words` (already split by [`tokens`]) as this call's words;
+    /// `after` is the word that follows them, if the line goes on.
+    pub fn read(
+        &'static self,
+        text: &str,
+        words: &[Token],
+        after: Option<&Token>,
+    ) -> Result<Reading, UmpireError> {
+        let end = text.chars().count() + 1;
         let mut reading = Reading {
             lexicon: self,
             text: text.trim().to_string(),
@@ -164,6 +196,7 @@ impl Lexicon {
             formation: None,
             values: BTreeMap::new(),
             flags: BTreeSet::new(),
+            after: after.map_or(ReadError::end(end, ""), |t| ReadError::at(t, "")),
         };
         let mut i = 0;
         'words: while i < words.len() {
@@ -173,31 +206,40 @@ impl Lexicon {
                 if i + len > words.len() {
                     continue;
                 }
-                let phrase = words[i..i + len].join("-");
+                let phrase = phrase(&words[i..i + len]);
                 if let Some(used) = reading.take_phrase(&phrase, &words[i + len..])? {
                     i += len + used;
                     continue 'words;
                 }
             }
-            let word = &words[i];
+            let token = &words[i];
+            let word = token.text.as_str();
             if let Some((key, value)) = word
                 .split_once('-')
                 .and_then(|(k, v)| self.key(k).map(|k| (k, v)))
                 && !value.is_empty()
             {
-                reading.set_value(key, value)?;
+                let value = Token {
+                    text: value.to_string(),
+                    column: token.column + word.len() - value.len(),
+                    quoted: false,
+                };
+                reading.set_value(key, &value)?;
                 i += 1;
                 continue;
             }
             if word.chars().all(|c| c.is_ascii_digit()) {
                 let Some(what) = self.count else {
-                    return Err(reading.syntax(format!(
-                        "a bare number `{word}`: say what it counts; the words of `{}` are: {}",
-                        self.call,
-                        self.words()
+                    return Err(reading.unread(ReadError::at(
+                        token,
+                        format!(
+                            "a word of `{}` (a bare number counts nothing here): {}",
+                            self.call,
+                            self.words()
+                        ),
                     )));
                 };
-                let n = reading.number(what, word)?;
+                let n = reading.number(what, token)?;
                 if reading.count.is_some_and(|c| c != n) {
                     return Err(reading.syntax(format!("two numbers of {what} given")));
                 }
@@ -205,10 +247,9 @@ impl Lexicon {
                 i += 1;
                 continue;
             }
-            return Err(reading.syntax(format!(
-                "`{word}` is not a word of `{}`; its words are: {}",
-                self.call,
-                self.words()
+            return Err(reading.unread(ReadError::at(
+                token,
+                format!("a word of `{}`: {}", self.call, self.words()),
             )));
         }
         Ok(reading)
@@ -218,7 +259,7 @@ impl Lexicon {
 impl Reading {
     /// Takes one known word; returns how many of the following words it
     /// used as its value, or `None` if the word is not known.
-    fn take_phrase(&mut self, phrase: &str, rest: &[String]) -> Result<Option<usize>, UmpireError> {
+    fn take_phrase(&mut self, phrase: &str, rest: &[Token]) -> Result<Option<usize>, UmpireError> {
         let lexicon = self.lexicon;
         if lexicon.fillers.contains(&phrase) || INCH_WORDS.contains(&phrase) {
             return Ok(Some(0));
@@ -228,15 +269,12 @@ impl Reading {
             return Ok(Some(0));
         }
         if lexicon.formations && phrase == "formation" {
+            const FORMATIONS: &str = "a formation: line, column, square or skirmish";
             let Some(value) = rest.first() else {
-                return Err(
-                    self.syntax("`formation` needs a value: line, column, square or skirmish")
-                );
+                return Err(self.missing(FORMATIONS));
             };
-            let Some(formation) = TableFormation::parse(value) else {
-                return Err(self.syntax(format!(
-                    "`formation {value}`: the formations are line, column, square and skirmish"
-                )));
+            let Some(formation) = TableFormation::parse(&value.text) else {
+                return Err(self.unread(ReadError::at(value, FORMATIONS)));
             };
             self.set_formation(formation)?;
             return Ok(Some(1));
@@ -263,26 +301,28 @@ impl Reading {
                     .iter()
                     .find(|k| k.name == key)
                     .map_or("", |k| k.hint);
-                return Err(self.syntax(format!("`{key}` needs a value: `{key} {hint}`")));
+                return Err(self.missing(&format!("a value for `{key}`: `{key} {hint}`")));
             };
             self.set_value(key, value)?;
             // A distance may be followed by a word for inches.
             let skip = usize::from(
                 rest.get(1)
-                    .is_some_and(|w| INCH_WORDS.contains(&w.as_str())),
+                    .is_some_and(|w| INCH_WORDS.contains(&w.text.as_str())),
             );
             return Ok(Some(1 + skip));
         }
         Ok(None)
     }
 
-    fn set_value(&mut self, key: &'static str, value: &str) -> Result<(), UmpireError> {
+    fn set_value(&mut self, key: &'static str, value: &Token) -> Result<(), UmpireError> {
         match self.values.get(key) {
-            Some(old) if old != value => {
-                Err(self.syntax(format!("`{key}` is given twice (`{old}` and `{value}`)")))
-            }
-            _ => {
-                self.values.insert(key, value.to_string());
+            Some(old) if old.text != value.text => Err(self.syntax(format!(
+                "`{key}` is given twice (`{}` and `{}`)",
+                old.text, value.text
+            ))),
+            Some(_) => Ok(()),
+            None => {
+                self.values.insert(key, value.clone());
                 Ok(())
             }
         }
@@ -300,6 +340,19 @@ impl Reading {
                 Ok(())
             }
         }
+    }
+
+    /// A word of this call read wrong.
+    fn unread(&self, e: ReadError) -> UmpireError {
+        self.syntax(e.to_string())
+    }
+
+    /// A word missing after the last one read.
+    fn missing(&self, expected: &str) -> UmpireError {
+        self.unread(ReadError {
+            expected: expected.to_string(),
+            ..self.after.clone()
+        })
     }
 
     /// A syntax error for this call.
@@ -333,7 +386,7 @@ impl Reading {
             "`{key}` is not a key of `{}`",
             self.lexicon.call
         );
-        self.values.get(key).map(String::as_str)
+        self.values.get(key).map(|t| t.text.as_str())
     }
 
     /// Fails if more than one of `flags` was given.
@@ -349,17 +402,14 @@ impl Reading {
     }
 
     /// A whole number no larger than [`MAX_NUMBER`].
-    pub fn number(&self, what: &str, word: &str) -> Result<u32, UmpireError> {
-        match word.parse::<u32>() {
-            Ok(n) if n <= MAX_NUMBER => Ok(n),
-            Ok(_) => Err(self.syntax(format!("{what} `{word}` is more than {MAX_NUMBER}"))),
-            Err(_) => Err(self.syntax(format!("{what} must be a whole number, not `{word}`"))),
-        }
+    fn number(&self, what: &str, word: &Token) -> Result<u32, UmpireError> {
+        let mut w = Cursor::from_tokens(vec![word.clone()], word.column);
+        w.number(what, 0..=MAX_NUMBER).map_err(|e| self.unread(e))
     }
 
     /// The whole-number value of `key`, if given.
     pub fn number_value(&self, key: &'static str) -> Result<Option<u32>, UmpireError> {
-        match self.value(key) {
+        match self.values.get(key) {
             None => Ok(None),
             Some(word) => self.number(&format!("`{key}`"), word).map(Some),
         }
@@ -368,12 +418,15 @@ impl Reading {
     /// The value of `key` as a distance in hundredths of an inch: `3`,
     /// `2.5`, `2.25`, `3"`, `3in`, `1/2`, `2-1/2`.
     pub fn inches_value(&self, key: &'static str) -> Result<Option<u32>, UmpireError> {
-        let Some(word) = self.value(key) else {
+        let Some(word) = self.values.get(key) else {
             return Ok(None);
         };
-        inches_in(word).map(Some).ok_or_else(|| {
-            self.syntax(format!(
-                "`{key} {word}`: write a distance in inches, e.g. `{key} 3` or `{key} 2.5` (at most {MAX_NUMBER})"
+        inches_in(&word.text).map(Some).ok_or_else(|| {
+            self.unread(ReadError::at(
+                word,
+                format!(
+                    "a distance in inches after `{key}`, as `{key} 3` or `{key} 2.5` (at most {MAX_NUMBER})"
+                ),
             ))
         })
     }
@@ -425,7 +478,7 @@ mod tests {
     };
 
     fn read(text: &str) -> Result<Reading, UmpireError> {
-        TEST.read(text, &tokens(text))
+        TEST.read(text, &tokens(text), None)
     }
 
     #[test]
@@ -451,7 +504,8 @@ mod tests {
     fn unknown_words_list_the_known_ones() {
         let e = read("12 infantry fixed-bayonets").unwrap_err().to_string();
         assert!(
-            e.contains("`fixed-bayonets` is not a word of `test`"),
+            e.contains("column 13: expected a word of `test`: ")
+                && e.contains("found `fixed-bayonets`"),
             "{e}"
         );
         assert!(e.contains("grade <a-d>") && e.contains("soft-cover"), "{e}");

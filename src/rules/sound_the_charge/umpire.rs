@@ -94,7 +94,7 @@ pub fn call(text: &str, dice: &mut dyn Dice) -> Result<UmpireReport, UmpireError
 /// Performs one umpire call and keeps its typed result.
 pub fn resolve(text: &str, dice: &mut dyn Dice) -> Result<Called<CallResult>, UmpireError> {
     let words = tokens(text);
-    let name = words.first().map(String::as_str).unwrap_or("");
+    let name = words.first().map_or("", |t| t.text.as_str());
     let Some((call, _)) = CALLS.iter().find(|(_, names)| names.contains(&name)) else {
         return Err(UmpireError::UnknownCall {
             name: name.to_string(),

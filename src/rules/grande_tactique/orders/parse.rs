@@ -4,7 +4,7 @@
 
 use super::super::state::Formation;
 use super::{Action, Order, Written};
-use crate::rules::words::inches_in;
+use crate::rules::words::{Cursor, Found, ReadError, Splitting, Token, by_verb, inches_in};
 
 /// Why a line does not read: where (1-based column, in characters), what,
 /// and the right form.
@@ -39,51 +39,17 @@ fn example(verb: &str) -> String {
         .to_string()
 }
 
-/// One word of the line, lowered, with the column it starts at.
-#[derive(Debug, Clone)]
-struct Word {
-    text: String,
-    column: usize,
-}
-
-fn words_of(text: &str, offset: usize) -> Vec<Word> {
-    let mut out = Vec::new();
-    let mut current = String::new();
-    let mut start = 0;
-    for (k, c) in text.chars().enumerate() {
-        if c.is_whitespace() {
-            if !current.is_empty() {
-                out.push(Word {
-                    text: std::mem::take(&mut current).to_lowercase(),
-                    column: offset + start + 1,
-                });
-            }
-        } else {
-            if current.is_empty() {
-                start = k;
-            }
-            current.push(c);
-        }
-    }
-    if !current.is_empty() {
-        out.push(Word {
-            text: current.to_lowercase(),
-            column: offset + start + 1,
-        });
-    }
-    out
-}
-
-fn fail(column: usize, message: impl Into<String>, verb: &str) -> SyntaxError {
+/// A word read wrong, with the example of the verb it belongs to.
+fn fail(e: ReadError, verb: &str) -> SyntaxError {
     SyntaxError {
-        column,
-        message: message.into(),
+        column: e.column,
+        message: e.to_string(),
         example: example(verb),
     }
 }
 
-/// A unit named by the words given, joined by single spaces.
-fn named(words: &[Word]) -> String {
+/// Words joined by single spaces.
+fn named(words: &[Token]) -> String {
     words
         .iter()
         .map(|w| w.text.as_str())
@@ -94,176 +60,158 @@ fn named(words: &[Word]) -> String {
 /// Reads one order line.
 pub fn parse(line: &str) -> Result<Written, SyntaxError> {
     let Some(colon) = line.find(':') else {
+        let found = Found::Word(line.split_whitespace().collect::<Vec<_>>().join(" "));
+        let expected = "the unit's name, a colon, then what it does".to_string();
         return Err(fail(
-            1,
-            "an order names its unit, then a colon, then what it does",
+            ReadError {
+                column: 1,
+                expected,
+                found,
+            },
             "charge",
         ));
     };
     let unit_part = &line[..colon];
-    let unit_words = words_of(unit_part, 0);
-    if unit_words.is_empty() {
-        return Err(fail(1, "no unit is named before the colon", "charge"));
-    }
-    let offset = unit_part.chars().count() + 1;
-    let words = words_of(&line[colon + 1..], offset);
-    let end = line.chars().count() + 1;
-    let Some((verb, rest)) = words.split_first() else {
+    let Ok(unit) = Cursor::of(unit_part).unit_until("", &[]) else {
+        let expected = "the unit's name before the colon".to_string();
+        let found = Found::Word(":".to_string());
         return Err(fail(
-            end,
-            format!("no order after the colon; the orders are: {VERBS}"),
+            ReadError {
+                column: 1,
+                expected,
+                found,
+            },
             "charge",
         ));
     };
-    let action = action(verb, rest, end)?;
+    let how = Splitting {
+        offset: unit_part.chars().count() + 1,
+        ..Splitting::default()
+    };
+    // Without quotes nothing can fail to split.
+    let mut w = Cursor::split(&line[colon + 1..], how).unwrap_or_else(|_| Cursor::of(""));
+    let expected = format!("an order: {VERBS}");
+    let (verb, read) = by_verb(&mut w, VERB_TABLE, &expected).map_err(|e| fail(e, "charge"))?;
+    let action = read(&mut w).map_err(|e| fail(e, verb))?;
     Ok(Order {
-        unit: named(&unit_words),
+        unit: unit.text,
         action,
     })
 }
 
-fn action(verb: &Word, rest: &[Word], end: usize) -> Result<Action<String>, SyntaxError> {
-    let at_end = |what: &str, v: &str| fail(end, what.to_string(), v);
-    let nothing_more = |v: &str| -> Result<(), SyntaxError> {
-        match rest.first() {
-            Some(w) => Err(fail(w.column, format!("`{}` has nothing after it", v), v)),
-            None => Ok(()),
+/// How the words after a verb are read.
+type Read = fn(&mut Cursor) -> Result<Action<String>, ReadError>;
+
+/// Each verb with its synonyms, the verb its example is under, and its
+/// reader.
+const VERB_TABLE: &[(&[&str], (&str, Read))] = &[
+    (&["charge", "charges"], ("charge", charge)),
+    (
+        &["advance", "forward"],
+        ("advance", |w| distance(w).map(Action::Advance)),
+    ),
+    (
+        &["retire", "back"],
+        ("retire", |w| distance(w).map(Action::Retire)),
+    ),
+    (&["face"], ("face", face)),
+    (&["form"], ("form", form)),
+    (&["fire"], ("fire", fire)),
+    (&["cease"], ("cease", cease)),
+    (
+        &["rally"],
+        ("rally", |w| w.finish().map(|()| Action::Rally)),
+    ),
+    (&["hold"], ("hold", |w| w.finish().map(|()| Action::Hold))),
+];
+
+/// `charge <unit> [principal] [stay]`: the two words may come in any order
+/// after the unit's name.
+fn charge(w: &mut Cursor) -> Result<Action<String>, ReadError> {
+    let end = w.end_column();
+    let mut target = w.rest();
+    let (mut principal, mut stay) = (false, false);
+    while let Some(last) = target.last() {
+        match last.text.as_str() {
+            "principal" => principal = true,
+            "stay" | "stays" => stay = true,
+            _ => break,
         }
-    };
-    Ok(match verb.text.as_str() {
-        "charge" | "charges" => {
-            let mut principal = false;
-            let mut stay = false;
-            let mut target = rest.to_vec();
-            while let Some(last) = target.last() {
-                match last.text.as_str() {
-                    "principal" => principal = true,
-                    "stay" | "stays" => stay = true,
-                    _ => break,
-                }
-                target.pop();
-            }
-            if target.is_empty() {
-                return Err(at_end("`charge` names the enemy unit it charges", "charge"));
-            }
-            Action::Charge {
-                target: named(&target),
-                principal,
-                stay,
-            }
-        }
-        "advance" | "forward" | "retire" | "back" => {
-            let v = if matches!(verb.text.as_str(), "advance" | "forward") {
-                "advance"
-            } else {
-                "retire"
-            };
-            let Some(first) = rest.first() else {
-                return Err(at_end(&format!("`{v}` needs a distance in inches"), v));
-            };
-            let d = inches_in(&first.text).filter(|d| *d > 0).ok_or_else(|| {
-                fail(
-                    first.column,
-                    format!("`{}` is not a distance in inches", first.text),
-                    v,
-                )
-            })?;
-            if let Some(w) = rest.get(1)
-                && !matches!(w.text.as_str(), "in" | "inch" | "inches" | "\"" | "''")
-            {
-                return Err(fail(w.column, format!("`{v}` takes one distance"), v));
-            }
-            if v == "advance" {
-                Action::Advance(i64::from(d))
-            } else {
-                Action::Retire(i64::from(d))
-            }
-        }
-        "face" => {
-            if rest.is_empty() {
-                return Err(at_end(
-                    "`face` needs a bearing in degrees or a unit",
-                    "face",
-                ));
-            }
-            let first = &rest[0];
-            if first.text.chars().all(|c| c.is_ascii_digit()) {
-                let b: u32 = first
-                    .text
-                    .parse()
-                    .ok()
-                    .filter(|b| *b < 360)
-                    .ok_or_else(|| fail(first.column, "a bearing is 0 to 359 degrees", "face"))?;
-                if let Some(w) = rest.get(1) {
-                    return Err(fail(w.column, "`face` takes one bearing", "face"));
-                }
-                Action::Face(b)
-            } else {
-                Action::FaceUnit(named(rest))
-            }
-        }
-        "form" => {
-            let Some(first) = rest.first() else {
-                return Err(at_end("`form` needs line, column or square", "form"));
-            };
-            let x = Formation::from_word(&first.text).ok_or_else(|| {
-                fail(
-                    first.column,
-                    format!(
-                        "`{}` is not a formation: line, column or square",
-                        first.text
-                    ),
-                    "form",
-                )
-            })?;
-            if let Some(w) = rest.get(1) {
-                return Err(fail(w.column, "`form` takes one formation", "form"));
-            }
-            Action::Form(x)
-        }
-        "fire" => match rest.first().map(|w| w.text.as_str()) {
-            None => Action::StartFiring,
-            Some("at" | "on") => {
-                if rest.len() < 2 {
-                    return Err(at_end("`fire at` names the enemy unit fired at", "fire"));
-                }
-                Action::FireAt(named(&rest[1..]))
-            }
-            Some(_) => {
-                return Err(fail(
-                    rest[0].column,
-                    "`fire` alone starts firing; `fire at <unit>` fires at a target",
-                    "fire",
-                ));
-            }
-        },
-        "cease" => {
-            match rest.first() {
-                Some(w) if w.text == "fire" || w.text == "firing" => {}
-                Some(w) => return Err(fail(w.column, "write `cease fire`", "cease")),
-                None => return Err(at_end("write `cease fire`", "cease")),
-            }
-            if let Some(w) = rest.get(1) {
-                return Err(fail(w.column, "`cease fire` has nothing after it", "cease"));
-            }
-            Action::CeaseFire
-        }
-        "rally" => {
-            nothing_more("rally")?;
-            Action::Rally
-        }
-        "hold" => {
-            nothing_more("hold")?;
-            Action::Hold
-        }
-        other => {
-            return Err(fail(
-                verb.column,
-                format!("`{other}` is not an order; the orders are: {VERBS}"),
-                "charge",
-            ));
-        }
+        target.pop();
+    }
+    if target.is_empty() {
+        return Err(ReadError::end(end, "the enemy unit charged"));
+    }
+    Ok(Action::Charge {
+        target: named(&target),
+        principal,
+        stay,
     })
+}
+
+/// Words that may follow a move's distance. A word after them is not read,
+/// as it never was: orders given before stand as they were read.
+const INCH_WORD: &[(&str, ())] = &[
+    ("in", ()),
+    ("inch", ()),
+    ("inches", ()),
+    ("\"", ()),
+    ("''", ()),
+];
+
+/// A distance to advance or retire, in hundredths of an inch.
+fn distance(w: &mut Cursor) -> Result<i64, ReadError> {
+    const DISTANCE: &str = "a distance in inches, as 3 or 2.5\"";
+    let first = w.word(DISTANCE)?;
+    let d = inches_in(&first.text)
+        .filter(|d| *d > 0)
+        .ok_or_else(|| ReadError::at(&first, DISTANCE))?;
+    if !w.is_done() && w.eat_any(INCH_WORD).is_none() {
+        return Err(w.error("one distance and nothing more"));
+    }
+    Ok(i64::from(d))
+}
+
+/// `face <bearing>` or `face <unit>`.
+fn face(w: &mut Cursor) -> Result<Action<String>, ReadError> {
+    let digits = w
+        .peek()
+        .is_some_and(|t| t.chars().all(|c| c.is_ascii_digit()));
+    if !digits {
+        let unit = w.unit_until("a bearing in degrees or a unit", &[])?;
+        return Ok(Action::FaceUnit(unit.text));
+    }
+    let b = w.number("a bearing in degrees", 0..=359)?;
+    w.finish()?;
+    Ok(Action::Face(b))
+}
+
+/// `form line|column|square`.
+fn form(w: &mut Cursor) -> Result<Action<String>, ReadError> {
+    const FORMATION: &str = "a formation: line, column or square";
+    let first = w.word(FORMATION)?;
+    let x = Formation::from_word(&first.text).ok_or_else(|| ReadError::at(&first, FORMATION))?;
+    w.finish()?;
+    Ok(Action::Form(x))
+}
+
+/// `fire` alone starts firing; `fire at <unit>` fires at a target.
+fn fire(w: &mut Cursor) -> Result<Action<String>, ReadError> {
+    if w.is_done() {
+        return Ok(Action::StartFiring);
+    }
+    if w.eat_any(&[("at", ()), ("on", ())]).is_none() {
+        return Err(w.error("`at` and the enemy unit fired at, or nothing"));
+    }
+    let target = w.unit_until("the enemy unit fired at", &[])?;
+    Ok(Action::FireAt(target.text))
+}
+
+/// `cease fire`.
+fn cease(w: &mut Cursor) -> Result<Action<String>, ReadError> {
+    w.expect_any(&[("fire", ()), ("firing", ())], "`fire`")?;
+    w.finish()?;
+    Ok(Action::CeaseFire)
 }
 
 #[cfg(test)]

@@ -4,14 +4,7 @@
 use super::{Action, PfOrder, UnitRef, Way, Written};
 use crate::rules::orders::LineError;
 use crate::rules::percentile_fire::state::{Formation, Shot, Word};
-use crate::rules::words::{INCH_WORDS, inches_in};
-
-/// One word of the line and the column (from 1, in characters) it starts.
-#[derive(Debug, Clone)]
-struct Tok {
-    word: String,
-    column: usize,
-}
+use crate::rules::words::{Cursor, Found, ReadError, Splitting, by_verb, inches_in};
 
 /// The orders, each with an example, for the error's hint.
 const EXAMPLES: &[(&str, &str)] = &[
@@ -52,111 +45,140 @@ fn example(verb: &str) -> String {
         .to_string()
 }
 
-fn tokens(text: &str, from: usize) -> Vec<Tok> {
-    let mut out = Vec::new();
-    let mut current = String::new();
-    let mut start = 0;
-    for (i, c) in text.chars().enumerate() {
-        if c.is_whitespace() || c == ',' {
-            if !current.is_empty() {
-                out.push(Tok {
-                    word: current.to_lowercase(),
-                    column: from + start,
-                });
-                current.clear();
-            }
-        } else {
-            if current.is_empty() {
-                start = i;
-            }
-            current.push(c);
-        }
+/// A word read wrong, with the example of the order it belongs to.
+fn fail(e: ReadError, verb: &str) -> LineError {
+    LineError {
+        column: e.column,
+        message: e.to_string(),
+        example: example(verb),
     }
-    if !current.is_empty() {
-        out.push(Tok {
-            word: current.to_lowercase(),
-            column: from + start,
-        });
-    }
-    out
 }
 
-struct Line {
-    toks: Vec<Tok>,
-    at: usize,
-    end: usize,
-    hint: String,
+/// How the words after a verb are read.
+type Read = fn(&mut Cursor) -> Result<Action<UnitRef>, ReadError>;
+
+/// Each order by its verb, with its reader.
+const VERB_TABLE: &[(&[&str], (&str, Read))] = &[
+    (&["hold"], ("hold", |_| Ok(Action::Hold))),
+    (&["forward"], ("forward", |w| moving(w, Way::Forward))),
+    (&["back"], ("back", |w| moving(w, Way::Back))),
+    (&["left"], ("left", |w| moving(w, Way::Left))),
+    (&["right"], ("right", |w| moving(w, Way::Right))),
+    (&["face"], ("face", face)),
+    (
+        &["form"],
+        ("form", |w| {
+            let formations = "a formation: line, column, square, skirmish, limber or unlimber";
+            w.expect_any(FORMATIONS, formations).map(Action::Form)
+        }),
+    ),
+    (&["retire"], ("retire", |_| Ok(Action::Retire))),
+    (
+        &["charge"],
+        ("charge", |w| {
+            target(w, "the unit charged").map(Action::Charge)
+        }),
+    ),
+    (
+        &["shock"],
+        ("shock", |w| {
+            target(w, "the unit attacked").map(Action::Shock)
+        }),
+    ),
+    (
+        &["opportunity"],
+        ("opportunity", |w| {
+            let passby = w.eat("and");
+            if passby {
+                w.expect("passby")?;
+            }
+            w.expect("fire")?;
+            Ok(Action::Standing {
+                opportunity: true,
+                passby,
+            })
+        }),
+    ),
+    (
+        &["passby"],
+        ("passby", |w| {
+            w.expect("fire")?;
+            Ok(Action::Standing {
+                opportunity: false,
+                passby: true,
+            })
+        }),
+    ),
+    (&["fire"], ("fire", fire)),
+    (
+        &["final"],
+        ("final", |w| {
+            w.expect("fire")?;
+            target(w, "the shocking unit").map(Action::FinalFire)
+        }),
+    ),
+    (
+        &["support"],
+        ("support", |w| {
+            w.eat("fire");
+            target(w, "the shocking unit").map(Action::Support)
+        }),
+    ),
+    (
+        &["replace"],
+        ("replace", |w| {
+            target(w, "the unit replaced").map(Action::Replace)
+        }),
+    ),
+];
+
+/// The rest of the line as a unit reference, after an `at` if one comes.
+fn target(w: &mut Cursor, what: &str) -> Result<UnitRef, ReadError> {
+    w.eat("at");
+    let unit = w.unit_until(what, &[])?;
+    Ok(UnitRef::new(&unit.text))
 }
 
-impl Line {
-    fn peek(&self) -> Option<&str> {
-        self.toks.get(self.at).map(|t| t.word.as_str())
-    }
+/// A move `way` by a distance in inches.
+fn moving(w: &mut Cursor, way: Way) -> Result<Action<UnitRef>, ReadError> {
+    const DISTANCE: &str = "a distance in inches (4, 2.5, 1-1/2)";
+    let word = w.word(DISTANCE)?;
+    let h = inches_in(&word.text)
+        .filter(|h| *h > 0)
+        .ok_or_else(|| ReadError::at(&word, DISTANCE))?;
+    w.eat_inch_word();
+    Ok(Action::Move(way, i64::from(h)))
+}
 
-    fn column(&self) -> usize {
-        self.toks.get(self.at).map_or(self.end, |t| t.column)
-    }
+/// `face <degrees>`, a degree mark allowed.
+fn face(w: &mut Cursor) -> Result<Action<UnitRef>, ReadError> {
+    const FACING: &str = "a facing in whole degrees, 0 to 359 (0 north, 90 east)";
+    let word = w.word(FACING)?;
+    let deg = word
+        .text
+        .trim_end_matches('°')
+        .parse::<u32>()
+        .ok()
+        .filter(|d| *d < 360)
+        .ok_or_else(|| ReadError::at(&word, FACING))?;
+    Ok(Action::Face(deg))
+}
 
-    fn error(&self, message: impl Into<String>) -> LineError {
-        LineError {
-            column: self.column(),
-            message: format!("column {}: {}", self.column(), message.into()),
-            example: self.hint.clone(),
-        }
+/// `fire [at] <unit> [<shot>]`: a trailing shot word predetermines the
+/// shot, when a target comes before it.
+fn fire(w: &mut Cursor) -> Result<Action<UnitRef>, ReadError> {
+    w.eat("at");
+    let end = w.end_column();
+    let mut rest = w.rest();
+    let shot = rest
+        .last()
+        .and_then(|t| Shot::from_word(&t.text))
+        .filter(|_| rest.len() > 1);
+    if shot.is_some() {
+        rest.pop();
     }
-
-    fn next(&mut self) -> Option<String> {
-        let w = self.peek().map(str::to_string);
-        self.at += usize::from(w.is_some());
-        w
-    }
-
-    fn eat(&mut self, word: &str) -> bool {
-        let here = self.peek() == Some(word);
-        self.at += usize::from(here);
-        here
-    }
-
-    fn expect(&mut self, word: &str) -> Result<(), LineError> {
-        if self.eat(word) {
-            Ok(())
-        } else {
-            Err(self.error(format!("expected `{word}`")))
-        }
-    }
-
-    fn finish(&self) -> Result<(), LineError> {
-        match self.peek() {
-            None => Ok(()),
-            Some(w) => Err(self.error(format!("`{w}` is more than the order takes"))),
-        }
-    }
-
-    /// The rest of the line as a unit reference.
-    fn target(&mut self, what: &str) -> Result<UnitRef, LineError> {
-        self.eat("at");
-        if self.peek().is_none() {
-            return Err(self.error(format!("expected {what}")));
-        }
-        let words: Vec<String> = std::iter::from_fn(|| self.next()).collect();
-        Ok(UnitRef::new(&words.join(" ")))
-    }
-
-    fn distance(&mut self) -> Result<i64, LineError> {
-        let Some(word) = self.peek() else {
-            return Err(self.error("expected a distance in inches"));
-        };
-        let Some(h) = inches_in(word).filter(|h| *h > 0) else {
-            return Err(self.error(format!(
-                "`{word}` is not a distance in inches (4, 2.5, 1-1/2)"
-            )));
-        };
-        self.at += 1;
-        if self.peek().is_some_and(|w| INCH_WORDS.contains(&w)) {
-            self.at += 1;
-        }
-        Ok(i64::from(h))
-    }
+    let target = target(&mut Cursor::from_tokens(rest, end), "the target")?;
+    Ok(Action::Fire { target, shot })
 }
 
 /// Reads one order line.
@@ -167,141 +189,49 @@ pub fn parse(line: &str) -> Result<Written, LineError> {
         return Ok(PfOrder::Pass);
     }
     // The unit: what comes before the first colon, or the first word.
-    let (unit, rest, rest_from) = match text.split_once(':') {
-        Some((u, rest)) => (u.trim().to_string(), rest, lead + u.chars().count() + 2),
+    let (unit, rest, offset) = match text.split_once(':') {
+        Some((u, rest)) => (u.trim().to_string(), rest, lead + u.chars().count() + 1),
         None => {
             let first = text.split_whitespace().next().unwrap_or("");
             (
                 first.to_string(),
                 &text[first.len()..],
-                lead + first.chars().count() + 1,
+                lead + first.chars().count(),
             )
         }
     };
-    let end = line.chars().count() + 1;
-    let mut l = Line {
-        toks: tokens(rest, rest_from),
-        at: 0,
-        end,
-        hint: "2-ligne: fire ir-49".to_string(),
-    };
     if unit.is_empty() {
-        return Err(LineError {
+        let found = if text.starts_with(':') {
+            Found::Word(":".to_string())
+        } else {
+            Found::End
+        };
+        let expected = "the unit, then a colon and its order, or `pass`".to_string();
+        let e = ReadError {
             column: lead + 1,
-            message: format!(
-                "column {}: expected the unit, then a colon and its order, or `pass`",
-                lead + 1
-            ),
-            example: l.hint,
-        });
+            expected,
+            found,
+        };
+        return Err(fail(e, ""));
     }
-    let unit = UnitRef::new(&unit);
-    let Some(verb) = l.peek().map(str::to_string) else {
-        return Err(l.error(format!(
-            "expected an order after the unit; the orders are: {}",
-            EXAMPLES
-                .iter()
-                .map(|(v, _)| *v)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )));
+    let how = Splitting {
+        separators: &[','],
+        offset,
+        ..Splitting::default()
     };
-    if !EXAMPLES.iter().any(|(v, _)| *v == verb) {
-        return Err(l.error(format!(
-            "`{verb}` is not an order; the orders are: {}",
-            EXAMPLES
-                .iter()
-                .map(|(v, _)| *v)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )));
-    }
-    l.hint = example(&verb);
-    l.at += 1;
-    let action = match verb.as_str() {
-        "hold" => Action::Hold,
-        "retire" => Action::Retire,
-        "forward" | "back" | "left" | "right" => {
-            let way = match verb.as_str() {
-                "forward" => Way::Forward,
-                "back" => Way::Back,
-                "left" => Way::Left,
-                _ => Way::Right,
-            };
-            Action::Move(way, l.distance()?)
-        }
-        "face" => {
-            let Some(deg) = l
-                .peek()
-                .and_then(|w| w.trim_end_matches('°').parse::<u32>().ok())
-                .filter(|d| *d < 360)
-            else {
-                return Err(
-                    l.error("expected a facing in whole degrees, 0 to 359 (0 north, 90 east)")
-                );
-            };
-            l.at += 1;
-            Action::Face(deg)
-        }
-        "form" => {
-            let Some(form) = l
-                .peek()
-                .and_then(|w| FORMATIONS.iter().find(|(n, _)| *n == w))
-                .map(|(_, f)| *f)
-            else {
-                return Err(l.error(
-                    "expected a formation: line, column, square, skirmish, limber or unlimber",
-                ));
-            };
-            l.at += 1;
-            Action::Form(form)
-        }
-        "charge" => Action::Charge(l.target("the unit charged")?),
-        "shock" => Action::Shock(l.target("the unit attacked")?),
-        "opportunity" => {
-            let passby = l.eat("and");
-            if passby {
-                l.expect("passby")?;
-            }
-            l.expect("fire")?;
-            Action::Standing {
-                opportunity: true,
-                passby,
-            }
-        }
-        "passby" => {
-            l.expect("fire")?;
-            Action::Standing {
-                opportunity: false,
-                passby: true,
-            }
-        }
-        "fire" => {
-            l.eat("at");
-            // A trailing shot word predetermines the shot.
-            let shot = l
-                .toks
-                .last()
-                .and_then(|t| Shot::from_word(&t.word))
-                .filter(|_| l.toks.len() > l.at + 1);
-            if shot.is_some() {
-                l.toks.pop();
-            }
-            let target = l.target("the target")?;
-            Action::Fire { target, shot }
-        }
-        "final" => {
-            l.expect("fire")?;
-            Action::FinalFire(l.target("the shocking unit")?)
-        }
-        "support" => {
-            l.eat("fire");
-            Action::Support(l.target("the shocking unit")?)
-        }
-        _ => Action::Replace(l.target("the unit replaced")?),
-    };
-    l.finish()?;
-    Ok(PfOrder::Unit { unit, action })
+    // Without quotes nothing can fail to split; a missing word is told of
+    // just past the line as written, trailing spaces and all.
+    let split = Cursor::split(rest, how).unwrap_or_else(|_| Cursor::of(""));
+    let mut w = Cursor::from_tokens(split.tokens().to_vec(), line.chars().count() + 1);
+    let orders: Vec<&str> = EXAMPLES.iter().map(|(v, _)| *v).collect();
+    let expected = format!("an order: {}", orders.join(", "));
+    let (verb, read) = by_verb(&mut w, VERB_TABLE, &expected).map_err(|e| fail(e, ""))?;
+    let action = read(&mut w).map_err(|e| fail(e, verb))?;
+    w.finish().map_err(|e| fail(e, verb))?;
+    Ok(PfOrder::Unit {
+        unit: UnitRef::new(&unit),
+        action,
+    })
 }
 
 #[cfg(test)]
@@ -338,11 +268,7 @@ mod tests {
     fn errors_say_where() {
         let e = parse("2-ligne: volley ir-49").expect_err("no such order");
         assert_eq!(e.column, 10);
-        assert!(
-            e.message.contains("`volley` is not an order"),
-            "{}",
-            e.message
-        );
+        assert!(e.message.contains("found `volley`"), "{}", e.message);
         let e = parse("2-ligne: forward far").expect_err("no distance");
         assert_eq!(e.column, 18);
         let e = parse("2-ligne: face 400").expect_err("no facing");

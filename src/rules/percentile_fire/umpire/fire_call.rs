@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::words::Words;
+use super::words;
 use crate::audit::dice::Dice;
 use crate::geometry::Hundredths;
 use crate::rules::percentile_fire::fire::Refusal;
@@ -17,8 +17,8 @@ use crate::rules::percentile_fire::fire::zone::{self, FiringLine, Zoned};
 use crate::rules::percentile_fire::ground::TerrainKind;
 use crate::rules::percentile_fire::params::{Category, Params, WeaponKind};
 use crate::rules::percentile_fire::state::{Class, Shot, Word};
-use crate::rules::umpire::{Called, Trace, UmpireError};
-use crate::rules::words::inches;
+use crate::rules::umpire::{Called, Trace, UmpireError, unread};
+use crate::rules::words::{Cursor, MAX_NUMBER, ReadError, Token, inches, inches_in};
 
 /// A fire call as written, checked for its words.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,47 +80,47 @@ impl FireCall {
     /// the weapon first, then its words in any order, then what they give
     /// checked together.
     pub fn parse(text: &str, params: &Params) -> Result<FireCall, UmpireError> {
-        let mut w = Words::new(text);
-        w.expect("fire").map_err(|e| syntax(text, e))?;
-        let count = w
-            .number()
-            .ok_or_else(|| syntax(text, "the number firing comes first"))?;
+        FireCall::read(&mut words::cursor(text), params)
+            .map_err(|e| unread(text, &e, FORM))?
+            .checked(text, params)
+    }
+
+    fn read(w: &mut Cursor, params: &Params) -> Result<FireCall, ReadError> {
+        w.expect("fire")?;
+        let count = w.number("the number firing", 0..=MAX_NUMBER)?;
         w.eat("x");
-        let weapon = w
-            .next()
-            .ok_or_else(|| syntax(text, "the weapon follows the number"))?;
-        if !params.weapons.contains_key(&weapon) {
-            return Err(syntax(
-                text,
-                format!(
-                    "no weapon `{weapon}`; the weapons are {}",
-                    params
-                        .weapons
-                        .keys()
-                        .cloned()
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            ));
+        let weapons = || {
+            let names: Vec<&str> = params.weapons.keys().map(String::as_str).collect();
+            format!("a weapon of the campaign ({})", names.join(", "))
+        };
+        let weapon = w.word(&weapons())?;
+        if !params.weapons.contains_key(&weapon.text) {
+            return Err(ReadError::at(&weapon, weapons()));
         }
-        let mut call = FireCall::plain(count, weapon);
+        let mut call = FireCall::plain(count, weapon.text);
         let mut given = Given::default();
         while let Some(word) = w.next() {
-            call.read_word(&mut w, &word, &mut given, text, params)?;
+            call.read_word(w, &word, &mut given, params)?;
         }
+        let end = w.end_column();
         call.class = given
             .class
-            .ok_or_else(|| syntax(text, "give the firing class: class A, B or C"))?;
+            .ok_or_else(|| ReadError::end(end, "the firing class: class A, B or C"))?;
         call.category = given
             .category
-            .ok_or_else(|| syntax(text, "give the target: massed or linear"))?;
+            .ok_or_else(|| ReadError::end(end, "the target: massed or linear"))?;
         call.range = given
             .range
-            .ok_or_else(|| syntax(text, "give the range in inches: 8\""))?;
-        call.check_line(text, params)?;
-        call.named.sort();
-        call.named.dedup();
+            .ok_or_else(|| ReadError::end(end, "the range in inches, as 8\""))?;
         Ok(call)
+    }
+
+    /// Checks what the words give together, once they read.
+    fn checked(mut self, text: &str, params: &Params) -> Result<FireCall, UmpireError> {
+        self.check_line(text, params)?;
+        self.named.sort();
+        self.named.dedup();
+        Ok(self)
     }
 
     /// A call of `count` x `weapon` before its words are read.
@@ -154,22 +154,22 @@ impl FireCall {
     /// One word of the call (with the words it takes after it).
     fn read_word(
         &mut self,
-        w: &mut Words,
-        word: &str,
+        w: &mut Cursor,
+        word: &Token,
         given: &mut Given,
-        text: &str,
         params: &Params,
-    ) -> Result<(), UmpireError> {
-        match word {
+    ) -> Result<(), ReadError> {
+        match word.text.as_str() {
             "class" => {
-                let c = w.next().unwrap_or_default().to_uppercase();
+                const CLASS: &str = "the firing class, A, B or C";
+                let c = w.word(CLASS)?;
                 given.class = Some(
-                    Class::from_word(&c)
-                        .ok_or_else(|| syntax(text, format!("class `{c}`: A, B or C")))?,
+                    Class::from_word(&c.text.to_uppercase())
+                        .ok_or_else(|| ReadError::at(&c, CLASS))?,
                 );
             }
             "massed" | "linear" => {
-                given.category = Some(if word == "massed" {
+                given.category = Some(if word.text == "massed" {
                     Category::Massed
                 } else {
                     Category::Linear
@@ -177,16 +177,15 @@ impl FireCall {
                 w.eat("target");
             }
             "against" => {
-                let what = w.next().unwrap_or_default();
-                (self.against, self.target_in_square) = match what.as_str() {
-                    "battery" => (Against::Battery, false),
-                    "battery-in-square" => (Against::Battery, true),
-                    "train" => (Against::Train, false),
-                    "figures" => (Against::Figures, false),
-                    _ => {
-                        return Err(syntax(text, "against battery, battery-in-square or train"));
-                    }
-                };
+                (self.against, self.target_in_square) = w.expect_any(
+                    &[
+                        ("battery", (Against::Battery, false)),
+                        ("battery-in-square", (Against::Battery, true)),
+                        ("train", (Against::Train, false)),
+                        ("figures", (Against::Figures, false)),
+                    ],
+                    "battery, battery-in-square or train",
+                )?;
             }
             "in-square" => self.in_square = true,
             "disordered" => self.disordered = true,
@@ -197,34 +196,27 @@ impl FireCall {
             "militia" => self.militia = true,
             "artillery-officer" => self.artillery_officer = true,
             "officer" => self.officers = self.officers.max(1),
-            "officers" => {
-                self.officers = w.number().ok_or_else(|| syntax(text, "officers <n>"))?;
-            }
+            "officers" => self.officers = w.number("the officers attached", 0..=MAX_NUMBER)?,
             "attack" => {
-                self.attack = w.number().filter(|n| *n >= 1).ok_or_else(|| {
-                    syntax(text, "attack <n>: which fire attack of the phase, from 1")
-                })?;
+                self.attack = w.number("which fire attack of the phase", 1..=MAX_NUMBER)?;
             }
             "cover" => {
-                let kind = w.next().unwrap_or_default();
-                let Some(kind) = TerrainKind::parse(&kind) else {
-                    return Err(syntax(
-                        text,
-                        format!("cover <terrain kind>: {}", TerrainKind::KINDS.join(", ")),
-                    ));
-                };
-                self.cover = Some(kind);
+                let kinds = || format!("a kind of cover: {}", TerrainKind::KINDS.join(", "));
+                let kind = w.word(&kinds())?;
+                self.cover = Some(
+                    TerrainKind::parse(&kind.text).ok_or_else(|| ReadError::at(&kind, kinds()))?,
+                );
             }
             "with" => {
-                let name = w.next().ok_or_else(|| syntax(text, "with <modifier>"))?;
-                self.named.push(name);
+                let name = w.word("a modifier")?;
+                self.named.push(name.text);
                 while w.eat("and") || w.peek().is_some_and(|n| params.modifiers.contains_key(n)) {
                     if let Some(n) = w.next() {
-                        self.named.push(n);
+                        self.named.push(n.text);
                     }
                 }
             }
-            other => self.read_value(w, other, given, text)?,
+            _ => self.read_value(w, word, given)?,
         }
         Ok(())
     }
@@ -233,22 +225,22 @@ impl FireCall {
     /// arms line or a range.
     fn read_value(
         &mut self,
-        w: &mut Words,
-        other: &str,
+        w: &mut Cursor,
+        word: &Token,
         given: &mut Given,
-        text: &str,
-    ) -> Result<(), UmpireError> {
+    ) -> Result<(), ReadError> {
+        let other = word.text.as_str();
         if let Some(o) = Occasion::from_word(other) {
             self.occasion = Some(o);
         } else if let Some(s) = Shot::from_word(other) {
             self.shot = Some(s);
         } else if let Some(l) = FiringLine::from_word(other) {
             self.line = Some(l);
-        } else if let Some(h) = Words::inches(other) {
-            given.range = Some(h);
+        } else if let Some(h) = inches_in(other) {
+            given.range = Some(i64::from(h));
             w.eat_inch_word();
         } else {
-            return Err(syntax(text, format!("`{other}` is not a word of the call")));
+            return Err(ReadError::at(word, "a word of the call"));
         }
         Ok(())
     }

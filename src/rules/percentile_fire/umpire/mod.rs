@@ -9,15 +9,14 @@ pub mod words;
 use serde::Serialize;
 
 use self::fire_call::FireCall;
-use self::words::Words;
 use super::fire::factors::ScreenReading;
 use super::fire::routine::{self, CriticalRoll, OfficerRoll, Readings};
 use super::fire::zone;
 use super::setup::{NEW_ROLL_FOR_EXTRA_FIGURES, ROUND_EACH_STEP, SCREEN_BY_A_THIRD};
 use super::state::State;
 use crate::audit::dice::Dice;
-use crate::rules::umpire::{Called, Trace, UmpireError, UmpireReport};
-use crate::rules::words::inches;
+use crate::rules::umpire::{Called, Trace, UmpireError, UmpireReport, unread};
+use crate::rules::words::{Cursor, MAX_NUMBER, ReadError, by_verb, inches};
 
 /// How each call is written.
 pub const HELP: &str = "\
@@ -60,9 +59,6 @@ massed battery <n> cannon
   target (11.63).
 ";
 
-/// The calls by name.
-const CALLS: &[&str] = &["fire", "critical", "officer", "zones", "massed"];
-
 /// The typed result of any call.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "call", rename_all = "kebab-case")]
@@ -103,12 +99,22 @@ fn wrap<T>(called: Called<T>, into: impl FnOnce(T) -> CallResult) -> Called<Call
     }
 }
 
-fn syntax(text: &str, problem: &str) -> UmpireError {
-    UmpireError::Syntax {
-        call: text.to_string(),
-        problem: problem.to_string(),
-    }
-}
+/// How a call is read and made: its words after the call's name, the
+/// state and the dice.
+type Call = fn(&State, &str, &mut Cursor, &mut dyn Dice) -> Result<Called<CallResult>, UmpireError>;
+
+/// The calls by name, each read by a function of its own.
+const CALLS: &[(&[&str], Call)] = &[
+    (&["fire"], fire),
+    (&["critical"], critical),
+    (&["officer"], officer),
+    (&["zones"], |state, text, w, _| {
+        zones(text, w, state).map(|c| wrap(c, CallResult::Zones))
+    }),
+    (&["massed"], |_, text, w, _| {
+        massed(text, w).map(|c| wrap(c, CallResult::Massed))
+    }),
+];
 
 /// Performs one umpire call and keeps its typed result.
 pub fn resolve(
@@ -116,79 +122,99 @@ pub fn resolve(
     text: &str,
     dice: &mut dyn Dice,
 ) -> Result<Called<CallResult>, UmpireError> {
-    let mut w = Words::new(text);
-    let name = w.next().unwrap_or_default();
-    let params = &state.params;
-    let (readings, screen) = readings(state);
-    match name.as_str() {
-        "fire"
-            if w.peek()
-                .is_some_and(|n| n.parse::<u32>().is_err() && !n.contains('x')) =>
-        {
-            on_table::resolve(state, text, dice).map(|c| wrap(c, CallResult::Fire))
-        }
-        "fire" => {
-            let call = FireCall::parse(text, params)?;
-            fire_call::resolve(&call, params, readings, screen, dice)
-                .map(|c| wrap(c, CallResult::Fire))
-        }
-        "critical" => {
-            let rest = w.rest();
-            let shellfire = match rest.iter().map(String::as_str).collect::<Vec<_>>()[..] {
-                ["hit"] => false,
-                ["hit", "shellfire" | "shell" | "rocket"] => true,
-                _ => return Err(syntax(text, "write critical hit [shellfire]")),
-            };
-            let mut trace = Trace::default();
-            let roll = routine::critical_roll("critical hit", shellfire, params, dice, &mut trace);
-            trace.outcome = format!("critical hit: {}", roll.effect.word());
-            let canonical = if shellfire {
-                "critical hit shellfire"
-            } else {
-                "critical hit"
-            };
-            Ok(wrap(
-                trace.finish(canonical.to_string(), roll),
-                CallResult::Critical,
-            ))
-        }
-        "officer" => {
-            let ok = w.eat("hit");
-            let n = w.number();
-            let tail = w.rest();
-            let (true, Some(n), true) = (
-                ok,
-                n.filter(|n| *n >= 1),
-                tail.is_empty() || tail == ["figures"] || tail == ["figure"],
-            ) else {
-                return Err(syntax(text, "write officer hit <n> figures (1 or more)"));
-            };
-            let mut trace = Trace::default();
-            let roll = routine::officer_roll(
-                "the officer",
-                n,
-                "officer hit",
-                "11.15 step 11",
-                params,
-                dice,
-                &mut trace,
-            );
-            trace.outcome = match roll.effect {
-                Some(e) => format!("the officer is hit: {}", e.word()),
-                None => "the officer is not hit".to_string(),
-            };
-            Ok(wrap(
-                trace.finish(format!("officer hit {n} figures"), roll),
-                CallResult::Officer,
-            ))
-        }
-        "zones" => zones(text, &mut w, state).map(|c| wrap(c, CallResult::Zones)),
-        "massed" => massed(text, &mut w).map(|c| wrap(c, CallResult::Massed)),
-        other => Err(UmpireError::UnknownCall {
-            name: other.to_string(),
-            known: CALLS.join(", "),
-        }),
+    let mut w = words::cursor(text);
+    let Ok(call) = by_verb(&mut w, CALLS, "a call") else {
+        return Err(UmpireError::UnknownCall {
+            name: w.peek().unwrap_or_default().to_string(),
+            known: CALLS
+                .iter()
+                .map(|(names, _)| names.join(", "))
+                .collect::<Vec<_>>()
+                .join(", "),
+        });
+    };
+    call(state, text, &mut w, dice)
+}
+
+/// A fire attack: on the table between two units, or set up in words.
+fn fire(
+    state: &State,
+    text: &str,
+    w: &mut Cursor,
+    dice: &mut dyn Dice,
+) -> Result<Called<CallResult>, UmpireError> {
+    // A unit's name is no count: `fire 6 x ...` and `fire 6x12pdr` are
+    // calls in words.
+    if w.peek()
+        .is_some_and(|n| n.parse::<u32>().is_err() && !n.contains('x'))
+    {
+        return on_table::resolve(state, text, dice).map(|c| wrap(c, CallResult::Fire));
     }
+    let (readings, screen) = readings(state);
+    let call = FireCall::parse(text, &state.params)?;
+    fire_call::resolve(&call, &state.params, readings, screen, dice)
+        .map(|c| wrap(c, CallResult::Fire))
+}
+
+/// `critical hit [shellfire]`: the Artillery/train Critical Hit Table.
+fn critical(
+    state: &State,
+    text: &str,
+    w: &mut Cursor,
+    dice: &mut dyn Dice,
+) -> Result<Called<CallResult>, UmpireError> {
+    let unread = |e| unread(text, &e, "critical hit [shellfire]");
+    w.expect("hit").map_err(unread)?;
+    let shellfire = w
+        .eat_any(&[("shellfire", ()), ("shell", ()), ("rocket", ())])
+        .is_some();
+    w.finish().map_err(unread)?;
+    let mut trace = Trace::default();
+    let roll = routine::critical_roll("critical hit", shellfire, &state.params, dice, &mut trace);
+    trace.outcome = format!("critical hit: {}", roll.effect.word());
+    let canonical = if shellfire {
+        "critical hit shellfire"
+    } else {
+        "critical hit"
+    };
+    Ok(wrap(
+        trace.finish(canonical.to_string(), roll),
+        CallResult::Critical,
+    ))
+}
+
+/// `officer hit <n> figures`: whether an attached officer was hit (step 11).
+fn officer(
+    state: &State,
+    text: &str,
+    w: &mut Cursor,
+    dice: &mut dyn Dice,
+) -> Result<Called<CallResult>, UmpireError> {
+    let unread = |e| unread(text, &e, "officer hit <n> figures");
+    w.expect("hit").map_err(unread)?;
+    let n = w
+        .number("the figures hit", 1..=MAX_NUMBER)
+        .map_err(unread)?;
+    w.eat_any(&[("figures", ()), ("figure", ())]);
+    w.finish().map_err(unread)?;
+    let mut trace = Trace::default();
+    let roll = routine::officer_roll(
+        "the officer",
+        n,
+        "officer hit",
+        "11.15 step 11",
+        &state.params,
+        dice,
+        &mut trace,
+    );
+    trace.outcome = match roll.effect {
+        Some(e) => format!("the officer is hit: {}", e.word()),
+        None => "the officer is not hit".to_string(),
+    };
+    Ok(wrap(
+        trace.finish(format!("officer hit {n} figures"), roll),
+        CallResult::Officer,
+    ))
 }
 
 /// The zones of a weapon, and those a range falls in.
@@ -202,35 +228,23 @@ pub struct ZonesResult {
     pub holding: Vec<String>,
 }
 
-fn zones(text: &str, w: &mut Words, state: &State) -> Result<Called<ZonesResult>, UmpireError> {
-    let weapon = w
-        .next()
-        .ok_or_else(|| syntax(text, "write zones <weapon> [<range>]"))?;
-    if !state.params.weapons.contains_key(&weapon) {
-        return Err(syntax(
-            text,
-            &format!(
-                "no weapon `{weapon}`; the weapons are {}",
-                state
-                    .params
-                    .weapons
-                    .keys()
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        ));
-    }
-    let range = match w.next() {
-        Some(r) => {
-            w.eat_inch_word();
-            Some(Words::inches(&r).ok_or_else(|| syntax(text, "the range is in inches: 8\""))?)
-        }
-        None => None,
+fn zones(text: &str, w: &mut Cursor, state: &State) -> Result<Called<ZonesResult>, UmpireError> {
+    let unread = |e| unread(text, &e, "zones <weapon> [<range>]");
+    let weapons = || {
+        let names: Vec<&str> = state.params.weapons.keys().map(String::as_str).collect();
+        format!("a weapon of the campaign ({})", names.join(", "))
     };
-    if w.peek().is_some() {
-        return Err(syntax(text, "write zones <weapon> [<range>]"));
+    let weapon = w.word(&weapons()).map_err(unread)?;
+    if !state.params.weapons.contains_key(&weapon.text) {
+        return Err(unread(ReadError::at(&weapon, weapons())));
     }
+    let weapon = weapon.text;
+    let range = if w.is_done() {
+        None
+    } else {
+        Some(i64::from(w.inches("the range").map_err(unread)?))
+    };
+    w.finish().map_err(unread)?;
     let mut trace = Trace::default();
     let all = zone::zones_of(&state.params, &weapon);
     let mut zones = Vec::new();
@@ -281,20 +295,14 @@ pub struct MassedResult {
 /// "17+ cannon" (11.63).
 pub const MASSED_BATTERY: u32 = 17;
 
-fn massed(text: &str, w: &mut Words) -> Result<Called<MassedResult>, UmpireError> {
-    let ok = w.eat("battery");
-    let n = w.number();
+fn massed(text: &str, w: &mut Cursor) -> Result<Called<MassedResult>, UmpireError> {
+    let unread = |e| unread(text, &e, "massed battery <n> cannon");
+    w.expect("battery").map_err(unread)?;
+    let n = w
+        .number("the cannon counted", 0..=MAX_NUMBER)
+        .map_err(unread)?;
     w.eat("cannon");
-    let (true, Some(n), None) = (ok, n, w.peek()) else {
-        return Err(syntax(text, "write fire <unit> at <unit> [<shot>] [opportunity|passby|final-shock|supportive] [attack <n>]
-  One fire attack measured on the table as the game state stands: range, zone, the
-  figures that bear, field of fire, sight, target category, cover, as a turn would.
-  Without an occasion it is the unit's reciprocal fire, the hierarchy of targets
-  applying. The state is not changed.
-  e.g. fire 43rd-foot at voltigeurs
-
-massed battery <n> cannon"));
-    };
+    w.finish().map_err(unread)?;
     let mut trace = Trace::default();
     let massed = n >= MASSED_BATTERY;
     trace.note(format!(

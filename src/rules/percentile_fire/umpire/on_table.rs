@@ -4,7 +4,7 @@
 //! gives by a correction, where the call stands for play.
 
 use super::fire_call::FireCallResult;
-use super::words::Words;
+use super::words;
 use crate::audit::dice::Dice;
 use crate::rules::names;
 use crate::rules::percentile_fire::fire::factors::Occasion;
@@ -13,16 +13,34 @@ use crate::rules::percentile_fire::phase::Phase;
 use crate::rules::percentile_fire::state::{Arm, Shot, State, Word};
 use crate::rules::percentile_fire::table::Table;
 use crate::rules::percentile_fire::table::eligible::{self, Request};
-use crate::rules::umpire::{Called, Trace, UmpireError};
+use crate::rules::umpire::{Called, Trace, UmpireError, unread};
+use crate::rules::words::{Cursor, MAX_NUMBER, ReadError};
 
 const FORM: &str =
     "fire <unit> at <unit> [<shot>] [opportunity|passby|final-shock|supportive] [attack <n>]";
 
-fn syntax(call: &str, problem: impl Into<String>) -> UmpireError {
-    UmpireError::Syntax {
-        call: call.to_string(),
-        problem: format!("{}; write {FORM}", problem.into()),
+/// The call's words: the firing unit, its target, and what it fires
+/// (`None` for its own choice), on what occasion and which attack.
+type Words = (String, String, Option<Shot>, Option<Occasion>, u32);
+
+fn read(w: &mut Cursor) -> Result<Words, ReadError> {
+    w.expect("fire")?;
+    let firer = w.word("the firing unit")?.text;
+    w.expect("at")?;
+    let target = w.word("the target")?.text;
+    let (mut shot, mut occasion, mut attack) = (None, None, 1);
+    while let Some(word) = w.next() {
+        if let Some(s) = Shot::from_word(&word.text) {
+            shot = Some(s);
+        } else if let Some(o) = Occasion::from_word(&word.text) {
+            occasion = Some(o);
+        } else if word.text == "attack" {
+            attack = w.number("which fire attack of the phase", 1..=MAX_NUMBER)?;
+        } else {
+            return Err(ReadError::at(&word, "a shot, an occasion or attack <n>"));
+        }
     }
+    Ok((firer, target, shot, occasion, attack))
 }
 
 /// Reads and resolves the call.
@@ -31,28 +49,8 @@ pub fn resolve(
     text: &str,
     dice: &mut dyn Dice,
 ) -> Result<Called<FireCallResult>, UmpireError> {
-    let mut w = Words::new(text);
-    w.next();
-    let firer = w.next().ok_or_else(|| syntax(text, "the firing unit"))?;
-    if !w.eat("at") {
-        return Err(syntax(text, "`at` and the target follow the firing unit"));
-    }
-    let target = w.next().ok_or_else(|| syntax(text, "the target"))?;
-    let (mut shot, mut occasion, mut attack) = (None, None, 1);
-    while let Some(word) = w.next() {
-        if let Some(s) = Shot::from_word(&word) {
-            shot = Some(s);
-        } else if let Some(o) = Occasion::from_word(&word) {
-            occasion = Some(o);
-        } else if word == "attack" {
-            attack = w
-                .number()
-                .filter(|n| *n >= 1)
-                .ok_or_else(|| syntax(text, "attack <n>, from 1"))?;
-        } else {
-            return Err(syntax(text, format!("`{word}` is not a word of the call")));
-        }
-    }
+    let (firer, target, shot, occasion, attack) =
+        read(&mut words::cursor(text)).map_err(|e| unread(text, &e, FORM))?;
     let in_play = || state.units.iter().filter(|u| u.eliminated.is_none());
     let look = |r: &str| {
         names::find(in_play(), r).map_err(|e| UmpireError::Syntax {

@@ -1,90 +1,42 @@
-//! The words of an umpire call: lower-cased, commas read as spaces, and a
-//! count stuck to its `x` (`6x12pdr`) taken apart.
+//! The words of an umpire call, through the shared cursor: lower-cased,
+//! commas and semicolons read as spaces, and a count stuck to its `x`
+//! (`6x12pdr`) taken apart.
 
-use crate::geometry::Hundredths;
-use crate::rules::words::{INCH_WORDS, inches_in};
+use crate::rules::words::{Cursor, Splitting, Token};
 
-pub struct Words {
-    words: Vec<String>,
-    at: usize,
-}
+/// A call written as a sentence parts its words with commas as often as
+/// with spaces.
+const SEPARATORS: &[char] = &[',', ';'];
 
-impl Words {
-    pub fn new(text: &str) -> Words {
-        let cleaned: String = text
-            .chars()
-            .map(|c| if c == ',' || c == ';' { ' ' } else { c })
-            .collect();
-        let mut words = Vec::new();
-        for w in crate::rules::words::words(&cleaned) {
-            // `6x12pdr` and `6x` are a count and its weapon.
-            let digits = w.chars().take_while(char::is_ascii_digit).count();
-            if digits > 0 && w[digits..].starts_with('x') {
-                words.push(w[..digits].to_string());
-                words.push("x".to_string());
-                if w.len() > digits + 1 {
-                    words.push(w[digits + 1..].to_string());
-                }
-            } else {
-                words.push(w);
+/// The words of a call.
+pub fn cursor(text: &str) -> Cursor {
+    let how = Splitting {
+        separators: SEPARATORS,
+        ..Splitting::default()
+    };
+    // Without quotes nothing can fail to split.
+    let plain = Cursor::split(text, how).unwrap_or_else(|_| Cursor::of(text));
+    let end = plain.end_column();
+    let mut tokens = Vec::new();
+    for t in plain.tokens() {
+        // `6x12pdr` and `6x` are a count and its weapon.
+        let digits = t.text.chars().take_while(char::is_ascii_digit).count();
+        if digits > 0 && t.text[digits..].starts_with('x') {
+            let part = |text: &str, at: usize| Token {
+                text: text.to_string(),
+                column: t.column + at,
+                quoted: false,
+            };
+            tokens.push(part(&t.text[..digits], 0));
+            tokens.push(part("x", digits));
+            if t.text.len() > digits + 1 {
+                tokens.push(part(&t.text[digits + 1..], digits + 1));
             }
-        }
-        Words { words, at: 0 }
-    }
-
-    pub fn peek(&self) -> Option<&str> {
-        self.words.get(self.at).map(String::as_str)
-    }
-
-    #[allow(clippy::should_implement_trait)]
-    pub fn next(&mut self) -> Option<String> {
-        let w = self.words.get(self.at).cloned();
-        self.at += usize::from(w.is_some());
-        w
-    }
-
-    /// Takes the word if it is the next one.
-    pub fn eat(&mut self, word: &str) -> bool {
-        let here = self.peek() == Some(word);
-        self.at += usize::from(here);
-        here
-    }
-
-    pub fn expect(&mut self, word: &str) -> Result<(), String> {
-        if self.eat(word) {
-            Ok(())
         } else {
-            Err(format!("expected `{word}`"))
+            tokens.push(t.clone());
         }
     }
-
-    pub fn number(&mut self) -> Option<u32> {
-        let n = self
-            .peek()
-            .and_then(|w| w.parse::<u32>().ok())
-            .filter(|n| *n <= crate::rules::words::MAX_NUMBER)?;
-        self.at += 1;
-        Some(n)
-    }
-
-    /// Takes an inch word after a number (`8 inches`).
-    pub fn eat_inch_word(&mut self) {
-        if self.peek().is_some_and(|w| INCH_WORDS.contains(&w)) {
-            self.at += 1;
-        }
-    }
-
-    /// A distance written as one word.
-    pub fn inches(word: &str) -> Option<Hundredths> {
-        inches_in(word).map(i64::from)
-    }
-
-    /// What is left, joined.
-    pub fn rest(&mut self) -> Vec<String> {
-        let rest = self.words[self.at..].to_vec();
-        self.at = self.words.len();
-        rest
-    }
+    Cursor::from_tokens(tokens, end)
 }
 
 #[cfg(test)]
@@ -93,22 +45,26 @@ mod tests {
 
     #[test]
     fn a_count_stuck_to_its_x_is_taken_apart() {
-        let mut w = Words::new("Fire 6x12pdr, class B, roundshot, massed target, 8 inches");
-        let all: Vec<String> = std::iter::from_fn(|| w.next()).collect();
+        let w = cursor("Fire 6x12pdr, class B, roundshot, massed target, 8 inches");
+        let all: Vec<(&str, usize)> = w
+            .tokens()
+            .iter()
+            .map(|t| (t.text.as_str(), t.column))
+            .collect();
         assert_eq!(
             all,
             [
-                "fire",
-                "6",
-                "x",
-                "12pdr",
-                "class",
-                "b",
-                "roundshot",
-                "massed",
-                "target",
-                "8",
-                "inches"
+                ("fire", 1),
+                ("6", 6),
+                ("x", 7),
+                ("12pdr", 8),
+                ("class", 15),
+                ("b", 21),
+                ("roundshot", 24),
+                ("massed", 35),
+                ("target", 42),
+                ("8", 50),
+                ("inches", 52)
             ]
         );
     }

@@ -20,6 +20,7 @@ mod display;
 mod parse;
 mod words;
 
+use crate::rules::words::{Found, ReadError};
 use std::fmt;
 
 pub use crate::rules::names::{Named, UnitId};
@@ -435,27 +436,38 @@ impl<U> StcOrder<U> {
     }
 }
 
-/// Why a line is not an order: where (1-based column in characters, and the
-/// word found there, empty at the end of the line), what was wrong, and an
-/// example of the right form.
+/// Why a line is not an order: where (1-based column in characters), what
+/// was expected there and what was found, as every ruleset's reader says
+/// it, and an example of the right form.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OrderSyntaxError {
     pub column: usize,
-    pub word: String,
-    pub message: String,
+    pub expected: String,
+    pub found: Found,
     pub hint: String,
+}
+
+impl OrderSyntaxError {
+    /// A word read wrong, with an example of the order being read.
+    pub fn of(e: ReadError, hint: &str) -> OrderSyntaxError {
+        OrderSyntaxError {
+            column: e.column,
+            expected: e.expected,
+            found: e.found,
+            hint: hint.to_string(),
+        }
+    }
 }
 
 impl fmt::Display for OrderSyntaxError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.word.is_empty() {
-            write!(f, "column {}, at the end of the line: ", self.column)?;
-        } else {
-            write!(f, "column {}, at `{}`: ", self.column, self.word)?;
-        }
-        write!(f, "{}", self.message)?;
+        write!(
+            f,
+            "column {}: expected {}, found {}",
+            self.column, self.expected, self.found
+        )?;
         if !self.hint.is_empty() {
-            write!(f, "; for example `{}`", self.hint)?;
+            write!(f, " (for example `{}`)", self.hint)?;
         }
         Ok(())
     }

@@ -3,11 +3,11 @@
 //! every word must fit where it stands, and a word that does not is an error
 //! naming what was expected there.
 
-use super::words::{self, Tok, Token, Verb};
+use super::words::{self, Token, Verb, is_word};
 use super::{
     Approach, Facing, Formation, OrderSyntaxError, Place, Side, StcOrder, Step, UnitRef, Written,
 };
-use crate::rules::words::{INCH_WORDS, MAX_NUMBER, inches_in};
+use crate::rules::words::{Cursor, INCH_WORDS, MAX_NUMBER, ReadError, inches_in};
 
 /// The most steps one path may have, and the most units one list may name.
 const MAX_STEPS: usize = 20;
@@ -17,32 +17,29 @@ const MAX_REF_CHARS: usize = 100;
 
 /// Reads one order line (syntax only).
 pub fn parse(line: &str) -> Result<Written, OrderSyntaxError> {
-    let tokens = words::tokenize(line)?;
+    let tokens = words::tokenize(line).map_err(|e| {
+        let hint = if e.column > words::MAX_LINE_CHARS {
+            "2-ligne: forward 4"
+        } else {
+            "\"1er régiment\": forward 4"
+        };
+        OrderSyntaxError::of(e, hint)
+    })?;
     let mut p = Parser {
-        toks: &tokens,
-        pos: 0,
-        end_column: line.chars().count() + 1,
+        w: Cursor::from_tokens(tokens, line.chars().count() + 1),
         hint: "2-ligne: forward 4",
     };
     let (unit, colon) = p.subject()?;
     let Some(verb) = p.phrase(words::VERBS) else {
-        let mut message = if p.at_end() {
-            "expected an order after the unit".to_string()
-        } else {
-            format!("`{}` is not an order", p.shown())
+        let orders = words::canonical(words::VERBS).join(", ");
+        let expected = match p.w.peek() {
+            Some(next) if !colon => format!(
+                "an order (if `{} {next}` is one unit's name, put a colon after it or quote it): {orders}",
+                unit.0
+            ),
+            _ => format!("an order: {orders}"),
         };
-        message.push_str(&format!(
-            "; the orders are: {}",
-            words::canonical(words::VERBS).join(", ")
-        ));
-        if !colon && !p.at_end() {
-            message.push_str(&format!(
-                " (if `{} {}` is one unit's name, put a colon after it or quote it)",
-                unit.0,
-                p.shown()
-            ));
-        }
-        return Err(p.error(message));
+        return Err(p.error(expected));
     };
     p.hint = words::example(verb);
     let order = p.order(unit, verb)?;
@@ -50,10 +47,8 @@ pub fn parse(line: &str) -> Result<Written, OrderSyntaxError> {
     Ok(order)
 }
 
-struct Parser<'a> {
-    toks: &'a [Token],
-    pos: usize,
-    end_column: usize,
+struct Parser {
+    w: Cursor,
     /// An example of the order being read, for every error's hint.
     hint: &'static str,
 }
@@ -68,13 +63,9 @@ fn numeric(word: &str) -> Option<u32> {
 /// the grammar could read as a keyword or a number.
 pub(super) fn needs_quotes(reference: &str) -> bool {
     match words::tokenize(reference).as_deref() {
-        Ok(
-            [
-                Token {
-                    tok: Tok::Word(w), ..
-                },
-            ],
-        ) => w != reference || words::is_keyword(w) || numeric(w).is_some(),
+        Ok([t]) if is_word(t) => {
+            t.text != reference || words::is_keyword(&t.text) || numeric(&t.text).is_some()
+        }
         _ => true,
     }
 }
@@ -86,55 +77,42 @@ pub(super) fn subject_needs_quotes(reference: &str) -> bool {
     };
     let mut joined = Vec::new();
     for t in &tokens {
-        match &t.tok {
-            Tok::Word(w) => joined.push(w.as_str()),
-            _ => return true,
+        if !is_word(t) {
+            return true;
         }
+        joined.push(t.text.as_str());
     }
     joined.is_empty() || joined.join(" ") != reference
 }
 
-impl Parser<'_> {
+impl Parser {
     fn at_end(&self) -> bool {
-        self.pos >= self.toks.len()
+        self.w.is_done()
     }
 
-    fn shown(&self) -> String {
-        self.toks
-            .get(self.pos)
-            .map_or(String::new(), |t| t.shown.clone())
+    /// The next token if it is a bare word.
+    fn word_here(&self) -> Option<&Token> {
+        self.w.peek_token().filter(|t| is_word(t))
     }
 
-    /// An error at the current token (or the end of the line).
-    fn error(&self, message: impl Into<String>) -> OrderSyntaxError {
-        self.error_at(self.pos, message)
+    /// An error at the current token (or the end of the line): `expected`
+    /// was wanted there.
+    fn error(&self, expected: impl Into<String>) -> OrderSyntaxError {
+        OrderSyntaxError::of(self.w.error(expected), self.hint)
     }
 
-    fn error_at(&self, pos: usize, message: impl Into<String>) -> OrderSyntaxError {
-        let (column, word) = match self.toks.get(pos) {
-            Some(t) => (t.column, t.shown.clone()),
-            None => (self.end_column, String::new()),
-        };
-        OrderSyntaxError {
-            column,
-            word,
-            message: message.into(),
-            hint: self.hint.to_string(),
-        }
+    /// An error at `token`.
+    fn error_at(&self, token: &Token, expected: impl Into<String>) -> OrderSyntaxError {
+        OrderSyntaxError::of(ReadError::at(token, expected), self.hint)
     }
 
-    /// "expected X" at the current token, listing the allowed words.
+    /// "expected X" at the current token, with the words allowed there.
     fn expected(&self, what: &str, allowed: &[&str]) -> OrderSyntaxError {
-        let found = if self.at_end() {
-            String::new()
+        if allowed.is_empty() {
+            self.error(what)
         } else {
-            format!(" but found `{}`", self.shown())
-        };
-        let mut message = format!("expected {what}{found}");
-        if !allowed.is_empty() {
-            message.push_str(&format!("; allowed here: {}", allowed.join(", ")));
+            self.error(format!("{what} ({})", allowed.join(", ")))
         }
-        self.error(message)
     }
 
     /// Fails unless the line ends here; `allowed` lists what else could have
@@ -143,100 +121,87 @@ impl Parser<'_> {
         if self.at_end() {
             return Ok(());
         }
-        let mut all: Vec<&str> = allowed.to_vec();
-        all.push("the end of the order");
-        Err(self.error(format!(
-            "unexpected `{}`; expected {}",
-            self.shown(),
-            all.join(", ")
-        )))
+        let expected = match allowed {
+            [] => "the end of the order".to_string(),
+            _ => format!("{} or the end of the order", allowed.join(", ")),
+        };
+        Err(self.error(expected))
     }
 
     /// Takes the longest phrase of `table` found at the current token.
     fn phrase<T: Copy>(&mut self, table: &[(&str, T)]) -> Option<T> {
-        let mut best: Option<(usize, T)> = None;
-        for (phrase, meaning) in table {
-            let parts: Vec<&str> = phrase.split(' ').collect();
-            let fits = parts.iter().enumerate().all(|(k, part)| {
-                match self.toks.get(self.pos + k).map(|t| &t.tok) {
-                    Some(Tok::Word(w)) => w == part,
-                    Some(Tok::Comma) => *part == ",",
-                    _ => false,
-                }
-            });
-            if fits && best.is_none_or(|(len, _)| parts.len() > len) {
-                best = Some((parts.len(), *meaning));
-            }
-        }
-        let (len, meaning) = best?;
-        self.pos += len;
-        Some(meaning)
+        self.w.eat_any(table)
     }
 
     fn flag(&mut self, table: &[(&str, ())]) -> bool {
         self.phrase(table).is_some()
     }
 
-    /// The unit the order is for, and whether a colon or quotes ended it.
-    fn subject(&mut self) -> Result<(UnitRef, bool), OrderSyntaxError> {
-        let Some(first) = self.toks.first() else {
-            return Err(self.error("an empty line is not an order; expected a unit, then an order"));
-        };
-        if let Tok::Quoted(name) = &first.tok {
-            self.check_ref(0, name)?;
-            self.pos = 1;
-            if matches!(self.toks.get(1).map(|t| &t.tok), Some(Tok::Colon)) {
-                self.pos = 2;
-            }
-            return Ok((UnitRef(name.clone()), true));
+    /// Takes `n` tokens, already looked at.
+    fn skip(&mut self, n: usize) {
+        for _ in 0..n {
+            self.w.next();
         }
-        if let Some(colon) = self.toks.iter().position(|t| t.tok == Tok::Colon) {
-            if colon == 0 {
-                return Err(self.error_at(0, "expected a unit's id or name before the `:`"));
-            }
-            let mut parts = Vec::new();
-            for (k, t) in self.toks[..colon].iter().enumerate() {
-                match &t.tok {
-                    Tok::Word(w) => parts.push(w.as_str()),
-                    _ => {
-                        return Err(self.error_at(
-                            k,
-                            "a unit's name before the `:` may not hold quotes or commas; quote the whole name",
-                        ));
-                    }
-                }
-            }
-            let name = parts.join(" ");
-            self.check_ref(0, &name)?;
-            self.pos = colon + 1;
-            return Ok((UnitRef(name), true));
-        }
-        let Tok::Word(word) = &first.tok else {
-            return Err(self.error_at(0, "expected a unit's id or name first"));
-        };
-        if self.phrase(words::VERBS).is_some() {
-            self.pos = 0;
-            return Err(self.error(format!(
-                "`{}` is an order, but an order begins with the unit it is for, then a colon",
-                first.shown
-            )));
-        }
-        self.check_ref(0, word)?;
-        self.pos = 1;
-        Ok((UnitRef(word.clone()), false))
     }
 
-    fn check_ref(&self, pos: usize, name: &str) -> Result<(), OrderSyntaxError> {
+    /// The unit the order is for, and whether a colon or quotes ended it.
+    fn subject(&mut self) -> Result<(UnitRef, bool), OrderSyntaxError> {
+        let tokens = self.w.tokens().to_vec();
+        let Some(first) = tokens.first() else {
+            return Err(self.error("a unit, then an order"));
+        };
+        if first.quoted {
+            self.check_ref(first, &first.text)?;
+            self.skip(1);
+            if tokens.get(1).is_some_and(|t| !t.quoted && t.text == ":") {
+                self.skip(1);
+            }
+            return Ok((UnitRef(first.text.clone()), true));
+        }
+        if let Some(colon) = tokens.iter().position(|t| !t.quoted && t.text == ":") {
+            if colon == 0 {
+                return Err(self.error_at(first, "a unit's id or name before the `:`"));
+            }
+            let mut parts = Vec::new();
+            for t in &tokens[..colon] {
+                if !is_word(t) {
+                    return Err(self.error_at(
+                        t,
+                        "a unit's name before the `:` without quotes or commas (quote the whole name)",
+                    ));
+                }
+                parts.push(t.text.as_str());
+            }
+            let name = parts.join(" ");
+            self.check_ref(first, &name)?;
+            self.skip(colon + 1);
+            return Ok((UnitRef(name), true));
+        }
+        if !is_word(first) {
+            return Err(self.error_at(first, "a unit's id or name first"));
+        }
+        if self.w.clone().eat_any(words::VERBS).is_some() {
+            return Err(self.error_at(
+                first,
+                "the unit the order is for, then a colon, before the order",
+            ));
+        }
+        self.check_ref(first, &first.text)?;
+        self.skip(1);
+        Ok((UnitRef(first.text.clone()), false))
+    }
+
+    fn check_ref(&self, at: &Token, name: &str) -> Result<(), OrderSyntaxError> {
         if name.is_empty() {
-            return Err(self.error_at(pos, "a unit's name may not be empty"));
+            return Err(self.error_at(at, "a unit's id or name, not an empty one"));
         }
         if name.contains(['"', '\u{201c}', '\u{201d}', '\u{201e}']) {
-            return Err(self.error_at(pos, "a unit's id or name may not hold quote marks"));
+            return Err(self.error_at(at, "a unit's id or name without quote marks"));
         }
         if name.chars().count() > MAX_REF_CHARS {
             return Err(self.error_at(
-                pos,
-                format!("a unit's id or name is at most {MAX_REF_CHARS} characters"),
+                at,
+                format!("a unit's id or name of at most {MAX_REF_CHARS} characters"),
             ));
         }
         Ok(())
@@ -244,38 +209,41 @@ impl Parser<'_> {
 
     /// A unit named after the verb: one word, or a quoted name.
     fn unit_ref(&mut self, what: &str) -> Result<UnitRef, OrderSyntaxError> {
-        let found = match self.toks.get(self.pos).map(|t| &t.tok) {
-            Some(Tok::Quoted(name)) => name.clone(),
-            Some(Tok::Word(w)) if !words::is_keyword(w) => w.clone(),
-            Some(Tok::Word(_)) => {
-                return Err(self.error(format!(
-                    "expected {what} but found the order word `{}`; quote a unit whose id is an order word",
-                    self.shown()
-                )));
-            }
-            _ => {
-                return Err(self.expected(
-                    what,
-                    &["a unit's id", "a quoted name such as \"1er régiment\""],
-                ));
-            }
+        let Some(t) = self.w.peek_token().cloned() else {
+            return Err(self.expected(
+                what,
+                &["a unit's id", "a quoted name such as \"1er régiment\""],
+            ));
         };
-        self.check_ref(self.pos, &found)?;
-        self.pos += 1;
-        Ok(UnitRef(found))
+        if !t.quoted && !is_word(&t) {
+            return Err(self.expected(
+                what,
+                &["a unit's id", "a quoted name such as \"1er régiment\""],
+            ));
+        }
+        if !t.quoted && words::is_keyword(&t.text) {
+            return Err(self.error(format!(
+                "{what}, not an order word (quote a unit whose id is an order word)"
+            )));
+        }
+        self.check_ref(&t, &t.text)?;
+        self.skip(1);
+        Ok(UnitRef(t.text))
     }
 
     /// One or more units, joined by `and` or commas.
     fn unit_list(&mut self, what: &str) -> Result<Vec<UnitRef>, OrderSyntaxError> {
         let mut list = vec![self.unit_ref(what)?];
         loop {
-            let before = self.pos;
+            let before = self.w.clone();
             if !self.flag(words::AND) {
                 return Ok(list);
             }
             if list.len() >= MAX_LIST {
-                self.pos = before;
-                return Err(self.error(format!("at most {MAX_LIST} units may be listed")));
+                self.w = before;
+                return Err(self.error(format!(
+                    "the end of the list (at most {MAX_LIST} units may be listed)"
+                )));
             }
             list.push(self.unit_ref(what)?);
         }
@@ -292,50 +260,51 @@ impl Parser<'_> {
     }
 
     fn is_number_here(&self) -> bool {
-        matches!(self.toks.get(self.pos).map(|t| &t.tok), Some(Tok::Word(w)) if numeric(w).is_some())
+        self.word_here().is_some_and(|t| numeric(&t.text).is_some())
     }
 
     /// A distance in inches, as hundredths: `4`, `2.5`, `2-1/2`, `2 1/2`,
     /// `3"`, `3 in`, `3 inches`.
     fn distance(&mut self) -> Result<u32, OrderSyntaxError> {
-        let Some(Tok::Word(w)) = self.toks.get(self.pos).map(|t| &t.tok) else {
+        let Some(at) = self.word_here().cloned() else {
             return Err(self.expected("a distance in inches", &["4", "2.5", "2-1/2", "3\"", "3in"]));
         };
+        let w = at.text.as_str();
         let Some(mut value) = numeric(w) else {
             return Err(self.error(format!(
-                "expected a distance in inches but found `{}`; write it like `4`, `2.5`, `2-1/2` or `3\"` (at most two decimals, at most {MAX_NUMBER})",
-                self.shown()
+                "a distance in inches, written like `4`, `2.5`, `2-1/2` or `3\"` (at most two decimals, at most {MAX_NUMBER})"
             )));
         };
-        let at = self.pos;
-        self.pos += 1;
+        self.skip(1);
         // `2 1/2`: a whole number followed by a fraction.
-        if let Some(Tok::Word(f)) = self.toks.get(self.pos).map(|t| &t.tok)
-            && f.contains('/')
+        if let Some(f) = self.word_here()
+            && f.text.contains('/')
             && value % 100 == 0
             && !w.contains(|c: char| !c.is_ascii_digit())
-            && let Some(part) = numeric(f)
+            && let Some(part) = numeric(&f.text)
             && part < 100
         {
             value += part;
-            self.pos += 1;
+            self.skip(1);
         }
-        if let Some(Tok::Word(u)) = self.toks.get(self.pos).map(|t| &t.tok)
-            && INCH_WORDS.contains(&u.as_str())
+        if self
+            .word_here()
+            .is_some_and(|u| INCH_WORDS.contains(&u.text.as_str()))
         {
-            self.pos += 1;
+            self.skip(1);
         }
         if value == 0 {
-            return Err(self.error_at(at, "a distance must be more than 0"));
+            return Err(self.error_at(&at, "a distance of more than 0"));
         }
         Ok(value)
     }
 
     /// An angle in whole degrees, 1 to 180: `45`, `45°`, `45 deg`.
     fn degrees(&mut self) -> Result<u32, OrderSyntaxError> {
-        let Some(Tok::Word(w)) = self.toks.get(self.pos).map(|t| &t.tok) else {
+        let Some(w) = self.word_here().map(|t| t.text.clone()) else {
             return Err(self.expected("an angle in degrees", &["45", "90°"]));
         };
+        let w = w.as_str();
         let digits = w
             .strip_suffix("degrees")
             .or_else(|| w.strip_suffix("deg"))
@@ -347,18 +316,16 @@ impl Parser<'_> {
                 .flatten();
         match value {
             Some(v) if (1..=180).contains(&v) => {
-                self.pos += 1;
-                if let Some(Tok::Word(u)) = self.toks.get(self.pos).map(|t| &t.tok)
-                    && words::DEGREE_WORDS.contains(&u.as_str())
+                self.skip(1);
+                if self
+                    .word_here()
+                    .is_some_and(|u| words::DEGREE_WORDS.contains(&u.text.as_str()))
                 {
-                    self.pos += 1;
+                    self.skip(1);
                 }
                 Ok(v)
             }
-            _ => Err(self.error(format!(
-                "expected an angle in whole degrees from 1 to 180 but found `{}`",
-                self.shown()
-            ))),
+            _ => Err(self.error("an angle in whole degrees from 1 to 180")),
         }
     }
 
@@ -368,9 +335,7 @@ impl Parser<'_> {
             return self.unit_ref(what).map(Place::Unit);
         }
         let x = self.distance_or_zero()?;
-        if matches!(self.toks.get(self.pos).map(|t| &t.tok), Some(Tok::Comma)) {
-            self.pos += 1;
-        }
+        self.w.eat(",");
         if !self.is_number_here() {
             return Err(self.expected(
                 "the second coordinate of a point (`x,y` in inches)",
@@ -382,11 +347,11 @@ impl Parser<'_> {
     }
 
     fn distance_or_zero(&mut self) -> Result<u32, OrderSyntaxError> {
-        let Some(Tok::Word(w)) = self.toks.get(self.pos).map(|t| &t.tok) else {
+        let Some(w) = self.word_here() else {
             return Err(self.expected("a coordinate in inches", &["24", "12.5"]));
         };
-        let value = numeric(w).ok_or_else(|| self.error("expected a coordinate in inches"))?;
-        self.pos += 1;
+        let value = numeric(&w.text).ok_or_else(|| self.error("a coordinate in inches"))?;
+        self.skip(1);
         Ok(value)
     }
 
@@ -444,7 +409,9 @@ impl Parser<'_> {
         let mut steps = vec![self.step(verb)?];
         while self.flag(words::THEN) {
             if steps.len() >= MAX_STEPS {
-                return Err(self.error(format!("a path has at most {MAX_STEPS} steps")));
+                return Err(self.error(format!(
+                    "the end of the path (a path has at most {MAX_STEPS} steps)"
+                )));
             }
             let next = self.phrase(words::STEPS).ok_or_else(|| {
                 self.expected("the next step of the path", &words::canonical(words::STEPS))
@@ -458,7 +425,7 @@ impl Parser<'_> {
         if !road && self.flag(words::ROAD) {
             road = true;
         }
-        let mut allowed = vec![", (the next step)"];
+        let mut allowed = vec!["`,` and the next step"];
         if through.is_empty() {
             allowed.push("through <unit>");
         } else {

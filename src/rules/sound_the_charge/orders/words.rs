@@ -3,32 +3,21 @@
 //! for a meaning is its canonical spelling; the others are accepted and
 //! written back in the canonical one.
 
-use super::{Facing, Formation, OrderSyntaxError, Side};
-use crate::rules::words::INCH_WORDS;
+use super::{Facing, Formation, Side};
+use crate::rules::words::{Found, INCH_WORDS, ReadError};
 
 /// The longest line read; a longer one is refused rather than scanned.
 pub const MAX_LINE_CHARS: usize = 1000;
 
-/// One token of a line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Tok {
-    /// A bare word, lower-cased.
-    Word(String),
-    /// A name in double quotes, lower-cased, inner spaces single.
-    Quoted(String),
-    /// `,` or `;`: separates steps of a path and items of a list.
-    Comma,
-    /// `:`: ends the unit's name.
-    Colon,
-}
+/// A word of a line: a bare word (lower-cased, a full stop at its end
+/// dropped), a quoted name (lower-cased, inner spaces single), or a `,`,
+/// `;` (read as `,`: both separate steps of a path and items of a list) or
+/// `:` (which ends the unit's name), each a word of its own.
+pub use crate::rules::words::Token;
 
-#[derive(Debug, Clone)]
-pub struct Token {
-    pub tok: Tok,
-    /// 1-based column, in characters, of the token's first character.
-    pub column: usize,
-    /// The token as the player wrote it, for messages.
-    pub shown: String,
+/// Whether a token is a bare word, neither a quoted name nor a mark.
+pub fn is_word(t: &Token) -> bool {
+    !t.quoted && t.text != "," && t.text != ":"
 }
 
 fn is_open_quote(c: char) -> bool {
@@ -45,21 +34,20 @@ fn is_break(c: char) -> bool {
 
 /// Whether a word ends in a digit (so a quote mark after it is an inch mark).
 fn ends_in_digit(tok: Option<&Token>) -> bool {
-    matches!(tok, Some(Token { tok: Tok::Word(w), .. }) if w.ends_with(|c: char| c.is_ascii_digit()))
+    tok.is_some_and(|t| is_word(t) && t.text.ends_with(|c: char| c.is_ascii_digit()))
 }
 
 /// Splits a line into tokens. A double quote at the start of a word opens a
 /// quoted name, unless it stands alone after a number (`3 "`, an inch mark);
 /// a quote inside a word (`3"`) is part of the word. A full stop ending a
 /// word is dropped, so that `forward 4.` reads as `forward 4`.
-pub fn tokenize(line: &str) -> Result<Vec<Token>, OrderSyntaxError> {
+pub fn tokenize(line: &str) -> Result<Vec<Token>, ReadError> {
     let chars: Vec<char> = line.chars().collect();
     if chars.len() > MAX_LINE_CHARS {
-        return Err(OrderSyntaxError {
+        return Err(ReadError {
             column: MAX_LINE_CHARS + 1,
-            word: String::new(),
-            message: format!("the line is longer than {MAX_LINE_CHARS} characters"),
-            hint: "2-ligne: forward 4".to_string(),
+            expected: format!("a line of at most {MAX_LINE_CHARS} characters"),
+            found: Found::Word(chars[MAX_LINE_CHARS..].iter().take(10).collect()),
         });
     }
     let mut tokens: Vec<Token> = Vec::new();
@@ -73,9 +61,9 @@ pub fn tokenize(line: &str) -> Result<Vec<Token>, OrderSyntaxError> {
         }
         if c == ',' || c == ';' || c == ':' {
             tokens.push(Token {
-                tok: if c == ':' { Tok::Colon } else { Tok::Comma },
+                text: if c == ':' { ":" } else { "," }.to_string(),
                 column,
-                shown: c.to_string(),
+                quoted: false,
             });
             i += 1;
             continue;
@@ -84,20 +72,17 @@ pub fn tokenize(line: &str) -> Result<Vec<Token>, OrderSyntaxError> {
         if is_open_quote(c) && !(next_breaks && ends_in_digit(tokens.last())) {
             let start = i + 1;
             let Some(len) = chars[start..].iter().position(|&q| is_close_quote(q)) else {
-                return Err(OrderSyntaxError {
+                return Err(ReadError {
                     column,
-                    word: c.to_string(),
-                    message: "this quote is never closed; a quoted name ends with another `\"`"
-                        .to_string(),
-                    hint: "\"1er régiment\": forward 4".to_string(),
+                    expected: "a double quote closing this name".to_string(),
+                    found: Found::End,
                 });
             };
             let inner: String = chars[start..start + len].iter().collect();
-            let shown: String = chars[i..=start + len].iter().collect();
             tokens.push(Token {
-                tok: Tok::Quoted(super::UnitRef::new(&inner).0),
+                text: super::UnitRef::new(&inner).0,
                 column,
-                shown,
+                quoted: true,
             });
             i = start + len + 1;
             continue;
@@ -111,9 +96,9 @@ pub fn tokenize(line: &str) -> Result<Vec<Token>, OrderSyntaxError> {
         let word = word.strip_suffix('.').unwrap_or(&word).to_string();
         if !word.is_empty() {
             tokens.push(Token {
-                tok: Tok::Word(word),
+                text: word,
                 column,
-                shown,
+                quoted: false,
             });
         }
     }

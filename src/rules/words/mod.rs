@@ -1,6 +1,16 @@
 //! Words every ruleset's orders, umpire calls and the GM's corrections read
 //! alike: how a line splits into words, and how a length in inches is
-//! written, read exactly in hundredths with no floating point.
+//! written, read exactly in hundredths with no floating point; a cursor
+//! over a line's words (`cursor`) that every reader of orders and calls
+//! goes through, so that a word read wrong is told of in one shape
+//! whatever the ruleset; and the compass words of a map of hexes
+//! (`compass`).
+
+mod compass;
+mod cursor;
+
+pub use compass::{DIRECTION_WORDS, direction};
+pub use cursor::{Cursor, Found, ReadError, Splitting, Token, by_verb};
 
 /// The largest number an order or an umpire call takes (inches, figures,
 /// dice): far beyond any table, small enough for every sum.
