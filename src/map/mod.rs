@@ -710,12 +710,35 @@ fn anchor(
 /// styled by what moved it: along the route an event gives it, else
 /// straight from where it stood to where it stands.
 fn arrows(s: &mut Svg, frame: &Frame, input: &MapInput) {
+    // Where each unit stood, the routes each unit's events give it and the
+    // classes of the events that name it first, gathered once: asked unit
+    // by unit of every unit and every event, a turn of a thousand units
+    // and as many events spent most of its map here.
+    // The first unit of each id, as `GameState::unit` finds it.
+    let mut before_of: BTreeMap<&str, &UnitState> = BTreeMap::new();
+    for u in &input.prior.units {
+        before_of.entry(u.id.as_str()).or_insert(u);
+    }
+    let mut routes_of: BTreeMap<&str, Vec<&crate::rules::ruleset::Event>> = BTreeMap::new();
+    let mut first_in: BTreeMap<&str, Vec<EventClass>> = BTreeMap::new();
+    for e in input.events {
+        let Some(first) = e.units.first() else {
+            continue;
+        };
+        if e.path.len() >= 2 {
+            routes_of.entry(first.as_str()).or_default().push(e);
+        }
+        first_in
+            .entry(first.as_str())
+            .or_default()
+            .push(input.class(e));
+    }
     for unit in &input.next.units {
         let id = &unit.id;
         if !input.sees(id) {
             continue;
         }
-        let Some(before) = input.prior.unit(id) else {
+        let Some(&before) = before_of.get(id.as_str()) else {
             continue;
         };
         let style_of = |class: EventClass| match class {
@@ -725,13 +748,9 @@ fn arrows(s: &mut Svg, frame: &Frame, input: &MapInput) {
         };
         // A unit may have gone several ways in one resolution (a charge,
         // then a pursuit): each route is drawn, styled by its own event.
-        let routes: Vec<&crate::rules::ruleset::Event> = input
-            .events
-            .iter()
-            .filter(|e| e.path.len() >= 2 && e.units.first() == Some(id))
-            .collect();
+        let routes = routes_of.get(id.as_str()).map_or(&[][..], Vec::as_slice);
         if !routes.is_empty() {
-            for event in routes {
+            for &event in routes {
                 let points: Vec<(i64, i64)> =
                     event.path.iter().map(|l| frame.location(*l)).collect();
                 let class = input.class(event);
@@ -748,10 +767,9 @@ fn arrows(s: &mut Svg, frame: &Frame, input: &MapInput) {
             continue;
         }
         let named_first = |class: EventClass| {
-            input
-                .events
-                .iter()
-                .any(|e| input.class(e) == class && e.units.first() == Some(id))
+            first_in
+                .get(id.as_str())
+                .is_some_and(|classes| classes.contains(&class))
         };
         let class = [
             EventClass::Charge,
