@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 use super::kernel::Modifier;
-use super::words::ReadError;
+use super::words::{Cursor, ReadError, by_verb};
 use crate::audit::dice::{Dice, Die};
 
 /// One step of an umpire call, in the order it happened.
@@ -212,4 +212,18 @@ pub fn forbidden(problem: &str, heading: &str, quote: &str) -> UmpireError {
             format!("{heading}: \"{quote}\"")
         },
     }
+}
+
+/// The call a line names, read from its first words by a ruleset's table
+/// of calls; a line naming none is `UnknownCall`, listing every call's
+/// words, in every ruleset alike.
+pub fn call_of<'t, F>(w: &mut Cursor, calls: &'t [(&[&str], F)]) -> Result<&'t F, UmpireError> {
+    by_verb(w, calls, "a call").map_err(|_| UmpireError::UnknownCall {
+        name: w.peek().unwrap_or_default().to_string(),
+        known: calls
+            .iter()
+            .map(|(names, _)| names.join(", "))
+            .collect::<Vec<_>>()
+            .join(", "),
+    })
 }

@@ -17,7 +17,7 @@ use crate::audit::dice::Dice;
 use crate::rules::kernel::Modifier;
 use crate::rules::names;
 use crate::rules::umpire::{Trace, UmpireError, UmpireReport, forbidden, unread};
-use crate::rules::words::{Cursor, Token, by_verb, inches};
+use crate::rules::words::{Cursor, Token, inches};
 
 pub const HELP: &str = "\
 Grande Tactique umpire calls (units by id or name; words in any case):
@@ -116,16 +116,7 @@ pub fn call(state: &State, call: &str, dice: &mut dyn Dice) -> Result<UmpireRepo
     if w.is_done() {
         return Err(unread(call, &w.error("a call"), ""));
     }
-    let Ok(read) = by_verb(&mut w, CALLS, "a call") else {
-        return Err(UmpireError::UnknownCall {
-            name: w.peek().unwrap_or_default().to_string(),
-            known: CALLS
-                .iter()
-                .map(|(names, _)| names.join(", "))
-                .collect::<Vec<_>>()
-                .join(", "),
-        });
-    };
+    let read = crate::rules::umpire::call_of(&mut w, CALLS)?;
     read(state, call, &mut w, dice)
 }
 

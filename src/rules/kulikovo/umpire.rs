@@ -16,7 +16,7 @@ use super::state::{Condition, State, Weapon};
 use super::tables;
 use crate::audit::dice::Dice;
 use crate::rules::umpire::{Trace, UmpireError, UmpireReport, forbidden};
-use crate::rules::words::{Cursor, ReadError, by_verb};
+use crate::rules::words::{Cursor, ReadError};
 
 /// How each call is written.
 pub const HELP: &str = "\
@@ -73,16 +73,7 @@ fn report<T: Serialize>(call: String, trace: Trace, result: &T) -> UmpireReport 
 /// Performs one call on the campaign's state.
 pub fn call(state: &State, text: &str, dice: &mut dyn Dice) -> Result<UmpireReport, UmpireError> {
     let mut w = Cursor::of(text);
-    let Ok(read) = by_verb(&mut w, CALLS, "a call") else {
-        return Err(UmpireError::UnknownCall {
-            name: w.peek().unwrap_or_default().to_string(),
-            known: CALLS
-                .iter()
-                .map(|(names, _)| names.join(", "))
-                .collect::<Vec<_>>()
-                .join(", "),
-        });
-    };
+    let read = crate::rules::umpire::call_of(&mut w, CALLS)?;
     read(state, &mut w, dice).map_err(|e| e.within(text))
 }
 

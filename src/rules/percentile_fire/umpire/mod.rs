@@ -16,7 +16,7 @@ use super::setup::{NEW_ROLL_FOR_EXTRA_FIGURES, ROUND_EACH_STEP, SCREEN_BY_A_THIR
 use super::state::State;
 use crate::audit::dice::Dice;
 use crate::rules::umpire::{Called, Trace, UmpireError, UmpireReport, unread};
-use crate::rules::words::{Cursor, MAX_NUMBER, ReadError, by_verb, inches};
+use crate::rules::words::{Cursor, MAX_NUMBER, ReadError, inches};
 
 /// How each call is written.
 pub const HELP: &str = "\
@@ -123,16 +123,7 @@ pub fn resolve(
     dice: &mut dyn Dice,
 ) -> Result<Called<CallResult>, UmpireError> {
     let mut w = words::cursor(text);
-    let Ok(call) = by_verb(&mut w, CALLS, "a call") else {
-        return Err(UmpireError::UnknownCall {
-            name: w.peek().unwrap_or_default().to_string(),
-            known: CALLS
-                .iter()
-                .map(|(names, _)| names.join(", "))
-                .collect::<Vec<_>>()
-                .join(", "),
-        });
-    };
+    let call = crate::rules::umpire::call_of(&mut w, CALLS)?;
     call(state, text, &mut w, dice)
 }
 
