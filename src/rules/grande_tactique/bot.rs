@@ -13,7 +13,7 @@
 //! at the nearest enemy it may.
 
 use super::field::Field;
-use super::orders::validate;
+use super::orders::check;
 use super::state::{Arm, Morale, State};
 use super::turn::Phase;
 use crate::geometry::{Hundredths, distance_ahead_of_frontage_line, rect_distance};
@@ -26,7 +26,7 @@ fn fits(state: &State, side: &str, lines: &[String], candidate: &str) -> bool {
         .map(|(k, l)| (k + 1, l.as_str()))
         .collect();
     all.push((lines.len() + 1, candidate));
-    let sheet = validate::check(state, side, &all);
+    let sheet = check::check(state, side, &all);
     sheet.is_clean()
 }
 

@@ -10,7 +10,7 @@ use super::setup::{BUILT_UP_AREA, LINEAR_FEATURES, WOODS};
 use super::state::{Arm, State, TroopType, Unit};
 use crate::geometry::{
     Hundredths, Point, Rect, SpatialIndex, point_in_polygon, rect_distance,
-    rect_intersects_polygon, sees_through, segment_touches_rect,
+    rect_intersects_polygon, segment_touches_rect,
 };
 use crate::rules::board::{Location, MapSpec, TerrainShape};
 
@@ -280,9 +280,7 @@ impl Field {
         if rects.iter().any(|r| segment_touches_rect(a, b, &inner(r))) {
             return false;
         }
-        let see = Params::inches(self.params().sight_into_cover);
-        self.cover_areas()
-            .all(|(_, area)| sees_through(a, b, area, see))
+        super::sight::through_cover(self, a, b)
     }
 
     /// The table's width and depth.

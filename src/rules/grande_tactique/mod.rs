@@ -13,17 +13,16 @@
 
 pub mod basing;
 pub mod bot;
-pub mod charge;
 pub mod clauses;
 pub mod events;
 pub mod field;
-pub mod morale;
-pub mod movement;
+pub mod mechanics;
 pub mod orders;
 pub mod params;
 pub mod present;
 pub mod sample;
 pub mod setup;
+pub mod sight;
 pub mod state;
 #[cfg(test)]
 mod told_tests;
@@ -136,7 +135,7 @@ impl Rules for GrandeTactique {
         side: &str,
         lines: &[(usize, &str)],
     ) -> OrderSheet<orders::GtOrder> {
-        orders::validate::check(state, side, lines)
+        orders::check::check(state, side, lines)
     }
 
     /// Validation, then the PIP Phase's moves, turns and changes of

@@ -1,25 +1,17 @@
-//! How Grande Tactique's pieces look in the reports and on the map, and
-//! what each side sees (ruling GT-10).
+//! How Grande Tactique's pieces look in the reports and on the map. What
+//! each side sees is `sight`'s.
 //!
 //! A unit is drawn to scale from its base; a column has a stripe, a square a
 //! heavy edge all round. Markers: S shaken, R routed, F firing. A Charge
 //! marker is drawn as the map's declaration (`Presentation::aims`): "I use
 //! triangular Charge markers and position them so as to point at the
 //! target."
-//!
-//! A side sees its own units, and an enemy unit when one of its units in
-//! play has a line from its front centre to that unit's centre or a front
-//! corner that runs no farther into woods or a Built-Up Area than the
-//! campaign's `sight_into_cover`. Units that meet in a charge see each
-//! other; a unit that fires is seen by all.
 
 use std::collections::BTreeSet;
 
 use super::GrandeTactique;
 use super::basing;
-use super::field::Field;
 use super::state::{Formation, Morale, State, Unit};
-use crate::geometry::Point;
 use crate::rules::look::{Aim, EventClass, Look, Marker, Outline, Shape, TerrainStyle, UnitLook};
 use crate::rules::ruleset::{Event, Presentation, Preview};
 use crate::rules::told::EventKind;
@@ -80,7 +72,7 @@ impl Presentation for GrandeTactique {
     }
 
     fn visible_to(&self, state: &State, side: &str, events: &[Event]) -> BTreeSet<String> {
-        visible_to(self, state, side, events)
+        super::sight::visible_to(self, state, side, events)
     }
 
     /// A line for each unit of the side in play: `hold`, to be changed.
@@ -150,63 +142,4 @@ fn unit_look(u: &Unit) -> UnitLook {
         formation: Some(u.rules.formation.word().to_string()),
         markers,
     }
-}
-
-pub(super) fn visible_to(
-    rules: &GrandeTactique,
-    state: &State,
-    side: &str,
-    events: &[Event],
-) -> BTreeSet<String> {
-    let own: BTreeSet<&str> = state
-        .units
-        .iter()
-        .filter(|u| u.side == side)
-        .map(|u| u.id.as_str())
-        .collect();
-    let mut seen: BTreeSet<String> = own.iter().map(|s| s.to_string()).collect();
-    for e in events {
-        let class = e.class(|k| rules.event_class(k));
-        if class == EventClass::Fire
-            && let Some(firer) = e.units.first()
-        {
-            seen.insert(firer.clone());
-        }
-        if class.is_contact() && e.units.iter().any(|u| own.contains(u.as_str())) {
-            seen.extend(e.units.iter().cloned());
-        }
-    }
-    let field = Field::new(state);
-    let eyes: Vec<Point> = state
-        .units
-        .iter()
-        .filter(|u| u.side == side && u.eliminated.is_none())
-        .filter_map(|u| basing::footprint(u).map(|r| r.front_centre))
-        .collect();
-    let see = super::params::Params::inches(state.params.sight_into_cover);
-    for u in state
-        .units
-        .iter()
-        .filter(|u| u.side != side && u.eliminated.is_none())
-    {
-        if seen.contains(&u.id) {
-            continue;
-        }
-        let Some(r) = basing::footprint(u) else {
-            continue;
-        };
-        let c = r.corners();
-        let points = [r.centre(), c[0], c[1]];
-        let visible = eyes.iter().any(|&e| {
-            points.iter().any(|&p| {
-                field
-                    .cover_areas()
-                    .all(|(_, area)| crate::geometry::sees_through(e, p, area, see))
-            })
-        });
-        if visible {
-            seen.insert(u.id.clone());
-        }
-    }
-    seen
 }

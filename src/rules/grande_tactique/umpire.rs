@@ -8,10 +8,10 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::charge::{self, Group, Kind, Play, eligible};
 use super::clauses;
 use super::field::Field;
-use super::morale::{self, bonus, cover, penalty, standing};
+use super::mechanics::charge::{self, Group, Kind, Play, eligible};
+use super::mechanics::morale::{self, bonus, cover, penalty, standing};
 use super::state::{Arm, State};
 use crate::audit::dice::Dice;
 use crate::rules::kernel::Modifier;

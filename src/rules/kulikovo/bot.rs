@@ -10,10 +10,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::allowed::{may_attack, may_fire};
-use super::combat::{self, Aspect, Attacker, Defender, Engagement};
 use super::field::Field;
 use super::ground::SideFeature;
+use super::mechanics::allowed::{may_attack, may_fire};
+use super::mechanics::combat::{self, Aspect, Attacker, Defender, Engagement};
 use super::orders::check::{self, may_counter_charge};
 use super::orders::{Step, direction_word};
 use super::state::{State, Weapon};
@@ -86,7 +86,7 @@ type Place = (Hex, Direction);
 /// the movement points spent: a search over hexes and facings at the
 /// chart's costs, by the walker that checks orders.
 fn reach(field: &Field, i: usize) -> BTreeMap<Place, (u32, Vec<Step>, bool)> {
-    let start = super::moves::Walker::new(field, i, 0);
+    let start = super::mechanics::moves::Walker::new(field, i, 0);
     let mut best: BTreeMap<Place, (u32, Vec<Step>, bool)> = BTreeMap::new();
     best.insert((start.at, start.facing), (0, Vec::new(), false));
     let mut frontier = vec![(start, Vec::new())];

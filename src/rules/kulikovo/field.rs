@@ -7,8 +7,8 @@
 
 use std::collections::BTreeMap;
 
-use super::combat::Aspect;
 use super::ground::Ground;
+use super::mechanics::combat::Aspect;
 use super::params::Readings;
 use super::state::{State, Unit};
 use crate::geometry::{Direction, Hex};
@@ -162,14 +162,14 @@ impl Field {
 
     /// The leaders in play of `side` in a hex: those attached to a unit
     /// there, and those standing there alone.
-    pub fn leaders_at(&self, hex: Hex, side: &str) -> Vec<super::fire::Leader> {
+    pub fn leaders_at(&self, hex: Hex, side: &str) -> Vec<super::mechanics::fire::Leader> {
         self.leaders
             .get(&hex)
             .into_iter()
             .flatten()
             .map(|&k| &self.state.generals[k])
             .filter(|g| g.lost.is_none() && g.side == side)
-            .map(|g| super::fire::Leader {
+            .map(|g| super::mechanics::fire::Leader {
                 id: g.id.clone(),
                 name: g.name.clone(),
             })

@@ -7,15 +7,12 @@
 //! Advantage numbers are campaign parameters (`params`) and rulings (KUL- in
 //! docs/RULINGS.md).
 
-pub mod allowed;
 pub mod bot;
 pub mod clauses;
-pub mod combat;
 pub mod events;
 pub mod field;
-pub mod fire;
 pub mod ground;
-pub mod moves;
+pub mod mechanics;
 pub mod orders;
 pub mod params;
 pub mod present;
@@ -28,7 +25,6 @@ pub mod tables;
 mod told_tests;
 pub mod turn;
 pub mod umpire;
-pub mod words;
 
 pub use state::{KulUnit, State, Unit, Weapon};
 

@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 use super::clauses;
 use super::field::Field;
-use super::moves::Refusal;
+use super::mechanics::moves::Refusal;
 use super::params::Intervening;
 use crate::geometry::Hex;
 

@@ -1,16 +1,16 @@
 //! The umpire calls: each table of the rules text asked for alone, with the
 //! lookups, modifiers and dice shown. The calls build the same
-//! [`FireCall`](super::fire::FireCall) and
-//! [`Engagement`](super::combat::Engagement) a turn builds, so a call and a
+//! [`FireCall`](super::mechanics::fire::FireCall) and
+//! [`Engagement`](super::mechanics::combat::Engagement) a turn builds, so a call and a
 //! turn read the tables the one way.
 
 use serde::Serialize;
 use serde_json::json;
 
 use super::clauses;
-use super::combat::{self, Aspect, Attacker, Defender, Engagement};
-use super::fire::{self, FireCall};
 use super::ground::{Ground, SideFeature};
+use super::mechanics::combat::{self, Aspect, Attacker, Defender, Engagement};
+use super::mechanics::fire::{self, FireCall};
 use super::params::Readings;
 use super::state::{Condition, State, Weapon};
 use super::tables;

@@ -11,12 +11,12 @@
 use std::collections::BTreeMap;
 
 use super::PercentileFire;
-use super::fire::factors::Occasion;
-use super::moves;
-use super::phase::{Phase, non_phasing, shock};
+use super::field::Table;
+use super::field::eligible::{self, Request};
+use super::mechanics::fire::factors::Occasion;
+use super::mechanics::moves;
 use super::state::{Arm, Formation, State, Unit};
-use super::table::Table;
-use super::table::eligible::{self, Request};
+use super::turn::{Phase, non_phasing, shock};
 use crate::geometry::{Fan, distance_to_rect};
 use crate::rules::ruleset::Rules;
 use crate::rules::words::inches;

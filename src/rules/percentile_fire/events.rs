@@ -136,7 +136,7 @@ mod tests {
     use crate::audit::dice::{Dice, ForcedDice, Roll};
     use crate::report::heard::Audience;
     use crate::rules::look::EventClass;
-    use crate::rules::percentile_fire::phase::Phase;
+    use crate::rules::percentile_fire::turn::Phase;
     use crate::rules::percentile_fire::{ID, PercentileFire, State};
     use crate::rules::ruleset::{Event, Rules, check_typed};
     use crate::rules::told::{EventKind, Heard};

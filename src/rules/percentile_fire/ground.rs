@@ -1,5 +1,5 @@
 //! The terrain kinds the chapter's fire reads, as a [`TerrainKind`] that
-//! [`Table`](super::table::Table) reads each area's kind into once per
+//! [`Table`](super::field::Table) reads each area's kind into once per
 //! state, so that the rules match on kinds the compiler knows. What a kind
 //! does to cover and sight is the campaign's terrain table
 //! ([`Params::terrain_effect`](super::params::Params::terrain_effect)),

@@ -13,18 +13,17 @@
 pub mod basing;
 pub mod bot;
 pub mod events;
-pub mod fire;
+pub mod field;
 pub mod ground;
-pub mod moves;
+pub mod mechanics;
 pub mod orders;
 pub mod params;
-pub mod phase;
 pub mod present;
 pub mod sample;
 pub mod setup;
 pub mod sight;
 pub mod state;
-pub mod table;
+pub mod turn;
 pub mod umpire;
 
 use std::collections::BTreeMap;
@@ -69,7 +68,7 @@ impl Rules for PercentileFire {
     }
 
     fn phases(&self) -> &'static [PhaseSpec] {
-        phase::PHASES
+        turn::PHASES
     }
 
     fn vocabulary(&self) -> Vocabulary {
@@ -130,12 +129,12 @@ impl Rules for PercentileFire {
         orders: &BTreeMap<String, Vec<orders::Order>>,
         dice: &mut dyn Dice,
     ) -> (State, Vec<Event>) {
-        match phase::Phase::of(state) {
-            phase::Phase::Movement => phase::movement::resolve(state, orders, dice),
-            phase::Phase::ArtilleryFire | phase::Phase::InfantryFire => {
-                phase::reciprocal::resolve(state, orders, dice)
+        match turn::Phase::of(state) {
+            turn::Phase::Movement => turn::movement::resolve(state, orders, dice),
+            turn::Phase::ArtilleryFire | turn::Phase::InfantryFire => {
+                turn::reciprocal::resolve(state, orders, dice)
             }
-            phase::Phase::Shock => phase::shock::resolve(state, orders, dice),
+            turn::Phase::Shock => turn::shock::resolve(state, orders, dice),
         }
     }
 
@@ -188,7 +187,7 @@ pub(crate) fn check_lines(
     lines: &[(usize, &str)],
 ) -> OrderSheet<orders::Order> {
     let mut sheet = OrderSheet::default();
-    let table = table::Table::new(state);
+    let table = field::Table::new(state);
     let mut given = orders::check::Sheet::default();
     for &(line, raw) in lines {
         let written = match orders::parse(raw) {

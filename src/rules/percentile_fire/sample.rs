@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use super::PercentileFire;
 use super::bot;
-use super::phase::Phase;
 use super::state::State;
+use super::turn::Phase;
 use crate::audit::dice::{Dice, Die, Roll};
 use crate::rules::ruleset::{Preview, Rules, check_typed};
 use crate::rules::told::About;

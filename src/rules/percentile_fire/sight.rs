@@ -6,8 +6,8 @@
 
 use std::collections::BTreeSet;
 
+use super::field::Table;
 use super::state::State;
-use super::table::Table;
 use crate::rules::look::EventClass;
 use crate::rules::ruleset::{Event, Presentation};
 

@@ -133,7 +133,7 @@ pub struct PfUnit {
     #[serde(default, skip_serializing_if = "is_false")]
     pub artillery_officer: bool,
     /// A counterbattery marker (11.76, 11.77), and the phase of the game
-    /// it was placed in (`phase::number`), so that "the next Reciprocal
+    /// it was placed in (`turn::number`), so that "the next Reciprocal
     /// Artillery Fire Phase" is the first after it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counterbattery: Option<Counterbattery>,

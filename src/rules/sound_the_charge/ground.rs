@@ -2,7 +2,7 @@
 //! as a [`TerrainKind`], so that the rules match on kinds the compiler
 //! knows and a kind misspelt in a rule is an error, not a rule silently
 //! left out. The state's terrain stays the archived form; a [`Ground`] is
-//! built with the turn's [`Deployment`](super::turn::deployment::Deployment)
+//! built with the turn's [`Deployment`](super::field::deployment::Deployment)
 //! and with each view of the table that reads terrain.
 //!
 //! The shapes stay in the state, where the Boats rule moves a boat's outline

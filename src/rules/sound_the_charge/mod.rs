@@ -9,19 +9,16 @@
 
 pub mod basing;
 pub mod bot;
-pub mod combat;
 pub mod events;
-pub mod general;
+pub mod field;
 pub mod ground;
-pub mod morale;
+pub mod mechanics;
 pub mod orders;
 pub mod present;
-pub mod rally;
 pub mod sample;
 pub mod setup;
-pub mod shooting;
+pub mod sight;
 pub mod state;
-pub mod syntax;
 pub mod tables;
 pub mod turn;
 pub mod umpire;
@@ -139,7 +136,7 @@ impl Rules for SoundTheCharge {
         let mut refused = Vec::new();
         loop {
             let (mut sheet, given) = check_lines(state, side, &kept);
-            let foreseen = turn::foresee::foresee(state, side, &given);
+            let foreseen = orders::foresee::foresee(state, side, &given);
             if foreseen.refused.is_empty() {
                 sheet.rejections.extend(refused);
                 sheet.rejections.sort_by_key(|r| r.line);
@@ -235,14 +232,14 @@ fn check_lines(
     // earlier lines; then each `shoot` order with the other orders
     // accepted, so that a move refused does not count against a shot.
     let is_shot = |o: &orders::Written| matches!(o, orders::StcOrder::Shoot { .. });
-    let field = turn::field::Field::new(state);
-    let sight = present::Sight::of(state, side);
+    let field = field::Field::new(state);
+    let sight = sight::Sight::of(state, side);
     let mut given = OrdersOfUnits::default();
     let mut results: Vec<Option<Result<orders::StcOrder, Rejection>>> = parsed
         .iter()
         .map(|(line, o)| {
             (!is_shot(o)).then(|| {
-                turn::validate::check(&field, &sight, side, *line, o)
+                orders::check::check(&field, &sight, side, *line, o)
                     .and_then(|o| given.admit(*line, o))
             })
         })
@@ -258,7 +255,7 @@ fn check_lines(
     for ((line, o), r) in parsed.iter().zip(results.iter_mut()) {
         if r.is_none() {
             *r = Some(
-                turn::validate::check_in_sheet(&field, &sight, side, *line, o, &others)
+                orders::check::check_in_sheet(&field, &sight, side, *line, o, &others)
                     .and_then(|o| given.admit(*line, o)),
             );
         }

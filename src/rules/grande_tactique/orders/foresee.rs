@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 
 use super::super::state::State;
 use super::super::turn::{Phase, not_made};
-use super::super::{GrandeTactique, present};
-use super::{Action, GtOrder, validate};
+use super::super::{GrandeTactique, sight};
+use super::{Action, GtOrder, check};
 use crate::rules::orders::{OrderSheet, Rejection, Warning};
 
 /// See the module's words: validation, less each line the phase would
@@ -20,7 +20,7 @@ pub fn acknowledge(state: &State, side: &str, lines: &[(usize, &str)]) -> OrderS
     let mut kept = lines.to_vec();
     let mut refused: Vec<Rejection> = Vec::new();
     loop {
-        let mut sheet = validate::check(state, side, &kept);
+        let mut sheet = check::check(state, side, &kept);
         if Phase::of(state) != Phase::Pips {
             sheet.rejections.extend(refused);
             sheet.rejections.sort_by_key(|r| r.line);
@@ -61,7 +61,7 @@ fn foresee(
 ) -> (Vec<Rejection>, Vec<Warning>) {
     let orders: Vec<GtOrder> = given.iter().map(|(_, o)| (*o).clone()).collect();
     let first = state.sides.first().is_some_and(|s| s == side);
-    let seen = present::visible_to(&GrandeTactique, state, side, &[]);
+    let seen = sight::visible_to(&GrandeTactique, state, side, &[]);
     let (mut refuse, mut warn) = (Vec::new(), Vec::new());
     for nm in not_made(state, side, &orders) {
         let Some((line, _)) = given.iter().find(|(_, o)| {

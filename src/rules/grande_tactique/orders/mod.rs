@@ -2,11 +2,11 @@
 //! `<unit>: <action>`, read into [`Order`] (`parse`) and written back in
 //! its one canonical form (`Display`). The players' reference is
 //! docs/ORDERS-grande-tactique.md. Checking an order against the state and
-//! the PIPs is `validate`.
+//! the PIPs is `check`.
 
+pub mod check;
 pub mod foresee;
 mod parse;
-pub mod validate;
 
 use std::fmt;
 

@@ -7,9 +7,9 @@
 
 use std::collections::BTreeMap;
 
-use super::super::charge::{self, Group, Kind, Play};
 use super::super::events;
-use super::super::morale::{cover, penalty, standing};
+use super::super::mechanics::charge::{self, Group, Kind, Play};
+use super::super::mechanics::morale::{cover, penalty, standing};
 use super::super::orders::{Action, GtOrder};
 use super::super::state::{Morale, State};
 use crate::audit::dice::Dice;

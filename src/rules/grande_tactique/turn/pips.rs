@@ -4,12 +4,12 @@
 
 use std::collections::BTreeMap;
 
-use super::super::charge::{Play, eligible};
 use super::super::clauses;
 use super::super::events;
 use super::super::field::Field;
-use super::super::morale::{cover, standing};
-use super::super::movement::{self, Stopped};
+use super::super::mechanics::charge::{Play, eligible};
+use super::super::mechanics::morale::{cover, standing};
+use super::super::mechanics::movement::{self, Stopped};
 use super::super::orders::{Action, GtOrder};
 use super::super::params::Params;
 use super::super::state::{DeclaredCharge, Formation, Morale, State};

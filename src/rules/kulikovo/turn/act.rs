@@ -5,11 +5,11 @@
 
 use std::collections::BTreeMap;
 
-use super::super::allowed::may_fire;
 use super::super::events::{Kind, event};
 use super::super::field::Field;
-use super::super::fire::{self, FireCall};
-use super::super::moves::{Refusal, Walker};
+use super::super::mechanics::allowed::may_fire;
+use super::super::mechanics::fire::{self, FireCall};
+use super::super::mechanics::moves::{Refusal, Walker};
 use super::super::orders::{KulOrder, Step, check, direction_name};
 use super::super::tables::Missile;
 use super::retreat::fall_back;
@@ -261,7 +261,7 @@ impl Segment {
                 out.roll,
                 out.drm,
                 out.modified,
-                super::super::words::modifiers(&out.modifiers),
+                super::phrases::modifiers(&out.modifiers),
                 out.result,
                 out.column,
                 out.band

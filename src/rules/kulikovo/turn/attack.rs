@@ -7,11 +7,13 @@
 
 use std::collections::BTreeMap;
 
-use super::super::allowed::may_attack;
-use super::super::combat::{self, Aspect, Attacker, CombatOutcome, Defender, Engagement};
 use super::super::events::{Kind, event};
 use super::super::field::{Field, aspect};
 use super::super::ground::{Level, SideFeature};
+use super::super::mechanics::allowed::may_attack;
+use super::super::mechanics::combat::{
+    self, Aspect, Attacker, CombatOutcome, Defender, Engagement,
+};
 use super::super::orders::{KulOrder, Then, check::may_counter_charge};
 use super::super::params::CounterCharge;
 use super::super::state::{Condition, Weapon};
@@ -357,7 +359,7 @@ fn tell(
                 )
             })
             .collect();
-        super::super::words::join(&n)
+        super::phrases::join(&n)
     };
     let mut text = format!(
         "{} {} {}",
@@ -417,7 +419,7 @@ fn tell(
         out.roll,
         out.drm,
         out.modified,
-        super::super::words::modifiers(&out.modifiers),
+        super::phrases::modifiers(&out.modifiers),
         out.result,
         out.table,
         out.column,

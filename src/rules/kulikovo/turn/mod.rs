@@ -9,6 +9,7 @@
 pub mod act;
 pub mod attack;
 pub mod end;
+mod phrases;
 pub mod retreat;
 
 use std::collections::BTreeMap;

@@ -7,13 +7,13 @@ use std::collections::BTreeMap;
 use super::{Action, Order, PfOrder, UnitRef, Written};
 use crate::rules::names::{self, UnitId};
 use crate::rules::orders::Rejection;
-use crate::rules::percentile_fire::fire::Refusal;
-use crate::rules::percentile_fire::fire::factors::Occasion;
-use crate::rules::percentile_fire::moves;
-use crate::rules::percentile_fire::phase::{Phase, shock};
+use crate::rules::percentile_fire::field::Table;
+use crate::rules::percentile_fire::field::eligible::{self, Request};
+use crate::rules::percentile_fire::mechanics::fire::Refusal;
+use crate::rules::percentile_fire::mechanics::fire::factors::Occasion;
+use crate::rules::percentile_fire::mechanics::moves;
 use crate::rules::percentile_fire::state::{Arm, Shot, State, Unit};
-use crate::rules::percentile_fire::table::Table;
-use crate::rules::percentile_fire::table::eligible::{self, Request};
+use crate::rules::percentile_fire::turn::{Phase, shock};
 
 /// A refusal of the line `line`, about `unit`, under `clause`.
 pub fn refuse(

@@ -15,10 +15,10 @@ use std::collections::BTreeSet;
 use super::{Action, Order, PfOrder};
 use crate::rules::orders::{OrderSheet, Rejection, Warning};
 use crate::rules::percentile_fire::check_lines;
-use crate::rules::percentile_fire::fire::Refusal;
-use crate::rules::percentile_fire::phase::{Phase, movement, non_phasing, shock};
+use crate::rules::percentile_fire::mechanics::fire::Refusal;
 use crate::rules::percentile_fire::sight;
 use crate::rules::percentile_fire::state::State;
+use crate::rules::percentile_fire::turn::{Phase, movement, non_phasing, shock};
 
 /// Validation, less each line the phase would certainly not carry out,
 /// checked again without it until nothing more is refused, and warnings.
@@ -187,8 +187,8 @@ mod tests {
     use crate::audit::dice::ForcedDice;
     use crate::rules::orders::OrderSheet;
     use crate::rules::percentile_fire::orders::Order;
-    use crate::rules::percentile_fire::phase::Phase;
     use crate::rules::percentile_fire::state::Shock;
+    use crate::rules::percentile_fire::turn::Phase;
     use crate::rules::percentile_fire::{ID, PercentileFire, State, basing};
     use crate::rules::ruleset::Rules;
 

@@ -8,13 +8,15 @@ use serde::Serialize;
 use super::words;
 use crate::audit::dice::Dice;
 use crate::geometry::Hundredths;
-use crate::rules::percentile_fire::fire::Refusal;
-use crate::rules::percentile_fire::fire::factors::{self, Circumstances, Occasion, ScreenReading};
-use crate::rules::percentile_fire::fire::routine::{
+use crate::rules::percentile_fire::ground::TerrainKind;
+use crate::rules::percentile_fire::mechanics::fire::Refusal;
+use crate::rules::percentile_fire::mechanics::fire::factors::{
+    self, Circumstances, Occasion, ScreenReading,
+};
+use crate::rules::percentile_fire::mechanics::fire::routine::{
     self, Against, FireAttack, FireResult, Readings, Routine,
 };
-use crate::rules::percentile_fire::fire::zone::{self, FiringLine, Zoned};
-use crate::rules::percentile_fire::ground::TerrainKind;
+use crate::rules::percentile_fire::mechanics::fire::zone::{self, FiringLine, Zoned};
 use crate::rules::percentile_fire::params::{Category, Params, WeaponKind};
 use crate::rules::percentile_fire::state::{Class, Shot, Word};
 use crate::rules::umpire::{Called, Trace, UmpireError, unread};

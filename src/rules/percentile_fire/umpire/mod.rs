@@ -9,9 +9,9 @@ pub mod words;
 use serde::Serialize;
 
 use self::fire_call::FireCall;
-use super::fire::factors::ScreenReading;
-use super::fire::routine::{self, CriticalRoll, OfficerRoll, Readings};
-use super::fire::zone;
+use super::mechanics::fire::factors::ScreenReading;
+use super::mechanics::fire::routine::{self, CriticalRoll, OfficerRoll, Readings};
+use super::mechanics::fire::zone;
 use super::setup::{NEW_ROLL_FOR_EXTRA_FIGURES, ROUND_EACH_STEP, SCREEN_BY_A_THIRD};
 use super::state::State;
 use crate::audit::dice::Dice;

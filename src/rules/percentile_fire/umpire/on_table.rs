@@ -7,12 +7,12 @@ use super::fire_call::FireCallResult;
 use super::words;
 use crate::audit::dice::Dice;
 use crate::rules::names;
-use crate::rules::percentile_fire::fire::factors::Occasion;
-use crate::rules::percentile_fire::fire::routine::{self, Routine};
-use crate::rules::percentile_fire::phase::Phase;
+use crate::rules::percentile_fire::field::Table;
+use crate::rules::percentile_fire::field::eligible::{self, Request};
+use crate::rules::percentile_fire::mechanics::fire::factors::Occasion;
+use crate::rules::percentile_fire::mechanics::fire::routine::{self, Routine};
 use crate::rules::percentile_fire::state::{Arm, Shot, State, Word};
-use crate::rules::percentile_fire::table::Table;
-use crate::rules::percentile_fire::table::eligible::{self, Request};
+use crate::rules::percentile_fire::turn::Phase;
 use crate::rules::umpire::{Called, Trace, UmpireError, unread};
 use crate::rules::words::{Cursor, MAX_NUMBER, ReadError};
 

@@ -4,7 +4,7 @@
 
 use super::planner::Planner;
 use crate::geometry::{self, Point};
-use crate::rules::sound_the_charge::turn::field::Field;
+use crate::rules::sound_the_charge::field::Field;
 use crate::rules::sound_the_charge::turn::movement::{GENERAL_MOVE, coord};
 
 /// A general rides no nearer than this to the middle of his troops: there

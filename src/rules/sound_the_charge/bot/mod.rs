@@ -39,8 +39,8 @@ use super::state::State;
 use super::tables::Arm;
 use crate::geometry::any_part_behind_frontage_line;
 use crate::rules::ruleset::acknowledge_typed;
+use crate::rules::sound_the_charge::field::Field;
 use crate::rules::sound_the_charge::orders::Formation;
-use crate::rules::sound_the_charge::turn::field::Field;
 
 use planner::Planner;
 

@@ -7,9 +7,9 @@
 use crate::geometry::{
     Flank, Hundredths, Rect, Step, bearing, distance_to_rect, rect_distance, wheel_angle_for,
 };
+use crate::rules::sound_the_charge::field::Field;
 use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::tables::Grade;
-use crate::rules::sound_the_charge::turn::field::Field;
 use crate::rules::sound_the_charge::turn::fighting::steady;
 use crate::rules::sound_the_charge::turn::movement::{PathRules, coord, plan_path};
 

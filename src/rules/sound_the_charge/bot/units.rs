@@ -8,10 +8,10 @@ use crate::geometry::{
     self, Hundredths, Point, Rect, any_part_behind_frontage_line, is_sight_blocked_by_lines,
     rect_distance, rect_is_in_arc, segment_touches_rect,
 };
+use crate::rules::sound_the_charge::field::Field;
 use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::state::TroopType;
 use crate::rules::sound_the_charge::tables::Arm;
-use crate::rules::sound_the_charge::turn::field::Field;
 use crate::rules::sound_the_charge::turn::fighting::{nation_of, option, regimental_gun};
 use crate::rules::sound_the_charge::turn::movement::{coord, rates};
 use crate::rules::sound_the_charge::turn::rally::enemy_can_charge;

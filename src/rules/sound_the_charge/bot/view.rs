@@ -7,7 +7,7 @@
 //! plans on the same knowledge: it reckons distances, odds and paths on
 //! this view and never on the state the umpire holds.
 
-use crate::rules::sound_the_charge::present::Sight;
+use crate::rules::sound_the_charge::sight::Sight;
 use crate::rules::sound_the_charge::state::State;
 
 /// The state as `side` sees it: its own units and generals, and the enemy

@@ -16,7 +16,9 @@
 //! whole degrees; no floating point is used, so the canonical text of an
 //! order is exact.
 
+pub mod check;
 mod display;
+pub mod foresee;
 mod parse;
 mod words;
 

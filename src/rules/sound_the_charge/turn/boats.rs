@@ -17,11 +17,11 @@
 //! through landing `disembarking`; a unit attacking as it lands is
 //! `landing` until its combat is decided.
 
+use super::super::field::Field;
+use super::super::orders::check::Refusal;
 use super::ChargeMade;
-use super::field::Field;
 use super::fighting::arm_of;
 use super::movement::Phase;
-use super::validate::Refusal;
 use crate::geometry::{Hundredths, Point};
 use crate::geometry::{
     Rect, Step, distance, distance_to_rect, distance_to_segment, follow, path_hits,
@@ -345,7 +345,7 @@ pub fn row(p: &mut Phase, i: usize, steps: &[Step]) {
     let side = p.state.units[i].side.clone();
     for (k, r) in others.iter().zip(&rects) {
         if p.state.units[*k].side != side
-            && rect_distance(&end, r) < super::deployment::ZONE_OF_CONTROL
+            && rect_distance(&end, r) < super::super::field::deployment::ZONE_OF_CONTROL
         {
             let other = p.name(*k);
             p.impossible_naming(

@@ -4,10 +4,10 @@
 //! combat. To charge, move the unit to contact the target unit. Some part of
 //! the front face of the unit must contact the target of the charge."
 
+use super::super::field::deployment::{CONTACT, ZONE_OF_CONTROL};
 use super::super::orders::{Approach, Side, StcOrder};
 use super::ChargeMade;
 use super::SideOrders;
-use super::deployment::{CONTACT, ZONE_OF_CONTROL};
 use super::fighting::{nation_of, steady};
 use super::movement::{
     EVADE_MOST, MOVEMENT_TABLE, Phase, Slowing, because, box_of, ground, inches, rates, slow_wheel,

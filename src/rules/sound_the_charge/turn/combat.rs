@@ -3,7 +3,7 @@
 //! moves and suffer rout hits."
 //!
 //! Every unit in contact with an enemy fights. Each pair of enemies in
-//! contact is one umpire combat call ([`crate::rules::sound_the_charge::combat`])
+//! contact is one umpire combat call ([`crate::rules::sound_the_charge::mechanics::combat`])
 //! built from the table: points, modifiers, dice and scores to hit come from
 //! that call's code, so a one-against-one combat in a turn gives exactly what
 //! the umpire call gives. "If a unit is under attack by multiple enemies, the
@@ -14,8 +14,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::super::field::deployment::ZONE_OF_CONTROL;
 use super::TurnRecord;
-use super::deployment::ZONE_OF_CONTROL;
 use super::fighting::{
     CONTACT, Cover, Deployment, TurnFacts, apply_hits, apply_rout_hits, arm_of, combat_cover,
     combat_figures, event, formation_of, general_attached, grade_of, has_mark,
@@ -29,11 +29,11 @@ use crate::geometry::{
     rect_distance,
 };
 use crate::rules::ruleset::Event;
-use crate::rules::sound_the_charge::combat::{
-    self as table, CombatCall, CombatResult, CombatSide, Decision,
-};
 use crate::rules::sound_the_charge::events::Kind;
 use crate::rules::sound_the_charge::ground::TerrainKind;
+use crate::rules::sound_the_charge::mechanics::combat::{
+    self as table, CombatCall, CombatResult, CombatSide, Decision,
+};
 use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::state::{State, Unit};
 use crate::rules::sound_the_charge::tables::{self, Arm, Nation};

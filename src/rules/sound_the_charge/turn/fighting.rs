@@ -19,7 +19,7 @@ use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::state::Unit;
 use crate::rules::sound_the_charge::tables::{Arm, Grade, Nation, TableFormation, Troop};
 
-pub use super::deployment::{CONTACT, Deployment};
+pub use super::super::field::deployment::{CONTACT, Deployment};
 
 /// What the movement phase of this turn did, as shooting and combat ask
 /// about it. The turn sequence fills it; cases and benches may give it
@@ -548,7 +548,7 @@ mod tests {
             180,
         );
         let s = state(vec![a, b, c]);
-        let rects = super::super::deployment::footprints(&s);
+        let rects = super::super::super::field::deployment::footprints(&s);
         let grid = crate::geometry::Grid::new(&rects, 1200);
         let near = grid.near_rect(rects[0].as_ref().unwrap(), 400);
         assert_eq!(near, vec![0, 1]);

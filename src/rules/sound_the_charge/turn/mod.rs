@@ -20,10 +20,7 @@ pub mod army_morale;
 pub mod boats;
 pub mod charge;
 pub mod combat;
-pub mod deployment;
-pub mod field;
 pub mod fighting;
-pub mod foresee;
 pub mod movement;
 pub mod overhead;
 pub mod pursuit;
@@ -32,7 +29,6 @@ pub mod reform;
 pub mod retreat;
 pub mod shooting;
 pub mod town;
-pub mod validate;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -43,7 +39,7 @@ use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::events::{Kind, event};
 use crate::rules::sound_the_charge::state::State;
 
-pub use field::Field;
+pub use super::field::Field;
 
 /// One accepted order: the line it came on and the order, every unit it
 /// names resolved to an id by validation.

@@ -340,7 +340,8 @@ fn place_at_edge(state: &State, i: usize, left: Point, width: i64, depth: i64) -
             ..shape
         };
         let clear = others.iter().all(|(enemy, o)| {
-            let too_near = *enemy && rect_distance(o, &at) < super::deployment::ZONE_OF_CONTROL;
+            let too_near =
+                *enemy && rect_distance(o, &at) < super::super::field::deployment::ZONE_OF_CONTROL;
             !(o.overlaps(&at) || too_near)
         });
         if at.is_inside_table(width, depth) && clear {

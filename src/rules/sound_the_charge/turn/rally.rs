@@ -5,7 +5,7 @@
 //! help it. The test is the umpire call's own (`rally.rs` of the ruleset),
 //! with its flags read off the table.
 
-use super::field::Field;
+use super::super::field::Field;
 use super::fighting::nation_of;
 use super::movement::rates;
 use super::{SideOrders, TurnRecord};
@@ -18,8 +18,8 @@ use crate::geometry::{
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::events::{Kind, event};
 use crate::rules::sound_the_charge::ground::TerrainKind;
+use crate::rules::sound_the_charge::mechanics::rally::{RallyCall, resolve};
 use crate::rules::sound_the_charge::orders::Formation;
-use crate::rules::sound_the_charge::rally::{RallyCall, resolve};
 use crate::rules::sound_the_charge::state::State;
 use crate::rules::sound_the_charge::tables::Arm;
 use crate::rules::told::About;

@@ -3,8 +3,8 @@
 //! turn to reform from disorder. This is automatic. The unit may not move,
 //! shoot, or be in combat on a turn during which it wishes to reform."
 
+use super::super::field::Field;
 use super::super::orders::StcOrder;
-use super::field::Field;
 use super::{SideOrders, TurnRecord};
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::events::{Kind, event};

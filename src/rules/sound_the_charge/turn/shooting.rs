@@ -10,8 +10,8 @@
 //! on the table as movement left it; an order that has become impossible
 //! is an outcome with its reason. The dice,
 //! the band and every modifier come from the umpire call's own code
-//! ([`crate::rules::sound_the_charge::shooting::resolve`] and
-//! [`crate::rules::sound_the_charge::morale::resolve`]), so a turn and an
+//! ([`crate::rules::sound_the_charge::mechanics::shooting::resolve`] and
+//! [`crate::rules::sound_the_charge::mechanics::morale::resolve`]), so a turn and an
 //! umpire call given the same facts give the same answer.
 
 use super::fighting::{
@@ -24,18 +24,19 @@ use super::{SideOrders, TurnRecord};
 use crate::audit::dice::Dice;
 use crate::geometry::{
     ARC_OF_FIRE, Rect, bounce_through_line, distance, distance_to_rect, figure_front_centres,
-    is_enfiladed, is_sight_blocked_by_lines, nearest_point_of_rect, rect_distance, rect_is_in_arc,
-    sees_through, segment_touches_rect,
+    is_enfiladed, nearest_point_of_rect, rect_distance, rect_is_in_arc, segment_touches_rect,
 };
 use crate::geometry::{Hundredths, Point};
-use crate::rules::board::TerrainShape;
 use crate::rules::orders::Rejection;
 use crate::rules::ruleset::Event;
 use crate::rules::sound_the_charge::events::Kind;
-use crate::rules::sound_the_charge::morale::{self, MoraleCall};
+use crate::rules::sound_the_charge::mechanics::morale::{self, MoraleCall};
+use crate::rules::sound_the_charge::mechanics::shooting::{
+    self as table, ShootingCall, ShootingTarget,
+};
 use crate::rules::sound_the_charge::orders::Formation;
 use crate::rules::sound_the_charge::orders::{StcOrder, UnitId};
-use crate::rules::sound_the_charge::shooting::{self as table, ShootingCall, ShootingTarget};
+use crate::rules::sound_the_charge::sight;
 use crate::rules::sound_the_charge::state::{State, Unit};
 use crate::rules::sound_the_charge::tables::{self, Arm, Troop};
 use crate::rules::told::About;
@@ -483,24 +484,19 @@ fn blocked(
     through_skirmishers: bool,
     screened: &mut bool,
 ) -> Option<(String, Option<String>)> {
-    if is_sight_blocked_by_lines(from, to, table.ground.crests()) {
+    if sight::crest_between(from, to, table.ground.crests()) {
         return Some(("a crest line blocks the line of sight (Gentle Hill Slopes: \"block sighting past their crestlines\")".to_string(), None));
     }
-    for (kind, t) in table.ground.features(state) {
-        let (Some(vis), TerrainShape::Area { points }) = (kind.woods_visibility(), &t.shape) else {
-            continue;
-        };
-        if !sees_through(from, to, points, vis) {
-            return Some((
-                format!(
-                    "the line of sight runs more than {} inches through {kind} (\"Visibility and range inside {} is {} inches\")",
-                    vis / 100,
-                    kind.as_str().replace('-', " "),
-                    if vis == 600 { "six" } else { "four" }
-                ),
-                None,
-            ));
-        }
+    if let Some((kind, vis)) = sight::wood_across(state, &table.ground, from, to) {
+        return Some((
+            format!(
+                "the line of sight runs more than {} inches through {kind} (\"Visibility and range inside {} is {} inches\")",
+                vis / 100,
+                kind.as_str().replace('-', " "),
+                if vis == 600 { "six" } else { "four" }
+            ),
+            None,
+        ));
     }
     let me = &state.units[fi];
     let guns = arm_of(me) == Arm::Artillery;

@@ -32,11 +32,11 @@ pub use maneuver::*;
 pub use path::*;
 use voluntary::*;
 
+use super::super::field::deployment::ZONE_OF_CONTROL;
+use super::super::field::{Field, touches};
+use super::super::orders::check::Refusal;
 use super::super::orders::{Facing, Formation, Place, Side, StcOrder, Step as OrderStep, UnitId};
-use super::deployment::ZONE_OF_CONTROL;
-use super::field::{Field, touches};
 use super::fighting::{nation_of, steady};
-use super::validate::Refusal;
 use super::{Moved, NotDone, SideOrders, TurnRecord};
 use crate::audit::dice::{Dice, Die};
 use crate::geometry::bounds;
