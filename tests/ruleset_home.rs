@@ -144,9 +144,9 @@ fn strays(dir: &Path, roles: &[Role]) -> Vec<String> {
         }
     }
     for r in roles.iter().filter(|r| r.required) {
-        let file = dir.join(format!("{}.rs", r.name));
-        let folder = dir.join(r.name).join("mod.rs");
-        if !file.is_file() && !(r.name != "mod" && folder.is_file()) {
+        let file = dir.join(format!("{}.rs", r.name)).is_file();
+        let folder = r.name != "mod" && dir.join(r.name).join("mod.rs").is_file();
+        if !file && !folder {
             problems.push(format!("{}: no `{}` ({})", dir.display(), r.name, r.what));
         }
     }

@@ -47,6 +47,7 @@ mod frontage;
 mod hex;
 mod index;
 mod motion;
+mod occupancy;
 mod point;
 mod polygon;
 mod rect;
@@ -80,6 +81,7 @@ pub use motion::{
     FacingChange, Flank, OBLIQUE_ANGLE, Path, Step, backstep, change_facing, follow, move_forward,
     oblique, sidestep, wheel, wheel_angle_for, wheel_arc_length,
 };
+pub use occupancy::Occupancy;
 pub use point::{Hundredths, Point};
 pub use polygon::{
     far_side_along, length_inside_polygon, on_segment, point_in_polygon, polygons_meet,

@@ -11,7 +11,7 @@ use super::ground::Ground;
 use super::mechanics::combat::Aspect;
 use super::params::Readings;
 use super::state::{State, Unit};
-use crate::geometry::{Direction, Hex};
+use crate::geometry::{Direction, Hex, Occupancy};
 use crate::rules::board::Location;
 
 /// Where `to` lies from `from`'s point of view (ruling KUL-11): a
@@ -31,11 +31,11 @@ pub struct Field {
     pub ground: Ground,
     /// The readings the campaign's options choose.
     pub readings: Readings,
-    by_hex: BTreeMap<Hex, Vec<usize>>,
+    by_hex: Occupancy,
     by_id: BTreeMap<String, usize>,
     /// Leaders in play by the hex they stand in, and those attached to each
     /// unit, by index into the state's generals.
-    leaders: BTreeMap<Hex, Vec<usize>>,
+    leaders: Occupancy,
     attached: BTreeMap<usize, Vec<usize>>,
 }
 
@@ -47,9 +47,9 @@ impl Field {
             state,
             ground,
             readings,
-            by_hex: BTreeMap::new(),
+            by_hex: Occupancy::new(),
             by_id: BTreeMap::new(),
-            leaders: BTreeMap::new(),
+            leaders: Occupancy::new(),
             attached: BTreeMap::new(),
         };
         for (i, u) in field.state.units.iter().enumerate() {
@@ -57,7 +57,7 @@ impl Field {
             if u.eliminated.is_none()
                 && let Some(h) = u.location.hex()
             {
-                field.by_hex.entry(h).or_default().push(i);
+                field.by_hex.place(i, h);
             }
         }
         field.index_leaders();
@@ -88,7 +88,7 @@ impl Field {
             };
             if let Some(h) = at {
                 self.state.generals[k].location = Location::in_hex(h);
-                self.leaders.entry(h).or_default().push(k);
+                self.leaders.place(k, h);
             }
         }
     }
@@ -120,7 +120,7 @@ impl Field {
 
     /// The units in play in a hex, in the order of the state.
     pub fn at(&self, hex: Hex) -> &[usize] {
-        self.by_hex.get(&hex).map_or(&[], Vec::as_slice)
+        self.by_hex.at(hex)
     }
 
     /// Whether a hex holds a unit of another side than `side`.
@@ -164,9 +164,8 @@ impl Field {
     /// there, and those standing there alone.
     pub fn leaders_at(&self, hex: Hex, side: &str) -> Vec<super::mechanics::fire::Leader> {
         self.leaders
-            .get(&hex)
-            .into_iter()
-            .flatten()
+            .at(hex)
+            .iter()
             .map(|&k| &self.state.generals[k])
             .filter(|g| g.lost.is_none() && g.side == side)
             .map(|g| super::mechanics::fire::Leader {
@@ -184,22 +183,12 @@ impl Field {
     /// Moves a unit to a hex, and its attached leaders with it.
     pub fn put(&mut self, i: usize, to: Hex) {
         let from = self.hex(i);
-        if let Some(list) = self.by_hex.get_mut(&from) {
-            list.retain(|&j| j != i);
-            if list.is_empty() {
-                self.by_hex.remove(&from);
-            }
-        }
-        let list = self.by_hex.entry(to).or_default();
-        list.push(i);
-        list.sort_unstable();
+        self.by_hex.shift(i, from, to);
         self.state.units[i].location = Location::in_hex(to);
         for k in self.leaders_with(i) {
-            if let Some(list) = self.leaders.get_mut(&from) {
-                list.retain(|&x| x != k);
-            }
+            self.leaders.lift(k, from);
             self.state.generals[k].location = Location::in_hex(to);
-            self.leaders.entry(to).or_default().push(k);
+            self.leaders.place(k, to);
         }
     }
 
@@ -207,12 +196,7 @@ impl Field {
     /// they stood until `eliminate` finds them a new unit.
     pub fn remove(&mut self, i: usize, why: String) {
         let at = self.hex(i);
-        if let Some(list) = self.by_hex.get_mut(&at) {
-            list.retain(|&j| j != i);
-            if list.is_empty() {
-                self.by_hex.remove(&at);
-            }
-        }
+        self.by_hex.lift(i, at);
         self.state.units[i].eliminated = Some(why);
     }
 
