@@ -8,6 +8,7 @@
 
 mod compass;
 mod cursor;
+pub mod lexicon;
 
 pub use compass::{DIRECTION_WORDS, direction};
 pub use cursor::{Cursor, Found, ReadError, Splitting, Token, by_verb};

@@ -97,7 +97,8 @@ pub(in super::super) static LEXICON: Lexicon = Lexicon {
         "charges",
         "charging",
     ],
-    troops: true,
+    kinds: true,
+    bare: std::marker::PhantomData,
     formations: true,
     count: Some("figures in the first two ranks, or gun models"),
 };
@@ -221,7 +222,7 @@ pub struct CombatResult {
 impl CombatSide {
     fn from_reading(r: &Reading, role: Role) -> Result<CombatSide, UmpireError> {
         let who = role.word();
-        let Some(troop) = r.troop else {
+        let Some(troop) = r.kind else {
             return Err(r.syntax(format!(
                 "name the {who}'s troop type, e.g. `{who} 12 line-infantry grade b`"
             )));

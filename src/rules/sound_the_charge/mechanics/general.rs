@@ -23,7 +23,8 @@ pub(in super::super) static LEXICON: Lexicon = Lexicon {
         aliases: &["lone", "lone-general-contacted", "contacted-by-enemy"],
     }],
     fillers: &["general", "general-risk", "risk", "attached"],
-    troops: false,
+    kinds: false,
+    bare: std::marker::PhantomData,
     formations: false,
     count: None,
 };

@@ -58,7 +58,8 @@ pub(in super::super) static LEXICON: Lexicon = Lexicon {
         "test",
         "shooting",
     ],
-    troops: true,
+    kinds: true,
+    bare: std::marker::PhantomData,
     formations: true,
     count: None,
 };
@@ -113,7 +114,7 @@ impl MoraleCall {
         r.exclusive(&["general-attached", "no-general"])?;
         r.exclusive(&["advanced", "stationary"])?;
         let call = MoraleCall {
-            troop: r.troop,
+            troop: r.kind,
             grade,
             hits,
             nation: nation_of(r)?,

@@ -52,7 +52,8 @@ pub(in super::super) static LEXICON: Lexicon = Lexicon {
         },
     ],
     fillers: &["rally", "rally-test", "test", "from-shaken", "shaken"],
-    troops: true,
+    kinds: true,
+    bare: std::marker::PhantomData,
     formations: true,
     count: None,
 };
@@ -97,7 +98,7 @@ impl RallyCall {
         let grade = grade_of(r)?;
         r.exclusive(&["general-attached", "no-general"])?;
         let call = RallyCall {
-            troop: r.troop,
+            troop: r.kind,
             grade,
             nation: nation_of(r)?,
             formation: r.formation,

@@ -88,7 +88,8 @@ pub(in super::super) static LEXICON: Lexicon = Lexicon {
         },
     ],
     fillers: &["shoot", "shooting", "fire", "firing", "target", "vs"],
-    troops: true,
+    kinds: true,
+    bare: std::marker::PhantomData,
     formations: true,
     count: Some("front-rank infantry figures or gun models"),
 };
@@ -149,7 +150,7 @@ impl ShootingCall {
     }
 
     fn from_reading(r: &Reading) -> Result<ShootingCall, UmpireError> {
-        let Some(troop) = r.troop else {
+        let Some(troop) = r.kind else {
             if r.has("artillery") {
                 return Err(r.syntax(
                     "name the firing guns: light-guns, field-guns or heavy-guns (`artillery` alone names the target)",
