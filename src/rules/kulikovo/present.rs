@@ -1,11 +1,8 @@
-//! How Kulikovo's pieces look in the reports and on the map, and what each
-//! side sees (ruling KUL-24).
+//! How Kulikovo's pieces look in the reports and on the map. What each
+//! side sees is `sight`'s.
 //!
 //! A unit is a counter with its weapon letter, a bar towards the hexside it
-//! faces, and a marker for disordered (D) or retired (R). Sight: the field
-//! of Kulikovo is open, and a side sees every enemy unit but one in woods
-//! that none of its units stands next to; a unit that fires is seen by all,
-//! and units that meet in a charge or a shock see each other.
+//! faces, and a marker for disordered (D) or retired (R).
 
 use std::collections::BTreeSet;
 
@@ -53,7 +50,7 @@ impl Presentation for Kulikovo {
     }
 
     fn visible_to(&self, state: &State, side: &str, events: &[Event]) -> BTreeSet<String> {
-        visible_to(self, state, side, events)
+        super::sight::visible_to(self, state, side, events)
     }
 
     fn order_template(&self, state: &State, side: &str) -> Vec<String> {
@@ -116,52 +113,6 @@ pub fn terrain_style(kind: &str) -> Option<TerrainStyle> {
         "cliff" => s("none", "#2b2118", 20, "10 6", "cliff"),
         _ => return None,
     })
-}
-
-/// The ids of the units `side` can see once the resolution is over.
-fn visible_to(rules: &Kulikovo, state: &State, side: &str, events: &[Event]) -> BTreeSet<String> {
-    let mut seen: BTreeSet<String> = state
-        .units
-        .iter()
-        .filter(|u| u.side == side)
-        .map(|u| u.id.clone())
-        .collect();
-    for event in events {
-        let class = event.class(|k| rules.event_class(k));
-        if class == EventClass::Fire
-            && let Some(firer) = event.units.first()
-        {
-            seen.insert(firer.clone());
-        }
-        if class.is_contact()
-            && event
-                .units
-                .iter()
-                .any(|u| state.unit(u).is_some_and(|u| u.side == side))
-        {
-            seen.extend(event.units.iter().cloned());
-        }
-    }
-    let field = Field::new(state.clone());
-    for (i, u) in state.units.iter().enumerate() {
-        if u.side == side || seen.contains(&u.id) {
-            continue;
-        }
-        if u.eliminated.is_some() {
-            seen.insert(u.id.clone());
-            continue;
-        }
-        let at = field.hex(i);
-        let hidden = field.ground.is_woods(at)
-            && !field
-                .enemies_next_to(at, &u.side)
-                .iter()
-                .any(|&j| field.unit(j).side == side);
-        if !hidden {
-            seen.insert(u.id.clone());
-        }
-    }
-    seen
 }
 
 /// The lines a report offers: for the side that activates next, a `hold`

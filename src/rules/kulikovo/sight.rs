@@ -1,4 +1,11 @@
-//! The line of fire between two hexes (ruling KUL-21): a straight line
+//! What each side sees (ruling KUL-24), and the line of fire between two
+//! hexes (ruling KUL-21).
+//!
+//! The field of Kulikovo is open: a side sees every enemy unit but one in
+//! woods that none of its units stands next to; a unit that fires is seen
+//! by all, and units that meet in a charge or a shock see each other.
+//!
+//! The line of fire between two hexes (ruling KUL-21) is a straight line
 //! between their centres. Adjacent hexes always see each other ("Blocks
 //! LOS unless adjacent"). Otherwise the line is blocked by a hex it passes
 //! through that is woods ("May fire into but not through") or holds a unit
@@ -9,11 +16,66 @@
 
 use std::collections::BTreeSet;
 
+use super::Kulikovo;
 use super::clauses;
 use super::field::Field;
 use super::mechanics::moves::Refusal;
 use super::params::Intervening;
+use super::state::State;
 use crate::geometry::Hex;
+use crate::rules::look::EventClass;
+use crate::rules::ruleset::{Event, Presentation};
+
+/// The ids of the units `side` can see once the resolution is over.
+pub(super) fn visible_to(
+    rules: &Kulikovo,
+    state: &State,
+    side: &str,
+    events: &[Event],
+) -> BTreeSet<String> {
+    let mut seen: BTreeSet<String> = state
+        .units
+        .iter()
+        .filter(|u| u.side == side)
+        .map(|u| u.id.clone())
+        .collect();
+    for event in events {
+        let class = event.class(|k| rules.event_class(k));
+        if class == EventClass::Fire
+            && let Some(firer) = event.units.first()
+        {
+            seen.insert(firer.clone());
+        }
+        if class.is_contact()
+            && event
+                .units
+                .iter()
+                .any(|u| state.unit(u).is_some_and(|u| u.side == side))
+        {
+            seen.extend(event.units.iter().cloned());
+        }
+    }
+    let field = Field::new(state.clone());
+    for (i, u) in state.units.iter().enumerate() {
+        if u.side == side || seen.contains(&u.id) {
+            continue;
+        }
+        if u.eliminated.is_some() {
+            seen.insert(u.id.clone());
+            continue;
+        }
+        let at = field.hex(i);
+        let hidden = field.ground.is_woods(at)
+            && !field
+                .enemies_next_to(at, &u.side)
+                .iter()
+                .any(|&j| field.unit(j).side == side);
+        if !hidden {
+            seen.insert(u.id.clone());
+        }
+    }
+    seen
+}
 
 /// Whether a hex the line passes through (not its ends) stops it.
 fn hex_blocks(field: &Field, hex: Hex) -> Option<Refusal> {

@@ -5,10 +5,11 @@
 //! none of their eligible units by alternately firing one unit at a time
 //! until all desired, permissible fire has been executed in accordance with
 //! the Fire Procedure and the Fire Combat rules." The chapter gives the
-//! Fire Routines (11.15, 11.16, in `fire`) and who may fire at whom; its
-//! charts and tables are the campaign's parameters (`params`, sample data
-//! shipped). Umpire calls (`umpire`) resolve one fire attack set up in
-//! words; turns (`phase`) resolve the orders of a phase on the table.
+//! Fire Routines (11.15, 11.16, in `mechanics::fire`) and who may fire at
+//! whom (`field`); its charts and tables are the campaign's parameters
+//! (`params`, sample data shipped). Umpire calls (`umpire`) resolve one
+//! fire attack set up in words; turns (`turn`) resolve the orders of a
+//! phase on the table.
 
 pub mod basing;
 pub mod bot;

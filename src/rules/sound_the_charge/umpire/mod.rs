@@ -1,9 +1,11 @@
 //! Umpire calls for Sound the Charge: one resolution asked for in words,
 //! answered with every table lookup, modifier and die.
 //!
-//! Each call has its own module with a checked call type (`parse`, then
-//! `canonical`), a typed result, and a `resolve` that rolls the dice and
-//! writes the report. [`call`] reads the call's name and hands it on.
+//! Each call is a procedure of `mechanics`, with a checked call type
+//! (`parse`, then `canonical`), a typed result, and a `resolve` that rolls
+//! the dice and writes the report, which the turn resolves too; its words
+//! are read by the shared lexicon with this ruleset's words (`syntax`).
+//! [`call`] reads the call's name and hands it on.
 
 pub mod syntax;
 
