@@ -169,12 +169,12 @@ fn a_sides_chronicle_names_no_unit_hidden_from_it_until_the_game_is_over() {
                     .shows
                     .as_ref()
                     .expect("the chronicle's events say what they show");
-                let whose = report::heard::Audience {
-                    who: adjutant::rules::told::Who::Gm,
-                    visible: None,
-                    prior: &r.prior,
-                    next: &r.next,
-                };
+                let whose = report::heard::Audience::new(
+                    adjutant::rules::told::Who::Gm,
+                    None,
+                    &r.prior,
+                    &r.next,
+                );
                 let acting = e.names().next().and_then(|id| whose.side_of(id));
                 if shows.told != adjutant::rules::told::Told::ActingSide
                     || acting.as_deref() == Some(side.as_str())

@@ -537,12 +537,12 @@ fn no_side_is_told_what_only_the_enemy_knows(result: &adjutant::demo::DemoResult
             if shows.told != Told::ActingSide {
                 continue;
             }
-            let whose = adjutant::report::heard::Audience {
-                who: adjutant::rules::told::Who::Gm,
-                visible: None,
-                prior: &prior,
-                next: &prior,
-            };
+            let whose = adjutant::report::heard::Audience::new(
+                adjutant::rules::told::Who::Gm,
+                None,
+                &prior,
+                &prior,
+            );
             let acting = event.names().next().and_then(|id| whose.side_of(id));
             let words = flat(&event.text);
             for player in &campaign.players {

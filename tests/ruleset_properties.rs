@@ -91,12 +91,7 @@ fn told_problems(step: &Step<'_>) -> Vec<String> {
     for audience in audiences {
         let side = audience.word().to_string();
         let visible = adjutant::report::visibility(step.ruleset, &read, &audience, events);
-        let hearer = Hearer {
-            who: audience.who(),
-            visible: visible.as_ref(),
-            prior,
-            next,
-        };
+        let hearer = Hearer::new(audience.who(), visible.as_ref(), prior, next);
         let sees = |id: &str| visible.as_ref().is_none_or(|v| v.contains(id));
         let pieces = |state: &GameState| -> Vec<(String, String)> {
             state

@@ -195,12 +195,12 @@ fn tried(
     let visible = map::with_generals(state, side, ruleset.visible_to(state, side, &[]));
     // Only what the side may know, as its report would tell it: no word of
     // a unit it cannot see.
-    let hearer = crate::report::heard::Audience {
-        who: crate::rules::told::Who::Side(side),
-        visible: Some(&visible),
-        prior: state,
-        next: &planned,
-    };
+    let hearer = crate::report::heard::Audience::new(
+        crate::rules::told::Who::Side(side),
+        Some(&visible),
+        state,
+        &planned,
+    );
     let told: Vec<&Event> = events
         .iter()
         .filter(|e| hearer.event(e) == Heard::Told)

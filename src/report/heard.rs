@@ -4,29 +4,75 @@
 //! keeps no such data, is judged by its words instead: a unit or general
 //! out of sight named in them keeps it back.
 
-use std::collections::BTreeSet;
+use std::cell::OnceCell;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::audit::Roll;
 use crate::rules::GameState;
 use crate::rules::ruleset::Event;
 use crate::rules::told::{self, Heard, Hearer, Who};
 
-/// Who reads, and the states either side of the resolution.
+/// Who reads, and the states either side of the resolution. Every event
+/// and roll of the resolution is put to it, so what each question needs of
+/// the states (whose each piece is, the words out of sight) is found once,
+/// at the first question, not once an event.
 pub struct Audience<'a> {
     pub who: Who<'a>,
     pub visible: Option<&'a BTreeSet<String>>,
     pub prior: &'a GameState,
     pub next: &'a GameState,
+    owners: OnceCell<BTreeMap<&'a str, &'a str>>,
+    hidden: OnceCell<HiddenWords>,
 }
 
-impl Audience<'_> {
+impl<'a> Audience<'a> {
+    pub fn new(
+        who: Who<'a>,
+        visible: Option<&'a BTreeSet<String>>,
+        prior: &'a GameState,
+        next: &'a GameState,
+    ) -> Audience<'a> {
+        Audience {
+            who,
+            visible,
+            prior,
+            next,
+            owners: OnceCell::new(),
+            hidden: OnceCell::new(),
+        }
+    }
+
     fn sees(&self, id: &str) -> bool {
         self.visible.is_none_or(|v| v.contains(id))
     }
 
-    /// Whose a unit, a general or a side is.
+    /// Whose a unit, a general or a side is: as the state after the
+    /// resolution has it, else as the state before it.
     pub fn side_of(&self, id: &str) -> Option<String> {
-        side_of(self.next, id).or_else(|| side_of(self.prior, id))
+        let owners = self.owners.get_or_init(|| {
+            let mut owners = BTreeMap::new();
+            // Inserted from the last place asked to the first, so that the
+            // first place that knows an id has the last word.
+            for state in [self.prior, self.next] {
+                for side in state.sides.iter().rev() {
+                    owners.insert(side.as_str(), side.as_str());
+                }
+                for g in state.generals.iter().rev() {
+                    owners.insert(g.id.as_str(), g.side.as_str());
+                }
+                for u in state.units.iter().rev() {
+                    owners.insert(u.id.as_str(), u.side.as_str());
+                }
+            }
+            owners
+        });
+        owners.get(id).map(|s| s.to_string())
+    }
+
+    /// The ids and names out of sight, lower-cased once.
+    fn hidden(&self) -> &HiddenWords {
+        self.hidden
+            .get_or_init(|| HiddenWords::of(&hidden_names(self.next, self.visible)))
     }
 
     fn judge<'i>(&self, told: told::Told, ids: impl IntoIterator<Item = &'i str>) -> Heard {
@@ -49,7 +95,7 @@ impl Audience<'_> {
             Some(shows) => self.judge(shows.told, event.names()),
             None => {
                 let hidden = event.units.iter().any(|u| !self.sees(u))
-                    || names_hidden(&event.text, &self.hidden_names());
+                    || self.hidden().named_in(&event.text);
                 let side = self.who.side();
                 let own = event
                     .units
@@ -70,30 +116,35 @@ impl Audience<'_> {
             Some(about) => {
                 self.judge(about.told, about.ids.iter().map(String::as_str)) == Heard::Told
             }
-            None => !names_hidden(&roll.purpose, &self.hidden_names()),
+            None => !self.hidden().named_in(&roll.purpose),
         }
-    }
-
-    /// The units and generals out of sight, by id and name, as
-    /// [`names_hidden`] takes them.
-    pub fn hidden_names(&self) -> Vec<(&str, &str)> {
-        hidden_names(self.next, self.visible)
     }
 }
 
-/// Whose a unit, a general or a side is in `state`.
-fn side_of(state: &GameState, id: &str) -> Option<String> {
-    state
-        .unit(id)
-        .map(|u| u.side.clone())
-        .or_else(|| {
-            state
-                .generals
-                .iter()
-                .find(|g| g.id == id)
-                .map(|g| g.side.clone())
-        })
-        .or_else(|| state.sides.iter().find(|s| *s == id).cloned())
+/// The ids and names of the pieces out of sight, lower-cased, as words
+/// are searched for them.
+struct HiddenWords {
+    ids: BTreeSet<String>,
+    names: Vec<String>,
+}
+
+impl HiddenWords {
+    fn of(hidden: &[(&str, &str)]) -> HiddenWords {
+        HiddenWords {
+            ids: hidden.iter().map(|(id, _)| id.to_lowercase()).collect(),
+            names: hidden.iter().map(|(_, name)| name.to_lowercase()).collect(),
+        }
+    }
+
+    /// Whether `words` name one: its id as a whole word, or its name
+    /// anywhere (case does not matter).
+    fn named_in(&self, words: &str) -> bool {
+        let lower = words.to_lowercase();
+        lower
+            .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
+            .any(|w| self.ids.contains(w))
+            || self.names.iter().any(|name| lower.contains(name.as_str()))
+    }
 }
 
 /// Whether words (a roll's purpose, an event's text) name a unit out of
@@ -101,13 +152,7 @@ fn side_of(state: &GameState, id: &str) -> Option<String> {
 /// matter). For what was read back from an archive alone: what the rules
 /// made carries its ids.
 pub fn names_hidden(words: &str, hidden: &[(&str, &str)]) -> bool {
-    let lower = words.to_lowercase();
-    let split: BTreeSet<&str> = lower
-        .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
-        .collect();
-    hidden.iter().any(|(id, name)| {
-        split.contains(id.to_lowercase().as_str()) || lower.contains(&name.to_lowercase())
-    })
+    HiddenWords::of(hidden).named_in(words)
 }
 
 /// The units and generals of `state` out of sight, by id and name.

@@ -239,12 +239,7 @@ pub fn view(input: &ReportInput, audience: Audience) -> View {
     let side = audience.who().side();
     let visible = visibility(input.ruleset, next, &audience, input.events);
     let look = input.ruleset.look(next);
-    let hearer = heard::Audience {
-        who: audience.who(),
-        visible: visible.as_ref(),
-        prior: input.prior,
-        next,
-    };
+    let hearer = heard::Audience::new(audience.who(), visible.as_ref(), input.prior, next);
     let heard: Vec<(Heard, EventClass)> = input
         .events
         .iter()

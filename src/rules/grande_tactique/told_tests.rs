@@ -30,12 +30,12 @@ fn audience<'a>(
     visible: Option<&'a std::collections::BTreeSet<String>>,
     side: Option<&'a str>,
 ) -> crate::report::heard::Audience<'a> {
-    crate::report::heard::Audience {
-        who: side.map_or(crate::rules::told::Who::Gm, crate::rules::told::Who::Side),
+    crate::report::heard::Audience::new(
+        side.map_or(crate::rules::told::Who::Gm, crate::rules::told::Who::Side),
         visible,
         prior,
         next,
-    }
+    )
 }
 
 /// A shaken unit's rally that fails, and a change of formation the rules

@@ -19,12 +19,12 @@ fn demo() -> State {
 fn heard(prior: &State, next: &State, events: &[Event], side: Option<&str>) -> Vec<Heard> {
     let (prior, next_raw) = (prior.raw(), next.raw());
     let visible = side.map(|s| Kulikovo.visible_to(next, s, events));
-    let audience = crate::report::heard::Audience {
-        who: side.map_or(crate::rules::told::Who::Gm, crate::rules::told::Who::Side),
-        visible: visible.as_ref(),
-        prior: &prior,
-        next: &next_raw,
-    };
+    let audience = crate::report::heard::Audience::new(
+        side.map_or(crate::rules::told::Who::Gm, crate::rules::told::Who::Side),
+        visible.as_ref(),
+        &prior,
+        &next_raw,
+    );
     events.iter().map(|e| audience.event(e)).collect()
 }
 

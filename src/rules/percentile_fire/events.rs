@@ -229,12 +229,12 @@ mod tests {
             };
             let read = ruleset.read(&next).expect("the state reads");
             let visible = crate::report::visibility(ruleset, &read, &audience, &self.events);
-            f(&Audience {
-                who: audience.who(),
-                visible: visible.as_ref(),
-                prior: &prior,
-                next: &next,
-            })
+            f(&Audience::new(
+                audience.who(),
+                visible.as_ref(),
+                &prior,
+                &next,
+            ))
         }
 
         /// Told to the acting side and the GM, and nothing to `enemy`,

@@ -355,12 +355,12 @@ mod preview {
         let both: std::collections::BTreeSet<String> =
             ["1-line".to_string(), "9-line".to_string()].into();
         let heard = |side, visible| {
-            Audience {
-                who: crate::rules::told::Who::Side(side),
-                visible: Some(visible),
-                prior: &prior,
-                next: &next,
-            }
+            Audience::new(
+                crate::rules::told::Who::Side(side),
+                Some(visible),
+                &prior,
+                &next,
+            )
             .event(barred)
         };
         assert_eq!(heard("blue", &own), Heard::OwnInAction);

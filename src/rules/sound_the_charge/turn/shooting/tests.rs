@@ -472,12 +472,12 @@ fn a_shot_refused_at_resolution_is_told_to_its_side_alone() {
     let (prior, next) = (prior.raw(), s.raw());
     let everyone: std::collections::BTreeSet<String> = ["blue-1", "red-1"].map(String::from).into();
     let heard = |side: Option<&str>| {
-        Audience {
-            who: side.map_or(crate::rules::told::Who::Gm, crate::rules::told::Who::Side),
-            visible: side.map(|_| &everyone),
-            prior: &prior,
-            next: &next,
-        }
+        Audience::new(
+            side.map_or(crate::rules::told::Who::Gm, crate::rules::told::Who::Side),
+            side.map(|_| &everyone),
+            &prior,
+            &next,
+        )
         .event(refused)
     };
     assert_eq!(heard(Some("red")), Heard::Nothing);
