@@ -124,8 +124,8 @@ pub(super) fn take_orders(
         return letter.refuse_with(&templates, Some(campaign), reason, Some(&hint));
     }
     let canonical = submitted.sheet.canonical_text();
-    let read = ruleset.read(&state).map_err(EngineError::from)?;
-    let tried = tried(ruleset, &read, campaign, side, &canonical);
+    let read = submitted.state.as_ref();
+    let tried = tried(ruleset, read, campaign, side, &canonical);
     let body = templates.render(
         "ack.txt",
         json!({
@@ -170,10 +170,6 @@ pub(super) fn take_orders(
     Ok((outcome, Some(campaign.id.clone()), Some(reply)))
 }
 
-/// A side's accepted orders as they will be tried (see
-/// `Presentation::planned`): what would come of each, in words, and the map
-/// of it as the side sees the field. `None` where the ruleset tries none;
-/// no map where it cannot be drawn (the acknowledgement then goes without).
 /// The width of the acknowledgement's map, in pixels: a glance at the
 /// moves, small enough to draw in a few milliseconds (the report's map is
 /// the full-size one).
@@ -184,13 +180,21 @@ struct Tried {
     png: Option<Vec<u8>>,
 }
 
+/// A side's accepted orders as they will be tried (see
+/// `Presentation::planned`): what would come of each, in words, and the map
+/// of it as the side sees the field. `None` where the ruleset tries none;
+/// no map where it cannot be drawn (the acknowledgement then goes without).
+/// `state` is the state the orders were checked against, as `submit` read
+/// it, once for the message: `None` only where it did not read, and then
+/// no order was stored.
 fn tried(
     ruleset: &dyn Ruleset,
-    state: &Reading,
+    state: Option<&Reading>,
     campaign: &Campaign,
     side: &str,
     canonical: &str,
 ) -> Option<Tried> {
+    let state = state?;
     let (planned, events) = ruleset.planned(state, side, canonical)?;
     let visible = map::with_generals(state, side, ruleset.visible_to(state, side, &[]));
     // Only what the side may know, as its report would tell it: no word of
