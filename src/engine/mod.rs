@@ -158,7 +158,11 @@ pub fn init(
         .unwrap_or_else(|_| source_dir.to_path_buf());
     let templates = Templates::for_campaign(source_dir)?;
     let subject = format!("{}: the campaign opens", campaign.title);
-    // One opening for each side and one for the GM, each with its map.
+    // One opening for each side and one for the GM, each with its map, all
+    // from one reading of the state.
+    let read = ruleset
+        .read(&state)
+        .map_err(|e| EngineError::Report(e.into()))?;
     let mut openings = BTreeMap::new();
     for person in mail::everyone(campaign) {
         let side = crate::report::opening::side_of(campaign, person).map(str::to_string);
@@ -167,7 +171,7 @@ pub fn init(
             slot.insert(crate::report::opening::prepare(
                 campaign,
                 ruleset,
-                &state,
+                &read,
                 side.as_deref(),
             )?);
         }
