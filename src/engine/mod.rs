@@ -15,6 +15,8 @@ pub mod ready;
 pub mod record;
 pub mod reports;
 pub mod status;
+#[cfg(test)]
+pub(crate) mod tests;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -345,3 +345,87 @@ pub(super) fn toml_orders(message: &Inbound) -> Option<String> {
         Some(lines.iter().map(|l| format!("{l}\n")).collect())
     })
 }
+
+#[cfg(test)]
+mod tests {
+    //! A player's message is taken on one reading of the campaign's state
+    //! (docs/ARCHITECTURE.md, "A state is read once per request"): the
+    //! states decoded while it is ingested are recorded
+    //! (`rules::testing::decoded_during`).
+
+    use crate::engine::tests::Opened;
+    use crate::ingest::{IngestConfig, Outcome, ingest};
+    use crate::rules::GameState;
+    use crate::rules::testing::decoded_during;
+
+    /// A message from the player of `side` of the default demo campaign,
+    /// with its passphrase and then `body`, ingested: its outcome, and the
+    /// states decoded meanwhile.
+    fn taken(opened: &mut Opened, side: &str, body: &str) -> (Outcome, Vec<GameState>) {
+        let campaign = &opened.campaign;
+        let player = campaign
+            .players
+            .iter()
+            .find(|p| p.side == side)
+            .expect("the side has a player");
+        let passphrase = opened
+            .demo
+            .passphrases
+            .iter()
+            .find(|(s, _)| *s == side)
+            .map(|(_, p)| *p)
+            .expect("the demo gives the side's passphrase");
+        let config = IngestConfig {
+            own_addresses: vec![campaign.gm.address.clone()],
+            ..IngestConfig::default()
+        };
+        let raw = format!(
+            "From: {}\r\nTo: {}\r\nSubject: [{}] orders\r\nMessage-ID: <once@test>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\npassphrase: {passphrase}\r\n{}",
+            player.person.address,
+            campaign.gm.address,
+            campaign.id,
+            body.replace('\n', "\r\n")
+        );
+        let (outcome, decoded) = decoded_during(|| {
+            ingest(
+                &mut opened.store,
+                raw.as_bytes(),
+                "test",
+                &config,
+                &Opened::now(),
+            )
+        });
+        (outcome.expect("ingest"), decoded)
+    }
+
+    /// The orders are checked, stored and acknowledged with the map of
+    /// them as they will be tried, all on the state `submit` read.
+    #[test]
+    fn an_order_mail_is_taken_and_acknowledged_on_one_reading_of_the_state() {
+        let mut opened = Opened::new();
+        let (side, orders) = opened.orders();
+        let (outcome, decoded) = taken(&mut opened, &side, &format!("{orders}\n"));
+        assert!(matches!(outcome, Outcome::Accepted { .. }), "{outcome:?}");
+        assert_eq!(
+            decoded.len(),
+            1,
+            "the state was decoded {} times",
+            decoded.len()
+        );
+    }
+
+    /// The situation and the order template are drawn from one reading.
+    #[test]
+    fn a_mail_asking_for_the_situation_and_a_template_reads_the_state_once() {
+        let mut opened = Opened::new();
+        let (side, _) = opened.orders();
+        let (outcome, decoded) = taken(&mut opened, &side, "send situation\nsend template\n");
+        assert!(matches!(outcome, Outcome::Asked { .. }), "{outcome:?}");
+        assert_eq!(
+            decoded.len(),
+            1,
+            "the state was decoded {} times",
+            decoded.len()
+        );
+    }
+}
