@@ -2,6 +2,7 @@
 //! both call [`run`], so a verified archive is checked by the very code that
 //! produced it, from nothing but what the archive holds.
 
+use std::cell::OnceCell;
 use std::collections::BTreeMap;
 
 use crate::audit::dice::Roll;
@@ -10,15 +11,71 @@ use crate::audit::manifest::UMPIRE;
 use crate::audit::{Digest32, Manifest, SeedInputs, SideOrders};
 use crate::campaign::NoOrdersPolicy;
 use crate::canonical;
+use crate::rules::reading::Reading;
 use crate::rules::ruleset::{Event, ResolveError, SideText};
 use crate::rules::state::PartError;
 use crate::rules::{GameState, Ruleset, UmpireError, UmpireReport};
 
 pub use crate::audit::Kind;
 
+/// The prior state of one resolution and the ruleset that reads it, read
+/// into the ruleset's types once, the first time it is asked for. [`run`]
+/// asks where it first needs the typed state, after the checks of the raw
+/// state, so that a state damaged in more than one way is named as it
+/// always was; what else the same request asks of it (an umpire call's
+/// trial before it is resolved, a turn's reports after) is given the same
+/// reading (docs/ARCHITECTURE.md, "A state is read once per request").
+pub struct Prior<'a> {
+    ruleset: &'a dyn Ruleset,
+    state: &'a GameState,
+    read: OnceCell<Result<Reading<'a>, PartError>>,
+}
+
+impl<'a> Prior<'a> {
+    /// `state`, to be read by `ruleset` when it is first asked for.
+    pub fn new(ruleset: &'a dyn Ruleset, state: &'a GameState) -> Prior<'a> {
+        Prior {
+            ruleset,
+            state,
+            read: OnceCell::new(),
+        }
+    }
+
+    /// A state `ruleset` has read already (the chronicle reads each state
+    /// of a campaign once for all its pages).
+    pub fn already_read(ruleset: &'a dyn Ruleset, read: &'a Reading<'_>) -> Prior<'a> {
+        Prior {
+            ruleset,
+            state: read.raw(),
+            read: OnceCell::from(Ok(read.borrowed())),
+        }
+    }
+
+    /// The ruleset that reads the state and resolves from it.
+    pub fn ruleset(&self) -> &'a dyn Ruleset {
+        self.ruleset
+    }
+
+    /// The raw state, as stored.
+    pub fn state(&self) -> &'a GameState {
+        self.state
+    }
+
+    /// The state read into its ruleset's types: read the first time it is
+    /// asked for, the same reading (or the same error, for a state whose
+    /// parts do not read as its ruleset's) every time after.
+    pub fn read(&self) -> Result<&Reading<'a>, PartError> {
+        self.read
+            .get_or_init(|| self.ruleset.read(self.state))
+            .as_ref()
+            .map_err(PartError::clone)
+    }
+}
+
 /// Everything a resolution depends on.
-pub struct Inputs<'a> {
-    pub ruleset: &'a dyn Ruleset,
+pub struct Inputs<'a, 'p> {
+    /// The state it resolves from, with the ruleset that resolves it.
+    pub prior: &'a Prior<'p>,
     pub kind: Kind,
     pub campaign: &'a str,
     pub k: u64,
@@ -31,7 +88,6 @@ pub struct Inputs<'a> {
     /// A beacon value drawn after the manifest (see [`SeedInputs::drawn`]).
     pub drawn: Option<Digest32>,
     pub policy: NoOrdersPolicy,
-    pub prior_state: &'a GameState,
     /// Canonical orders text by side (`@umpire` for a call).
     pub orders: &'a BTreeMap<String, String>,
 }
@@ -134,8 +190,8 @@ pub fn phase_key(ruleset: &dyn Ruleset, state: &GameState) -> String {
 }
 
 /// Runs the resolution. Pure: the same inputs give the same bytes.
-pub fn run(inputs: &Inputs<'_>) -> Result<Output, RunError> {
-    let reserialised = canonical::digest(inputs.prior_state);
+pub fn run(inputs: &Inputs<'_, '_>) -> Result<Output, RunError> {
+    let reserialised = canonical::digest(inputs.prior.state());
     if reserialised != inputs.prior_state_digest {
         return Err(RunError::StateNotCanonical {
             stored: inputs.prior_state_digest,
@@ -165,10 +221,15 @@ pub fn run(inputs: &Inputs<'_>) -> Result<Output, RunError> {
                 Some(text) if inputs.orders.len() == 1 => text,
                 _ => return Err(RunError::NoCall),
             };
+            let prior = inputs
+                .prior
+                .read()
+                .map_err(|e| RunError::Call(UmpireError::State(e.to_string())))?;
             let report = inputs
-                .ruleset
+                .prior
+                .ruleset()
                 .umpire(
-                    inputs.prior_state,
+                    prior,
                     recorded.strip_suffix('\n').unwrap_or(recorded),
                     &mut dice,
                 )
@@ -182,7 +243,7 @@ pub fn run(inputs: &Inputs<'_>) -> Result<Output, RunError> {
             }
             let event = serde_json::json!({ "kind": "umpire", "report": report });
             (
-                inputs.prior_state.clone(),
+                inputs.prior.state().clone(),
                 Vec::new(),
                 vec![canonical::to_string(&event)],
                 Some(report),
@@ -210,14 +271,14 @@ pub fn run(inputs: &Inputs<'_>) -> Result<Output, RunError> {
 /// is told from what was stored.
 pub fn typed_again(
     ruleset: &dyn Ruleset,
-    prior_state: &GameState,
+    prior: &Reading,
     orders: &BTreeMap<String, String>,
     policy: NoOrdersPolicy,
     seed: &Digest32,
     archived: (&[String], &[String]),
 ) -> Option<(Vec<Event>, Vec<Roll>)> {
     let inputs = Inputs {
-        ruleset,
+        prior: &Prior::already_read(ruleset, prior),
         kind: Kind::Turn,
         campaign: "",
         k: 0,
@@ -227,7 +288,6 @@ pub fn typed_again(
         beacon: None,
         drawn: None,
         policy,
-        prior_state,
         orders,
     };
     let mut dice = DiceStream::new(seed);
@@ -254,7 +314,7 @@ pub fn preview(
     policy: NoOrdersPolicy,
 ) -> Result<(GameState, Vec<Event>, Vec<Roll>), RunError> {
     let inputs = Inputs {
-        ruleset,
+        prior: &Prior::new(ruleset, prior_state),
         kind: Kind::Turn,
         campaign: "",
         k: 0,
@@ -264,7 +324,6 @@ pub fn preview(
         beacon: None,
         drawn: None,
         policy,
-        prior_state,
         orders,
     };
     let mut dice = PlaceholderDice::default();
@@ -272,8 +331,11 @@ pub fn preview(
     Ok((state, events, dice.log().to_vec()))
 }
 
-fn run_turn(inputs: &Inputs<'_>, dice: &mut dyn Dice) -> Result<(GameState, Vec<Event>), RunError> {
-    let state = inputs.prior_state;
+fn run_turn(
+    inputs: &Inputs<'_, '_>,
+    dice: &mut dyn Dice,
+) -> Result<(GameState, Vec<Event>), RunError> {
+    let state = inputs.prior.state();
     if let Some(side) = inputs.orders.keys().find(|s| !state.sides.contains(s)) {
         return Err(RunError::UnknownSide(side.clone()));
     }
@@ -292,12 +354,13 @@ fn run_turn(inputs: &Inputs<'_>, dice: &mut dyn Dice) -> Result<(GameState, Vec<
         };
         orders.insert(side.clone(), text);
     }
+    let read = inputs.prior.read().map_err(RunError::State)?;
     let resolution = inputs
-        .ruleset
-        .resolve(state, &orders, dice)
+        .prior
+        .ruleset()
+        .resolve(read, &orders, dice)
         .map_err(|e| match e {
             ResolveError::Orders { side, problems } => RunError::Orders { side, problems },
-            ResolveError::State(e) => RunError::State(e),
         })?;
     Ok((resolution.state, resolution.events))
 }

@@ -339,10 +339,11 @@ fn without_a_beacon_salt_grinding_chooses_the_dice_and_the_reports_say_so() {
     // What the game master reads out of its own store.
     let secret = record.chain.secret_for(1).expect("r_1");
     let mut found = None;
+    let read = ruleset.read(&state).expect("the state reads");
     for salt in 0..10_000u32 {
         let text = format!("1-ligne: hold\nsalt {salt}\n");
         let canonical = ruleset
-            .check_orders(&state, "french", &text)
+            .check_orders(&read, "french", &text)
             .canonical_text();
         let orders = BTreeMap::from([("french".to_string(), canonical)]);
         let manifest = adjutant::resolution::turn_manifest(ID, 1, &label, &state, &orders);

@@ -223,10 +223,11 @@ fn with_the_beacon_salt_grinding_cannot_know_the_dice() {
     let network = s.server.network().clone();
     let round = first_round_after(&network, START, 60);
     let mut found = None;
+    let read = ruleset.read(&state).expect("the state reads");
     for salt in 0..10_000u32 {
         let text = format!("1-ligne: hold\nsalt {salt}\n");
         let canonical = ruleset
-            .check_orders(&state, "french", &text)
+            .check_orders(&read, "french", &text)
             .canonical_text();
         let orders = BTreeMap::from([("french".to_string(), canonical)]);
         let mut manifest = adjutant::resolution::turn_manifest(ID, 1, &label, &state, &orders);

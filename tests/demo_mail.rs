@@ -520,9 +520,10 @@ fn no_side_is_told_what_only_the_enemy_knows(result: &adjutant::demo::DemoResult
         }
         let done = r.result.as_ref().expect("resolved");
         let prior = store.state(&r.prior_state_digest).expect("state");
+        let read = ruleset.read(&prior).expect("the state reads");
         let (events, _) = adjutant::resolution::typed_again(
             ruleset,
-            &prior,
+            &read,
             &r.orders,
             campaign.no_orders_policy,
             &done.seed,

@@ -115,7 +115,7 @@ fn every_frozen_resolution_re_runs_to_the_same_bytes() {
                     .map(|b| Digest32::of(&hex::decode(&b.signature).expect("hex")));
                 let out = resolution::run(&Inputs {
                     drawn,
-                    ruleset,
+                    prior: &resolution::Prior::new(ruleset, &prior),
                     kind,
                     campaign: &head.campaign,
                     k,
@@ -124,7 +124,6 @@ fn every_frozen_resolution_re_runs_to_the_same_bytes() {
                     prior_state_digest: Digest32::of(&prior_bytes),
                     beacon: head.beacon.as_deref(),
                     policy: head.no_orders_policy,
-                    prior_state: &prior,
                     orders: &orders,
                 })
                 .unwrap_or_else(|e| panic!("{name} {kind} {k}: {e}"));
@@ -193,13 +192,16 @@ fn bless(name: &str) {
             let prior_json = after[usize::try_from(file.after_turn).expect("a count")].clone();
             let prior: GameState = serde_json::from_str(&prior_json).expect("a state");
             let prior_digest = Digest32::of(prior_json.as_bytes());
+            let prior_read = ruleset.read(&prior).expect("the prior state reads");
             let mut orders = orders_of(&rdir);
             if kind == Kind::Turn {
                 // The same mail, taken as the daemon takes it: each side's
                 // orders checked against the state they now meet, a line
                 // the new state forbids refused.
                 for (side, sent) in &mut orders {
-                    let taken = ruleset.check_orders(&prior, side, sent).canonical_text();
+                    let taken = ruleset
+                        .check_orders(&prior_read, side, sent)
+                        .canonical_text();
                     if taken != *sent {
                         fs::write(rdir.join("orders").join(format!("{side}.txt")), &taken)
                             .expect("blessed");
@@ -216,7 +218,7 @@ fn bless(name: &str) {
             }
             let out = resolution::run(&Inputs {
                 drawn: None,
-                ruleset,
+                prior: &resolution::Prior::already_read(ruleset, &prior_read),
                 kind,
                 campaign: &head.campaign,
                 k,
@@ -225,7 +227,6 @@ fn bless(name: &str) {
                 prior_state_digest: prior_digest,
                 beacon: None,
                 policy: head.no_orders_policy,
-                prior_state: &prior,
                 orders: &orders,
             })
             .unwrap_or_else(|e| panic!("{name} {kind} {k}: {e}"));

@@ -391,7 +391,7 @@ fn a_phase_closed_before_a_crash_is_resolved_on_the_next_tick_with_the_same_dice
     let ruleset = adjutant::rules::ruleset_for(&campaign.ruleset.id).expect("ruleset");
     let again = adjutant::resolution::run(&adjutant::resolution::Inputs {
         drawn: None,
-        ruleset,
+        prior: &adjutant::resolution::Prior::new(ruleset, &prior),
         kind: Kind::Umpire,
         campaign: &campaign.id,
         k: 1,
@@ -400,7 +400,6 @@ fn a_phase_closed_before_a_crash_is_resolved_on_the_next_tick_with_the_same_dice
         prior_state_digest: record.current_state_digest,
         beacon: campaign.beacon.as_deref(),
         policy: campaign.no_orders_policy,
-        prior_state: &prior,
         orders: &orders,
     })
     .expect("runs");

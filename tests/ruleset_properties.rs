@@ -40,6 +40,7 @@ use adjutant::audit::dice::{Dice, DiceStream, ForcedDice, Roll};
 use adjutant::campaign::load_texts;
 use adjutant::geometry::Rect;
 use adjutant::rules::board::Location;
+use adjutant::rules::reading::Reading;
 use adjutant::rules::ruleset::{Event, SideText};
 use adjutant::rules::state::GameState;
 use adjutant::rules::{PhaseKind, RULESETS, Ruleset};
@@ -357,7 +358,7 @@ fn overlap_problems(step: &Step<'_>) -> Vec<String> {
             }
         }
     }
-    let Some(limit) = step.ruleset.stacking_limit(next) else {
+    let Some(limit) = step.ruleset.stacking_limit(&reading(step.ruleset, next)) else {
         let unplaced: Vec<&str> = in_play(next)
             .filter(|u| matches!(u.location, Location::Hex { .. }))
             .map(|u| u.id.as_str())
@@ -530,6 +531,12 @@ fn first_difference(a: &str, b: &str) -> String {
     format!("at byte {at}:\n      {}\n   vs {}", around(a), around(b))
 }
 
+/// The state read by its ruleset, for the questions the facade asks of a
+/// state read once (every state here is one a ruleset made).
+fn reading<'a>(ruleset: &dyn Ruleset, state: &'a GameState) -> Reading<'a> {
+    ruleset.read(state).expect("the state reads")
+}
+
 /// Resolves one phase through the boundary, as the engine does.
 fn resolve(
     ruleset: &dyn Ruleset,
@@ -560,7 +567,11 @@ fn resolve(
         }
     };
     let resolution = ruleset
-        .resolve(prior, &sent, dice)
+        .resolve(
+            &ruleset.read(prior).map_err(|e| e.to_string())?,
+            &sent,
+            dice,
+        )
         .map_err(|e| e.to_string())?;
     Ok(Resolved {
         state: resolution.state,
@@ -976,7 +987,7 @@ fn orders_of(
     if rng.chance(20) {
         lines.push(format!("salt {}", rng.next()));
     }
-    let sheet = ruleset.check_orders(state, side, &lines.join("\n"));
+    let sheet = ruleset.check_orders(&read, side, &lines.join("\n"));
     lines_tally.0 += lines.iter().filter(|l| !l.starts_with("salt ")).count();
     lines_tally.1 += sheet.accepted.len();
     sheet.canonical_text()
@@ -1021,7 +1032,7 @@ fn case_sheets(
     orders
         .iter()
         .map(|(side, lines)| {
-            let sheet = ruleset.check_orders(state, side, &lines.join("\n"));
+            let sheet = ruleset.check_orders(&reading(ruleset, state), side, &lines.join("\n"));
             (side.clone(), Sheet::Sent(sheet.canonical_text()))
         })
         .collect()
@@ -1383,7 +1394,7 @@ fn the_overlap_check_finds_a_unit_moved_onto_another() {
 #[test]
 fn the_stacking_check_finds_a_hex_too_full_or_shared_with_the_enemy() {
     let over = made_up(overlap_problems, |ruleset, state| {
-        let Some(limit) = ruleset.stacking_limit(state) else {
+        let Some(limit) = ruleset.stacking_limit(&reading(ruleset, state)) else {
             return false;
         };
         let side = state.active_side.clone();
@@ -1400,7 +1411,7 @@ fn the_stacking_check_finds_a_hex_too_full_or_shared_with_the_enemy() {
         mine.len() > limit as usize
     });
     let shared = made_up(overlap_problems, |ruleset, state| {
-        if ruleset.stacking_limit(state).is_none() {
+        if ruleset.stacking_limit(&reading(ruleset, state)).is_none() {
             return false;
         }
         let first = state.units[0].clone();

@@ -66,13 +66,14 @@ fn play_traced(game: u32, trace: bool) -> Game {
         // Every side writes, as in the demo: the active side its orders,
         // the passive side its standing orders, or nothing at all.
         let required = lifecycle::required_sides(ruleset, &state);
+        let read = ruleset.read(&state).expect("the state reads");
         let mut orders = BTreeMap::new();
         for side in &state.sides {
             let lines = bots::orders_for(&state, side).expect("the state reads");
             if lines.is_empty() && !required.contains(side) {
                 continue;
             }
-            let sheet = ruleset.check_orders(&state, side, &lines.join("\n"));
+            let sheet = ruleset.check_orders(&read, side, &lines.join("\n"));
             assert!(
                 sheet.is_clean(),
                 "game {game}, turn {}: the bot of {side} gave refused lines: {:?}",
@@ -87,7 +88,7 @@ fn play_traced(game: u32, trace: bool) -> Game {
         let label = resolution::phase_label(ruleset, &state);
         let manifest = resolution::turn_manifest(&campaign.id, k, &label, &state, &orders);
         let out = resolution::run(&Inputs {
-            ruleset,
+            prior: &resolution::Prior::already_read(ruleset, &read),
             kind: Kind::Turn,
             campaign: &campaign.id,
             k,
@@ -97,7 +98,6 @@ fn play_traced(game: u32, trace: bool) -> Game {
             beacon: None,
             drawn: None,
             policy: campaign.no_orders_policy,
-            prior_state: &state,
             orders: &orders,
         })
         .expect("the turn resolves");
@@ -113,6 +113,7 @@ fn play_traced(game: u32, trace: bool) -> Game {
             }
         }
         g.turns += 1;
+        drop(read);
         state = out.next_state;
         if trace {
             let typed = state

@@ -70,6 +70,6 @@ pub fn run(data: &[u8]) {
     for side in &state.sides {
         let _ = ruleset.order_template(&read, side);
         let bot = ruleset.bot_orders(&read, side).join("\n");
-        let _ = ruleset.check_orders(&state, side, &bot);
+        let _ = ruleset.check_orders(&read, side, &bot);
     }
 }

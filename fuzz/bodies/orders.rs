@@ -50,15 +50,15 @@ fn prepare(ruleset: &dyn Ruleset) -> Vec<Prepared> {
         .unwrap_or_else(|e| panic!("{}: no initial state: {e}", ruleset.id()));
     let mut states = Vec::new();
     for phase in 0..=PHASES_PLAYED {
+        let read = ruleset
+            .read(&state)
+            .unwrap_or_else(|e| panic!("{}: a state it resolved does not read: {e}", ruleset.id()));
         let bots: BTreeMap<String, String> = state
             .sides
             .iter()
             .map(|side| {
-                let read = ruleset.read(&state).unwrap_or_else(|e| {
-                    panic!("{}: a state it resolved does not read: {e}", ruleset.id())
-                });
                 let text = ruleset.bot_orders(&read, side).join("\n");
-                let canonical = ruleset.check_orders(&state, side, &text).canonical_text();
+                let canonical = ruleset.check_orders(&read, side, &text).canonical_text();
                 (side.clone(), canonical)
             })
             .collect();
@@ -67,11 +67,12 @@ fn prepare(ruleset: &dyn Ruleset) -> Vec<Prepared> {
             .map(|(side, text)| (side.clone(), SideText::Sent(text.as_str())))
             .collect();
         let seed = Digest32::of(format!("fuzz {} {phase}", ruleset.id()).as_bytes());
-        let next = ruleset.resolve(&state, &texts, &mut DiceStream::new(&seed));
+        let next = ruleset.resolve(&read, &texts, &mut DiceStream::new(&seed));
         states.push(Prepared {
             state: state.clone(),
             bots: bots.clone(),
         });
+        drop(read);
         match next {
             Ok(resolution) if resolution.state.finished.is_none() => state = resolution.state,
             _ => break,
@@ -106,15 +107,20 @@ pub fn run(id: &str, data: &[u8]) {
         }
     }
 
+    // The state, read once for all that follows, as one mail reads it.
+    let read = ruleset
+        .read(state)
+        .unwrap_or_else(|e| panic!("{id}: a prepared state does not read: {e}"));
+
     // Both steps, as `engine::submit` takes a side's mail. What it stores is
     // the canonical text of the lines accepted; the resolution reads that
     // text again and refuses it unless it checks clean and is canonical.
-    let sheet = ruleset.check_orders(state, side, &text);
+    let sheet = ruleset.check_orders(&read, side, &text);
     let canonical = sheet.canonical_text();
     if sheet.accepted.is_empty() && sheet.salt.is_empty() {
         return;
     }
-    let again = ruleset.check_orders(state, side, &canonical);
+    let again = ruleset.check_orders(&read, side, &canonical);
     assert!(
         again.is_clean(),
         "{id}, {side}: the accepted orders no longer check: {:?}\n{canonical}",
@@ -127,9 +133,6 @@ pub fn run(id: &str, data: &[u8]) {
     );
 
     // The acknowledgement's map of the orders as they will be tried.
-    let read = ruleset
-        .read(state)
-        .unwrap_or_else(|e| panic!("{id}: a prepared state does not read: {e}"));
     let _ = ruleset.planned(&read, side, &canonical);
 
     // The phase resolved with these orders and the bots' for the others.
@@ -140,7 +143,7 @@ pub fn run(id: &str, data: &[u8]) {
         .collect();
     texts.insert(side.clone(), SideText::Sent(canonical.as_str()));
     let seed = Digest32::of(data);
-    if let Err(e) = ruleset.resolve(state, &texts, &mut DiceStream::new(&seed)) {
+    if let Err(e) = ruleset.resolve(&read, &texts, &mut DiceStream::new(&seed)) {
         panic!("{id}, {side}: accepted orders do not resolve: {e}\n{canonical}");
     }
 }

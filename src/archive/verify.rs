@@ -871,7 +871,7 @@ impl Rerun<'_> {
         }
         let run = resolution::run(&Inputs {
             drawn: self.drawn,
-            ruleset: self.ruleset,
+            prior: &resolution::Prior::new(self.ruleset, &prior),
             kind: file.kind,
             campaign: &head.campaign,
             k: file.k,
@@ -880,7 +880,6 @@ impl Rerun<'_> {
             prior_state_digest: states.prior_digest,
             beacon: head.beacon.as_deref(),
             policy: head.no_orders_policy,
-            prior_state: &prior,
             orders: self.orders,
         });
         let out = match run {

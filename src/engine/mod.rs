@@ -15,6 +15,8 @@ pub mod ready;
 pub mod record;
 pub mod reports;
 pub mod status;
+#[cfg(test)]
+pub(crate) mod tests;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -26,8 +28,9 @@ use crate::audit::{ChainError, Digest32, HashChain, Kind};
 use crate::campaign::Campaign;
 use crate::lifecycle::{self, Clock, CloseReason, ScheduleError};
 use crate::report::audit_footer::NO_LIVE_BEACON;
-use crate::resolution::{self, Inputs, RunError};
+use crate::resolution::{self, Inputs, Prior, RunError};
 use crate::rules::orders::OrderSheet;
+use crate::rules::reading::Reading;
 use crate::rules::{GameState, Ruleset, UmpireError, UmpireReport, ruleset_for};
 use crate::store::{CampaignRecord, ResolutionRecord, ResolvedRecord, Store, StoreError};
 use crate::templates::{TemplateError, Templates};
@@ -105,6 +108,11 @@ pub struct Submitted {
     /// Whether the side is now ready for the phase to close early (see
     /// [`ready`]); unchanged when nothing was stored.
     pub ready: bool,
+    /// The state the orders were checked against, read once for the whole
+    /// message: its acknowledgement's map of the orders as they will be
+    /// tried is drawn on this reading. `None` for a state that does not
+    /// read, whose sheet accepts nothing and says why.
+    pub state: Option<Reading<'static>>,
 }
 
 /// One resolution that was carried out.
@@ -152,7 +160,11 @@ pub fn init(
         .unwrap_or_else(|_| source_dir.to_path_buf());
     let templates = Templates::for_campaign(source_dir)?;
     let subject = format!("{}: the campaign opens", campaign.title);
-    // One opening for each side and one for the GM, each with its map.
+    // One opening for each side and one for the GM, each with its map, all
+    // from one reading of the state.
+    let read = ruleset
+        .read(&state)
+        .map_err(|e| EngineError::Report(e.into()))?;
     let mut openings = BTreeMap::new();
     for person in mail::everyone(campaign) {
         let side = crate::report::opening::side_of(campaign, person).map(str::to_string);
@@ -161,7 +173,7 @@ pub fn init(
             slot.insert(crate::report::opening::prepare(
                 campaign,
                 ruleset,
-                &state,
+                &read,
                 side.as_deref(),
             )?);
         }
@@ -327,9 +339,15 @@ pub fn submit(
 ) -> Result<Submitted> {
     let (record, ruleset, state) = open_phase(store, campaign_id, side, clock)?;
     let (word, orders) = ready::take_words(text);
-    let sheet = ruleset.acknowledge(&state, side, &orders);
-    let canonical = sheet.canonical_text();
     let phase_key = resolution::phase_key(ruleset, &state);
+    // The state is read here, once for the message. One that does not read
+    // (damaged bytes) takes no orders: the sheet refuses them, saying so,
+    // and the player is asked to tell the GM.
+    let (sheet, state) = match ruleset.read_owned(state) {
+        Ok(read) => (ruleset.acknowledge(&read, side, &orders), Some(read)),
+        Err(e) => (OrderSheet::unreadable_state(&e), None),
+    };
+    let canonical = sheet.canonical_text();
     let ready = ready::Word::ready(word, !sheet.is_clean());
     // A text with no order accepted (every line refused, or no line at all)
     // is not the side's orders, whatever salt or comments it carries: it
@@ -351,6 +369,7 @@ pub fn submit(
             stored: false,
             word,
             ready,
+            state,
         });
     }
     // The same orders again (the player pressed send twice, or resent them
@@ -379,6 +398,7 @@ pub fn submit(
             stored: true,
             word,
             ready,
+            state,
         });
     }
     let replaced = store.submit_orders(
@@ -401,6 +421,7 @@ pub fn submit(
         stored: true,
         word,
         ready,
+        state,
     })
 }
 
@@ -631,7 +652,7 @@ fn close_and_resolve(
     };
     store.close_phase(campaign_id, &closed, Some(&key), &manifest_mail)?;
     crate::failpoint::hit("engine:closed");
-    match resolve_closed(store, &record, &state, &closed, clock) {
+    match resolve_closed(store, &record, &Prior::new(ruleset, &state), &closed, clock) {
         Ok(mut resolved) => {
             resolved.reason = reason;
             Ok(Some(resolved))
@@ -649,7 +670,8 @@ fn finish_closed(store: &mut Store, campaign_id: &str, clock: &dyn Clock) -> Res
     for closed in pending {
         let record = store.campaign(campaign_id)?;
         let state = store.state(&closed.prior_state_digest)?;
-        match resolve_closed(store, &record, &state, &closed, clock) {
+        let ruleset = ruleset_of(&record.campaign)?;
+        match resolve_closed(store, &record, &Prior::new(ruleset, &state), &closed, clock) {
             Ok(r) => done.push(r),
             // In order: what follows waits with it.
             Err(EngineError::BeaconWaiting { .. }) => break,
@@ -659,21 +681,23 @@ fn finish_closed(store: &mut Store, campaign_id: &str, clock: &dyn Clock) -> Res
     Ok(done)
 }
 
+/// Resolves a closed phase or call from its prior state, read once for the
+/// resolution and its reports.
 fn resolve_closed(
     store: &mut Store,
     record: &CampaignRecord,
-    prior: &GameState,
+    prior: &Prior<'_>,
     closed: &ResolutionRecord,
     clock: &dyn Clock,
 ) -> Result<Resolved> {
     let campaign = &record.campaign;
-    let ruleset = ruleset_of(campaign)?;
+    let ruleset = prior.ruleset();
     let kind = closed.kind;
     let secret = record.chain.for_kind(kind).secret_for(closed.k)?;
     let drawn = beacon::draw(store, record, closed, clock)?;
     let output = resolution::run(&Inputs {
         drawn: drawn.as_ref().and_then(|d| d.value),
-        ruleset,
+        prior,
         kind,
         campaign: &campaign.id,
         k: closed.k,
@@ -682,7 +706,6 @@ fn resolve_closed(
         prior_state_digest: closed.prior_state_digest,
         beacon: campaign.beacon.as_deref(),
         policy: campaign.no_orders_policy,
-        prior_state: prior,
         orders: &closed.orders,
     })?;
     let now = clock.now();
@@ -748,14 +771,15 @@ fn resolve_closed(
             })?
         }
         None => {
-            // Each state is read once for all the audiences' reports.
-            let (prior, next) = (ruleset.read(prior)?, ruleset.read(&output.next_state)?);
+            // Each state is read once for all the audiences' reports: the
+            // prior as the resolution read it.
+            let next = ruleset.read(&output.next_state)?;
             let input = crate::report::ReportInput {
                 campaign,
                 ruleset,
                 k,
                 phase: &closed.phase_label,
-                prior: &prior,
+                prior: prior.read()?,
                 next: &next,
                 events: &output.event_values,
                 rolls: &output.roll_values,
@@ -803,10 +827,15 @@ pub fn umpire(
     let campaign = &record.campaign;
     let ruleset = ruleset_of(campaign)?;
     let state = store.state(&record.current_state_digest)?;
+    // Read once, for the trial and the resolution alike.
+    let prior = Prior::new(ruleset, &state);
+    let read = prior
+        .read()
+        .map_err(|e| UmpireError::State(e.to_string()))?;
     // A trial run on throwaway dice finds a bad call before any secret is
     // spent on it, and gives the canonical text the manifest records.
     let mut trial = crate::audit::DiceStream::new(&Digest32::ZERO);
-    let canonical = ruleset.umpire(&state, call, &mut trial)?.call;
+    let canonical = ruleset.umpire(read, call, &mut trial)?.call;
     let k = next_k(store, &record, Kind::Umpire)?;
     let orders_text = format!("{canonical}\n");
     let manifest = resolution::umpire_manifest(&campaign.id, k, &orders_text);
@@ -825,7 +854,7 @@ pub fn umpire(
         result: None,
     };
     store.close_phase(campaign_id, &closed, None, &[])?;
-    let resolved = resolve_closed(store, &record, &state, &closed, clock)?;
+    let resolved = resolve_closed(store, &record, &prior, &closed, clock)?;
     let report = resolved
         .umpire
         .ok_or_else(|| StoreError::Damaged(format!("resolution {k} gave no umpire report")))?;

@@ -124,8 +124,8 @@ pub(super) fn take_orders(
         return letter.refuse_with(&templates, Some(campaign), reason, Some(&hint));
     }
     let canonical = submitted.sheet.canonical_text();
-    let read = ruleset.read(&state).map_err(EngineError::from)?;
-    let tried = tried(ruleset, &read, campaign, side, &canonical);
+    let read = submitted.state.as_ref();
+    let tried = tried(ruleset, read, campaign, side, &canonical);
     let body = templates.render(
         "ack.txt",
         json!({
@@ -170,10 +170,6 @@ pub(super) fn take_orders(
     Ok((outcome, Some(campaign.id.clone()), Some(reply)))
 }
 
-/// A side's accepted orders as they will be tried (see
-/// `Presentation::planned`): what would come of each, in words, and the map
-/// of it as the side sees the field. `None` where the ruleset tries none;
-/// no map where it cannot be drawn (the acknowledgement then goes without).
 /// The width of the acknowledgement's map, in pixels: a glance at the
 /// moves, small enough to draw in a few milliseconds (the report's map is
 /// the full-size one).
@@ -184,13 +180,21 @@ struct Tried {
     png: Option<Vec<u8>>,
 }
 
+/// A side's accepted orders as they will be tried (see
+/// `Presentation::planned`): what would come of each, in words, and the map
+/// of it as the side sees the field. `None` where the ruleset tries none;
+/// no map where it cannot be drawn (the acknowledgement then goes without).
+/// `state` is the state the orders were checked against, as `submit` read
+/// it, once for the message: `None` only where it did not read, and then
+/// no order was stored.
 fn tried(
     ruleset: &dyn Ruleset,
-    state: &Reading,
+    state: Option<&Reading>,
     campaign: &Campaign,
     side: &str,
     canonical: &str,
 ) -> Option<Tried> {
+    let state = state?;
     let (planned, events) = ruleset.planned(state, side, canonical)?;
     let visible = map::with_generals(state, side, ruleset.visible_to(state, side, &[]));
     // Only what the side may know, as its report would tell it: no word of
@@ -340,4 +344,88 @@ pub(super) fn toml_orders(message: &Inbound) -> Option<String> {
         let lines: Vec<&str> = list.iter().filter_map(|v| v.as_str()).collect();
         Some(lines.iter().map(|l| format!("{l}\n")).collect())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    //! A player's message is taken on one reading of the campaign's state
+    //! (docs/ARCHITECTURE.md, "A state is read once per request"): the
+    //! states decoded while it is ingested are recorded
+    //! (`rules::testing::decoded_during`).
+
+    use crate::engine::tests::Opened;
+    use crate::ingest::{IngestConfig, Outcome, ingest};
+    use crate::rules::GameState;
+    use crate::rules::testing::decoded_during;
+
+    /// A message from the player of `side` of the default demo campaign,
+    /// with its passphrase and then `body`, ingested: its outcome, and the
+    /// states decoded meanwhile.
+    fn taken(opened: &mut Opened, side: &str, body: &str) -> (Outcome, Vec<GameState>) {
+        let campaign = &opened.campaign;
+        let player = campaign
+            .players
+            .iter()
+            .find(|p| p.side == side)
+            .expect("the side has a player");
+        let passphrase = opened
+            .demo
+            .passphrases
+            .iter()
+            .find(|(s, _)| *s == side)
+            .map(|(_, p)| *p)
+            .expect("the demo gives the side's passphrase");
+        let config = IngestConfig {
+            own_addresses: vec![campaign.gm.address.clone()],
+            ..IngestConfig::default()
+        };
+        let raw = format!(
+            "From: {}\r\nTo: {}\r\nSubject: [{}] orders\r\nMessage-ID: <once@test>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\npassphrase: {passphrase}\r\n{}",
+            player.person.address,
+            campaign.gm.address,
+            campaign.id,
+            body.replace('\n', "\r\n")
+        );
+        let (outcome, decoded) = decoded_during(|| {
+            ingest(
+                &mut opened.store,
+                raw.as_bytes(),
+                "test",
+                &config,
+                &Opened::now(),
+            )
+        });
+        (outcome.expect("ingest"), decoded)
+    }
+
+    /// The orders are checked, stored and acknowledged with the map of
+    /// them as they will be tried, all on the state `submit` read.
+    #[test]
+    fn an_order_mail_is_taken_and_acknowledged_on_one_reading_of_the_state() {
+        let mut opened = Opened::new();
+        let (side, orders) = opened.orders();
+        let (outcome, decoded) = taken(&mut opened, &side, &format!("{orders}\n"));
+        assert!(matches!(outcome, Outcome::Accepted { .. }), "{outcome:?}");
+        assert_eq!(
+            decoded.len(),
+            1,
+            "the state was decoded {} times",
+            decoded.len()
+        );
+    }
+
+    /// The situation and the order template are drawn from one reading.
+    #[test]
+    fn a_mail_asking_for_the_situation_and_a_template_reads_the_state_once() {
+        let mut opened = Opened::new();
+        let (side, _) = opened.orders();
+        let (outcome, decoded) = taken(&mut opened, &side, "send situation\nsend template\n");
+        assert!(matches!(outcome, Outcome::Asked { .. }), "{outcome:?}");
+        assert_eq!(
+            decoded.len(),
+            1,
+            "the state was decoded {} times",
+            decoded.len()
+        );
+    }
 }

@@ -113,6 +113,10 @@ pub(super) fn answer(
     let tag = &letter.digest.to_hex()[..16];
     let mut sent: Vec<OutgoingMail> = Vec::new();
     let mut notes: Vec<String> = Vec::new();
+    // The state, read when a view of it is first asked for and then kept
+    // for the others: a message asking for the situation and a template
+    // reads it once.
+    let mut reading = None;
     for r in asked {
         let id = crate::engine::mail::message_id(
             campaign,
@@ -134,7 +138,15 @@ pub(super) fn answer(
             },
             Request::Situation | Request::Template => {
                 let moment = format!("turn {}", state.turn);
-                let view = opening::prepare_at(campaign, ruleset, &state, Some(side), &moment)
+                let read = match reading {
+                    Some(ref read) => read,
+                    None => reading.insert(
+                        ruleset
+                            .read(&state)
+                            .map_err(|e| EngineError::Report(e.into()))?,
+                    ),
+                };
+                let view = opening::prepare_at(campaign, ruleset, read, Some(side), &moment)
                     .map_err(EngineError::Report)?;
                 let templates = Templates::for_campaign(&record.source_dir)?;
                 let mut context = view.context.clone();

@@ -9,8 +9,9 @@ use super::{ReportError, unit_line};
 use crate::campaign::{Campaign, Person};
 use crate::map::{self, MapInput};
 use crate::rules::board::Location;
+use crate::rules::reading::Reading;
 use crate::rules::state::UnitState;
-use crate::rules::{GameState, PhaseKind, Ruleset};
+use crate::rules::{PhaseKind, Ruleset};
 use crate::store::MailPart;
 
 /// Where a unit stands and which way it faces, in words a player can find
@@ -52,11 +53,12 @@ pub struct Opening {
     pub file_name: String,
 }
 
-/// The opening of `side` (the GM's with `None`).
+/// The opening of `side` (the GM's with `None`), on the state read once for
+/// every reader's.
 pub fn prepare(
     campaign: &Campaign,
     ruleset: &dyn Ruleset,
-    state: &GameState,
+    state: &Reading,
     side: Option<&str>,
 ) -> Result<Opening, ReportError> {
     prepare_at(campaign, ruleset, state, side, "start")
@@ -68,11 +70,10 @@ pub fn prepare(
 pub fn prepare_at(
     campaign: &Campaign,
     ruleset: &dyn Ruleset,
-    state: &GameState,
+    state: &Reading,
     side: Option<&str>,
     moment: &str,
 ) -> Result<Opening, ReportError> {
-    let state = &ruleset.read(state)?;
     let look = ruleset.look(state);
     let visible = side.map(|s| map::with_generals(state, s, ruleset.visible_to(state, s, &[])));
     let forces: Vec<Value> = state

@@ -55,6 +55,7 @@ pub fn turn_on(campaign: Campaign) -> Result<SampleTurn, String> {
     let ruleset = ruleset_for(&campaign.ruleset.id)
         .ok_or_else(|| format!("unknown ruleset `{}`", campaign.ruleset.id))?;
     let initial = campaign.initial_state(ruleset).map_err(|e| e.to_string())?;
+    let initial = ruleset.read(&initial).map_err(|e| e.to_string())?;
     let preview = ruleset
         .preview(&initial)
         .ok_or_else(|| format!("{} has no preview turn", ruleset.id()))?;

@@ -1,10 +1,13 @@
 //! The ruleset as everything outside the rules core sees it: [`Ruleset`],
 //! the state with raw parts and orders as canonical text, which every type
-//! implementing the typed [`Rules`] and [`Presentation`] gets for free. Each
-//! call decodes the ruleset's parts (`GameState::typed`), or asks a state
-//! already read ([`Reading`]), works on typed values, and encodes the
-//! result. It sits above `ruleset` and `correction`, which it calls, so that
-//! neither of those needs the other.
+//! implementing the typed [`Rules`] and [`Presentation`] gets for free. A
+//! question about a state, checking orders and resolving from it included,
+//! is asked of the state already read ([`Reading`], made by
+//! [`Ruleset::read`] once per request); only the calls that make a new
+//! state (set-up, `reread`) or change one unit (a correction) decode the
+//! parts they need themselves. Each works on typed values and encodes the
+//! result. It sits above `ruleset` and `correction`, which it calls, so
+//! that neither of those needs the other.
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
@@ -59,24 +62,25 @@ pub trait Ruleset: Sync {
 
     /// Reads and checks a whole order text for `side`: salt lines are taken
     /// as written, every other line is checked by the ruleset.
-    fn check_orders(&self, state: &GameState, side: &str, text: &str) -> OrderSheet;
+    fn check_orders(&self, state: &Reading, side: &str, text: &str) -> OrderSheet;
 
     /// Reads and checks a whole order text for `side` as its
     /// acknowledgement does (see [`Rules::acknowledge`]): what it accepts
     /// is what is stored and later resolved.
-    fn acknowledge(&self, state: &GameState, side: &str, text: &str) -> OrderSheet;
+    fn acknowledge(&self, state: &Reading, side: &str, text: &str) -> OrderSheet;
 
     /// Resolves the current phase from each side's orders.
     fn resolve(
         &self,
-        state: &GameState,
+        state: &Reading,
         orders: &BTreeMap<String, SideText<'_>>,
         dice: &mut dyn Dice,
     ) -> Result<Resolution, ResolveError>;
 
+    /// Makes an umpire call on the state (see [`Rules::umpire`]).
     fn umpire(
         &self,
-        state: &GameState,
+        state: &Reading,
         call: &str,
         dice: &mut dyn Dice,
     ) -> Result<UmpireReport, UmpireError>;
@@ -98,7 +102,7 @@ pub trait Ruleset: Sync {
 
     /// How many units of a side may share a place (see
     /// [`Rules::stacking_limit`]).
-    fn stacking_limit(&self, state: &GameState) -> Option<u32>;
+    fn stacking_limit(&self, state: &Reading) -> Option<u32>;
 
     /// The state read into this ruleset's types once, for the questions
     /// below: an error if its parts do not read as this ruleset's.
@@ -121,7 +125,9 @@ pub trait Ruleset: Sync {
     fn visible_to(&self, state: &Reading, side: &str, events: &[Event]) -> BTreeSet<String>;
     fn order_template(&self, state: &Reading, side: &str) -> Vec<String>;
     fn aims(&self, state: &Reading) -> Vec<Aim>;
-    fn preview(&self, initial: &GameState) -> Option<Preview>;
+    /// A made-up turn from the state a campaign begins in (see
+    /// [`Presentation::preview`]).
+    fn preview(&self, initial: &Reading) -> Option<Preview>;
     /// How a side's accepted orders will be tried (see
     /// [`Presentation::planned`]), from their canonical text.
     fn planned(
@@ -188,28 +194,21 @@ impl<R: Rules + Presentation> Ruleset for R {
         Rules::read_line(self, line)
     }
 
-    fn check_orders(&self, state: &GameState, side: &str, text: &str) -> OrderSheet {
-        match state.typed::<R>() {
-            Ok(typed) => check_typed(self, &typed, side, text).erase(),
-            Err(e) => OrderSheet::unreadable_state(&e),
-        }
+    fn check_orders(&self, state: &Reading, side: &str, text: &str) -> OrderSheet {
+        check_typed(self, state.typed::<R>(), side, text).erase()
     }
 
-    fn acknowledge(&self, state: &GameState, side: &str, text: &str) -> OrderSheet {
-        match state.typed::<R>() {
-            Ok(typed) => acknowledge_typed(self, &typed, side, text).erase(),
-            Err(e) => OrderSheet::unreadable_state(&e),
-        }
+    fn acknowledge(&self, state: &Reading, side: &str, text: &str) -> OrderSheet {
+        acknowledge_typed(self, state.typed::<R>(), side, text).erase()
     }
 
     fn resolve(
         &self,
-        state: &GameState,
+        state: &Reading,
         orders: &BTreeMap<String, SideText<'_>>,
         dice: &mut dyn Dice,
     ) -> Result<Resolution, ResolveError> {
-        let typed = state.typed::<R>()?;
-        let (next, events) = resolve_typed(self, &typed, orders, dice)?;
+        let (next, events) = resolve_typed(self, state.typed::<R>(), orders, dice)?;
         Ok(Resolution {
             state: next.raw(),
             events,
@@ -218,14 +217,11 @@ impl<R: Rules + Presentation> Ruleset for R {
 
     fn umpire(
         &self,
-        state: &GameState,
+        state: &Reading,
         call: &str,
         dice: &mut dyn Dice,
     ) -> Result<UmpireReport, UmpireError> {
-        let typed = state
-            .typed::<R>()
-            .map_err(|e| UmpireError::State(e.to_string()))?;
-        Rules::umpire(self, &typed, call, dice)
+        Rules::umpire(self, state.typed::<R>(), call, dice)
     }
 
     fn umpire_help(&self) -> &'static str {
@@ -245,9 +241,8 @@ impl<R: Rules + Presentation> Ruleset for R {
         Rules::footprint(self, &typed)
     }
 
-    fn stacking_limit(&self, state: &GameState) -> Option<u32> {
-        let typed = state.typed::<R>().ok()?;
-        Rules::stacking_limit(self, &typed)
+    fn stacking_limit(&self, state: &Reading) -> Option<u32> {
+        Rules::stacking_limit(self, state.typed::<R>())
     }
 
     fn read_state<'a>(&self, state: Cow<'a, GameState>) -> Result<Reading<'a>, PartError> {
@@ -298,9 +293,8 @@ impl<R: Rules + Presentation> Ruleset for R {
         ))
     }
 
-    fn preview(&self, initial: &GameState) -> Option<Preview> {
-        let typed = initial.typed::<R>().ok()?;
-        let p = Presentation::preview(self, &typed)?;
+    fn preview(&self, initial: &Reading) -> Option<Preview> {
+        let p = Presentation::preview(self, initial.typed::<R>())?;
         Some(Preview {
             prior: p.prior.raw(),
             next: p.next.raw(),

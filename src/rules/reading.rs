@@ -42,6 +42,16 @@ impl<'a> Reading<'a> {
         }
     }
 
+    /// The same reading, borrowing its raw state: it shares the typed
+    /// state and copies nothing.
+    pub fn borrowed(&self) -> Reading<'_> {
+        Reading {
+            raw: Cow::Borrowed(&self.raw),
+            ruleset: self.ruleset,
+            typed: Arc::clone(&self.typed),
+        }
+    }
+
     /// The raw state it was read from.
     pub fn raw(&self) -> &GameState {
         &self.raw
@@ -57,6 +67,17 @@ impl<'a> Reading<'a> {
                 self.ruleset
             )
         })
+    }
+}
+
+impl std::fmt::Debug for Reading<'_> {
+    /// The raw state, and which ruleset read it: the typed state says
+    /// nothing more.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reading")
+            .field("ruleset", &self.ruleset)
+            .field("raw", &self.raw)
+            .finish_non_exhaustive()
     }
 }
 

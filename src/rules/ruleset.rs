@@ -19,7 +19,7 @@ use super::look::{Aim, EventClass, Look, Marker, Strike, TerrainStyle};
 use super::orders::{LineError, OrderSheet, ParseError, order_lines};
 use super::phrase::Phrase;
 use super::setup::{Keys, SetupContext, UnitBasics, Vocabulary};
-use super::state::{GameState, PartError, Parts, UnitState};
+use super::state::{GameState, Parts, UnitState};
 use super::told::{EventKind, Shows, Told};
 use super::umpire::{UmpireError, UmpireReport};
 use crate::audit::dice::{Dice, Roll};
@@ -445,8 +445,6 @@ pub enum SideText<'a> {
 pub enum ResolveError {
     #[error("the orders of {side} no longer check against the prior state: {problems}")]
     Orders { side: String, problems: String },
-    #[error(transparent)]
-    State(#[from] PartError),
 }
 
 /// Salt lines are the players' own and no ruleset's: `salt <text>`.

@@ -290,6 +290,8 @@ impl<R: Parts> GameState<R> {
 impl GameState {
     /// The state with a ruleset's typed parts.
     pub fn typed<R: Parts>(&self) -> Result<GameState<R>, PartError> {
+        #[cfg(test)]
+        super::testing::note_decoded(self);
         let ruleset = self.ruleset.as_str();
         let units = self
             .units

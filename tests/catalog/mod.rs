@@ -578,6 +578,10 @@ fn check_call(case: &UmpireCase) -> Vec<String> {
         Ok(s) => s,
         Err(e) => return vec![e],
     };
+    let state = match ruleset.read(&state) {
+        Ok(read) => read,
+        Err(e) => return vec![format!("the start state does not read: {e}")],
+    };
     let mut dice = ForcedDice::new(case.dice.iter().copied());
     let outcome = ruleset.umpire(&state, &case.call, &mut dice);
     for p in dice.problems() {
@@ -743,13 +747,14 @@ impl TurnCase {
     /// which the sides' orders are handed over.
     pub fn play_with(&self, sides: &[String]) -> Result<Played, String> {
         let (ruleset, start) = self.setting.start()?;
+        let read = ruleset.read(&start).map_err(|e| e.to_string())?;
         let mut rejected = Vec::new();
         let mut texts = BTreeMap::new();
         for side in sides {
             let Some(lines) = self.orders.get(side) else {
                 continue;
             };
-            let sheet = ruleset.check_orders(&start, side, &lines.join("\n"));
+            let sheet = ruleset.check_orders(&read, side, &lines.join("\n"));
             rejected.extend(sheet.parse_errors.iter().map(ToString::to_string));
             rejected.extend(sheet.rejections.iter().map(ToString::to_string));
             texts.insert(side.clone(), sheet.canonical_text());
@@ -760,8 +765,9 @@ impl TurnCase {
             .collect();
         let mut dice = ForcedDice::new(self.dice.iter().copied());
         let resolution = ruleset
-            .resolve(&start, &sent, &mut dice)
+            .resolve(&read, &sent, &mut dice)
             .map_err(|e| e.to_string())?;
+        drop(read);
         Ok(Played {
             ruleset,
             start,
